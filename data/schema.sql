@@ -1,0 +1,320 @@
+-- roost dataset schema (SQLite).
+--
+-- Built by `roost db import` / `db init` / `db synth` from the JSON Lines interchange
+-- format (README "Dataset interchange format"). Every table's `id` is the record's
+-- stable id: its position in its JSON Lines file, first record = 1. Every ordering's
+-- last tie-breaker is this id.
+--
+-- Conventions:
+--   * timestamps are INTEGER microseconds since 1970-01-01T00:00:00Z (UTC);
+--   * dates are TEXT `YYYY-MM-DD` (they sort chronologically as text);
+--   * `*_lc` columns hold the Unicode lower case of the column they shadow; they carry
+--     case-insensitive filters, lookups and orderings;
+--   * booleans are INTEGER 0/1; omitted optional strings are '' and counts 0.
+
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+CREATE TABLE organizations (
+    id              INTEGER PRIMARY KEY,
+    login           TEXT NOT NULL,
+    login_lc        TEXT NOT NULL UNIQUE,
+    name            TEXT NOT NULL,
+    company         TEXT NOT NULL,
+    location        TEXT NOT NULL,
+    location_lc     TEXT NOT NULL,
+    description     TEXT NOT NULL,
+    avatar_url      TEXT NOT NULL,
+    url             TEXT NOT NULL,     -- as given, else https://github.com/<login>
+    followers_count INTEGER NOT NULL,
+    is_affiliated   INTEGER NOT NULL,  -- only affiliated organizations appear in the API
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL
+);
+CREATE INDEX organizations_location ON organizations (location_lc);
+CREATE INDEX organizations_created ON organizations (created_at, id);
+CREATE INDEX organizations_updated ON organizations (updated_at, id);
+
+CREATE TABLE members (
+    id                        INTEGER PRIMARY KEY,
+    login                     TEXT NOT NULL,
+    login_lc                  TEXT NOT NULL UNIQUE,
+    name                      TEXT NOT NULL,
+    name_lc                   TEXT NOT NULL,
+    avatar_url                TEXT NOT NULL,
+    url                       TEXT NOT NULL,   -- as given, else https://github.com/<login>
+    bio                       TEXT NOT NULL,
+    company                   TEXT NOT NULL,
+    company_lc                TEXT NOT NULL,
+    location                  TEXT NOT NULL,
+    location_lc               TEXT NOT NULL,
+    title                     TEXT NOT NULL,
+    twitter_username          TEXT NOT NULL,
+    followers_count           INTEGER NOT NULL,
+    following_count           INTEGER NOT NULL,
+    public_repositories_count INTEGER NOT NULL,
+    created_at                INTEGER NOT NULL,
+    updated_at                INTEGER NOT NULL
+);
+CREATE INDEX members_company ON members (company_lc);
+CREATE INDEX members_location ON members (location_lc);
+CREATE INDEX members_created ON members (created_at, id);
+CREATE INDEX members_updated ON members (updated_at, id);
+CREATE INDEX members_name ON members (name_lc, name, id);
+
+CREATE TABLE repositories (
+    id                 INTEGER PRIMARY KEY,
+    organization_id    INTEGER NOT NULL REFERENCES organizations (id),
+    name               TEXT NOT NULL,
+    name_lc            TEXT NOT NULL,
+    description        TEXT,              -- nullable
+    url                TEXT NOT NULL,
+    commits_count      INTEGER NOT NULL,
+    contributors_count INTEGER NOT NULL,
+    forks_count        INTEGER NOT NULL,
+    open_issues_count  INTEGER NOT NULL,
+    stars_count        INTEGER NOT NULL,
+    subscribers_count  INTEGER NOT NULL,
+    is_archived        INTEGER NOT NULL,
+    license            TEXT NOT NULL,
+    topics             TEXT NOT NULL,     -- JSON array of strings
+    languages          TEXT NOT NULL,     -- JSON array of strings
+    pushed_at          INTEGER,           -- nullable
+    created_at         INTEGER NOT NULL,
+    updated_at         INTEGER NOT NULL,
+    UNIQUE (organization_id, name_lc)
+);
+CREATE INDEX repositories_name ON repositories (name_lc);
+CREATE INDEX repositories_created ON repositories (created_at, updated_at, id);
+CREATE INDEX repositories_updated ON repositories (updated_at, id);
+
+CREATE TABLE repository_contributors (
+    repository_id       INTEGER NOT NULL REFERENCES repositories (id),
+    member_id           INTEGER NOT NULL REFERENCES members (id),
+    contributions_count INTEGER NOT NULL,
+    PRIMARY KEY (repository_id, member_id)
+);
+CREATE INDEX repository_contributors_member ON repository_contributors (member_id);
+
+CREATE TABLE labels (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL,
+    name_lc     TEXT NOT NULL UNIQUE,
+    color       TEXT NOT NULL,
+    color_lc    TEXT NOT NULL,
+    description TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL
+);
+CREATE INDEX labels_color ON labels (color_lc);
+
+CREATE TABLE issues (
+    id            INTEGER PRIMARY KEY,
+    repository_id INTEGER NOT NULL REFERENCES repositories (id),
+    number        INTEGER NOT NULL,
+    title         TEXT NOT NULL,
+    state         TEXT NOT NULL CHECK (state IN ('open', 'closed')),
+    body          TEXT NOT NULL,
+    author_id     INTEGER REFERENCES members (id),   -- nullable
+    url           TEXT NOT NULL,
+    created_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL,
+    closed_at     INTEGER,                            -- nullable
+    UNIQUE (repository_id, number)
+);
+CREATE INDEX issues_created ON issues (created_at, updated_at, id);
+CREATE INDEX issues_updated ON issues (updated_at, id);
+CREATE INDEX issues_state ON issues (state);
+CREATE INDEX issues_author ON issues (author_id);
+
+CREATE TABLE issue_labels (
+    issue_id INTEGER NOT NULL REFERENCES issues (id),
+    label_id INTEGER NOT NULL REFERENCES labels (id),
+    position INTEGER NOT NULL,        -- order of the label on the issue
+    PRIMARY KEY (issue_id, label_id)
+);
+CREATE INDEX issue_labels_label ON issue_labels (label_id);
+
+CREATE TABLE milestones (
+    id                  INTEGER PRIMARY KEY,
+    repository_id       INTEGER NOT NULL REFERENCES repositories (id),
+    number              INTEGER NOT NULL,
+    title               TEXT NOT NULL,
+    state               TEXT NOT NULL CHECK (state IN ('open', 'closed')),
+    body                TEXT NOT NULL,
+    author_id           INTEGER REFERENCES members (id),
+    url                 TEXT NOT NULL,
+    open_issues_count   INTEGER NOT NULL,
+    closed_issues_count INTEGER NOT NULL,
+    due_on              INTEGER,          -- nullable
+    created_at          INTEGER NOT NULL,
+    updated_at          INTEGER NOT NULL,
+    UNIQUE (repository_id, number)
+);
+CREATE INDEX milestones_created ON milestones (created_at, updated_at, id);
+CREATE INDEX milestones_updated ON milestones (updated_at, id);
+CREATE INDEX milestones_author ON milestones (author_id);
+
+CREATE TABLE releases (
+    id             INTEGER PRIMARY KEY,
+    repository_id  INTEGER NOT NULL REFERENCES repositories (id),
+    tag_name       TEXT NOT NULL,         -- case-sensitive, may contain '/'
+    name           TEXT NOT NULL,
+    description    TEXT NOT NULL,
+    author_id      INTEGER REFERENCES members (id),
+    url            TEXT NOT NULL,
+    is_draft       INTEGER NOT NULL,
+    is_pre_release INTEGER NOT NULL,
+    published_at   INTEGER,               -- null: not published, absent from the API
+    created_at     INTEGER NOT NULL,
+    UNIQUE (repository_id, tag_name)
+);
+CREATE INDEX releases_tag ON releases (tag_name);
+CREATE INDEX releases_published ON releases (published_at, created_at, id);
+CREATE INDEX releases_created ON releases (created_at, id);
+CREATE INDEX releases_author ON releases (author_id);
+
+CREATE TABLE chapters (
+    id         INTEGER PRIMARY KEY,
+    key        TEXT NOT NULL,             -- www-chapter-<name part>
+    key_lc     TEXT NOT NULL UNIQUE,
+    name       TEXT NOT NULL,
+    is_active  INTEGER NOT NULL,          -- inactive chapters are absent from the API
+    country    TEXT NOT NULL,
+    country_lc TEXT NOT NULL,
+    region     TEXT NOT NULL,
+    latitude   REAL,                      -- nullable
+    longitude  REAL,                      -- nullable
+    summary    TEXT NOT NULL,
+    url        TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+CREATE INDEX chapters_country ON chapters (country_lc);
+CREATE INDEX chapters_created ON chapters (created_at, id);
+
+CREATE TABLE committees (
+    id          INTEGER PRIMARY KEY,
+    key         TEXT NOT NULL,            -- www-committee-<name part>
+    key_lc      TEXT NOT NULL UNIQUE,
+    name        TEXT NOT NULL,
+    is_active   INTEGER NOT NULL,
+    description TEXT NOT NULL,
+    summary     TEXT NOT NULL,
+    url         TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL
+);
+
+CREATE TABLE projects (
+    id          INTEGER PRIMARY KEY,
+    key         TEXT NOT NULL,            -- www-project-<name part>
+    key_lc      TEXT NOT NULL UNIQUE,
+    name        TEXT NOT NULL,
+    name_lc     TEXT NOT NULL,
+    is_active   INTEGER NOT NULL,
+    level       TEXT NOT NULL CHECK (level IN ('flagship', 'production', 'incubator', 'lab', 'demo')),
+    level_rank  INTEGER NOT NULL,         -- flagship 5, production 4, lab 3, incubator 2, demo 1
+    type        TEXT NOT NULL CHECK (type IN ('code', 'documentation', 'tool', 'other')),
+    description TEXT NOT NULL,
+    summary     TEXT NOT NULL,
+    url         TEXT NOT NULL,
+    stars       INTEGER NOT NULL,         -- sum of stars_count over the project's repositories
+    forks       INTEGER NOT NULL,         -- sum of forks_count over the project's repositories
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL
+);
+CREATE INDEX projects_rank ON projects (level_rank DESC, stars DESC, forks DESC, id);
+
+CREATE TABLE project_repositories (
+    project_id    INTEGER NOT NULL REFERENCES projects (id),
+    repository_id INTEGER NOT NULL REFERENCES repositories (id),
+    PRIMARY KEY (project_id, repository_id)
+);
+CREATE INDEX project_repositories_repository ON project_repositories (repository_id);
+
+-- Leaders of chapters, committees and projects, in display order.
+CREATE TABLE leaders (
+    entity_kind TEXT NOT NULL CHECK (entity_kind IN ('chapter', 'committee', 'project')),
+    entity_id   INTEGER NOT NULL,
+    position    INTEGER NOT NULL,
+    name        TEXT NOT NULL,
+    member_id   INTEGER REFERENCES members (id),   -- null: no linked account
+    PRIMARY KEY (entity_kind, entity_id, position)
+);
+
+CREATE TABLE events (
+    id                 INTEGER PRIMARY KEY,
+    key                TEXT NOT NULL,
+    key_lc             TEXT NOT NULL UNIQUE,
+    name               TEXT NOT NULL,
+    category           TEXT NOT NULL CHECK (category IN ('appsec_days', 'global', 'partner', 'other')),
+    start_date         TEXT NOT NULL,     -- YYYY-MM-DD
+    end_date           TEXT,              -- YYYY-MM-DD, nullable
+    latitude           REAL,
+    longitude          REAL,
+    url                TEXT,
+    description        TEXT,
+    summary            TEXT NOT NULL,
+    suggested_location TEXT NOT NULL
+);
+CREATE INDEX events_start ON events (start_date, id);
+CREATE INDEX events_category ON events (category);
+
+CREATE TABLE sponsors (
+    id              INTEGER PRIMARY KEY,
+    key             TEXT NOT NULL,
+    key_lc          TEXT NOT NULL UNIQUE,
+    name            TEXT NOT NULL,
+    name_lc         TEXT NOT NULL,
+    sponsor_type    TEXT NOT NULL,
+    sponsor_type_lc TEXT NOT NULL,
+    is_member       INTEGER NOT NULL,
+    member_type     TEXT NOT NULL CHECK (member_type IN ('Platinum', 'Gold', 'Silver', '')),
+    image_url       TEXT NOT NULL,
+    url             TEXT NOT NULL,
+    job_url         TEXT NOT NULL,
+    description     TEXT NOT NULL
+);
+CREATE INDEX sponsors_name ON sponsors (name_lc, name, id);
+
+CREATE TABLE snapshots (
+    id         INTEGER PRIMARY KEY,
+    key        TEXT NOT NULL,             -- YYYY-MM
+    key_lc     TEXT NOT NULL UNIQUE,
+    title      TEXT NOT NULL,
+    status     TEXT NOT NULL CHECK (status IN ('completed', 'processing', 'pending', 'error')),
+    start_at   INTEGER NOT NULL,
+    end_at     INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+
+-- Records new in a snapshot.
+CREATE TABLE snapshot_chapters (
+    snapshot_id INTEGER NOT NULL REFERENCES snapshots (id),
+    chapter_id  INTEGER NOT NULL REFERENCES chapters (id),
+    PRIMARY KEY (snapshot_id, chapter_id)
+);
+CREATE TABLE snapshot_projects (
+    snapshot_id INTEGER NOT NULL REFERENCES snapshots (id),
+    project_id  INTEGER NOT NULL REFERENCES projects (id),
+    PRIMARY KEY (snapshot_id, project_id)
+);
+CREATE TABLE snapshot_members (
+    snapshot_id INTEGER NOT NULL REFERENCES snapshots (id),
+    member_id   INTEGER NOT NULL REFERENCES members (id),
+    PRIMARY KEY (snapshot_id, member_id)
+);
+CREATE TABLE snapshot_issues (
+    snapshot_id INTEGER NOT NULL REFERENCES snapshots (id),
+    issue_id    INTEGER NOT NULL REFERENCES issues (id),
+    PRIMARY KEY (snapshot_id, issue_id)
+);
+CREATE TABLE snapshot_releases (
+    snapshot_id INTEGER NOT NULL REFERENCES snapshots (id),
+    release_id  INTEGER NOT NULL REFERENCES releases (id),
+    PRIMARY KEY (snapshot_id, release_id)
+);

@@ -1,0 +1,378 @@
+//! The `roost` command line (ARCHITECTURE.md "Commands"): clap definitions and the
+//! glue that calls the store, the generator and the shim.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{anyhow, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::{generate, records, store};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "roost",
+    version,
+    about = "roost: the public directory API (REST v0 tree, shim, GraphQL)"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Manage the dataset (SQLite).
+    #[command(subcommand)]
+    Db(DbCommand),
+    /// Render the whole REST v0 tree from the dataset.
+    Generate(GenerateArgs),
+    /// Serve the tree behind API keys and rate limits, plus /graphql/.
+    Serve(ServeArgs),
+    /// Manage REST API keys.
+    #[command(subcommand)]
+    Keys(KeysCommand),
+    /// Manage GraphQL sessions for the frontend.
+    #[command(subcommand)]
+    Sessions(SessionsCommand),
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct DbArg {
+    /// The dataset file.
+    #[arg(long, env = "ROOST_DB", default_value = "data/roost.db")]
+    pub db: PathBuf,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DbCommand {
+    /// Create the dataset from the sample shipped with roost (data/sample/).
+    Init {
+        #[command(flatten)]
+        db: DbArg,
+        /// Replace an existing dataset.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Load a dataset from a folder of JSON Lines files, validated, all or nothing.
+    Import {
+        dir: PathBuf,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Write a deterministic synthetic dataset of realistic shape, for benchmarks.
+    Synth {
+        #[arg(long, value_enum)]
+        scale: Scale,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Integrity report; exits non-zero when there is a problem.
+    Check {
+        #[command(flatten)]
+        db: DbArg,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Scale {
+    Small,
+    Nest,
+    #[value(name = "10x")]
+    TenX,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    /// The live tree (a symlink to the current generation).
+    #[arg(long, env = "ROOST_SITE", default_value = "site")]
+    pub out: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Also write .gz and .br siblings of every file.
+    #[arg(long)]
+    pub precompress: bool,
+    /// Render the is_upcoming files as of this UTC date (default: today).
+    #[arg(long, hide = true)]
+    pub today: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Env {
+    Production,
+    Staging,
+    Local,
+    E2e,
+}
+
+impl Env {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Env::Production => "production",
+            Env::Staging => "staging",
+            Env::Local => "local",
+            Env::E2e => "e2e",
+        }
+    }
+    /// Whether authentication, rate limits and the other production rules apply.
+    pub fn is_protected(self) -> bool {
+        matches!(self, Env::Production | Env::Staging)
+    }
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct AuthDbArg {
+    /// API keys and sessions (separate from the dataset).
+    #[arg(long, env = "ROOST_AUTH_DB", default_value = "data/auth.db")]
+    pub auth_db: PathBuf,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    #[arg(long, env = "ROOST_SITE", default_value = "site")]
+    pub site: PathBuf,
+    #[command(flatten)]
+    pub auth: AuthDbArg,
+    #[arg(long, env = "ROOST_LISTEN", default_value = "127.0.0.1:8000")]
+    pub listen: String,
+    #[arg(long, env = "ROOST_ENV", value_enum, default_value = "local")]
+    pub env: Env,
+    /// Requests per second per API key (production and staging).
+    #[arg(long, env = "ROOST_RATE_LIMIT", default_value_t = 10)]
+    pub rate_limit: u32,
+    /// Serve local/e2e (no auth) on a non-loopback address anyway.
+    #[arg(long)]
+    pub allow_unauthenticated_public: bool,
+    /// Public base URL of the API for openapi.json servers and the docs page.
+    #[arg(long, env = "ROOST_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// Origins allowed by CORS (repeatable; `*` for any).
+    #[arg(
+        long = "cors-origin",
+        env = "ROOST_CORS_ORIGINS",
+        value_delimiter = ','
+    )]
+    pub cors_origins: Vec<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeysCommand {
+    /// Create a key; the raw key is printed alone on the last line, once.
+    Create {
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        expires_in_days: Option<u32>,
+        #[command(flatten)]
+        auth: AuthDbArg,
+    },
+    /// List keys (never the raw key).
+    List {
+        #[command(flatten)]
+        auth: AuthDbArg,
+    },
+    /// Revoke a key by id.
+    Revoke {
+        id: i64,
+        #[command(flatten)]
+        auth: AuthDbArg,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SessionsCommand {
+    /// Create a session; the token is printed alone on the last line, once.
+    Create {
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        expires_in_days: Option<u32>,
+        #[command(flatten)]
+        auth: AuthDbArg,
+    },
+    /// List sessions (never the token).
+    List {
+        #[command(flatten)]
+        auth: AuthDbArg,
+    },
+    /// Revoke a session by id.
+    Revoke {
+        id: i64,
+        #[command(flatten)]
+        auth: AuthDbArg,
+    },
+}
+
+/// The sample dataset shipped in the binary (data/sample/), as (file, contents).
+pub const SAMPLE: &[(&str, &str)] = &[
+    (
+        "organizations.jsonl",
+        include_str!("../data/sample/organizations.jsonl"),
+    ),
+    (
+        "members.jsonl",
+        include_str!("../data/sample/members.jsonl"),
+    ),
+    (
+        "repositories.jsonl",
+        include_str!("../data/sample/repositories.jsonl"),
+    ),
+    (
+        "repository_contributors.jsonl",
+        include_str!("../data/sample/repository_contributors.jsonl"),
+    ),
+    ("labels.jsonl", include_str!("../data/sample/labels.jsonl")),
+    ("issues.jsonl", include_str!("../data/sample/issues.jsonl")),
+    (
+        "milestones.jsonl",
+        include_str!("../data/sample/milestones.jsonl"),
+    ),
+    (
+        "releases.jsonl",
+        include_str!("../data/sample/releases.jsonl"),
+    ),
+    (
+        "chapters.jsonl",
+        include_str!("../data/sample/chapters.jsonl"),
+    ),
+    (
+        "committees.jsonl",
+        include_str!("../data/sample/committees.jsonl"),
+    ),
+    (
+        "projects.jsonl",
+        include_str!("../data/sample/projects.jsonl"),
+    ),
+    ("events.jsonl", include_str!("../data/sample/events.jsonl")),
+    (
+        "sponsors.jsonl",
+        include_str!("../data/sample/sponsors.jsonl"),
+    ),
+    (
+        "snapshots.jsonl",
+        include_str!("../data/sample/snapshots.jsonl"),
+    ),
+];
+
+/// The embedded sample as a dataset.
+pub fn sample_dataset() -> anyhow::Result<records::Dataset> {
+    let mut errors = Vec::new();
+    let mut ds = records::Dataset::default();
+    for (file, text) in SAMPLE {
+        let bytes = text.as_bytes();
+        let e = &mut errors;
+        match *file {
+            "organizations.jsonl" => ds.organizations = store::parse_lines(file, bytes, e),
+            "members.jsonl" => ds.members = store::parse_lines(file, bytes, e),
+            "repositories.jsonl" => ds.repositories = store::parse_lines(file, bytes, e),
+            "repository_contributors.jsonl" => {
+                ds.repository_contributors = store::parse_lines(file, bytes, e)
+            }
+            "labels.jsonl" => ds.labels = store::parse_lines(file, bytes, e),
+            "issues.jsonl" => ds.issues = store::parse_lines(file, bytes, e),
+            "milestones.jsonl" => ds.milestones = store::parse_lines(file, bytes, e),
+            "releases.jsonl" => ds.releases = store::parse_lines(file, bytes, e),
+            "chapters.jsonl" => ds.chapters = store::parse_lines(file, bytes, e),
+            "committees.jsonl" => ds.committees = store::parse_lines(file, bytes, e),
+            "projects.jsonl" => ds.projects = store::parse_lines(file, bytes, e),
+            "events.jsonl" => ds.events = store::parse_lines(file, bytes, e),
+            "sponsors.jsonl" => ds.sponsors = store::parse_lines(file, bytes, e),
+            "snapshots.jsonl" => ds.snapshots = store::parse_lines(file, bytes, e),
+            _ => {}
+        }
+    }
+    if errors.is_empty() {
+        Ok(ds)
+    } else {
+        Err(store::ImportErrors(errors).into())
+    }
+}
+
+/// `roost db init`: the sample dataset at `db`.
+pub fn init_db(db: &Path, force: bool) -> anyhow::Result<()> {
+    if db.exists() && !force {
+        bail!(
+            "{} already exists; pass --force to replace it with the sample",
+            db.display()
+        );
+    }
+    store::build(&sample_dataset()?, db)
+}
+
+/// Today's UTC date, `YYYY-MM-DD`.
+pub fn today() -> String {
+    chrono::Utc::now().format("%Y-%m-%d").to_string()
+}
+
+pub fn generate_options(args: &GenerateArgs) -> anyhow::Result<generate::Options> {
+    let today = match &args.today {
+        Some(d) => {
+            records::Date::parse(d)
+                .map_err(|e| anyhow!("--today: {e}"))?
+                .0
+        }
+        None => today(),
+    };
+    if args.jobs == Some(0) {
+        bail!("--jobs must be at least 1");
+    }
+    Ok(generate::Options {
+        db: args.db.db.clone(),
+        out: args.out.clone(),
+        jobs: args.jobs,
+        precompress: args.precompress,
+        today,
+        progress: std::io::stderr().is_terminal(),
+    })
+}
+
+/// Runs the command line; the process exit code.
+pub fn run() -> anyhow::Result<ExitCode> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Db(DbCommand::Init { db, force }) => {
+            init_db(&db.db, force)?;
+            println!("created {} from the embedded sample", db.db.display());
+        }
+        Command::Db(DbCommand::Import { dir, db }) => {
+            store::import_dir(&dir, &db.db)?;
+            println!("imported {} into {}", dir.display(), db.db.display());
+        }
+        Command::Db(DbCommand::Synth { scale, seed, db }) => {
+            crate::synth::synth(scale, seed, &db.db)?;
+            println!(
+                "wrote a synthetic {scale:?} dataset (seed {seed}) to {}",
+                db.db.display()
+            );
+        }
+        Command::Db(DbCommand::Check { db }) => {
+            let problems = store::check(&db.db)?;
+            if problems.is_empty() {
+                println!("{}: no problems found", db.db.display());
+            } else {
+                for p in &problems {
+                    println!("{p}");
+                }
+                eprintln!("{} problem(s) found in {}", problems.len(), db.db.display());
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+        Command::Generate(args) => {
+            let opts = generate_options(&args)?;
+            let summary = generate::generate(&opts)?;
+            println!("{summary}");
+        }
+        Command::Serve(args) => crate::shim::serve(args)?,
+        Command::Keys(cmd) => crate::auth::keys_command(cmd)?,
+        Command::Sessions(cmd) => crate::auth::sessions_command(cmd)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}

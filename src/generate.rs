@@ -1,0 +1,669 @@
+//! `roost generate`: renders the whole REST v0 tree from the dataset.
+//!
+//! Phases: plan the work units (one per list × scope × ordering, one per batch of
+//! details, plus the fixed documents), render and write them in parallel with rayon
+//! into a fresh directory beside the live tree, write the manifest, then swap the
+//! live tree (a symlink) to the new directory with one atomic rename. A failed or
+//! killed run leaves the live tree as it was.
+//!
+//! Incremental: a file whose bytes equal the previous tree's (by the manifest's
+//! hash) is hard-linked from it instead of written, so it keeps its inode and mtime;
+//! files no longer produced are simply absent from the new tree.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::time::Instant;
+
+use anyhow::{anyhow, Context};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::catalog::{self, FilterValue, ListQuery, ListSpec, OrderChoice, ParamKind};
+use crate::store;
+use crate::tree;
+
+/// Options of one generation.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub db: PathBuf,
+    pub out: PathBuf,
+    pub jobs: Option<usize>,
+    pub precompress: bool,
+    /// The UTC date the `is_upcoming` files are rendered for (`YYYY-MM-DD`).
+    pub today: String,
+    /// Draw a progress bar (on a terminal).
+    pub progress: bool,
+}
+
+/// What a generation did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub files: u64,
+    pub bytes: u64,
+    pub written: u64,
+    pub unchanged: u64,
+    pub removed: u64,
+    pub millis: u64,
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let secs = self.millis as f64 / 1000.0;
+        let mb = self.bytes as f64 / 1_000_000.0;
+        write!(
+            f,
+            "generated {} files ({} written, {} unchanged, {} removed), {:.1} MB in {:.2} s ({:.1} MB/s)",
+            self.files,
+            self.written,
+            self.unchanged,
+            self.removed,
+            mb,
+            secs,
+            if secs > 0.0 { mb / secs } else { 0.0 }
+        )
+    }
+}
+
+/// One line of the manifest.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ManifestEntry {
+    pub path: String,
+    pub size: u64,
+    pub sha256: String,
+}
+
+/// `manifest.json` at the root of the tree: every file with its size and hash,
+/// sorted by path, with no timestamp (same data, same manifest).
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+pub struct Manifest {
+    pub files: Vec<ManifestEntry>,
+}
+
+pub const MANIFEST: &str = "manifest.json";
+
+/// Reads the manifest of a tree, if it has one.
+pub fn read_manifest(root: &Path) -> Option<Manifest> {
+    let bytes = fs::read(root.join(MANIFEST)).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// Writes files into the new tree, linking unchanged ones from the previous tree.
+struct Writer {
+    root: PathBuf,
+    previous_root: Option<PathBuf>,
+    previous: HashMap<String, (u64, String)>,
+    precompress: bool,
+    written: AtomicU64,
+    unchanged: AtomicU64,
+}
+
+impl Writer {
+    fn put(&self, rel: &Path, bytes: &[u8], out: &mut Vec<ManifestEntry>) -> anyhow::Result<()> {
+        self.put_one(rel, bytes, out)?;
+        if self.precompress {
+            let gz = rel.with_extension("json.gz");
+            let br = rel.with_extension("json.br");
+            let reuse = |p: &Path| self.reusable(p).is_some();
+            if self.reusable_same(rel, bytes) && reuse(&gz) && reuse(&br) {
+                self.put_linked(&gz, out)?;
+                self.put_linked(&br, out)?;
+            } else {
+                self.put_one(&gz, &gzip(bytes)?, out)?;
+                self.put_one(&br, &brotli(bytes)?, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn key(rel: &Path) -> String {
+        rel.to_string_lossy().replace('\\', "/")
+    }
+
+    fn reusable(&self, rel: &Path) -> Option<&(u64, String)> {
+        self.previous.get(&Self::key(rel))
+    }
+
+    fn reusable_same(&self, rel: &Path, bytes: &[u8]) -> bool {
+        matches!(self.reusable(rel), Some((size, hash)) if *size == bytes.len() as u64 && *hash == sha256_hex(bytes))
+    }
+
+    fn put_linked(&self, rel: &Path, out: &mut Vec<ManifestEntry>) -> anyhow::Result<()> {
+        let (size, hash) = self.reusable(rel).cloned().unwrap_or_default();
+        let prev = self.previous_root.as_ref().map(|p| p.join(rel));
+        let target = self.root.join(rel);
+        ensure_parent(&target)?;
+        match prev {
+            Some(prev) if fs::hard_link(&prev, &target).is_ok() => {
+                self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
+                out.push(ManifestEntry {
+                    path: Self::key(rel),
+                    size,
+                    sha256: hash,
+                });
+                Ok(())
+            }
+            _ => {
+                let bytes = fs::read(
+                    self.previous_root
+                        .as_ref()
+                        .map(|p| p.join(rel))
+                        .unwrap_or_default(),
+                )
+                .with_context(|| format!("reading {}", rel.display()))?;
+                self.put_one(rel, &bytes, out)
+            }
+        }
+    }
+
+    fn put_one(
+        &self,
+        rel: &Path,
+        bytes: &[u8],
+        out: &mut Vec<ManifestEntry>,
+    ) -> anyhow::Result<()> {
+        let hash = sha256_hex(bytes);
+        let target = self.root.join(rel);
+        ensure_parent(&target)?;
+        let key = Self::key(rel);
+        let same = matches!(self.previous.get(&key), Some((size, h)) if *size == bytes.len() as u64 && *h == hash);
+        let linked = same
+            && self
+                .previous_root
+                .as_ref()
+                .is_some_and(|prev| fs::hard_link(prev.join(rel), &target).is_ok());
+        if linked {
+            self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
+        } else {
+            fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
+            self.written.fetch_add(1, AtomicOrdering::Relaxed);
+        }
+        out.push(ManifestEntry {
+            path: key,
+            size: bytes.len() as u64,
+            sha256: hash,
+        });
+        Ok(())
+    }
+}
+
+fn ensure_parent(path: &Path) -> anyhow::Result<()> {
+    if let Some(parent) = path.parent() {
+        if !parent.is_dir() {
+            fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+        }
+    }
+    Ok(())
+}
+
+fn gzip(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
+    let mut enc = flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::new(9));
+    enc.write_all(bytes)?;
+    Ok(enc.finish()?)
+}
+
+fn brotli(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    {
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 9, 22);
+        w.write_all(bytes)?;
+    }
+    Ok(out)
+}
+
+/// One independent piece of the tree.
+enum Unit {
+    List {
+        spec: &'static ListSpec,
+        snapshot: Option<(i64, String)>,
+        upcoming: bool,
+        ordering: Option<OrderChoice>,
+    },
+    Details {
+        spec: &'static catalog::DetailSpec,
+    },
+    Fixed,
+}
+
+fn orderings(spec: &ListSpec) -> Vec<Option<OrderChoice>> {
+    let mut out = vec![None];
+    for field in 0..spec.orderings.len() {
+        out.push(Some(OrderChoice { field, desc: false }));
+        out.push(Some(OrderChoice { field, desc: true }));
+    }
+    out
+}
+
+fn plan(conn: &rusqlite::Connection) -> anyhow::Result<Vec<Unit>> {
+    let mut units = vec![Unit::Fixed];
+    for spec in catalog::LISTS {
+        let scopes: &[bool] = if spec.upcoming.is_some() {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        for &upcoming in scopes {
+            for ordering in orderings(spec) {
+                units.push(Unit::List {
+                    spec,
+                    snapshot: None,
+                    upcoming,
+                    ordering,
+                });
+            }
+        }
+    }
+    let snapshots = catalog::snapshot_keys(conn)?;
+    for spec in catalog::SNAPSHOT_LISTS {
+        for snapshot in &snapshots {
+            for ordering in orderings(spec) {
+                units.push(Unit::List {
+                    spec,
+                    snapshot: Some(snapshot.clone()),
+                    upcoming: false,
+                    ordering,
+                });
+            }
+        }
+    }
+    for spec in catalog::DETAILS {
+        units.push(Unit::Details { spec });
+    }
+    Ok(units)
+}
+
+/// Groups sorted rows by every combination of enumerable filter values (each filter
+/// absent or set to a value of the row; repeatable filters: every subset of the
+/// values occurring in the scope that contains the row's value). Each group keeps
+/// the sort order.
+fn partition(
+    spec: &ListSpec,
+    rows: &catalog::SortedRows,
+) -> Vec<(Vec<(usize, FilterValue)>, Vec<u32>)> {
+    // Per enumerable parameter: the distinct values occurring, in sorted order.
+    let mut values: Vec<Vec<&str>> = vec![Vec::new(); rows.params.len()];
+    for keys in &rows.keys {
+        for (k, v) in keys.iter().enumerate() {
+            values[k].push(v.as_str());
+        }
+    }
+    for v in &mut values {
+        v.sort_unstable();
+        v.dedup();
+    }
+    let multi: Vec<bool> = rows
+        .params
+        .iter()
+        .map(|&i| matches!(spec.params[i].kind, ParamKind::Choices(_)))
+        .collect();
+    // Bucket key: per parameter 0 = absent, else value index + 1 (single) or a
+    // non-empty bit mask of value indices (repeatable).
+    let mut buckets: HashMap<Vec<u64>, Vec<u32>> = HashMap::new();
+    let mut order: Vec<Vec<u64>> = Vec::new();
+    for (row, keys) in rows.keys.iter().enumerate() {
+        let mut choices: Vec<Vec<u64>> = Vec::with_capacity(keys.len());
+        for (k, v) in keys.iter().enumerate() {
+            let index = values[k].binary_search(&v.as_str()).unwrap_or(0);
+            let mut options = vec![0u64];
+            if multi[k] {
+                let n = values[k].len().min(20);
+                let bit = 1u64 << index;
+                options.extend((1u64..(1 << n)).filter(|mask| mask & bit != 0));
+            } else {
+                options.push(index as u64 + 1);
+            }
+            choices.push(options);
+        }
+        let mut combo = vec![0usize; choices.len()];
+        loop {
+            let key: Vec<u64> = combo
+                .iter()
+                .enumerate()
+                .map(|(k, &c)| choices[k][c])
+                .collect();
+            match buckets.get_mut(&key) {
+                Some(list) => list.push(row as u32),
+                None => {
+                    order.push(key.clone());
+                    buckets.insert(key, vec![row as u32]);
+                }
+            }
+            // Next combination (odometer).
+            let mut k = 0;
+            loop {
+                if k == combo.len() {
+                    break;
+                }
+                combo[k] += 1;
+                if combo[k] < choices[k].len() {
+                    break;
+                }
+                combo[k] = 0;
+                k += 1;
+            }
+            if k == combo.len() {
+                break;
+            }
+        }
+    }
+    if rows.keys.is_empty() {
+        // An empty scope still has its (empty) default page.
+        order.push(vec![0; rows.params.len()]);
+        buckets.insert(vec![0; rows.params.len()], Vec::new());
+    }
+    order
+        .into_iter()
+        .map(|key| {
+            let filters = key
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c != 0)
+                .map(|(k, &c)| {
+                    let param = rows.params[k];
+                    let value = if multi[k] {
+                        FilterValue::Many(
+                            (0..values[k].len())
+                                .filter(|bit| c & (1 << bit) != 0)
+                                .map(|bit| values[k][bit].to_string())
+                                .collect(),
+                        )
+                    } else {
+                        let v = values[k][(c - 1) as usize];
+                        match spec.params[param].kind {
+                            ParamKind::Bool => FilterValue::Bool(v == "true"),
+                            _ => FilterValue::One(v.to_string()),
+                        }
+                    };
+                    (param, value)
+                })
+                .collect();
+            let rows = buckets.remove(&key).unwrap_or_default();
+            (filters, rows)
+        })
+        .collect()
+}
+
+fn render_list_unit(
+    w: &Writer,
+    conn: &rusqlite::Connection,
+    spec: &'static ListSpec,
+    snapshot: &Option<(i64, String)>,
+    upcoming: bool,
+    ordering: Option<OrderChoice>,
+    today: &str,
+) -> anyhow::Result<Vec<ManifestEntry>> {
+    let rows = catalog::sorted_rows(
+        conn,
+        spec,
+        snapshot.as_ref().map(|s| s.0),
+        upcoming,
+        ordering,
+        today,
+    )
+    .with_context(|| format!("reading {}", spec.operation_id))?;
+    let dir: Vec<String> = match snapshot {
+        Some((_, key)) => tree::snapshot_list_dir(key, spec),
+        None => vec![spec.path.to_string()],
+    };
+    let upcoming_param = spec
+        .params
+        .iter()
+        .position(|p| p.kind == ParamKind::Upcoming);
+    let groups = partition(spec, &rows);
+    groups
+        .par_iter()
+        .map(|(filters, members)| -> anyhow::Result<Vec<ManifestEntry>> {
+            let mut out = Vec::new();
+            let mut query = ListQuery {
+                ordering,
+                filters: filters.clone(),
+                ..ListQuery::default()
+            };
+            if upcoming {
+                if let Some(i) = upcoming_param {
+                    query.filters.push((i, FilterValue::Bool(true)));
+                    query.filters.sort_by_key(|(i, _)| *i);
+                }
+            }
+            let total = members.len() as u64;
+            let pages = catalog::total_pages(total, catalog::PAGE_SIZE);
+            for page in 1..=pages {
+                query.page = page;
+                let Some(rel) = tree::list_file(&dir, &query.canonical(spec)) else {
+                    continue;
+                };
+                let start = ((page - 1) * catalog::PAGE_SIZE) as usize;
+                let end = (start + catalog::PAGE_SIZE as usize).min(members.len());
+                let items = members[start..end]
+                    .iter()
+                    .map(|&r| rows.items[r as usize].as_slice());
+                let body = catalog::render_page(items, page, catalog::PAGE_SIZE, total);
+                w.put(&rel, &body, &mut out)?;
+            }
+            Ok(out)
+        })
+        .collect::<anyhow::Result<Vec<_>>>()
+        .map(|v| v.into_iter().flatten().collect())
+}
+
+fn render_unit(w: &Writer, opts: &Options, unit: &Unit) -> anyhow::Result<Vec<ManifestEntry>> {
+    let mut out = Vec::new();
+    match unit {
+        Unit::Fixed => {
+            w.put(
+                &PathBuf::from(tree::API_DIR).join("index.json"),
+                &catalog::root(&format!("{}/docs", tree::API_PREFIX)),
+                &mut out,
+            )?;
+            let openapi = crate::openapi::document_json();
+            w.put(
+                &PathBuf::from(tree::API_DIR).join("openapi.json"),
+                &openapi,
+                &mut out,
+            )?;
+            for (rel, bytes) in crate::docs::render(&openapi)? {
+                w.put(
+                    &PathBuf::from(tree::API_DIR).join("docs").join(rel),
+                    &bytes,
+                    &mut out,
+                )?;
+            }
+        }
+        Unit::List {
+            spec,
+            snapshot,
+            upcoming,
+            ordering,
+        } => {
+            let conn = store::open_read(&opts.db)?;
+            out = render_list_unit(w, &conn, spec, snapshot, *upcoming, *ordering, &opts.today)?;
+        }
+        Unit::Details { spec } => {
+            let conn = store::open_read(&opts.db)?;
+            catalog::all_details(&conn, spec, |ids, body| {
+                if let Some(rel) = tree::detail_file(spec.path, &ids) {
+                    w.put(&rel, &body, &mut out)?;
+                }
+                Ok(())
+            })
+            .with_context(|| format!("rendering {}", spec.operation_id))?;
+        }
+    }
+    Ok(out)
+}
+
+/// Sibling paths of the live tree: `<parent>/.<name>.g<stamp>` generations.
+fn generation_prefix(out: &Path) -> anyhow::Result<(PathBuf, String)> {
+    let name = out
+        .file_name()
+        .ok_or_else(|| anyhow!("--out {} has no folder name", out.display()))?
+        .to_string_lossy()
+        .into_owned();
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((parent, format!(".{name}.g")))
+}
+
+/// Removes generation folders left by killed runs (not the live one).
+fn clean_leftovers(parent: &Path, prefix: &str, live: Option<&Path>) {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with(prefix) {
+            continue;
+        }
+        let path = entry.path();
+        if live.is_some_and(|l| l.file_name() == path.file_name()) {
+            continue;
+        }
+        let _ = fs::remove_dir_all(&path);
+    }
+}
+
+/// Renders the whole tree into `opts.out` (see the module doc).
+pub fn generate(opts: &Options) -> anyhow::Result<Summary> {
+    let started = Instant::now();
+    let conn = store::open_read(&opts.db)?;
+    let (parent, prefix) = generation_prefix(&opts.out)?;
+    fs::create_dir_all(&parent)?;
+    let live_target = fs::read_link(&opts.out).ok().map(|t| parent.join(t));
+    clean_leftovers(&parent, &prefix, live_target.as_deref());
+
+    let previous_root = if opts.out.is_dir() {
+        Some(opts.out.canonicalize()?)
+    } else {
+        None
+    };
+    let previous: HashMap<String, (u64, String)> = previous_root
+        .as_deref()
+        .and_then(read_manifest)
+        .map(|m| {
+            m.files
+                .into_iter()
+                .map(|e| (e.path, (e.size, e.sha256)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let stamp = format!(
+        "{}-{}",
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0),
+        std::process::id()
+    );
+    let gen_name = format!("{prefix}{stamp}");
+    let gen_dir = parent.join(&gen_name);
+    fs::create_dir_all(&gen_dir).with_context(|| format!("creating {}", gen_dir.display()))?;
+
+    let result = (|| -> anyhow::Result<Summary> {
+        let units = plan(&conn)?;
+        drop(conn);
+        let writer = Writer {
+            root: gen_dir.clone(),
+            previous_root: previous_root.clone(),
+            previous,
+            precompress: opts.precompress,
+            written: AtomicU64::new(0),
+            unchanged: AtomicU64::new(0),
+        };
+        let bar = if opts.progress {
+            indicatif::ProgressBar::new(units.len() as u64)
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:40}] {pos}/{len} units {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.jobs.unwrap_or(0))
+            .build()?;
+        let parts = pool.install(|| {
+            units
+                .par_iter()
+                .map(|unit| {
+                    let r = render_unit(&writer, opts, unit);
+                    bar.inc(1);
+                    r
+                })
+                .collect::<anyhow::Result<Vec<_>>>()
+        })?;
+        bar.finish_and_clear();
+        let mut files: Vec<ManifestEntry> = parts.into_iter().flatten().collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        if let Some(dup) = files.windows(2).find(|w| w[0].path == w[1].path) {
+            return Err(anyhow!("two answers map to one file: {}", dup[0].path));
+        }
+        let removed = writer
+            .previous
+            .keys()
+            .filter(|k| files.binary_search_by(|e| e.path.as_str().cmp(k)).is_err())
+            .count() as u64;
+        let bytes = files.iter().map(|e| e.size).sum();
+        let count = files.len() as u64;
+        let manifest = serde_json::to_vec(&Manifest { files })?;
+        let mut sink = Vec::new();
+        writer.put_one(Path::new(MANIFEST), &manifest, &mut sink)?;
+        Ok(Summary {
+            files: count,
+            bytes,
+            written: writer.written.load(AtomicOrdering::Relaxed),
+            unchanged: writer.unchanged.load(AtomicOrdering::Relaxed),
+            removed,
+            millis: 0,
+        })
+    })();
+    let mut summary = match result {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = fs::remove_dir_all(&gen_dir);
+            return Err(e);
+        }
+    };
+    swap_in(&opts.out, &parent, &gen_name).inspect_err(|_| {
+        let _ = fs::remove_dir_all(&gen_dir);
+    })?;
+    if let Some(old) = live_target {
+        if old.file_name() != Some(std::ffi::OsStr::new(&gen_name)) {
+            let _ = fs::remove_dir_all(old);
+        }
+    }
+    summary.millis = started.elapsed().as_millis() as u64;
+    Ok(summary)
+}
+
+/// Points `out` at the new generation with one atomic rename of a symlink.
+fn swap_in(out: &Path, parent: &Path, gen_name: &str) -> anyhow::Result<()> {
+    let meta = fs::symlink_metadata(out);
+    if let Ok(meta) = &meta {
+        if meta.is_dir() {
+            // A plain folder from elsewhere: keep it as a generation so it is cleaned up.
+            let (_, prefix) = generation_prefix(out)?;
+            let aside = parent.join(format!("{prefix}old-{}", std::process::id()));
+            fs::rename(out, &aside)
+                .with_context(|| format!("moving the old tree {} aside", out.display()))?;
+        } else if !meta.file_type().is_symlink() {
+            return Err(anyhow!("{} exists and is not a folder", out.display()));
+        }
+    }
+    let link_tmp = parent.join(format!("{gen_name}.link"));
+    let _ = fs::remove_file(&link_tmp);
+    std::os::unix::fs::symlink(gen_name, &link_tmp)
+        .with_context(|| format!("creating {}", link_tmp.display()))?;
+    fs::rename(&link_tmp, out).with_context(|| format!("swapping in {}", out.display()))?;
+    Ok(())
+}

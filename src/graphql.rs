@@ -1,0 +1,1 @@
+//! The GraphQL API for the web frontend.

@@ -1,0 +1,19 @@
+//! roost: the public directory API of an open-source security community.
+//!
+//! Data flows one way: [`store`] (the SQLite dataset) → [`catalog`] (the semantics of
+//! every list and detail) → [`generate`] (the pre-rendered tree) or the shim.
+
+pub mod auth;
+pub mod catalog;
+pub mod cli;
+pub mod docs;
+pub mod generate;
+pub mod graphql;
+pub mod model;
+pub mod openapi;
+pub mod records;
+pub mod search;
+pub mod shim;
+pub mod store;
+pub mod synth;
+pub mod tree;

@@ -1,0 +1,11 @@
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match roost::cli::run() {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("roost: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,589 @@
+//! The records of the JSON Lines interchange format (README "Dataset interchange
+//! format"): one struct per file, parsed strictly (unknown fields, wrong types and bad
+//! enum values are errors), and the time values they carry.
+//!
+//! `roost db import` reads these from files; `roost db synth` builds them in memory.
+//! Either way they go through [`crate::store::build`], which checks references and keys.
+
+use std::fmt;
+
+use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use serde::{Deserialize, Deserializer};
+
+/// A timestamp: microseconds since the Unix epoch, UTC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Ts(pub i64);
+
+impl Ts {
+    /// Parses RFC 3339 (any offset; converted to UTC, truncated to microseconds).
+    pub fn parse(text: &str) -> Result<Ts, String> {
+        let parsed = DateTime::parse_from_rfc3339(text).map_err(|_| {
+            format!("'{text}' is not an RFC 3339 timestamp (like 2024-03-01T12:00:00Z)")
+        })?;
+        Ok(Ts(parsed.with_timezone(&Utc).timestamp_micros()))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, with six fraction digits only when the fraction is non-zero.
+    pub fn format(self) -> String {
+        let Some(dt) = DateTime::<Utc>::from_timestamp_micros(self.0) else {
+            return String::new();
+        };
+        if self.0.rem_euclid(1_000_000) == 0 {
+            dt.to_rfc3339_opts(SecondsFormat::Secs, true)
+        } else {
+            dt.to_rfc3339_opts(SecondsFormat::Micros, true)
+        }
+    }
+}
+
+impl fmt::Display for Ts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.format())
+    }
+}
+
+impl<'de> Deserialize<'de> for Ts {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Ts::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A calendar date, `YYYY-MM-DD`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Date(pub String);
+
+impl Date {
+    pub fn parse(text: &str) -> Result<Date, String> {
+        match NaiveDate::parse_from_str(text, "%Y-%m-%d") {
+            Ok(d) if d.format("%Y-%m-%d").to_string() == text => Ok(Date(text.to_string())),
+            _ => Err(format!("'{text}' is not a date (YYYY-MM-DD)")),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Date {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Date::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A 6-hex-digit label colour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Color(pub String);
+
+impl<'de> Deserialize<'de> for Color {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        if text.len() == 6 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            Ok(Color(text))
+        } else {
+            Err(serde::de::Error::custom(format!(
+                "'{text}' is not a colour of 6 hex digits (like d73a4a)"
+            )))
+        }
+    }
+}
+
+fn default_true() -> bool {
+    true
+}
+
+macro_rules! string_enum {
+    ($(#[$m:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+        pub enum $name { $(#[serde(rename = $text)] $variant),+ }
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+        }
+    };
+}
+
+string_enum!(
+    /// Issue and milestone state.
+    State { Open = "open", Closed = "closed" }
+);
+string_enum!(
+    /// Project level.
+    Level { Flagship = "flagship", Production = "production", Incubator = "incubator", Lab = "lab", Demo = "demo" }
+);
+string_enum!(
+    /// Project type.
+    ProjectType { Code = "code", Documentation = "documentation", Tool = "tool", Other = "other" }
+);
+string_enum!(
+    /// Event category.
+    Category { AppsecDays = "appsec_days", Global = "global", Partner = "partner", Other = "other" }
+);
+string_enum!(
+    /// Sponsor type.
+    SponsorType { Diamond = "Diamond", Platinum = "Platinum", Gold = "Gold", Silver = "Silver", Supporter = "Supporter", NotASponsor = "Not a Sponsor" }
+);
+string_enum!(
+    /// Sponsor member type (`""` means none).
+    MemberType { Platinum = "Platinum", Gold = "Gold", Silver = "Silver", None = "" }
+);
+string_enum!(
+    /// Snapshot processing status; only completed snapshots appear in the API.
+    SnapshotStatus { Completed = "completed", Processing = "processing", Pending = "pending", Error = "error" }
+);
+
+impl Level {
+    /// Rank for the project list's default order: flagship 5 … demo 1.
+    pub fn rank(self) -> i64 {
+        match self {
+            Level::Flagship => 5,
+            Level::Production => 4,
+            Level::Lab => 3,
+            Level::Incubator => 2,
+            Level::Demo => 1,
+        }
+    }
+}
+
+impl Default for MemberType {
+    fn default() -> Self {
+        MemberType::None
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Organization {
+    pub login: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub company: String,
+    #[serde(default)]
+    pub location: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub avatar_url: String,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub followers_count: u64,
+    #[serde(default)]
+    pub is_affiliated: bool,
+    pub created_at: Ts,
+    pub updated_at: Ts,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Member {
+    pub login: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub avatar_url: String,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub bio: String,
+    #[serde(default)]
+    pub company: String,
+    #[serde(default)]
+    pub location: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub twitter_username: String,
+    #[serde(default)]
+    pub followers_count: u64,
+    #[serde(default)]
+    pub following_count: u64,
+    #[serde(default)]
+    pub public_repositories_count: u64,
+    pub created_at: Ts,
+    pub updated_at: Ts,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Repository {
+    pub organization: String,
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub commits_count: u64,
+    #[serde(default)]
+    pub contributors_count: u64,
+    #[serde(default)]
+    pub forks_count: u64,
+    #[serde(default)]
+    pub open_issues_count: u64,
+    #[serde(default)]
+    pub stars_count: u64,
+    #[serde(default)]
+    pub subscribers_count: u64,
+    #[serde(default)]
+    pub is_archived: bool,
+    #[serde(default)]
+    pub license: String,
+    #[serde(default)]
+    pub topics: Vec<String>,
+    #[serde(default)]
+    pub languages: Vec<String>,
+    #[serde(default)]
+    pub pushed_at: Option<Ts>,
+    pub created_at: Ts,
+    pub updated_at: Ts,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RepositoryContributor {
+    pub organization: String,
+    pub repository: String,
+    pub member: String,
+    pub contributions_count: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Label {
+    pub name: String,
+    pub color: Color,
+    #[serde(default)]
+    pub description: String,
+    pub created_at: Ts,
+    pub updated_at: Ts,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Issue {
+    pub organization: String,
+    pub repository: String,
+    pub number: u64,
+    pub title: String,
+    pub state: State,
+    #[serde(default)]
+    pub body: String,
+    #[serde(default)]
+    pub author: Option<String>,
+    pub url: String,
+    #[serde(default)]
+    pub labels: Vec<String>,
+    pub created_at: Ts,
+    pub updated_at: Ts,
+    #[serde(default)]
+    pub closed_at: Option<Ts>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Milestone {
+    pub organization: String,
+    pub repository: String,
+    pub number: u64,
+    pub title: String,
+    pub state: State,
+    #[serde(default)]
+    pub body: String,
+    #[serde(default)]
+    pub author: Option<String>,
+    pub url: String,
+    #[serde(default)]
+    pub open_issues_count: u64,
+    #[serde(default)]
+    pub closed_issues_count: u64,
+    #[serde(default)]
+    pub due_on: Option<Ts>,
+    pub created_at: Ts,
+    pub updated_at: Ts,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Release {
+    pub organization: String,
+    pub repository: String,
+    pub tag_name: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub author: Option<String>,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub is_draft: bool,
+    #[serde(default)]
+    pub is_pre_release: bool,
+    #[serde(default)]
+    pub published_at: Option<Ts>,
+    pub created_at: Ts,
+}
+
+/// A leader of a chapter, committee or project.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Leader {
+    pub name: String,
+    #[serde(default)]
+    pub login: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Chapter {
+    pub key: String,
+    pub name: String,
+    #[serde(default = "default_true")]
+    pub is_active: bool,
+    #[serde(default)]
+    pub country: String,
+    #[serde(default)]
+    pub region: String,
+    #[serde(default)]
+    pub latitude: Option<f64>,
+    #[serde(default)]
+    pub longitude: Option<f64>,
+    #[serde(default)]
+    pub summary: String,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub leaders: Vec<Leader>,
+    pub created_at: Ts,
+    pub updated_at: Ts,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Committee {
+    pub key: String,
+    pub name: String,
+    #[serde(default = "default_true")]
+    pub is_active: bool,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub summary: String,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub leaders: Vec<Leader>,
+    pub created_at: Ts,
+    pub updated_at: Ts,
+}
+
+/// A project's link to one repository.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RepositoryRef {
+    pub organization: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Project {
+    pub key: String,
+    pub name: String,
+    #[serde(default = "default_true")]
+    pub is_active: bool,
+    pub level: Level,
+    #[serde(rename = "type")]
+    pub kind: ProjectType,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub summary: String,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub leaders: Vec<Leader>,
+    #[serde(default)]
+    pub repositories: Vec<RepositoryRef>,
+    pub created_at: Ts,
+    pub updated_at: Ts,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Event {
+    pub key: String,
+    pub name: String,
+    pub category: Category,
+    pub start_date: Date,
+    #[serde(default)]
+    pub end_date: Option<Date>,
+    #[serde(default)]
+    pub latitude: Option<f64>,
+    #[serde(default)]
+    pub longitude: Option<f64>,
+    #[serde(default)]
+    pub url: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub summary: String,
+    #[serde(default)]
+    pub suggested_location: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sponsor {
+    pub key: String,
+    pub name: String,
+    pub sponsor_type: SponsorType,
+    #[serde(default)]
+    pub is_member: bool,
+    #[serde(default)]
+    pub member_type: MemberType,
+    #[serde(default)]
+    pub image_url: String,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub job_url: String,
+    #[serde(default)]
+    pub description: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IssueRef {
+    pub organization: String,
+    pub repository: String,
+    pub number: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReleaseRef {
+    pub organization: String,
+    pub repository: String,
+    pub tag_name: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Snapshot {
+    pub key: String,
+    pub title: String,
+    pub status: SnapshotStatus,
+    pub start_at: Ts,
+    pub end_at: Ts,
+    pub created_at: Ts,
+    pub updated_at: Ts,
+    #[serde(default)]
+    pub new_chapters: Vec<String>,
+    #[serde(default)]
+    pub new_projects: Vec<String>,
+    #[serde(default)]
+    pub new_members: Vec<String>,
+    #[serde(default)]
+    pub new_issues: Vec<IssueRef>,
+    #[serde(default)]
+    pub new_releases: Vec<ReleaseRef>,
+}
+
+/// Where a record came from, for error messages: `file:line`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub file: &'static str,
+    pub line: usize,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// Records of one type, in stable-id order, each with its origin.
+pub type Records<T> = Vec<(Origin, T)>;
+
+/// A whole dataset in interchange form.
+#[derive(Debug, Default, Clone)]
+pub struct Dataset {
+    pub organizations: Records<Organization>,
+    pub members: Records<Member>,
+    pub repositories: Records<Repository>,
+    pub repository_contributors: Records<RepositoryContributor>,
+    pub labels: Records<Label>,
+    pub issues: Records<Issue>,
+    pub milestones: Records<Milestone>,
+    pub releases: Records<Release>,
+    pub chapters: Records<Chapter>,
+    pub committees: Records<Committee>,
+    pub projects: Records<Project>,
+    pub events: Records<Event>,
+    pub sponsors: Records<Sponsor>,
+    pub snapshots: Records<Snapshot>,
+}
+
+/// The interchange files, in the order they are read.
+pub const FILES: &[&str] = &[
+    "organizations.jsonl",
+    "members.jsonl",
+    "repositories.jsonl",
+    "repository_contributors.jsonl",
+    "labels.jsonl",
+    "issues.jsonl",
+    "milestones.jsonl",
+    "releases.jsonl",
+    "chapters.jsonl",
+    "committees.jsonl",
+    "projects.jsonl",
+    "events.jsonl",
+    "sponsors.jsonl",
+    "snapshots.jsonl",
+];
+
+/// Origin used for records built in memory (synthetic datasets).
+pub fn synthetic_origin(file: &'static str, index: usize) -> Origin {
+    Origin {
+        file,
+        line: index + 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_normalise_to_utc_and_keep_fractions_only_when_non_zero() {
+        assert_eq!(
+            Ts::parse("2024-03-01T12:00:00Z").unwrap().format(),
+            "2024-03-01T12:00:00Z"
+        );
+        assert_eq!(
+            Ts::parse("2024-03-01T14:00:00+02:00").unwrap().format(),
+            "2024-03-01T12:00:00Z"
+        );
+        assert_eq!(
+            Ts::parse("2024-03-01T12:00:00.000Z").unwrap().format(),
+            "2024-03-01T12:00:00Z"
+        );
+        assert_eq!(
+            Ts::parse("2024-03-01T12:00:00.25Z").unwrap().format(),
+            "2024-03-01T12:00:00.250000Z"
+        );
+        assert!(Ts::parse("2024-03-01 12:00").is_err());
+    }
+
+    #[test]
+    fn dates_are_strict() {
+        assert!(Date::parse("2024-02-29").is_ok());
+        assert!(Date::parse("2023-02-29").is_err());
+        assert!(Date::parse("2024-2-1").is_err());
+    }
+}

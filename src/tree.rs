@@ -1,0 +1,258 @@
+//! The file tree contract (README "File tree"): how a REST v0 request maps to a file
+//! under `site/`, and how a URL path is routed to a list, a detail or a fixed
+//! document. The generator writes files at these paths and the shim reads them, so a
+//! CDN rewrite rule or a mirror can rely on them.
+
+use std::path::PathBuf;
+
+use crate::catalog::{self, DetailSpec, ListSpec};
+
+/// The URL prefix of the REST API and the tree folder that mirrors it.
+pub const API_PREFIX: &str = "/api/v0";
+pub const API_DIR: &str = "api/v0";
+/// Longest file name written; longer canonical names are answered live.
+pub const MAX_NAME: usize = 255;
+
+/// A canonical id segment: percent-encoded like query values; a segment that would
+/// read as `index`, `index@…` or start with `.` has its first character encoded.
+pub fn encode_id(id: &str) -> String {
+    let encoded = catalog::encode(id);
+    if encoded == "index" || encoded.starts_with("index@") || encoded.starts_with('.') {
+        let first = encoded.as_bytes()[0];
+        format!("%{first:02X}{}", &encoded[1..])
+    } else {
+        encoded
+    }
+}
+
+/// The tree path of a list page: `<dir>/index.json` or `<dir>/index@<query>.json`.
+/// `dir` are the URL segments after `/api/v0/` (already canonical). `None` when the
+/// file name would exceed [`MAX_NAME`] bytes (such a query is answered live).
+pub fn list_file(dir: &[String], canonical_query: &str) -> Option<PathBuf> {
+    let name = if canonical_query.is_empty() {
+        "index.json".to_string()
+    } else {
+        format!("index@{canonical_query}.json")
+    };
+    if name.len() > MAX_NAME {
+        return None;
+    }
+    let mut path = PathBuf::from(API_DIR);
+    path.extend(dir);
+    path.push(name);
+    Some(path)
+}
+
+/// The tree path of a detail: `<resource>/<id>/…/<last id>.json`, ids canonical.
+pub fn detail_file(resource: &str, ids: &[String]) -> Option<PathBuf> {
+    let mut path = PathBuf::from(API_DIR);
+    path.push(resource);
+    for (i, id) in ids.iter().enumerate() {
+        let mut segment = encode_id(id);
+        if i + 1 == ids.len() {
+            segment.push_str(".json");
+        }
+        if segment.len() > MAX_NAME {
+            return None;
+        }
+        path.push(segment);
+    }
+    Some(path)
+}
+
+/// The URL segments of a snapshot sub-list's folder.
+pub fn snapshot_list_dir(snapshot_key: &str, spec: &ListSpec) -> Vec<String> {
+    vec![
+        "snapshots".to_string(),
+        encode_id(snapshot_key),
+        spec.path.to_string(),
+    ]
+}
+
+/// What a path under `/api/v0/` names.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    Root,
+    OpenApi,
+    /// The docs page or one of its assets (path below `docs/`).
+    Docs(String),
+    List {
+        spec: &'static ListSpec,
+        /// Canonical snapshot key for a snapshot sub-list.
+        snapshot: Option<String>,
+    },
+    Detail {
+        spec: &'static DetailSpec,
+        /// Canonical ids.
+        ids: Vec<String>,
+    },
+    Unknown,
+}
+
+impl PartialEq for ListSpec {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl PartialEq for DetailSpec {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+/// Routes the decoded segments of a path below `/api/v0/` (a trailing empty segment
+/// means a trailing slash). Release tags may arrive with `/` encoded (`%2F`, one
+/// segment) or, when a client decoded it, as several segments: both name the tag.
+pub fn route(segments: &[String]) -> Target {
+    let mut segs: Vec<&str> = segments.iter().map(|s| s.as_str()).collect();
+    let trailing_slash = segs.last() == Some(&"");
+    if trailing_slash {
+        segs.pop();
+    }
+    if segs.iter().any(|s| s.is_empty()) {
+        return Target::Unknown;
+    }
+    match segs.as_slice() {
+        [] => Target::Root,
+        ["openapi.json"] => Target::OpenApi,
+        ["docs", rest @ ..] => Target::Docs(rest.join("/")),
+        [list] => match catalog::list_spec(list) {
+            Some(spec) => Target::List {
+                spec,
+                snapshot: None,
+            },
+            None => Target::Unknown,
+        },
+        ["snapshots", key, sub] => match catalog::snapshot_list_spec(sub) {
+            Some(spec) => Target::List {
+                spec,
+                snapshot: Some(crate::store::lc(key)),
+            },
+            None => Target::Unknown,
+        },
+        [resource, ids @ ..] if !trailing_slash || *resource != "snapshots" => {
+            let Some(spec) = catalog::detail_spec(resource) else {
+                return Target::Unknown;
+            };
+            let mut ids: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
+            if spec.path == "releases" && ids.len() > 3 {
+                let tag = ids[2..].join("/");
+                ids.truncate(2);
+                ids.push(tag);
+            }
+            match catalog::canonical_ids(spec, &ids) {
+                Some(ids) => Target::Detail { spec, ids },
+                None => Target::Unknown,
+            }
+        }
+        _ => Target::Unknown,
+    }
+}
+
+/// Splits a raw URL path (still percent-encoded) below `/api/v0` into decoded
+/// segments. `None` when it is not under the API or a segment is not UTF-8 once
+/// decoded or holds a NUL.
+pub fn split_path(raw: &str) -> Option<Vec<String>> {
+    let rest = raw.strip_prefix(API_PREFIX)?;
+    let rest = if rest.is_empty() {
+        ""
+    } else {
+        rest.strip_prefix('/')?
+    };
+    let mut out = Vec::new();
+    if rest.is_empty() {
+        return Some(out);
+    }
+    for seg in rest.split('/') {
+        let decoded = percent_encoding::percent_decode_str(seg)
+            .decode_utf8()
+            .ok()?
+            .into_owned();
+        if decoded.contains('\0') {
+            return None;
+        }
+        out.push(decoded);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn segs(path: &str) -> Vec<String> {
+        split_path(path).unwrap()
+    }
+
+    #[test]
+    fn ids_that_look_like_index_or_hidden_files_are_encoded() {
+        assert_eq!(encode_id("index"), "%69ndex");
+        assert_eq!(encode_id("index2"), "index2");
+        assert_eq!(encode_id(".hidden"), "%2Ehidden");
+        assert_eq!(encode_id(".."), "%2E.");
+        assert_eq!(encode_id("release/2.0"), "release%2F2.0");
+        assert_eq!(encode_id("a b&c%"), "a%20b%26c%25");
+        assert_eq!(encode_id("zürich"), "z%C3%BCrich");
+    }
+
+    #[test]
+    fn list_and_detail_files() {
+        assert_eq!(
+            list_file(&["issues".into()], "").unwrap(),
+            PathBuf::from("api/v0/issues/index.json")
+        );
+        assert_eq!(
+            list_file(&["issues".into()], "page=2&state=open").unwrap(),
+            PathBuf::from("api/v0/issues/index@page=2&state=open.json")
+        );
+        assert_eq!(
+            detail_file("releases", &["org".into(), "repo".into(), "v1/rc".into()]).unwrap(),
+            PathBuf::from("api/v0/releases/org/repo/v1%2Frc.json")
+        );
+        assert!(list_file(&["issues".into()], &"x".repeat(300)).is_none());
+        assert!(detail_file("members", &["x".repeat(300)]).is_none());
+    }
+
+    #[test]
+    fn routing() {
+        assert_eq!(route(&segs("/api/v0/")), Target::Root);
+        assert_eq!(route(&segs("/api/v0")), Target::Root);
+        assert!(matches!(
+            route(&segs("/api/v0/chapters/")),
+            Target::List { snapshot: None, .. }
+        ));
+        assert!(matches!(
+            route(&segs("/api/v0/chapters")),
+            Target::List { snapshot: None, .. }
+        ));
+        match route(&segs("/api/v0/chapters/WWW-Chapter-London")) {
+            Target::Detail { spec, ids } => {
+                assert_eq!(spec.path, "chapters");
+                assert_eq!(ids, vec!["london".to_string()]);
+            }
+            other => panic!("{other:?}"),
+        }
+        match route(&segs("/api/v0/snapshots/2025-02/issues/")) {
+            Target::List { spec, snapshot } => {
+                assert_eq!(spec.operation_id, "list_snapshot_issues");
+                assert_eq!(snapshot.as_deref(), Some("2025-02"));
+            }
+            other => panic!("{other:?}"),
+        }
+        match route(&segs("/api/v0/releases/Org/Repo/release%2F2.0")) {
+            Target::Detail { ids, .. } => assert_eq!(ids, ["org", "repo", "release/2.0"]),
+            other => panic!("{other:?}"),
+        }
+        match route(&segs("/api/v0/releases/Org/Repo/release/2.0")) {
+            Target::Detail { ids, .. } => assert_eq!(ids, ["org", "repo", "release/2.0"]),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(route(&segs("/api/v0/issues/o/r/abc")), Target::Unknown);
+        assert_eq!(route(&segs("/api/v0/nothing/")), Target::Unknown);
+        assert_eq!(route(&segs("/api/v0/labels/x")), Target::Unknown);
+        assert!(split_path("/api/v0/members/%FF").is_none());
+        assert!(split_path("/api/v0/members/a%00b").is_none());
+        assert!(split_path("/api/v01").is_none());
+    }
+}
