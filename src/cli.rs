@@ -372,7 +372,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         }
         Command::Serve(args) => crate::shim::serve(args)?,
         Command::Keys(cmd) => crate::auth::keys_command(cmd)?,
-        Command::Sessions(cmd) => crate::auth::sessions_command(cmd)?,
+        Command::Sessions(cmd) => crate::sessions::sessions_command(cmd)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -13,6 +13,7 @@ pub mod model;
 pub mod openapi;
 pub mod records;
 pub mod search;
+pub mod sessions;
 pub mod shim;
 pub mod store;
 pub mod synth;
