@@ -312,7 +312,10 @@ fn partition(
         for (k, v) in keys.iter().enumerate() {
             let index = values[k].binary_search(&v.as_str()).unwrap_or(0);
             let mut options = vec![0u64];
-            if multi[k] {
+            if !requestable(spec.params[rows.params[k]].kind, v) {
+                // A value no request can name (an empty string, a choice outside the
+                // allowed set) only appears with the filter absent.
+            } else if multi[k] {
                 let n = values[k].len().min(20);
                 let bit = 1u64 << index;
                 options.extend((1u64..(1 << n)).filter(|mask| mask & bit != 0));
@@ -388,6 +391,14 @@ fn partition(
             (filters, rows)
         })
         .collect()
+}
+
+/// Whether a filter value can be written in a request (and so needs files).
+fn requestable(kind: ParamKind, value: &str) -> bool {
+    match kind {
+        ParamKind::Choice(allowed) | ParamKind::Choices(allowed) => allowed.contains(&value),
+        _ => !value.is_empty(),
+    }
 }
 
 fn render_list_unit(
@@ -570,7 +581,7 @@ pub fn generate(opts: &Options) -> anyhow::Result<Summary> {
     let result = (|| -> anyhow::Result<Summary> {
         let units = plan(&conn)?;
         drop(conn);
-        let writer = Writer {
+        let mut writer = Writer {
             root: gen_dir.clone(),
             previous_root: previous_root.clone(),
             previous,
@@ -616,6 +627,14 @@ pub fn generate(opts: &Options) -> anyhow::Result<Summary> {
         let bytes = files.iter().map(|e| e.size).sum();
         let count = files.len() as u64;
         let manifest = serde_json::to_vec(&Manifest { files })?;
+        if let Some(old) = previous_root
+            .as_ref()
+            .and_then(|p| fs::read(p.join(MANIFEST)).ok())
+        {
+            writer
+                .previous
+                .insert(MANIFEST.to_string(), (old.len() as u64, sha256_hex(&old)));
+        }
         let mut sink = Vec::new();
         writer.put_one(Path::new(MANIFEST), &manifest, &mut sink)?;
         Ok(Summary {

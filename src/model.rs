@@ -90,6 +90,7 @@ pub enum IssueState {
 pub struct Issue {
     #[schema(format = DateTime)]
     pub created_at: String,
+    #[schema(value_type = IssueState)]
     pub state: String,
     pub title: String,
     #[schema(format = DateTime)]
@@ -144,6 +145,7 @@ pub struct Milestone {
     #[schema(format = DateTime)]
     pub created_at: String,
     pub number: i64,
+    #[schema(value_type = IssueState)]
     pub state: String,
     pub title: String,
     #[schema(format = DateTime)]
@@ -188,9 +190,11 @@ pub struct Project {
     pub created_at: String,
     /// Full key: `www-project-` then the name part.
     pub key: String,
+    #[schema(value_type = crate::openapi::ProjectLevel)]
     pub level: String,
     pub name: String,
     #[serde(rename = "type")]
+    #[schema(value_type = crate::openapi::ProjectType)]
     pub kind: String,
     #[schema(format = DateTime)]
     pub updated_at: String,
