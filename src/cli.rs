@@ -101,6 +101,10 @@ pub struct GenerateArgs {
     /// Render the is_upcoming files as of this UTC date (default: today).
     #[arg(long, hide = true)]
     pub today: Option<String>,
+    /// Public base URL (e.g. https://api.example.org) for absolute links in the tree
+    /// (the root's docs_url); without it they are host-relative paths.
+    #[arg(long, env = "ROOST_PUBLIC_URL")]
+    pub public_url: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -331,6 +335,7 @@ pub fn generate_options(args: &GenerateArgs) -> anyhow::Result<generate::Options
         precompress: args.precompress,
         today,
         progress: std::io::stderr().is_terminal(),
+        public_url: args.public_url.as_ref().map(|u| u.trim_end_matches('/').to_string()),
     })
 }
 

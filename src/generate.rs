@@ -37,6 +37,8 @@ pub struct Options {
     pub today: String,
     /// Draw a progress bar (on a terminal).
     pub progress: bool,
+    /// Public base URL without trailing slash, for absolute links (root `docs_url`).
+    pub public_url: Option<String>,
 }
 
 /// What a generation did.
@@ -470,7 +472,11 @@ fn render_unit(w: &Writer, opts: &Options, unit: &Unit) -> anyhow::Result<Vec<Ma
         Unit::Fixed => {
             w.put(
                 &PathBuf::from(tree::API_DIR).join("index.json"),
-                &catalog::root(&format!("{}/docs", tree::API_PREFIX)),
+                &catalog::root(&format!(
+                    "{}{}/docs",
+                    opts.public_url.as_deref().unwrap_or(""),
+                    tree::API_PREFIX
+                )),
                 &mut out,
             )?;
             let openapi = crate::openapi::document_json();

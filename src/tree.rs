@@ -196,6 +196,21 @@ mod tests {
         assert_eq!(encode_id("zürich"), "z%C3%BCrich");
     }
 
+    proptest::proptest! {
+        /// Canonical ids are injective and filesystem-safe.
+        #[test]
+        fn canonical_ids_are_injective_and_safe(a in "\\PC{0,12}", b in "(index|\\.|[a-z%@/& ]){0,6}") {
+            let (ea, eb) = (encode_id(&a), encode_id(&b));
+            proptest::prop_assert_eq!(ea == eb, a == b);
+            for e in [&ea, &eb] {
+                proptest::prop_assert!(!e.contains('/') && !e.starts_with('.'));
+                proptest::prop_assert!(e != "index" && !e.starts_with("index@"));
+            }
+            let decoded = percent_encoding::percent_decode_str(&ea).decode_utf8().unwrap();
+            proptest::prop_assert_eq!(decoded, a.as_str());
+        }
+    }
+
     #[test]
     fn list_and_detail_files() {
         assert_eq!(

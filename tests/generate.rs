@@ -20,6 +20,7 @@ fn options(db: &Path, out: &Path) -> Options {
         precompress: false,
         today: common::TODAY.to_string(),
         progress: false,
+        public_url: None,
     }
 }
 
