@@ -108,18 +108,20 @@ struct Writer {
 }
 
 impl Writer {
+    /// Writes one file (and its compressed siblings when asked).
     fn put(&self, rel: &Path, bytes: &[u8], out: &mut Vec<ManifestEntry>) -> anyhow::Result<()> {
-        self.put_one(rel, bytes, out)?;
+        let unchanged = self.put_one(rel, bytes, out)?;
         if self.precompress {
-            let gz = rel.with_extension("json.gz");
-            let br = rel.with_extension("json.br");
-            let reuse = |p: &Path| self.reusable(p).is_some();
-            if self.reusable_same(rel, bytes) && reuse(&gz) && reuse(&br) {
-                self.put_linked(&gz, out)?;
-                self.put_linked(&br, out)?;
-            } else {
-                self.put_one(&gz, &gzip(bytes)?, out)?;
-                self.put_one(&br, &brotli(bytes)?, out)?;
+            let siblings: [(&str, fn(&[u8]) -> anyhow::Result<Vec<u8>>); 2] =
+                [("gz", gzip), ("br", brotli)];
+            for (extension, compress) in siblings {
+                let mut sibling = rel.as_os_str().to_owned();
+                sibling.push(".");
+                sibling.push(extension);
+                let sibling = PathBuf::from(sibling);
+                if !(unchanged && self.link_previous(&sibling, out)) {
+                    self.put_one(&sibling, &compress(bytes)?, out)?;
+                }
             }
         }
         Ok(())
@@ -129,70 +131,54 @@ impl Writer {
         rel.to_string_lossy().replace('\\', "/")
     }
 
-    fn reusable(&self, rel: &Path) -> Option<&(u64, String)> {
-        self.previous.get(&Self::key(rel))
-    }
-
-    fn reusable_same(&self, rel: &Path, bytes: &[u8]) -> bool {
-        matches!(self.reusable(rel), Some((size, hash)) if *size == bytes.len() as u64 && *hash == sha256_hex(bytes))
-    }
-
-    fn put_linked(&self, rel: &Path, out: &mut Vec<ManifestEntry>) -> anyhow::Result<()> {
-        let (size, hash) = self.reusable(rel).cloned().unwrap_or_default();
-        let prev = self.previous_root.as_ref().map(|p| p.join(rel));
+    /// Hard-links `rel` from the previous tree, keeping its inode and mtime; false
+    /// when the previous tree has no such file.
+    fn link_previous(&self, rel: &Path, out: &mut Vec<ManifestEntry>) -> bool {
+        let key = Self::key(rel);
+        let (Some((size, hash)), Some(previous_root)) =
+            (self.previous.get(&key), self.previous_root.as_ref())
+        else {
+            return false;
+        };
         let target = self.root.join(rel);
-        ensure_parent(&target)?;
-        match prev {
-            Some(prev) if fs::hard_link(&prev, &target).is_ok() => {
-                self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
-                out.push(ManifestEntry {
-                    path: Self::key(rel),
-                    size,
-                    sha256: hash,
-                });
-                Ok(())
-            }
-            _ => {
-                let bytes = fs::read(
-                    self.previous_root
-                        .as_ref()
-                        .map(|p| p.join(rel))
-                        .unwrap_or_default(),
-                )
-                .with_context(|| format!("reading {}", rel.display()))?;
-                self.put_one(rel, &bytes, out)
-            }
+        if ensure_parent(&target).is_err()
+            || fs::hard_link(previous_root.join(rel), &target).is_err()
+        {
+            return false;
         }
+        self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
+        out.push(ManifestEntry {
+            path: key,
+            size: *size,
+            sha256: hash.clone(),
+        });
+        true
     }
 
+    /// Writes one file unless the previous tree has the same bytes (then links it).
+    /// Returns whether it was unchanged.
     fn put_one(
         &self,
         rel: &Path,
         bytes: &[u8],
         out: &mut Vec<ManifestEntry>,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<bool> {
         let hash = sha256_hex(bytes);
-        let target = self.root.join(rel);
-        ensure_parent(&target)?;
         let key = Self::key(rel);
         let same = matches!(self.previous.get(&key), Some((size, h)) if *size == bytes.len() as u64 && *h == hash);
-        let linked = same
-            && self
-                .previous_root
-                .as_ref()
-                .is_some_and(|prev| fs::hard_link(prev.join(rel), &target).is_ok());
-        if linked {
-            self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
-        } else {
-            fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
-            self.written.fetch_add(1, AtomicOrdering::Relaxed);
+        if same && self.link_previous(rel, out) {
+            return Ok(true);
         }
+        let target = self.root.join(rel);
+        ensure_parent(&target)?;
+        fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
+        self.written.fetch_add(1, AtomicOrdering::Relaxed);
         out.push(ManifestEntry {
             path: key,
             size: bytes.len() as u64,
             sha256: hash,
         });
-        Ok(())
+        Ok(false)
     }
 }
 

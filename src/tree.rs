@@ -102,12 +102,11 @@ impl PartialEq for DetailSpec {
 }
 
 /// Routes the decoded segments of a path below `/api/v0/` (a trailing empty segment
-/// means a trailing slash). Release tags may arrive with `/` encoded (`%2F`, one
+/// means a trailing slash; lists and details are served with or without it). Release tags may arrive with `/` encoded (`%2F`, one
 /// segment) or, when a client decoded it, as several segments: both name the tag.
 pub fn route(segments: &[String]) -> Target {
     let mut segs: Vec<&str> = segments.iter().map(|s| s.as_str()).collect();
-    let trailing_slash = segs.last() == Some(&"");
-    if trailing_slash {
+    if segs.last() == Some(&"") {
         segs.pop();
     }
     if segs.iter().any(|s| s.is_empty()) {
@@ -131,7 +130,7 @@ pub fn route(segments: &[String]) -> Target {
             },
             None => Target::Unknown,
         },
-        [resource, ids @ ..] if !trailing_slash || *resource != "snapshots" => {
+        [resource, ids @ ..] => {
             let Some(spec) = catalog::detail_spec(resource) else {
                 return Target::Unknown;
             };
@@ -146,7 +145,6 @@ pub fn route(segments: &[String]) -> Target {
                 None => Target::Unknown,
             }
         }
-        _ => Target::Unknown,
     }
 }
 
