@@ -335,7 +335,10 @@ pub fn generate_options(args: &GenerateArgs) -> anyhow::Result<generate::Options
         precompress: args.precompress,
         today,
         progress: std::io::stderr().is_terminal(),
-        public_url: args.public_url.as_ref().map(|u| u.trim_end_matches('/').to_string()),
+        public_url: args
+            .public_url
+            .as_ref()
+            .map(|u| u.trim_end_matches('/').to_string()),
     })
 }
 

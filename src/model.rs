@@ -313,5 +313,7 @@ pub struct SponsorDetail {
     pub description: String,
     pub is_member: bool,
     pub job_url: String,
+    /// `Platinum`, `Gold` or `Silver` (see `SponsorMemberType`), or empty when the
+    /// sponsor is not a member.
     pub member_type: String,
 }

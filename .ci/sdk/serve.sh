@@ -1,0 +1,58 @@
+# Sourced by .ci/steps/30-sdk.sh and 40-browser.sh: builds roost, creates the sample
+# dataset and its tree in a temporary folder, and starts `roost serve --env e2e` on a
+# free loopback port. Sets ROOST_BIN, ROOST_WORK, ROOST_SITE_DIR, ROOST_AUTH_DB,
+# ROOST_URL, ROOST_PID and ROOST_KEY (a key made with `roost keys create`, sent by the
+# clients even though e2e does not require it). The EXIT trap stops the server and
+# removes the folder.
+
+roost_cleanup() {
+  if [ -n "${ROOST_PID:-}" ] && kill -0 "$ROOST_PID" 2>/dev/null; then
+    kill "$ROOST_PID" 2>/dev/null || true
+    wait "$ROOST_PID" 2>/dev/null || true
+  fi
+  if [ -n "${ROOST_WORK:-}" ]; then
+    rm -rf "$ROOST_WORK"
+  fi
+}
+
+roost_start() {
+  cargo build --quiet
+  ROOST_BIN="$(pwd)/${CARGO_TARGET_DIR:-target}/debug/roost"
+  ROOST_WORK="$(mktemp -d)"
+  trap roost_cleanup EXIT
+  ROOST_SITE_DIR="$ROOST_WORK/site"
+  ROOST_AUTH_DB="$ROOST_WORK/auth.db"
+  "$ROOST_BIN" db init --force --db "$ROOST_WORK/roost.db" >/dev/null
+  "$ROOST_BIN" generate --db "$ROOST_WORK/roost.db" --out "$ROOST_SITE_DIR" >/dev/null
+  ROOST_KEY="$("$ROOST_BIN" keys create --name ci --auth-db "$ROOST_AUTH_DB" | tail -n 1)"
+  local port
+  port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+  ROOST_URL="http://127.0.0.1:$port"
+  "$ROOST_BIN" serve --env e2e --listen "127.0.0.1:$port" --db "$ROOST_WORK/roost.db" \
+    --site "$ROOST_SITE_DIR" --auth-db "$ROOST_AUTH_DB" >"$ROOST_WORK/serve.log" 2>&1 &
+  ROOST_PID=$!
+  local i
+  for i in $(seq 1 120); do
+    if curl -fs -o /dev/null "$ROOST_URL/api/v0/"; then
+      echo "roost serve (e2e) is up at $ROOST_URL"
+      return 0
+    fi
+    if ! kill -0 "$ROOST_PID" 2>/dev/null; then
+      break
+    fi
+    sleep 0.5
+  done
+  echo "roost serve did not start; its log:" >&2
+  cat "$ROOST_WORK/serve.log" >&2
+  return 1
+}
+
+# A Python virtual environment kept under target/ between runs, with the given
+# packages installed.
+roost_venv() {
+  ROOST_VENV="$(pwd)/${CARGO_TARGET_DIR:-target}/ci-venv"
+  if [ ! -x "$ROOST_VENV/bin/python" ]; then
+    python3 -m venv "$ROOST_VENV"
+  fi
+  "$ROOST_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$@"
+}

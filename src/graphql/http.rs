@@ -1,0 +1,498 @@
+//! GraphQL over HTTP.
+//!
+//! - `POST /graphql/` with `Content-Type: application/json` and a body
+//!   `{"query": ..., "variables": {...}, "operationName": ...}`; `GET /graphql/?query=...`
+//!   (`variables` JSON-encoded) for queries. Batches (a JSON array) are refused.
+//! - The response is `application/graphql-response+json` when the client's `Accept`
+//!   asks for it, else `application/json`. A GraphQL result is 200, except that under
+//!   `application/graphql-response+json` a document refused before execution (syntax,
+//!   validation, depth, complexity) is 400, as the GraphQL-over-HTTP specification
+//!   says. Errors before GraphQL runs are JSON with an `errors` list, whose entries
+//!   carry `extensions.code`:
+//!
+//!   | case | status | code |
+//!   |---|---|---|
+//!   | method other than GET, HEAD, POST | 405 + `Allow` | `METHOD_NOT_ALLOWED` |
+//!   | POST without `application/json` | 415 | `UNSUPPORTED_MEDIA_TYPE` |
+//!   | body over the limit (64 KiB) | 413 | `PAYLOAD_TOO_LARGE` |
+//!   | GET query string over the limit | 414 | `URI_TOO_LONG` |
+//!   | malformed JSON, batch, missing `query`, bad `variables` | 400 | `BAD_REQUEST` |
+//!   | production/staging: no valid `sessionid` cookie | 401 | `UNAUTHENTICATED` |
+//!   | production/staging: POST whose `X-CSRFToken` differs from the `csrftoken` cookie | 403 | `CSRF_FAILED` |
+//!   | over the time limit (10 s) | 503 | `TIMEOUT` |
+//!   | dataset or auth database failure | 500 | `INTERNAL_SERVER_ERROR` |
+//!
+//! - `GET /csrf/` returns `{"csrftoken": "..."}` and sets the `csrftoken` cookie
+//!   (`Path=/; SameSite=Lax`, plus `Secure` in production and staging). The check is
+//!   the double-submit pattern: a cross-site page can make the browser send the
+//!   cookie, but cannot read it to copy it into the header.
+//! - In local and e2e, `GET /graphql/` from a browser (`Accept: text/html`, no `query`)
+//!   is the explorer page; its script and style are served by roost itself.
+
+use std::sync::Arc;
+
+use async_graphql::Variables;
+use axum::body::Body;
+use axum::extract::{Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get};
+use axum::Router;
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use serde_json::{json, Value};
+
+use super::limits::Rejected;
+use super::{loaders, Service};
+use crate::sessions::{random_token, SESSION_COOKIE};
+
+/// The double-submit CSRF cookie and header.
+pub const CSRF_COOKIE: &str = "csrftoken";
+pub const CSRF_HEADER: &str = "x-csrftoken";
+/// A year, like Django's default CSRF cookie age.
+const CSRF_MAX_AGE_SECS: u64 = 31_449_600;
+
+const EXPLORER_HTML: &str = include_str!("../../assets/graphql/explorer.html");
+const EXPLORER_JS: &str = include_str!("../../assets/graphql/explorer.js");
+const EXPLORER_CSS: &str = include_str!("../../assets/graphql/explorer.css");
+const EXPLORER_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; \
+     frame-ancestors 'none'";
+
+pub fn router(service: Arc<Service>) -> Router {
+    let mut router = Router::new()
+        .route("/graphql/", any(graphql))
+        .route("/graphql", any(graphql))
+        .route("/csrf/", any(csrf))
+        .route("/csrf", any(csrf));
+    if !service.protected() {
+        router = router
+            .route("/graphql/explorer.js", get(explorer_js))
+            .route("/graphql/explorer.css", get(explorer_css));
+    }
+    router.with_state(service)
+}
+
+/// The media type of JSON responses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Media {
+    Json,
+    GraphqlResponseJson,
+}
+
+impl Media {
+    fn negotiate(headers: &HeaderMap) -> Media {
+        let mut best = (Media::Json, 0.0f32);
+        let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()) else {
+            return Media::Json;
+        };
+        for entry in accept.split(',') {
+            let mut parts = entry.split(';');
+            let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            if media == "application/graphql-response+json" && q > best.1 {
+                best = (Media::GraphqlResponseJson, q);
+            }
+        }
+        best.0
+    }
+
+    fn content_type(self) -> &'static str {
+        match self {
+            Media::Json => "application/json",
+            Media::GraphqlResponseJson => "application/graphql-response+json",
+        }
+    }
+}
+
+/// A request refused before GraphQL runs.
+#[derive(Debug)]
+struct HttpError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+    allow: Option<&'static str>,
+}
+
+impl HttpError {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        HttpError {
+            status,
+            code,
+            message: message.into(),
+            allow: None,
+        }
+    }
+
+    fn bad_request(message: impl Into<String>) -> Self {
+        HttpError::new(StatusCode::BAD_REQUEST, "BAD_REQUEST", message)
+    }
+
+    fn method_not_allowed(method: &Method, allow: &'static str) -> Self {
+        HttpError {
+            allow: Some(allow),
+            ..HttpError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "METHOD_NOT_ALLOWED",
+                format!("Method {method} is not allowed here; use {allow}"),
+            )
+        }
+    }
+
+    fn internal(error: impl std::fmt::Display) -> Self {
+        tracing::error!(%error, "graphql: request failed");
+        HttpError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "INTERNAL_SERVER_ERROR",
+            "Internal server error",
+        )
+    }
+
+    fn into_response(self, media: Media) -> Response {
+        let body = json!({
+            "errors": [{"message": self.message, "extensions": {"code": self.code}}]
+        });
+        let mut response = json_response(self.status, media, body.to_string());
+        if let Some(allow) = self.allow {
+            response
+                .headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static(allow));
+        }
+        response
+    }
+}
+
+fn json_response(status: StatusCode, media: Media, body: String) -> Response {
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, media.content_type()),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn graphql(State(service): State<Arc<Service>>, request: Request) -> Response {
+    let media = Media::negotiate(request.headers());
+    match handle(&service, request, media).await {
+        Ok(response) => response,
+        Err(error) => error.into_response(media),
+    }
+}
+
+async fn handle(
+    service: &Arc<Service>,
+    request: Request,
+    media: Media,
+) -> Result<Response, HttpError> {
+    let (parts, body) = request.into_parts();
+    let is_get = parts.method == Method::GET || parts.method == Method::HEAD;
+    if !is_get && parts.method != Method::POST {
+        return Err(HttpError::method_not_allowed(&parts.method, "GET, POST"));
+    }
+    if is_get && !service.protected() && wants_html(&parts.headers) && !has_query(&parts.uri) {
+        return Ok(explorer_page());
+    }
+    if service.protected() {
+        authenticate(service, &parts.headers).await?;
+        if !is_get {
+            check_csrf(&parts.headers)?;
+        }
+    }
+    let params = if is_get {
+        params_from_uri(&parts.uri, service.limits.max_body_bytes)?
+    } else {
+        params_from_body(&parts.headers, body, service.limits.max_body_bytes).await?
+    };
+    let request = graphql_request(params)?;
+    execute(service, request, media).await
+}
+
+fn wants_html(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| accept.to_ascii_lowercase().contains("text/html"))
+}
+
+fn has_query(uri: &Uri) -> bool {
+    uri.query().is_some_and(|q| {
+        q.split('&')
+            .any(|pair| pair == "query" || pair.starts_with("query="))
+    })
+}
+
+/// The value of a cookie, from every `Cookie` header.
+fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| {
+            let (key, value) = pair.trim().split_once('=')?;
+            (key.trim() == name).then(|| value.trim().trim_matches('"'))
+        })
+}
+
+async fn authenticate(service: &Arc<Service>, headers: &HeaderMap) -> Result<(), HttpError> {
+    let unauthenticated = || {
+        HttpError::new(
+            StatusCode::UNAUTHORIZED,
+            "UNAUTHENTICATED",
+            format!("A valid session is required: send the '{SESSION_COOKIE}' cookie"),
+        )
+    };
+    let token = cookie(headers, SESSION_COOKIE)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(unauthenticated)?
+        .to_string();
+    let sessions = service.sessions.clone();
+    let found = tokio::task::spawn_blocking(move || sessions.check(&token))
+        .await
+        .map_err(HttpError::internal)?
+        .map_err(|e| HttpError::internal(format!("{e:#}")))?;
+    found.map(drop).ok_or_else(unauthenticated)
+}
+
+/// Compares without an early exit, so timing does not reveal how much matched.
+fn same_secret(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn check_csrf(headers: &HeaderMap) -> Result<(), HttpError> {
+    let expected = cookie(headers, CSRF_COOKIE).unwrap_or("");
+    let sent = headers
+        .get(CSRF_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .trim();
+    if expected.is_empty() || sent.is_empty() || !same_secret(expected.as_bytes(), sent.as_bytes())
+    {
+        return Err(HttpError::new(
+            StatusCode::FORBIDDEN,
+            "CSRF_FAILED",
+            format!(
+                "CSRF check failed: a POST with a session must send the '{CSRF_HEADER}' header \
+                 equal to the '{CSRF_COOKIE}' cookie (get one from GET /csrf/)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// GET parameters as the JSON object a POST would carry.
+fn params_from_uri(uri: &Uri, max_bytes: usize) -> Result<Value, HttpError> {
+    let raw = uri.query().unwrap_or("");
+    if raw.len() > max_bytes {
+        return Err(HttpError::new(
+            StatusCode::URI_TOO_LONG,
+            "URI_TOO_LONG",
+            format!("The query string is over {max_bytes} bytes; POST the query instead"),
+        ));
+    }
+    let Query(pairs) = Query::<Vec<(String, String)>>::try_from_uri(uri)
+        .map_err(|e| HttpError::bad_request(format!("The query string cannot be read: {e}")))?;
+    let mut params = serde_json::Map::new();
+    for (key, value) in pairs {
+        if params.contains_key(&key) {
+            return Err(HttpError::bad_request(format!(
+                "The query parameter '{key}' is given more than once"
+            )));
+        }
+        let value = match key.as_str() {
+            "variables" | "extensions" if !value.is_empty() => serde_json::from_str(&value)
+                .map_err(|e| HttpError::bad_request(format!("'{key}' is not valid JSON: {e}")))?,
+            _ => Value::String(value),
+        };
+        params.insert(key, value);
+    }
+    if !params.contains_key("query") {
+        return Err(HttpError::bad_request(
+            "Missing 'query': send ?query=... (GET) or POST a JSON body",
+        ));
+    }
+    Ok(Value::Object(params))
+}
+
+async fn params_from_body(
+    headers: &HeaderMap,
+    body: Body,
+    max_bytes: usize,
+) -> Result<Value, HttpError> {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    if !essence.eq_ignore_ascii_case("application/json") {
+        let got = if content_type.is_empty() {
+            "none".to_string()
+        } else {
+            format!("'{content_type}'")
+        };
+        return Err(HttpError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "UNSUPPORTED_MEDIA_TYPE",
+            format!("POST bodies must be Content-Type: application/json (got {got})"),
+        ));
+    }
+    let too_large = || {
+        HttpError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "PAYLOAD_TOO_LARGE",
+            format!("The request body is over the limit of {max_bytes} bytes"),
+        )
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > max_bytes as u64) {
+        return Err(too_large());
+    }
+    let bytes = match Limited::new(body, max_bytes).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => return Err(too_large()),
+        Err(e) => {
+            return Err(HttpError::bad_request(format!(
+                "The request body cannot be read: {e}"
+            )))
+        }
+    };
+    serde_json::from_slice(&bytes)
+        .map_err(|e| HttpError::bad_request(format!("The request body is not valid JSON: {e}")))
+}
+
+/// A GraphQL request from `{"query", "variables", "operationName"}`.
+fn graphql_request(params: Value) -> Result<async_graphql::Request, HttpError> {
+    let mut params =
+        match params {
+            Value::Object(map) => map,
+            Value::Array(_) => return Err(HttpError::bad_request(
+                "Batched requests (a JSON array) are not supported: send one operation per request",
+            )),
+            _ => {
+                return Err(HttpError::bad_request(
+                    "The request body must be a JSON object with a 'query'",
+                ))
+            }
+        };
+    let query = match params.remove("query") {
+        Some(Value::String(query)) => query,
+        None | Some(Value::Null) => return Err(HttpError::bad_request("Missing 'query'")),
+        Some(_) => return Err(HttpError::bad_request("'query' must be a string")),
+    };
+    let mut request = async_graphql::Request::new(query);
+    match params.remove("variables") {
+        None | Some(Value::Null) => {}
+        Some(vars @ Value::Object(_)) => request = request.variables(Variables::from_json(vars)),
+        Some(_) => return Err(HttpError::bad_request("'variables' must be a JSON object")),
+    }
+    match params.remove("operationName") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(name)) => request = request.operation_name(name),
+        Some(_) => return Err(HttpError::bad_request("'operationName' must be a string")),
+    }
+    Ok(request)
+}
+
+async fn execute(
+    service: &Arc<Service>,
+    request: async_graphql::Request,
+    media: Media,
+) -> Result<Response, HttpError> {
+    let rejected = Arc::new(Rejected::default());
+    let (loader, waves) = loaders::request_loader(Arc::clone(&service.db));
+    let request = request
+        .data(loader)
+        .data(Arc::clone(&waves))
+        .data(Arc::clone(&rejected));
+    let timeout = service.limits.timeout;
+    let execution = loaders::in_waves(waves, service.schema.execute(request));
+    let response = tokio::time::timeout(timeout, execution)
+        .await
+        .map_err(|_| {
+            HttpError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "TIMEOUT",
+                format!(
+                    "The request took longer than {} ms and was stopped",
+                    timeout.as_millis()
+                ),
+            )
+        })?;
+    let (status, body) = if rejected.get() {
+        // Never executed: no `data` entry (GraphQL spec, "Response Format").
+        let status = match media {
+            Media::GraphqlResponseJson => StatusCode::BAD_REQUEST,
+            Media::Json => StatusCode::OK,
+        };
+        (status, serde_json::to_string(&json!({"errors": response.errors})))
+    } else {
+        (StatusCode::OK, serde_json::to_string(&response))
+    };
+    let body = body.map_err(HttpError::internal)?;
+    Ok(json_response(status, media, body))
+}
+
+fn explorer_page() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CONTENT_SECURITY_POLICY, EXPLORER_CSP),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        EXPLORER_HTML,
+    )
+        .into_response()
+}
+
+async fn explorer_js() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        EXPLORER_JS,
+    )
+        .into_response()
+}
+
+async fn explorer_css() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        EXPLORER_CSS,
+    )
+        .into_response()
+}
+
+fn valid_token(token: &str) -> bool {
+    (32..=128).contains(&token.len())
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+async fn csrf(State(service): State<Arc<Service>>, method: Method, headers: HeaderMap) -> Response {
+    let media = Media::negotiate(&headers);
+    if method != Method::GET && method != Method::HEAD {
+        return HttpError::method_not_allowed(&method, "GET, HEAD").into_response(media);
+    }
+    let token = cookie(&headers, CSRF_COOKIE)
+        .filter(|t| valid_token(t))
+        .map_or_else(random_token, str::to_string);
+    let secure = if service.protected() { "; Secure" } else { "" };
+    let set_cookie =
+        format!("{CSRF_COOKIE}={token}; Path=/; Max-Age={CSRF_MAX_AGE_SECS}; SameSite=Lax{secure}");
+    let mut response = json_response(
+        StatusCode::OK,
+        Media::Json,
+        json!({ "csrftoken": token }).to_string(),
+    );
+    if let Ok(value) = HeaderValue::from_str(&set_cookie) {
+        response.headers_mut().insert(header::SET_COOKIE, value);
+    }
+    response
+}

@@ -1,0 +1,105 @@
+//! The GraphQL API for the web frontend (`/graphql/`, `/csrf/`): API.md sections 1, 5
+//! and 6.
+//!
+//! - [`query`] and [`types`]: the schema, over the same dataset and lookup rules as the
+//!   REST API; [`loaders`]: batched relations (no N+1); [`db`]: SQLite off the async
+//!   workers, picking up a replaced dataset.
+//! - [`limits`]: depth, complexity, body size and time limits, checked before any data
+//!   is read.
+//! - [`http`]: GraphQL over HTTP (POST JSON and GET), sessions and CSRF in production
+//!   and staging, the explorer page in local and e2e.
+//!
+//! The schema's SDL is committed as `schema.graphql` at the repository root (see
+//! [`sdl`]); a test fails when it drifts (`UPDATE_SNAPSHOTS=1` rewrites it).
+
+mod db;
+mod http;
+mod limits;
+mod loaders;
+mod query;
+mod types;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use async_graphql::{EmptyMutation, EmptySubscription, Schema};
+
+use crate::cli::Env;
+use crate::sessions::SessionStore;
+
+pub use limits::Limits;
+
+/// What the GraphQL routes need from the shim.
+#[derive(Debug, Clone)]
+pub struct GraphqlConfig {
+    pub db: PathBuf,
+    pub auth_db: PathBuf,
+    pub env: Env,
+}
+
+/// The schema type.
+pub type RoostSchema = Schema<query::Query, EmptyMutation, EmptySubscription>;
+
+/// The routes `/graphql/` (and `/graphql`) and `/csrf/` (and `/csrf`), merged into the
+/// shim's app; in local and e2e also the explorer's assets under `/graphql/`.
+pub fn routes(config: GraphqlConfig) -> axum::Router {
+    Service::new(config, Limits::default()).router()
+}
+
+/// The schema in GraphQL SDL, as committed in `schema.graphql`.
+pub fn sdl() -> String {
+    Schema::build(query::Query, EmptyMutation, EmptySubscription)
+        .finish()
+        .sdl()
+}
+
+/// One set of GraphQL routes: the schema, the dataset, the sessions and the limits.
+pub struct Service {
+    schema: RoostSchema,
+    db: Arc<db::Db>,
+    sessions: SessionStore,
+    env: Env,
+    limits: Limits,
+}
+
+impl Service {
+    pub fn new(config: GraphqlConfig, limits: Limits) -> Arc<Service> {
+        let db = db::Db::new(config.db, limits.timeout);
+        let mut builder = Schema::build(query::Query, EmptyMutation, EmptySubscription)
+            .data(Arc::clone(&db))
+            .extension(limits::Guard {
+                max_depth: limits.max_depth,
+                max_complexity: limits.max_complexity,
+                introspection: !config.env.is_protected(),
+            });
+        let sessions = SessionStore::new(config.auth_db);
+        if config.env.is_protected() {
+            builder = builder.disable_introspection();
+            if let Err(e) = sessions.ensure() {
+                tracing::warn!(error = %format!("{e:#}"), "graphql: sessions table unavailable");
+            }
+        }
+        Arc::new(Service {
+            schema: builder.finish(),
+            db,
+            sessions,
+            env: config.env,
+            limits,
+        })
+    }
+
+    /// The axum routes of this service.
+    pub fn router(self: &Arc<Self>) -> axum::Router {
+        http::router(Arc::clone(self))
+    }
+
+    /// SQL statements run so far by GraphQL requests (for the N+1 tests).
+    pub fn sql_statements(&self) -> u64 {
+        self.db.statements()
+    }
+
+    /// Whether sessions, CSRF and the closed schema apply (production, staging).
+    fn protected(&self) -> bool {
+        self.env.is_protected()
+    }
+}

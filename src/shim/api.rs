@@ -1,0 +1,424 @@
+//! The REST v0 handler: every request under `/api/v0`.
+//!
+//! Order of work: method (GET/HEAD, else 405) → route the raw path
+//! ([`tree::split_path`], [`tree::route`]) → in production and staging, the API key
+//! and its rate limit (everything but `openapi.json` and `docs/`) → the answer:
+//! the tree's file when the canonical request has one, else the catalog → ETag,
+//! `If-None-Match`, encoding → HEAD drops the body.
+//!
+//! A tree file is read with one `open` through the live `site` symlink, so a
+//! regeneration (an atomic swap of that symlink) is seen by the next request and a
+//! response never mixes two generations. Nothing built from a request names a file
+//! outside the tree: list and detail file names are canonical percent-encoded names
+//! (no `/`, no leading `.`, at most 255 bytes), and `openapi.json` and the docs are
+//! served from memory ([`super::Documents`]), looked up by name.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::Path;
+
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+use crate::auth::KeyCheck;
+use crate::catalog::{self, AnswerError, DetailSpec, FieldError, ListQuery, ListSpec};
+use crate::tree::{self, Target};
+
+use super::respond::{self, ApiError, Negotiation, Outcome, JSON};
+use super::{AppState, KeyId, Shared};
+
+/// Handles one request under `/api/v0`.
+pub async fn handle(State(app): State<AppState>, req: Request) -> Response {
+    // Only the head matters (GET and HEAD bodies are ignored); `Parts` can be held
+    // across awaits, a body cannot.
+    let (req, _body) = req.into_parts();
+    let head = req.method == Method::HEAD;
+    let mut ctx = Context::default();
+    let mut response = respond(&app, &req, &mut ctx)
+        .await
+        .unwrap_or_else(IntoResponse::into_response);
+    if let Some(id) = ctx.key_id {
+        response.extensions_mut().insert(KeyId(id));
+    }
+    if ctx.protected {
+        // Answers behind a key (errors included) must not be kept by a shared cache
+        // and replayed to others.
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("private"));
+    }
+    if head {
+        response = respond::strip_body(response);
+    }
+    response
+}
+
+/// What the access log and the final headers need to know about a request.
+#[derive(Default)]
+struct Context {
+    key_id: Option<i64>,
+    protected: bool,
+}
+
+async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Response, ApiError> {
+    if !matches!(req.method, Method::GET | Method::HEAD) {
+        return Err(ApiError::MethodNotAllowed);
+    }
+    let segments = tree::split_path(req.uri.path());
+    let target = segments
+        .as_deref()
+        .map(tree::route)
+        .unwrap_or(Target::Unknown);
+    let public = matches!(target, Target::OpenApi | Target::Docs(_));
+    ctx.protected = app.config.env.is_protected() && !public;
+    if ctx.protected {
+        let id = authenticate(app, req).await?;
+        ctx.key_id = Some(id);
+        if let Some(limiter) = &app.key_limiter {
+            limiter.check(&id).map_err(ApiError::TooManyRequests)?;
+        }
+    }
+    let neg = Negotiation::from_headers(&req.headers);
+    let outcome = match target {
+        Target::Unknown => return Err(ApiError::UnknownPath),
+        Target::Root => {
+            let body = catalog::root(&docs_url(app, req));
+            neg.identity(body, JSON).map_err(ApiError::Internal)?
+        }
+        Target::OpenApi => {
+            let shared = app.0.clone();
+            app.blocking
+                .run(move || Ok(document(&shared, None, &neg)))
+                .await
+                .map_err(ApiError::Internal)??
+        }
+        Target::Docs(_) => {
+            let segments = segments.unwrap_or_default();
+            if segments.len() == 1 {
+                return Ok(redirect_to_docs());
+            }
+            let name = docs_name(&segments[1..]).ok_or(ApiError::UnknownPath)?;
+            let shared = app.0.clone();
+            app.blocking
+                .run(move || Ok(document(&shared, Some(&name), &neg)))
+                .await
+                .map_err(ApiError::Internal)??
+        }
+        Target::List { spec, snapshot } => {
+            let query = list_query(spec, req.uri.query())?;
+            let shared = app.0.clone();
+            let today = app.today();
+            app.blocking
+                .run(move || Ok(list(&shared, spec, snapshot, &query, &neg, &today)))
+                .await
+                .map_err(ApiError::Internal)??
+        }
+        Target::Detail { spec, ids } => {
+            let shared = app.0.clone();
+            app.blocking
+                .run(move || Ok(detail(&shared, spec, &ids, &neg)))
+                .await
+                .map_err(ApiError::Internal)??
+        }
+    };
+    Ok(respond::outcome_response(outcome))
+}
+
+/// The key's id, or 401 (429 once the client address has failed too often).
+async fn authenticate(app: &AppState, req: &Parts) -> Result<i64, ApiError> {
+    let ip = client_ip(req);
+    if let Some(wait) = app.failed_auth.as_ref().and_then(|f| f.blocked_for(ip)) {
+        return Err(ApiError::TooManyRequests(wait));
+    }
+    let raw = req.headers.get("x-api-key").map(|v| v.as_bytes().to_vec());
+    let Some(keys) = app.keys.clone() else {
+        return Err(ApiError::Internal(anyhow::anyhow!(
+            "protected environment without a key store"
+        )));
+    };
+    let now = chrono::Utc::now();
+    let check = app
+        .blocking
+        .run(move || keys.check(raw.as_deref(), now))
+        .await
+        .map_err(ApiError::Internal)?;
+    match check {
+        KeyCheck::Valid { id } => Ok(id),
+        KeyCheck::Invalid => match app.failed_auth.as_ref().and_then(|f| f.failure(ip)) {
+            Some(wait) => Err(ApiError::TooManyRequests(wait)),
+            None => Err(ApiError::Unauthorized),
+        },
+    }
+}
+
+fn client_ip(req: &Parts) -> IpAddr {
+    req.extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip())
+        .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+}
+
+/// `<public url or http://Host>/api/v0/docs/` (relative when the Host is unusable).
+fn docs_url(app: &AppState, req: &Parts) -> String {
+    let base = match &app.config.public_url {
+        Some(url) => url.trim_end_matches('/').to_string(),
+        None => {
+            let host = req
+                .headers
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .map(str::to_string)
+                .or_else(|| req.uri.authority().map(|a| a.to_string()))
+                .unwrap_or_default();
+            let plausible = !host.is_empty()
+                && host.len() <= 255
+                && host
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b));
+            if plausible {
+                format!("http://{host}")
+            } else {
+                String::new()
+            }
+        }
+    };
+    format!("{base}{}/docs/", tree::API_PREFIX)
+}
+
+fn redirect_to_docs() -> Response {
+    let mut r = Response::new(axum::body::Body::empty());
+    *r.status_mut() = StatusCode::PERMANENT_REDIRECT;
+    r.headers_mut()
+        .insert(header::LOCATION, HeaderValue::from_static("/api/v0/docs/"));
+    r
+}
+
+/// Query string → validated list query. Pairs are form-decoded (`+` is a space);
+/// a known parameter whose value is not UTF-8 once decoded is a 400.
+pub fn list_query(spec: &ListSpec, raw: Option<&str>) -> Result<ListQuery, ApiError> {
+    let mut pairs = Vec::new();
+    let mut errors = Vec::new();
+    for part in raw.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = part.split_once('=').unwrap_or((part, ""));
+        let Some(name) = form_decode(name) else {
+            continue;
+        };
+        match form_decode(value) {
+            Some(value) => pairs.push((name, value)),
+            None if is_known(spec, &name) => errors.push(FieldError {
+                msg: format!(
+                    "{name} must be UTF-8 text once percent-decoded; got '{}'",
+                    value.chars().take(100).collect::<String>()
+                ),
+                param: name,
+                kind: "value_error",
+            }),
+            None => {}
+        }
+    }
+    match catalog::parse_query(spec, &pairs) {
+        Ok(query) if errors.is_empty() => Ok(query),
+        Ok(_) => Err(ApiError::Invalid(errors)),
+        Err(more) => {
+            errors.extend(more);
+            Err(ApiError::Invalid(errors))
+        }
+    }
+}
+
+fn form_decode(text: &str) -> Option<String> {
+    let text = text.replace('+', " ");
+    percent_encoding::percent_decode_str(&text)
+        .decode_utf8()
+        .ok()
+        .map(|s| s.into_owned())
+}
+
+fn is_known(spec: &ListSpec, name: &str) -> bool {
+    matches!(name, "page" | "page_size" | "ordering") || spec.params.iter().any(|p| p.name == name)
+}
+
+fn answer_error(e: AnswerError) -> ApiError {
+    match e {
+        AnswerError::PageNotFound { .. } => ApiError::PageNotFound(e.to_string()),
+        AnswerError::NotFound(name) => ApiError::RecordNotFound(name),
+        AnswerError::Db(e) => ApiError::Internal(e.into()),
+    }
+}
+
+fn list(
+    shared: &Shared,
+    spec: &'static ListSpec,
+    snapshot: Option<String>,
+    query: &ListQuery,
+    neg: &Negotiation,
+    today: &str,
+) -> Result<Outcome, ApiError> {
+    if let (Some(site), true) = (&shared.config.site, query.prerenderable(spec)) {
+        let dir = match &snapshot {
+            Some(key) => tree::snapshot_list_dir(key, spec),
+            None => vec![spec.path.to_string()],
+        };
+        if let Some(rel) = tree::list_file(&dir, &query.canonical(spec)) {
+            if let Some(outcome) = read_tree(site, &rel, JSON, neg)? {
+                return Ok(outcome);
+            }
+        }
+    }
+    let body = shared
+        .dataset
+        .with(|conn| catalog::list_page(conn, spec, snapshot.as_deref(), query, today))
+        .map_err(ApiError::Internal)?
+        .map_err(answer_error)?;
+    neg.identity(body, JSON).map_err(ApiError::Internal)
+}
+
+fn detail(
+    shared: &Shared,
+    spec: &'static DetailSpec,
+    ids: &[String],
+    neg: &Negotiation,
+) -> Result<Outcome, ApiError> {
+    if let Some(site) = &shared.config.site {
+        if let Some(rel) = tree::detail_file(spec.path, ids) {
+            if let Some(outcome) = read_tree(site, &rel, JSON, neg)? {
+                return Ok(outcome);
+            }
+        }
+    }
+    let body = shared
+        .dataset
+        .with(|conn| catalog::detail(conn, spec, ids))
+        .map_err(ApiError::Internal)?
+        .map_err(answer_error)?;
+    neg.identity(body, JSON).map_err(ApiError::Internal)
+}
+
+/// The name of a docs file from the segments after `docs` (`index.html` for the
+/// folder itself), or `None` when a segment is empty, hidden or over-long.
+pub fn docs_name(segments: &[String]) -> Option<String> {
+    let mut segs: Vec<&str> = segments.iter().map(String::as_str).collect();
+    if segs.last() == Some(&"") {
+        segs.pop();
+    }
+    if segs.is_empty() {
+        segs.push("index.html");
+    }
+    let safe = |s: &&str| {
+        !s.is_empty()
+            && s.len() <= tree::MAX_NAME
+            && !s.starts_with('.')
+            && !s.contains(['/', '\\', '\0'])
+    };
+    segs.iter().all(safe).then(|| segs.join("/"))
+}
+
+fn content_type_of(name: &str) -> &'static str {
+    match name.rsplit_once('.').map_or("", |(_, ext)| ext) {
+        "html" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "json" | "map" => JSON,
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "ico" => "image/x-icon",
+        "woff2" => "font/woff2",
+        "woff" => "font/woff",
+        "txt" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+/// `openapi.json` or a docs file, from the documents rendered at start-up.
+fn document(shared: &Shared, name: Option<&str>, neg: &Negotiation) -> Result<Outcome, ApiError> {
+    let (bytes, content_type) = match name {
+        None => (shared.documents.openapi.clone(), JSON),
+        Some(name) => match shared.documents.docs.get(name) {
+            Some(bytes) => (bytes.clone(), content_type_of(name)),
+            None => return Err(ApiError::UnknownPath),
+        },
+    };
+    neg.identity(bytes, content_type)
+        .map_err(ApiError::Internal)
+}
+
+/// One file of the live tree (a precompressed sibling when the client accepts its
+/// coding), read with a single open. `None` when the tree does not have it.
+fn read_tree(
+    site: &Path,
+    rel: &Path,
+    content_type: &'static str,
+    neg: &Negotiation,
+) -> Result<Option<Outcome>, ApiError> {
+    let path = site.join(rel);
+    for &encoding in &neg.accept {
+        let Some(suffix) = encoding.sibling_suffix() else {
+            continue;
+        };
+        let mut sibling = path.clone().into_os_string();
+        sibling.push(suffix);
+        if let Ok(bytes) = std::fs::read(&sibling) {
+            return Ok(Some(neg.encoded(bytes, content_type, encoding)));
+        }
+    }
+    match std::fs::read(&path) {
+        Ok(bytes) => Ok(Some(
+            neg.identity(bytes, content_type)
+                .map_err(ApiError::Internal)?,
+        )),
+        Err(e) => {
+            if !matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) {
+                tracing::warn!(path = %path.display(), error = %e, "tree file unreadable; answering live");
+            }
+            Ok(None)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn docs_names_stay_in_the_docs_folder() {
+        assert_eq!(docs_name(&s(&[""])).unwrap(), "index.html");
+        assert_eq!(docs_name(&s(&["docs.css"])).unwrap(), "docs.css");
+        assert_eq!(
+            docs_name(&s(&["assets", "app.js"])).unwrap(),
+            "assets/app.js"
+        );
+        for bad in [
+            &["..", "manifest.json"][..],
+            &["a/../../b"],
+            &[".hidden"],
+            &["a", "", "b"],
+            &["a\0b"],
+            &["a\\b"],
+        ] {
+            assert!(docs_name(&s(bad)).is_none(), "{bad:?}");
+        }
+        assert!(docs_name(&s(&[&"x".repeat(300)])).is_none());
+    }
+
+    #[test]
+    fn query_strings_are_form_decoded() {
+        let spec = catalog::list_spec("projects").unwrap();
+        let q = list_query(spec, Some("q=name:%22juice+shop%22&page=1&unknown=%FF")).unwrap();
+        assert_eq!(q.canonical(spec), "q=name%3A%22juice%20shop%22");
+        match list_query(spec, Some("level=%FF")) {
+            Err(ApiError::Invalid(errors)) => {
+                assert_eq!(errors[0].param, "level");
+                assert!(errors[0].msg.contains("%FF"));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

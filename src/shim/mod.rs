@@ -1,0 +1,486 @@
+//! `roost serve`: the shim (ARCHITECTURE.md "The shim").
+//!
+//! It serves the pre-rendered tree behind API keys and rate limits and answers
+//! live, from the catalog, whatever the tree does not hold; GraphQL routes are
+//! merged in from [`crate::graphql`]. The pieces:
+//!
+//! - [`api`]: the `/api/v0` handler (routing, auth, tree or catalog, ETag);
+//! - [`respond`]: error shapes, ETag, encodings, HEAD;
+//! - [`limits`]: per-key and failed-authentication rate limits;
+//! - [`pool`]: bounded blocking work and the dataset's connections;
+//! - [`net`]: the listener (JSON for hyper's own error responses).
+//!
+//! Layers, outermost first: access log (one line per request) → `nosniff` on every
+//! response → JSON for any non-JSON error → routes (CORS on `/api/v0` only).
+
+pub mod api;
+pub mod limits;
+pub mod net;
+pub mod pool;
+pub mod respond;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::num::NonZeroU32;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context};
+use axum::extract::Request;
+use axum::http::{header, HeaderName, HeaderValue, Method};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use axum::serve::ListenerExt as _;
+use axum::Router;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::auth::Keys;
+use crate::cli::{self, Env, ServeArgs};
+
+use self::limits::{FailedAuth, Limiter};
+use self::pool::{Blocking, Dataset};
+use self::respond::ApiError;
+
+/// Failed authentications allowed per client address and minute (burst as large).
+pub const FAILED_AUTH_PER_MINUTE: u32 = 10;
+/// How long in-flight requests get after SIGTERM/SIGINT before the process exits.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+
+/// Everything the shim needs to answer (tests build it directly).
+#[derive(Debug, Clone)]
+pub struct ShimConfig {
+    pub env: Env,
+    pub db: PathBuf,
+    /// The live tree (the `site` symlink); `None` answers everything from the catalog.
+    pub site: Option<PathBuf>,
+    pub auth_db: PathBuf,
+    /// Requests per second (and burst) per API key in production/staging; 0 = off.
+    pub rate_limit: u32,
+    /// Failed authentications per client address and minute; 0 = off.
+    pub failed_auth_per_minute: u32,
+    pub public_url: Option<String>,
+    pub cors_origins: Vec<String>,
+    /// The date `is_upcoming` is answered for; `None` = the UTC date of each request.
+    pub today: Option<String>,
+    /// Concurrent blocking tasks (SQLite queries, file reads).
+    pub workers: usize,
+}
+
+impl ShimConfig {
+    /// Defaults of `roost serve` for the given files.
+    pub fn new(env: Env, db: &Path, site: Option<&Path>, auth_db: &Path) -> ShimConfig {
+        ShimConfig {
+            env,
+            db: db.to_path_buf(),
+            site: site.map(Path::to_path_buf),
+            auth_db: auth_db.to_path_buf(),
+            rate_limit: 10,
+            failed_auth_per_minute: FAILED_AUTH_PER_MINUTE,
+            public_url: None,
+            cors_origins: Vec::new(),
+            today: None,
+            workers: default_workers(),
+        }
+    }
+
+    pub fn from_args(args: &ServeArgs) -> ShimConfig {
+        ShimConfig {
+            rate_limit: args.rate_limit,
+            public_url: args.public_url.clone(),
+            cors_origins: args.cors_origins.clone(),
+            ..ShimConfig::new(args.env, &args.db.db, Some(&args.site), &args.auth.auth_db)
+        }
+    }
+}
+
+/// Two blocking tasks per core: SQLite reads are short and mostly CPU.
+pub fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get()) * 2
+}
+
+/// The shared state of the app.
+#[derive(Clone)]
+pub struct AppState(Arc<Shared>);
+
+pub struct Shared {
+    config: ShimConfig,
+    documents: Documents,
+    dataset: Dataset,
+    blocking: Blocking,
+    /// The key store (production and staging only).
+    keys: Option<Arc<Keys>>,
+    key_limiter: Option<Limiter<i64>>,
+    failed_auth: Option<FailedAuth>,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+impl AppState {
+    /// Opens what the config names; in production and staging, creates auth.db
+    /// when it does not exist yet.
+    pub fn new(config: ShimConfig) -> anyhow::Result<AppState> {
+        let protected = config.env.is_protected();
+        let keys = if protected {
+            Some(Arc::new(Keys::new(&config.auth_db)?))
+        } else {
+            None
+        };
+        let key_limiter = NonZeroU32::new(config.rate_limit)
+            .filter(|_| protected)
+            .map(|n| Limiter::new(n, Duration::from_secs(1)));
+        let failed_auth = NonZeroU32::new(config.failed_auth_per_minute)
+            .filter(|_| protected)
+            .map(FailedAuth::new);
+        let documents = Documents::render(config.env, config.public_url.as_deref())?;
+        Ok(AppState(Arc::new(Shared {
+            documents,
+            dataset: Dataset::new(&config.db, config.workers),
+            blocking: Blocking::new(config.workers),
+            keys,
+            key_limiter,
+            failed_auth,
+            config,
+        })))
+    }
+
+    pub fn config(&self) -> &ShimConfig {
+        &self.config
+    }
+
+    fn today(&self) -> String {
+        self.config.today.clone().unwrap_or_else(cli::today)
+    }
+
+    /// Drops limiter state of keys and addresses that are idle again.
+    pub fn housekeeping(&self) {
+        if let Some(l) = &self.key_limiter {
+            l.retain_recent();
+        }
+        if let Some(f) = &self.failed_auth {
+            f.retain_recent();
+        }
+    }
+}
+
+/// `openapi.json` for this environment (its own `servers` entry: API.md section 1)
+/// and the docs page rendered from it, once at start-up. The tree's copies list
+/// every environment's server, for static hosting.
+pub struct Documents {
+    openapi: Vec<u8>,
+    docs: HashMap<String, Vec<u8>>,
+}
+
+impl Documents {
+    fn render(env: Env, public_url: Option<&str>) -> anyhow::Result<Documents> {
+        let openapi = crate::openapi::document_json_for(env, public_url);
+        let docs = crate::docs::render(&openapi)
+            .context("rendering the docs page")?
+            .into_iter()
+            .collect();
+        Ok(Documents { openapi, docs })
+    }
+}
+
+/// The key id of an authenticated request, for the access log.
+#[derive(Debug, Clone, Copy)]
+pub struct KeyId(pub i64);
+
+/// The whole HTTP app: REST v0, GraphQL, and JSON 404 for everything else.
+pub fn app(state: AppState) -> Router {
+    let mut api = Router::new()
+        .route("/api/v0", any(api::handle))
+        .route("/api/v0/", any(api::handle))
+        .route("/api/v0/{*rest}", any(api::handle))
+        .with_state(state.clone());
+    if let Some(cors) = cors_layer(&state.config.cors_origins) {
+        api = api.layer(cors);
+    }
+    let graphql = crate::graphql::routes(crate::graphql::GraphqlConfig {
+        db: state.config.db.clone(),
+        auth_db: state.config.auth_db.clone(),
+        env: state.config.env,
+    });
+    Router::new()
+        .merge(api)
+        .merge(graphql)
+        .fallback(|| async { ApiError::UnknownPath.into_response() })
+        .layer(middleware::map_response(json_errors))
+        .layer(SetResponseHeaderLayer::overriding(
+            respond::NOSNIFF.0.clone(),
+            respond::NOSNIFF.1.clone(),
+        ))
+        .layer(middleware::from_fn(access_log))
+}
+
+async fn json_errors(response: Response) -> Response {
+    respond::json_error(response)
+}
+
+/// CORS for browser clients of the REST API: the configured origins (`*` for any),
+/// GET/HEAD/OPTIONS, the `X-API-Key` header; `ETag` and `Retry-After` readable.
+fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
+    let origins: Vec<&str> = origins
+        .iter()
+        .map(|o| o.trim())
+        .filter(|o| !o.is_empty())
+        .collect();
+    if origins.is_empty() {
+        return None;
+    }
+    let allow = if origins.contains(&"*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(
+            origins
+                .iter()
+                .filter_map(|o| HeaderValue::from_str(o.trim_end_matches('/')).ok()),
+        )
+    };
+    Some(
+        CorsLayer::new()
+            .allow_origin(allow)
+            .allow_methods([Method::GET, Method::HEAD, Method::OPTIONS])
+            .allow_headers([
+                HeaderName::from_static("x-api-key"),
+                header::IF_NONE_MATCH,
+                header::ACCEPT,
+            ])
+            .expose_headers([header::ETAG, header::RETRY_AFTER])
+            .max_age(Duration::from_secs(600)),
+    )
+}
+
+/// One line per request: method, path, status, duration, key id (never the key).
+async fn access_log(req: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = req.method().clone();
+    let path: String = req.uri().path().chars().take(512).collect();
+    let response = next.run(req).await;
+    let key_id = response.extensions().get::<KeyId>().map(|k| k.0);
+    tracing::info!(
+        target: "roost::access",
+        method = %method,
+        path = %path,
+        status = response.status().as_u16(),
+        duration_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3,
+        key_id,
+        "request"
+    );
+    response
+}
+
+/// JSON log lines on stderr (`RUST_LOG` filters; default `info`).
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .json()
+        .flatten_event(true)
+        .with_current_span(false)
+        .with_span_list(false)
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Serves `state` on `listener` until `shutdown` completes, then lets in-flight
+/// requests finish.
+pub async fn run(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let housekeeping = {
+        let state = state.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                state.housekeeping();
+            }
+        })
+    };
+    let listener = net::Listener::new(listener).tap_io(|_| {});
+    let result = axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await;
+    housekeeping.abort();
+    result
+}
+
+/// `roost serve`.
+pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    init_logging();
+    let addr = listen_addr(&args.listen, args.env, args.allow_unauthenticated_public)?;
+    prepare_data(&args)?;
+    let state = AppState::new(ShimConfig::from_args(&args))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("roost-serve")
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("listening on {addr}"))?;
+        let local = listener.local_addr()?;
+        println!("listening on http://{local} (environment {})", args.env.as_str());
+        if args.env.is_protected() {
+            let active = crate::auth::open(&args.auth.auth_db)
+                .and_then(|conn| crate::auth::list_keys(&conn))
+                .map(|keys| keys.iter().filter(|k| k.revoked_at.is_none()).count())
+                .unwrap_or(0);
+            println!(
+                "REST requests need an X-API-Key header ({active} unrevoked key(s) in {}); \
+                 create a key with: roost keys create --name NAME --auth-db {}",
+                args.auth.auth_db.display(),
+                args.auth.auth_db.display()
+            );
+        } else {
+            println!("no API key needed in the {} environment; try: curl http://{local}/api/v0/chapters/", args.env.as_str());
+        }
+        use std::io::Write as _;
+        let _ = std::io::stdout().flush();
+
+        let (tx, mut rx) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            shutdown_signal().await;
+            tracing::info!("shutting down: finishing in-flight requests");
+            let _ = tx.send(true);
+        });
+        let mut rx_grace = rx.clone();
+        let server = run(listener, state, async move {
+            let _ = rx.wait_for(|stop| *stop).await;
+        });
+        tokio::select! {
+            result = server => result.context("serving")?,
+            _ = async {
+                let _ = rx_grace.wait_for(|stop| *stop).await;
+                tokio::time::sleep(SHUTDOWN_GRACE).await;
+            } => {
+                tracing::warn!("requests still open {} s after the signal; exiting", SHUTDOWN_GRACE.as_secs());
+            }
+        }
+        Ok(())
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}
+
+/// The address to bind; refuses an unauthenticated environment on a public one.
+pub fn listen_addr(listen: &str, env: Env, allow_public: bool) -> anyhow::Result<SocketAddr> {
+    let addrs: Vec<SocketAddr> = listen
+        .to_socket_addrs()
+        .with_context(|| format!("--listen {listen}: not an address (e.g. 127.0.0.1:8000)"))?
+        .collect();
+    let first = *addrs
+        .first()
+        .ok_or_else(|| anyhow!("--listen {listen} resolves to no address"))?;
+    if !env.is_protected() && !allow_public && addrs.iter().any(|a| !a.ip().is_loopback()) {
+        bail!(
+            "refusing to serve the {} environment, where REST needs no API key, on {listen}, \
+             which is not a loopback address; listen on 127.0.0.1, use --env production or \
+             staging, or pass --allow-unauthenticated-public",
+            env.as_str()
+        );
+    }
+    Ok(first)
+}
+
+/// A fresh checkout: creates the sample dataset when there is none, and generates
+/// the tree when it is missing or older than the dataset.
+fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
+    let db = &args.db.db;
+    if !db.exists() {
+        println!(
+            "no dataset at {}: creating it from the embedded sample",
+            db.display()
+        );
+        cli::init_db(db, false)?;
+    }
+    if tree_is_stale(&args.site, db) {
+        println!(
+            "generating the tree into {} from {}",
+            args.site.display(),
+            db.display()
+        );
+        let opts = cli::generate_options(&cli::GenerateArgs {
+            db: cli::DbArg { db: db.clone() },
+            out: args.site.clone(),
+            jobs: None,
+            precompress: false,
+            today: None,
+            public_url: args.public_url.clone(),
+        })?;
+        let summary = crate::generate::generate(&opts)?;
+        println!("{summary}");
+    }
+    Ok(())
+}
+
+fn tree_is_stale(site: &Path, db: &Path) -> bool {
+    let manifest = site.join(crate::generate::MANIFEST);
+    let Ok(manifest_meta) = std::fs::metadata(&manifest) else {
+        return true;
+    };
+    let Ok(db_time) = std::fs::metadata(db).and_then(|m| m.modified()) else {
+        return false;
+    };
+    // The symlink is replaced by every generation; the manifest may keep an old
+    // mtime when its bytes did not change.
+    let tree_time = [
+        std::fs::symlink_metadata(site)
+            .and_then(|m| m.modified())
+            .ok(),
+        manifest_meta.modified().ok(),
+    ]
+    .into_iter()
+    .flatten()
+    .max();
+    tree_time.is_none_or(|t| t < db_time)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unauthenticated_environments_stay_on_loopback() {
+        assert!(listen_addr("127.0.0.1:0", Env::Local, false).is_ok());
+        assert!(listen_addr("[::1]:0", Env::E2e, false).is_ok());
+        let err = listen_addr("0.0.0.0:8000", Env::Local, false).unwrap_err();
+        assert!(err.to_string().contains("--allow-unauthenticated-public"));
+        assert!(listen_addr("0.0.0.0:8000", Env::E2e, false).is_err());
+        assert!(listen_addr("0.0.0.0:8000", Env::Local, true).is_ok());
+        assert!(listen_addr("0.0.0.0:8000", Env::Production, false).is_ok());
+        assert!(listen_addr("0.0.0.0:8000", Env::Staging, false).is_ok());
+        assert!(listen_addr("nonsense", Env::Local, false).is_err());
+    }
+}

@@ -1,0 +1,502 @@
+//! Responses of the REST API: the JSON error shapes of API.md section 2, strong ETags
+//! and `If-None-Match`, `Accept-Encoding` negotiation and compression, HEAD.
+//!
+//! Error policy: every error a client can see is an [`ApiError`] with a fixed JSON
+//! shape; an unexpected failure is logged with its cause and answered with a bare
+//! 500. Nothing internal (paths, SQL, messages of libraries) reaches a response.
+
+use std::io::Write as _;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::catalog::FieldError;
+
+use super::limits::retry_after_secs;
+
+pub const JSON: &str = "application/json";
+/// Bodies shorter than this are sent as they are: compression would not pay.
+pub const COMPRESS_MIN: usize = 256;
+pub const UNAUTHORIZED: &str = "Missing or invalid API key in 'X-API-Key' header";
+
+/// Every way a REST request can fail.
+#[derive(Debug)]
+pub enum ApiError {
+    /// 404 `{"detail": "Not Found"}`: no such path.
+    UnknownPath,
+    /// 404 `{"message": "<Name> not found"}`: no such record (or snapshot).
+    RecordNotFound(&'static str),
+    /// 404 `{"detail": "Page N not found. Valid pages are 1 to M."}`.
+    PageNotFound(String),
+    /// 400 with one entry per bad parameter.
+    Invalid(Vec<FieldError>),
+    /// 401.
+    Unauthorized,
+    /// 429 with `Retry-After`.
+    TooManyRequests(Duration),
+    /// 405 with `Allow`.
+    MethodNotAllowed,
+    /// 500; the cause is logged, never sent.
+    Internal(anyhow::Error),
+}
+
+#[derive(Serialize)]
+struct Detail<'a> {
+    detail: &'a str,
+}
+
+#[derive(Serialize)]
+struct Message<'a> {
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct Invalid<'a> {
+    message: &'static str,
+    errors: Vec<InvalidItem<'a>>,
+}
+
+#[derive(Serialize)]
+struct InvalidItem<'a> {
+    loc: (&'static str, &'a str),
+    msg: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+}
+
+/// `{"detail": text}` as bytes.
+pub fn detail_body(text: &str) -> Vec<u8> {
+    serde_json::to_vec(&Detail { detail: text }).unwrap_or_default()
+}
+
+/// A JSON response with an explicit `Content-Length`.
+pub fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
+    let mut r = Response::new(Body::from(body.clone()));
+    *r.status_mut() = status;
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(JSON));
+    h.insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+    r
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        match self {
+            ApiError::UnknownPath => json_response(StatusCode::NOT_FOUND, detail_body("Not Found")),
+            ApiError::RecordNotFound(name) => {
+                let message = format!("{name} not found");
+                json_response(
+                    StatusCode::NOT_FOUND,
+                    serde_json::to_vec(&Message { message: &message }).unwrap_or_default(),
+                )
+            }
+            ApiError::PageNotFound(text) => {
+                json_response(StatusCode::NOT_FOUND, detail_body(&text))
+            }
+            ApiError::Invalid(errors) => {
+                let body = Invalid {
+                    message: "Invalid request",
+                    errors: errors
+                        .iter()
+                        .map(|e| InvalidItem {
+                            loc: ("query", &e.param),
+                            msg: &e.msg,
+                            kind: e.kind,
+                        })
+                        .collect(),
+                };
+                json_response(
+                    StatusCode::BAD_REQUEST,
+                    serde_json::to_vec(&body).unwrap_or_default(),
+                )
+            }
+            ApiError::Unauthorized => {
+                json_response(StatusCode::UNAUTHORIZED, detail_body(UNAUTHORIZED))
+            }
+            ApiError::TooManyRequests(wait) => {
+                let mut r = json_response(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    detail_body("Too many requests."),
+                );
+                r.headers_mut().insert(
+                    header::RETRY_AFTER,
+                    HeaderValue::from(retry_after_secs(wait)),
+                );
+                r
+            }
+            ApiError::MethodNotAllowed => {
+                let mut r = json_response(
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    detail_body("Method Not Allowed"),
+                );
+                r.headers_mut()
+                    .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+                r
+            }
+            ApiError::Internal(e) => {
+                tracing::error!(error = format!("{e:#}"), "internal error");
+                json_response(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    detail_body("Internal server error"),
+                )
+            }
+        }
+    }
+}
+
+/// A content coding the shim can send.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    Identity,
+    Gzip,
+    Br,
+}
+
+impl Encoding {
+    pub fn token(self) -> Option<&'static str> {
+        match self {
+            Encoding::Identity => None,
+            Encoding::Gzip => Some("gzip"),
+            Encoding::Br => Some("br"),
+        }
+    }
+
+    /// Suffix of the precompressed sibling (`x.json` → `x.json.gz`).
+    pub fn sibling_suffix(self) -> Option<&'static str> {
+        match self {
+            Encoding::Identity => None,
+            Encoding::Gzip => Some(".gz"),
+            Encoding::Br => Some(".br"),
+        }
+    }
+
+    fn etag_suffix(self) -> &'static str {
+        match self {
+            Encoding::Identity => "",
+            Encoding::Gzip => "-gz",
+            Encoding::Br => "-br",
+        }
+    }
+}
+
+/// The compressed codings a request accepts, best first (brotli wins a tie). Honours
+/// `q` values, `q=0` and `*`.
+pub fn accepted_encodings(headers: &HeaderMap) -> Vec<Encoding> {
+    let mut br: Option<f32> = None;
+    let mut gzip: Option<f32> = None;
+    let mut star: Option<f32> = None;
+    for value in headers.get_all(header::ACCEPT_ENCODING) {
+        let Ok(text) = value.to_str() else { continue };
+        for item in text.split(',') {
+            let mut parts = item.split(';');
+            let coding = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            let mut q = 1.0f32;
+            for p in parts {
+                let p = p.trim();
+                if let Some(v) = p.strip_prefix("q=").or_else(|| p.strip_prefix("Q=")) {
+                    q = v.trim().parse().unwrap_or(0.0);
+                }
+            }
+            match coding.as_str() {
+                "br" => br = Some(q),
+                "gzip" | "x-gzip" => gzip = Some(q),
+                "*" => star = Some(q),
+                _ => {}
+            }
+        }
+    }
+    let br = br.or(star).unwrap_or(0.0);
+    let gzip = gzip.or(star).unwrap_or(0.0);
+    let mut out = Vec::new();
+    if br > 0.0 && br >= gzip {
+        out.push(Encoding::Br);
+        if gzip > 0.0 {
+            out.push(Encoding::Gzip);
+        }
+    } else if gzip > 0.0 {
+        out.push(Encoding::Gzip);
+        if br > 0.0 {
+            out.push(Encoding::Br);
+        }
+    }
+    out
+}
+
+/// A strong validator of a representation: SHA-256 of `bytes` (128 bits shown),
+/// with the coding as a suffix so that each encoding has its own tag. For a body
+/// compressed on the fly, `bytes` is the identity body (compression is
+/// deterministic); for a precompressed file, the bytes sent.
+pub fn etag(bytes: &[u8], encoding: Encoding) -> String {
+    let digest = Sha256::digest(bytes);
+    format!(
+        "\"{}{}\"",
+        hex::encode(&digest[..16]),
+        encoding.etag_suffix()
+    )
+}
+
+/// Whether an `If-None-Match` value matches `etag` (weak comparison, `*` matches).
+pub fn if_none_match(header: &str, etag: &str) -> bool {
+    header.split(',').map(str::trim).any(|candidate| {
+        candidate == "*" || candidate.strip_prefix("W/").unwrap_or(candidate) == etag
+    })
+}
+
+pub fn compress(bytes: &[u8], encoding: Encoding) -> anyhow::Result<Vec<u8>> {
+    match encoding {
+        Encoding::Identity => Ok(bytes.to_vec()),
+        Encoding::Gzip => {
+            let mut enc = flate2::write::GzEncoder::new(
+                Vec::with_capacity(bytes.len() / 4),
+                flate2::Compression::new(6),
+            );
+            enc.write_all(bytes)?;
+            Ok(enc.finish()?)
+        }
+        Encoding::Br => {
+            let mut out = Vec::with_capacity(bytes.len() / 4);
+            {
+                let mut w = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+                w.write_all(bytes)?;
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// A 200 body ready to send, or the 304 that replaces it.
+#[derive(Debug)]
+pub enum Outcome {
+    Full {
+        bytes: Vec<u8>,
+        content_type: &'static str,
+        encoding: Encoding,
+        etag: String,
+    },
+    NotModified {
+        etag: String,
+    },
+}
+
+/// What the request said about representations.
+#[derive(Debug, Clone, Default)]
+pub struct Negotiation {
+    pub accept: Vec<Encoding>,
+    pub if_none_match: Option<String>,
+}
+
+impl Negotiation {
+    pub fn from_headers(headers: &HeaderMap) -> Negotiation {
+        let inm: Vec<&str> = headers
+            .get_all(header::IF_NONE_MATCH)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect();
+        Negotiation {
+            accept: accepted_encodings(headers),
+            if_none_match: (!inm.is_empty()).then(|| inm.join(",")),
+        }
+    }
+
+    fn not_modified(&self, etag: &str) -> bool {
+        self.if_none_match
+            .as_deref()
+            .is_some_and(|h| if_none_match(h, etag))
+    }
+
+    /// A body already in the coding `encoding` (a precompressed file).
+    pub fn encoded(
+        &self,
+        bytes: Vec<u8>,
+        content_type: &'static str,
+        encoding: Encoding,
+    ) -> Outcome {
+        let etag = etag(&bytes, encoding);
+        if self.not_modified(&etag) {
+            return Outcome::NotModified { etag };
+        }
+        Outcome::Full {
+            bytes,
+            content_type,
+            encoding,
+            etag,
+        }
+    }
+
+    /// An identity body, compressed on the fly when the client accepts it.
+    pub fn identity(&self, bytes: Vec<u8>, content_type: &'static str) -> anyhow::Result<Outcome> {
+        let encoding = match self.accept.first() {
+            Some(e) if bytes.len() >= COMPRESS_MIN => *e,
+            _ => Encoding::Identity,
+        };
+        let etag = etag(&bytes, encoding);
+        if self.not_modified(&etag) {
+            return Ok(Outcome::NotModified { etag });
+        }
+        let bytes = if encoding == Encoding::Identity {
+            bytes
+        } else {
+            compress(&bytes, encoding)?
+        };
+        Ok(Outcome::Full {
+            bytes,
+            content_type,
+            encoding,
+            etag,
+        })
+    }
+}
+
+/// The HTTP response of an [`Outcome`].
+pub fn outcome_response(outcome: Outcome) -> Response {
+    let mut r = match outcome {
+        Outcome::Full {
+            bytes,
+            content_type,
+            encoding,
+            etag,
+        } => {
+            let len = bytes.len();
+            let mut r = Response::new(Body::from(bytes));
+            let h = r.headers_mut();
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+            h.insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+            if let Some(token) = encoding.token() {
+                h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(token));
+            }
+            if let Ok(v) = HeaderValue::from_str(&etag) {
+                h.insert(header::ETAG, v);
+            }
+            r
+        }
+        Outcome::NotModified { etag } => {
+            let mut r = Response::new(Body::empty());
+            *r.status_mut() = StatusCode::NOT_MODIFIED;
+            if let Ok(v) = HeaderValue::from_str(&etag) {
+                r.headers_mut().insert(header::ETAG, v);
+            }
+            r
+        }
+    };
+    r.headers_mut()
+        .insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    r
+}
+
+/// HEAD: the same status and headers, no body (`Content-Length` stays).
+pub fn strip_body(response: Response) -> Response {
+    let (parts, _) = response.into_parts();
+    Response::from_parts(parts, Body::empty())
+}
+
+/// Whether a response already carries a JSON body.
+pub fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            let v = v.to_ascii_lowercase();
+            v.starts_with(JSON) || v.contains("+json")
+        })
+}
+
+/// Error responses that are not JSON (raised by axum or another layer) become
+/// `{"detail": "<reason>"}` with their status and headers kept.
+pub fn json_error(response: Response) -> Response {
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) || is_json(response.headers()) {
+        return response;
+    }
+    let (mut parts, _) = response.into_parts();
+    let reason = status.canonical_reason().unwrap_or("Error");
+    let body = detail_body(reason);
+    parts.headers.remove(header::CONTENT_ENCODING);
+    parts
+        .headers
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(JSON));
+    parts
+        .headers
+        .insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+    Response::from_parts(parts, Body::from(body))
+}
+
+pub static NOSNIFF: (HeaderName, HeaderValue) = (
+    header::X_CONTENT_TYPE_OPTIONS,
+    HeaderValue::from_static("nosniff"),
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn accept(v: &str) -> Vec<Encoding> {
+        let mut h = HeaderMap::new();
+        h.insert(header::ACCEPT_ENCODING, HeaderValue::from_str(v).unwrap());
+        accepted_encodings(&h)
+    }
+
+    #[test]
+    fn negotiation_prefers_brotli_and_honours_q() {
+        assert_eq!(accept("gzip, deflate, br"), [Encoding::Br, Encoding::Gzip]);
+        assert_eq!(accept("gzip"), [Encoding::Gzip]);
+        assert_eq!(accept("br;q=0.5, gzip"), [Encoding::Gzip, Encoding::Br]);
+        assert_eq!(accept("br;q=0, gzip"), [Encoding::Gzip]);
+        assert_eq!(accept("*"), [Encoding::Br, Encoding::Gzip]);
+        assert_eq!(accept("*;q=0, gzip"), [Encoding::Gzip]);
+        assert_eq!(accept("identity"), []);
+        assert_eq!(accept(""), []);
+        assert!(accepted_encodings(&HeaderMap::new()).is_empty());
+    }
+
+    #[test]
+    fn etags_differ_per_encoding_and_match_weakly() {
+        let a = etag(b"x", Encoding::Identity);
+        let b = etag(b"x", Encoding::Gzip);
+        assert_ne!(a, b);
+        assert!(b.ends_with("-gz\""));
+        assert!(if_none_match(&a, &a));
+        assert!(if_none_match(&format!("W/{a}"), &a));
+        assert!(if_none_match(&format!("\"zz\", {a}"), &a));
+        assert!(if_none_match("*", &a));
+        assert!(!if_none_match(&b, &a));
+    }
+
+    #[test]
+    fn identity_bodies_are_compressed_when_accepted_and_large_enough() {
+        let n = Negotiation {
+            accept: vec![Encoding::Gzip],
+            if_none_match: None,
+        };
+        let body = vec![b'a'; 1000];
+        match n.identity(body.clone(), JSON).unwrap() {
+            Outcome::Full {
+                encoding,
+                etag: tag,
+                bytes,
+                ..
+            } => {
+                assert_eq!(encoding, Encoding::Gzip);
+                assert_eq!(tag, etag(&body, Encoding::Gzip));
+                assert!(bytes.len() < body.len());
+            }
+            other => panic!("{other:?}"),
+        }
+        match n.identity(b"{}".to_vec(), JSON).unwrap() {
+            Outcome::Full { encoding, .. } => assert_eq!(encoding, Encoding::Identity),
+            other => panic!("{other:?}"),
+        }
+        let n = Negotiation {
+            accept: vec![Encoding::Gzip],
+            if_none_match: Some(etag(&body, Encoding::Gzip)),
+        };
+        assert!(matches!(
+            n.identity(body, JSON).unwrap(),
+            Outcome::NotModified { .. }
+        ));
+    }
+}
