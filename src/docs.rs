@@ -866,7 +866,7 @@ mod tests {
             markdown_inline("a `<x>` b ` c"),
             "a <code>&lt;x&gt;</code> b ` c"
         );
-        assert_eq!(slug("Code hosting"), "code-hosting");
+        assert_eq!(slug("Code Hosting"), "code-hosting");
     }
 
     #[test]

@@ -298,17 +298,23 @@ const TAGS: &[(&str, &str)] = &[
     ),
     ("Events", "Community events, past and upcoming."),
     (
-        "Code hosting",
-        "Activity on the code-hosting platform: repositories, their issues, milestones, \
-         releases (published only) and labels.",
+        "Issues",
+        "Issues of the repositories on the code-hosting platform.",
     ),
+    ("Labels", "Issue labels."),
     (
         "Community",
         "Members, affiliated organizations and monthly snapshots of what is new.",
     ),
+    ("Milestones", "Milestones of the repositories."),
     (
         "Projects",
         "Projects of the community (active projects only).",
+    ),
+    ("Releases", "Published releases of the repositories."),
+    (
+        "Repositories",
+        "Repositories on the code-hosting platform, whatever their organization.",
     ),
     ("Sponsors", "Sponsors and supporting members."),
 ];
@@ -321,8 +327,12 @@ pub fn tag(resource: &str) -> &'static str {
         "events" => "Events",
         "projects" => "Projects",
         "sponsors" => "Sponsors",
-        "members" | "organizations" | "snapshots" => "Community",
-        _ => "Code hosting",
+        "issues" => "Issues",
+        "labels" => "Labels",
+        "milestones" => "Milestones",
+        "releases" => "Releases",
+        "repositories" => "Repositories",
+        _ => "Community",
     }
 }
 
