@@ -12,10 +12,10 @@ use axum::body::Body;
 use axum::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::catalog::FieldError;
+use crate::model::{ErrorDetail, NotFoundMessage, ValidationErrorItem, ValidationErrorSchema};
 
 use super::limits::retry_after_secs;
 
@@ -45,33 +45,12 @@ pub enum ApiError {
     Internal(anyhow::Error),
 }
 
-#[derive(Serialize)]
-struct Detail<'a> {
-    detail: &'a str,
-}
-
-#[derive(Serialize)]
-struct Message<'a> {
-    message: &'a str,
-}
-
-#[derive(Serialize)]
-struct Invalid<'a> {
-    message: &'static str,
-    errors: Vec<InvalidItem<'a>>,
-}
-
-#[derive(Serialize)]
-struct InvalidItem<'a> {
-    loc: (&'static str, &'a str),
-    msg: &'a str,
-    #[serde(rename = "type")]
-    kind: &'a str,
-}
-
 /// `{"detail": text}` as bytes.
 pub fn detail_body(text: &str) -> Vec<u8> {
-    serde_json::to_vec(&Detail { detail: text }).unwrap_or_default()
+    serde_json::to_vec(&ErrorDetail {
+        detail: text.to_string(),
+    })
+    .unwrap_or_default()
 }
 
 /// A JSON response with an explicit `Content-Length`.
@@ -92,21 +71,21 @@ impl IntoResponse for ApiError {
                 let message = format!("{name} not found");
                 json_response(
                     StatusCode::NOT_FOUND,
-                    serde_json::to_vec(&Message { message: &message }).unwrap_or_default(),
+                    serde_json::to_vec(&NotFoundMessage { message }).unwrap_or_default(),
                 )
             }
             ApiError::PageNotFound(text) => {
                 json_response(StatusCode::NOT_FOUND, detail_body(&text))
             }
             ApiError::Invalid(errors) => {
-                let body = Invalid {
-                    message: "Invalid request",
+                let body = ValidationErrorSchema {
+                    message: "Invalid request".to_string(),
                     errors: errors
-                        .iter()
-                        .map(|e| InvalidItem {
-                            loc: ("query", &e.param),
-                            msg: &e.msg,
-                            kind: e.kind,
+                        .into_iter()
+                        .map(|e| ValidationErrorItem {
+                            loc: vec!["query".to_string(), e.param],
+                            msg: e.msg,
+                            kind: e.kind.to_string(),
                         })
                         .collect(),
                 };
