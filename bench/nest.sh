@@ -31,7 +31,8 @@ rm -rf "$db" "$site" "$work"/."$scale"-site.*
 
 cleanup() {
     if [ "$keep" = 0 ]; then
-        rm -rf "$db" "$site" "$work"/."$scale"-site.* "$work/roost"
+        rm -rf "$db" "$site" "$work"/."$scale"-site.* "$work/roost" "$work/time.txt"
+        rmdir "$work" 2>/dev/null || true
     fi
 }
 trap cleanup EXIT

@@ -112,8 +112,7 @@ impl Writer {
     fn put(&self, rel: &Path, bytes: &[u8], out: &mut Vec<ManifestEntry>) -> anyhow::Result<()> {
         let unchanged = self.put_one(rel, bytes, out)?;
         if self.precompress {
-            let siblings: [(&str, fn(&[u8]) -> anyhow::Result<Vec<u8>>); 2] =
-                [("gz", gzip), ("br", brotli)];
+            let siblings: [(&str, Compressor); 2] = [("gz", gzip), ("br", brotli)];
             for (extension, compress) in siblings {
                 let mut sibling = rel.as_os_str().to_owned();
                 sibling.push(".");
@@ -190,6 +189,9 @@ fn ensure_parent(path: &Path) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// A compression of a file's bytes for a precompressed sibling.
+type Compressor = fn(&[u8]) -> anyhow::Result<Vec<u8>>;
 
 fn gzip(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
     let mut enc = flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::new(9));
@@ -271,10 +273,10 @@ fn plan(conn: &rusqlite::Connection) -> anyhow::Result<Vec<Unit>> {
 /// absent or set to a value of the row; repeatable filters: every subset of the
 /// values occurring in the scope that contains the row's value). Each group keeps
 /// the sort order.
-fn partition(
-    spec: &ListSpec,
-    rows: &catalog::SortedRows,
-) -> Vec<(Vec<(usize, FilterValue)>, Vec<u32>)> {
+/// One combination of filter values (parameter index, value) and its rows in order.
+type Group = (Vec<(usize, FilterValue)>, Vec<u32>);
+
+fn partition(spec: &ListSpec, rows: &catalog::SortedRows) -> Vec<Group> {
     // Per enumerable parameter: the distinct values occurring, in sorted order.
     let mut values: Vec<Vec<&str>> = vec![Vec::new(); rows.params.len()];
     for keys in &rows.keys {

@@ -91,10 +91,10 @@ fn default_true() -> bool {
 }
 
 macro_rules! string_enum {
-    ($(#[$m:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$m])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
-        pub enum $name { $(#[serde(rename = $text)] $variant),+ }
+        pub enum $name { $($(#[$vm])* #[serde(rename = $text)] $variant),+ }
         impl $name {
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
             pub fn as_str(self) -> &'static str {
@@ -126,7 +126,8 @@ string_enum!(
 );
 string_enum!(
     /// Sponsor member type (`""` means none).
-    MemberType { Platinum = "Platinum", Gold = "Gold", Silver = "Silver", None = "" }
+    #[derive(Default)]
+    MemberType { Platinum = "Platinum", Gold = "Gold", Silver = "Silver", #[default] None = "" }
 );
 string_enum!(
     /// Snapshot processing status; only completed snapshots appear in the API.
@@ -143,12 +144,6 @@ impl Level {
             Level::Incubator => 2,
             Level::Demo => 1,
         }
-    }
-}
-
-impl Default for MemberType {
-    fn default() -> Self {
-        MemberType::None
     }
 }
 

@@ -55,21 +55,22 @@ pub fn read_dir(dir: &Path) -> Result<Dataset, ImportErrors> {
         )]));
     }
     let mut errors = Vec::new();
-    let mut ds = Dataset::default();
-    ds.organizations = read_file(dir, "organizations.jsonl", &mut errors);
-    ds.members = read_file(dir, "members.jsonl", &mut errors);
-    ds.repositories = read_file(dir, "repositories.jsonl", &mut errors);
-    ds.repository_contributors = read_file(dir, "repository_contributors.jsonl", &mut errors);
-    ds.labels = read_file(dir, "labels.jsonl", &mut errors);
-    ds.issues = read_file(dir, "issues.jsonl", &mut errors);
-    ds.milestones = read_file(dir, "milestones.jsonl", &mut errors);
-    ds.releases = read_file(dir, "releases.jsonl", &mut errors);
-    ds.chapters = read_file(dir, "chapters.jsonl", &mut errors);
-    ds.committees = read_file(dir, "committees.jsonl", &mut errors);
-    ds.projects = read_file(dir, "projects.jsonl", &mut errors);
-    ds.events = read_file(dir, "events.jsonl", &mut errors);
-    ds.sponsors = read_file(dir, "sponsors.jsonl", &mut errors);
-    ds.snapshots = read_file(dir, "snapshots.jsonl", &mut errors);
+    let ds = Dataset {
+        organizations: read_file(dir, "organizations.jsonl", &mut errors),
+        members: read_file(dir, "members.jsonl", &mut errors),
+        repositories: read_file(dir, "repositories.jsonl", &mut errors),
+        repository_contributors: read_file(dir, "repository_contributors.jsonl", &mut errors),
+        labels: read_file(dir, "labels.jsonl", &mut errors),
+        issues: read_file(dir, "issues.jsonl", &mut errors),
+        milestones: read_file(dir, "milestones.jsonl", &mut errors),
+        releases: read_file(dir, "releases.jsonl", &mut errors),
+        chapters: read_file(dir, "chapters.jsonl", &mut errors),
+        committees: read_file(dir, "committees.jsonl", &mut errors),
+        projects: read_file(dir, "projects.jsonl", &mut errors),
+        events: read_file(dir, "events.jsonl", &mut errors),
+        sponsors: read_file(dir, "sponsors.jsonl", &mut errors),
+        snapshots: read_file(dir, "snapshots.jsonl", &mut errors),
+    };
     if errors.is_empty() {
         Ok(ds)
     } else {

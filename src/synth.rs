@@ -773,7 +773,7 @@ fn markdown(rng: &mut Rng, out: &mut String, target: usize) {
                 }
                 out.pop();
             }
-            2 | 3 | 4 => {
+            2..=4 => {
                 for _ in 0..rng.random_range(2..5) {
                     sentence(rng, out);
                     out.push(' ');
@@ -794,7 +794,7 @@ fn markdown(rng: &mut Rng, out: &mut String, target: usize) {
                 out.pop();
             }
             7 => {
-                let _ = write!(out, "```{}\n", pick(rng, CODE_LANGS));
+                let _ = writeln!(out, "```{}", pick(rng, CODE_LANGS));
                 for _ in 0..rng.random_range(2..8) {
                     out.push_str(pick(rng, CODE_LINES));
                     out.push('\n');
@@ -1075,8 +1075,7 @@ impl Synth {
         let mut seen = HashSet::new();
         for i in 0..self.n.labels {
             let rng = &mut self.rng;
-            let (name, description) = if i < LABEL_BASE.len() {
-                let (name, description) = LABEL_BASE[i];
+            let (name, description) = if let Some(&(name, description)) = LABEL_BASE.get(i) {
                 (name.to_string(), description.to_string())
             } else {
                 let prefix = pick(rng, LABEL_PREFIXES);
@@ -1615,8 +1614,8 @@ impl Synth {
         let mut seen = HashSet::new();
         for i in 0..self.n.chapters {
             let rng = &mut self.rng;
-            let (city, variant) = if i < CITIES.len() {
-                (CITIES[i], None)
+            let (city, variant) = if let Some(&city) = CITIES.get(i) {
+                (city, None)
             } else {
                 (pick(rng, CITIES), Some(pick(rng, CHAPTER_SUFFIXES)))
             };

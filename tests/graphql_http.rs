@@ -645,4 +645,3 @@ async fn both_paths_are_served() {
         .json();
     assert!(value["data"]["chapterCountries"].is_array());
 }
-

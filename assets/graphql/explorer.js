@@ -86,6 +86,7 @@ fragment TypeRef on __Type {
         el("span", { class: "sig" }, field.name), argList(field.args), el("span", { class: "sig" }, ": "), typeLink(field.type),
         field.description ? el("span", { class: "desc" }, field.description) : null));
     }
+    $("type-panel").scrollIntoView({ block: "nearest" });
   }
 
   // Scalar fields of a type, for example selections.

@@ -189,6 +189,25 @@ impl Conn<'_> {
         }
         Ok(out)
     }
+
+    /// Runs one statement and hands its rows to `each` until it returns `false`; the
+    /// rest of the rows are never computed.
+    pub fn each<P: Params>(
+        &self,
+        sql: &str,
+        params: P,
+        mut each: impl FnMut(&mut Cols) -> rusqlite::Result<bool>,
+    ) -> rusqlite::Result<()> {
+        self.statements.fetch_add(1, Ordering::Relaxed);
+        let mut st = self.conn.prepare_cached(sql)?;
+        let mut rows = st.query(params)?;
+        while let Some(row) = rows.next()? {
+            if !each(&mut Cols { row, next: 0 })? {
+                break;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Reads the columns of a row left to right.

@@ -22,6 +22,14 @@
 //!   | over the time limit (10 s) | 503 | `TIMEOUT` |
 //!   | dataset or auth database failure | 500 | `INTERNAL_SERVER_ERROR` |
 //!
+//!   Refused documents (200, or 400 under `application/graphql-response+json`, never
+//!   executed, no `data`): `GRAPHQL_PARSE_FAILED`, `GRAPHQL_VALIDATION_FAILED`,
+//!   `QUERY_TOO_DEEP`, `QUERY_TOO_COMPLEX`, and `INTROSPECTION_DISABLED` for `__schema` or
+//!   `__type` in production and staging.
+//! - Production and staging: the session is checked first (401), then, for a POST, the
+//!   CSRF pair (403). A GET query needs the session only: it reads and changes nothing.
+//!   Local and e2e check neither.
+//!
 //! - `GET /csrf/` returns `{"csrftoken": "..."}` and sets the `csrftoken` cookie
 //!   (`Path=/; SameSite=Lax`, plus `Secure` in production and staging). The check is
 //!   the double-submit pattern: a cross-site page can make the browser send the
@@ -432,7 +440,10 @@ async fn execute(
             Media::GraphqlResponseJson => StatusCode::BAD_REQUEST,
             Media::Json => StatusCode::OK,
         };
-        (status, serde_json::to_string(&json!({"errors": response.errors})))
+        (
+            status,
+            serde_json::to_string(&json!({"errors": response.errors})),
+        )
     } else {
         (StatusCode::OK, serde_json::to_string(&response))
     };

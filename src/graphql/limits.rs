@@ -6,8 +6,12 @@
 //! `__schema` and `__type` are not counted, so the explorer's introspection query works
 //! where introspection is enabled (its cost is still bounded by the complexity limit).
 //!
+//! Where introspection is disabled (production, staging), a document selecting
+//! `__schema` or `__type` is refused with an error; async-graphql alone would answer
+//! with a silent `null`.
+//!
 //! The extension also records, per request, that the document was rejected (syntax,
-//! validation, depth or complexity), which decides the HTTP status under
+//! validation, introspection, depth or complexity), which decides the HTTP status under
 //! `application/graphql-response+json` (GraphQL over HTTP: 400 for a document that was
 //! never executed).
 

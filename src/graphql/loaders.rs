@@ -66,27 +66,21 @@ impl Waves {
             .push(load);
     }
 
-    fn finished(&self) {
-        self.running.fetch_sub(1, Ordering::SeqCst);
-        if let Some(waker) = self
-            .waker
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .as_ref()
-        {
-            waker.wake_by_ref();
-        }
+    /// Counts one piece of work as running until the returned guard is dropped.
+    fn start(&self) -> Running<'_> {
+        self.running.fetch_add(1, Ordering::SeqCst);
+        Running(self)
     }
 
     /// Starts every queued load.
     fn dispatch(self: &Arc<Self>) {
         let queued = std::mem::take(&mut *self.queued.lock().unwrap_or_else(|p| p.into_inner()));
         for load in queued {
-            self.running.fetch_add(1, Ordering::SeqCst);
             let waves = Arc::clone(self);
+            self.running.fetch_add(1, Ordering::SeqCst);
             tokio::spawn(async move {
+                let _running = Running(&waves);
                 load.await;
-                waves.finished();
             });
         }
     }
@@ -94,10 +88,22 @@ impl Waves {
     /// Counts `work` (a dataset call made outside the loader) as running, so that no
     /// wave starts before its results are known.
     pub async fn track<T>(&self, work: impl Future<Output = T>) -> T {
-        self.running.fetch_add(1, Ordering::SeqCst);
-        let out = work.await;
-        self.finished();
-        out
+        let _running = self.start();
+        work.await
+    }
+}
+
+/// Work of a request that is running; dropping it (when the work ends, panics or is
+/// cancelled) ends the work and wakes the request.
+struct Running<'a>(&'a Waves);
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.running.fetch_sub(1, Ordering::SeqCst);
+        let waker = self.0.waker.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(waker) = waker.as_ref() {
+            waker.wake_by_ref();
+        }
     }
 }
 
@@ -159,6 +165,22 @@ fn window(cols: &str, from: &str, grp: &str, filter: &str, order: &str) -> Strin
             ROW_NUMBER() OVER (PARTITION BY {grp} ORDER BY {order}) AS pos, {cols} \
          FROM {from} WHERE {grp} IN (SELECT value FROM json_each(?1)) AND {filter}) \
          WHERE pos <= ?2 ORDER BY grp, pos"
+    )
+}
+
+/// Like [`window`] for children with a table of their own: the children are numbered
+/// on narrow rows (`link` joins the parent column `grp` to the child table aliased
+/// `t`, enough for `filter` and `order`), and only the kept ones are read in full.
+fn children<T: Table>(link: &str, grp: &str, filter: &str, order: &str) -> String {
+    format!(
+        "SELECT w.grp, w.pos, {cols} FROM (SELECT * FROM (SELECT {grp} AS grp, \
+            ROW_NUMBER() OVER (PARTITION BY {grp} ORDER BY {order}) AS pos, t.id AS id \
+          FROM {link} WHERE {grp} IN (SELECT value FROM json_each(?1)) AND {filter}) \
+          WHERE pos <= ?2) w \
+         CROSS JOIN {table} t{joins} WHERE t.id = w.id ORDER BY w.grp, w.pos",
+        cols = T::COLS,
+        table = T::TABLE,
+        joins = T::JOINS,
     )
 }
 
@@ -249,13 +271,6 @@ macro_rules! relation {
     };
 }
 
-const NEWEST: &str = "t.created_at DESC, t.updated_at DESC, t.id";
-const LATEST_PUBLISHED: &str = "t.published_at DESC, t.created_at DESC, t.id";
-const PUBLISHED: &str = "t.published_at IS NOT NULL";
-const PROJECT_REPO: &str =
-    "project_repositories pr JOIN repositories r ON r.id = pr.repository_id \
-     JOIN organizations o ON o.id = r.organization_id";
-
 fn leaders(kind: &str) -> String {
     window(
         EntityLeader::COLS,
@@ -294,34 +309,34 @@ relation!(ProjectLeaders => EntityLeader, limit MAX_LIMIT, leaders("project"));
 relation!(
     /// The active project a repository belongs to (the first by id).
     ProjectOfRepository => Project, limit 1,
-    window(Project::COLS, "project_repositories pr JOIN projects t ON t.id = pr.project_id",
+    children::<Project>("project_repositories pr JOIN projects t ON t.id = pr.project_id",
         "pr.repository_id", "t.is_active = 1", "t.id"));
 relation!(
     /// A project's repositories, most stars first.
     ProjectRepositories => Repository, limit MAX_LIMIT,
-    window(Repository::COLS, "project_repositories pr JOIN repositories t ON t.id = pr.repository_id",
+    children::<Repository>("project_repositories pr JOIN repositories t ON t.id = pr.repository_id",
         "pr.project_id", "1", "t.stars_count DESC, t.id"));
 relation!(
     ProjectIssues => Issue, limit 5,
-    window(Issue::COLS, &format!("{PROJECT_REPO} JOIN issues t ON t.repository_id = r.id"),
-        "pr.project_id", "1", NEWEST));
+    children::<Issue>("project_repositories pr JOIN issues t ON t.repository_id = pr.repository_id",
+        "pr.project_id", "1", NEWEST_FIRST));
 relation!(
     ProjectReleases => Release, limit 5,
-    window(Release::COLS, &format!("{PROJECT_REPO} JOIN releases t ON t.repository_id = r.id"),
-        "pr.project_id", PUBLISHED, LATEST_PUBLISHED));
+    children::<Release>("project_repositories pr JOIN releases t ON t.repository_id = pr.repository_id",
+        "pr.project_id", PUBLISHED, PUBLISHED_FIRST));
 relation!(
     ProjectMilestones(limit) => Milestone,
-    window(Milestone::COLS, &format!("{PROJECT_REPO} JOIN milestones t ON t.repository_id = r.id"),
-        "pr.project_id", "1", NEWEST));
+    children::<Milestone>("project_repositories pr JOIN milestones t ON t.repository_id = pr.repository_id",
+        "pr.project_id", "1", NEWEST_FIRST));
 relation!(
     RepositoryIssues => Issue, limit 5,
-    window(Issue::COLS, ISSUES_IN_REPO, "t.repository_id", "1", NEWEST));
+    children::<Issue>("issues t", "t.repository_id", "1", NEWEST_FIRST));
 relation!(
     RepositoryReleases => Release, limit 5,
-    window(Release::COLS, RELEASES_IN_REPO, "t.repository_id", PUBLISHED, LATEST_PUBLISHED));
+    children::<Release>("releases t", "t.repository_id", PUBLISHED, PUBLISHED_FIRST));
 relation!(
     RepositoryMilestones(limit) => Milestone,
-    window(Milestone::COLS, MILESTONES_IN_REPO, "t.repository_id", "1", NEWEST));
+    children::<Milestone>("milestones t", "t.repository_id", "1", NEWEST_FIRST));
 relation!(
     /// Contributors of a repository, most contributions first.
     RepositoryContributors(limit) => Contributor,
@@ -329,23 +344,21 @@ relation!(
         "rc.repository_id", "1", "rc.contributions_count DESC, m.login_lc, m.id"));
 relation!(
     SnapshotChapters => Chapter, limit MAX_LIMIT,
-    window(Chapter::COLS, "snapshot_chapters s JOIN chapters t ON t.id = s.chapter_id",
-        "s.snapshot_id", "t.is_active = 1", "t.created_at DESC, t.id"));
+    children::<Chapter>("snapshot_chapters s JOIN chapters t ON t.id = s.chapter_id",
+        "s.snapshot_id", "t.is_active = 1", CREATED_FIRST));
 relation!(
     SnapshotIssues => Issue, limit 100,
-    window(Issue::COLS, "snapshot_issues s JOIN issues t ON t.id = s.issue_id \
-        JOIN repositories r ON r.id = t.repository_id JOIN organizations o ON o.id = r.organization_id",
-        "s.snapshot_id", "1", "t.created_at DESC, t.id"));
+    children::<Issue>("snapshot_issues s JOIN issues t ON t.id = s.issue_id",
+        "s.snapshot_id", "1", CREATED_FIRST));
 relation!(
     SnapshotProjects => Project, limit MAX_LIMIT,
-    window(Project::COLS, "snapshot_projects s JOIN projects t ON t.id = s.project_id",
-        "s.snapshot_id", "t.is_active = 1", "t.created_at DESC, t.id"));
+    children::<Project>("snapshot_projects s JOIN projects t ON t.id = s.project_id",
+        "s.snapshot_id", "t.is_active = 1", CREATED_FIRST));
 relation!(
     SnapshotReleases => Release, limit MAX_LIMIT,
-    window(Release::COLS, "snapshot_releases s JOIN releases t ON t.id = s.release_id \
-        JOIN repositories r ON r.id = t.repository_id JOIN organizations o ON o.id = r.organization_id",
-        "s.snapshot_id", PUBLISHED, "t.published_at DESC, t.id"));
+    children::<Release>("snapshot_releases s JOIN releases t ON t.id = s.release_id",
+        "s.snapshot_id", PUBLISHED, PUBLISHED_FIRST));
 relation!(
     SnapshotUsers => User, limit MAX_LIMIT,
-    window(User::COLS, "snapshot_members s JOIN members t ON t.id = s.member_id",
-        "s.snapshot_id", "1", "t.created_at DESC, t.id"));
+    children::<User>("snapshot_members s JOIN members t ON t.id = s.member_id",
+        "s.snapshot_id", "1", CREATED_FIRST));

@@ -4,7 +4,12 @@
 //! their prefix, case-insensitive, and only what the API exposes (active chapters,
 //! committees and projects, affiliated organizations, published releases, completed
 //! snapshots). A record that is not found is `null`, not an error.
+//!
+//! Filters are added to a statement only when given, so SQLite can walk the ordering
+//! index and stop at the limit; `distinct` walks the same order and keeps each
+//! author's first record until it has enough.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use async_graphql::{Context, Object, Result};
@@ -64,65 +69,115 @@ async fn lookup<T: Record>(ctx: &Context<'_>, resource: &str, ids: &[&str]) -> R
     Ok(fetch(ctx, sql, args).await?.into_iter().next())
 }
 
-/// The first `limit` records of `from` matching `filter`, in `order` (none without a
-/// limit).
+/// A list statement: its tables, conditions and their values.
+struct Select {
+    from: String,
+    conditions: Vec<String>,
+    args: Vec<Value>,
+}
+
+impl Select {
+    fn from(from: &str) -> Select {
+        Select {
+            from: from.to_string(),
+            conditions: Vec::new(),
+            args: Vec::new(),
+        }
+    }
+
+    /// The table of `T` with the joins its columns need.
+    fn table<T: Table>() -> Select {
+        Select::from(&format!("{} t{}", T::TABLE, T::JOINS))
+    }
+
+    /// A condition without a value.
+    fn filter(mut self, condition: &str) -> Select {
+        self.conditions.push(condition.to_string());
+        self
+    }
+
+    /// A condition on a value (`{}` in `condition`); left out when there is no value.
+    fn with(mut self, condition: &str, value: Option<Value>) -> Select {
+        if let Some(value) = value {
+            self.args.push(value);
+            let placeholder = format!("?{}", self.args.len());
+            self.conditions.push(condition.replace("{}", &placeholder));
+        }
+        self
+    }
+
+    /// A case-insensitive equality on an optional argument.
+    fn with_lc(self, condition: &str, value: Option<String>) -> Select {
+        self.with(condition, value.map(|v| Value::Text(lc(&v))))
+    }
+
+    /// `SELECT columns FROM ... WHERE ...`, for the caller to order.
+    fn sql(&self, columns: &str) -> String {
+        let filter = if self.conditions.is_empty() {
+            "1".to_string()
+        } else {
+            self.conditions.join(" AND ")
+        };
+        format!("SELECT {columns} FROM {} WHERE {filter}", self.from)
+    }
+}
+
+/// The first `limit` records of a statement, in `order` (none without a limit).
 async fn list<T: Record>(
     ctx: &Context<'_>,
     limit: Option<i64>,
-    from: &str,
-    filter: &str,
+    select: Select,
     order: &str,
-    mut args: Vec<Value>,
 ) -> Result<Vec<T>> {
     let Some(limit) = limit else {
         return Ok(Vec::new());
     };
+    let mut args = select.args.clone();
     args.push(Value::Integer(limit));
     let sql = format!(
-        "SELECT {} FROM {from} WHERE {filter} ORDER BY {order} LIMIT ?{}",
-        T::COLS,
+        "{} ORDER BY {order} LIMIT ?{}",
+        select.sql(T::COLS),
         args.len()
     );
     fetch(ctx, sql, args).await
 }
 
-/// Like [`list`]; with `distinct` (null: false), only each author's first record (all records
-/// without an author count as one author).
+/// Like [`list`]; with `distinct` (null: false), only each author's first record (all
+/// records without an author count as one author).
 async fn recent<T: Record>(
     ctx: &Context<'_>,
     limit: Option<i64>,
-    from: &str,
-    filter: &str,
+    select: Select,
     order: &str,
     distinct: Option<bool>,
-    args: Vec<Value>,
 ) -> Result<Vec<T>> {
     if !distinct.unwrap_or(false) {
-        return list(ctx, limit, from, filter, order, args).await;
+        return list(ctx, limit, select, order).await;
     }
-    let first_per_author = format!(
-        "{filter} AND t.id IN (SELECT id FROM (SELECT t.id AS id, \
-           ROW_NUMBER() OVER (PARTITION BY t.author_id ORDER BY {order}) AS pos \
-         FROM {from} WHERE {filter}) WHERE pos = 1)"
-    );
-    list(ctx, limit, from, &first_per_author, order, args).await
+    let Some(limit) = limit else {
+        return Ok(Vec::new());
+    };
+    let columns = format!("t.author_id, {}", T::COLS);
+    let sql = format!("{} ORDER BY {order}", select.sql(&columns));
+    let args = select.args;
+    run(ctx, move |conn| {
+        let mut authors = HashSet::new();
+        let mut out = Vec::new();
+        conn.each(&sql, rusqlite::params_from_iter(args), |c| {
+            let author: Option<i64> = c.get()?;
+            if authors.insert(author) {
+                out.push(T::read(c)?);
+            }
+            Ok(out.len() < limit as usize)
+        })?;
+        Ok(out)
+    })
+    .await
 }
 
-/// An optional case-insensitive filter value.
-fn opt_lc(value: Option<String>) -> Value {
-    value.map_or(Value::Null, |v| Value::Text(lc(&v)))
-}
-
-const RECENT_ISSUES: &str = "issues t JOIN repositories r ON r.id = t.repository_id \
-     JOIN organizations o ON o.id = r.organization_id LEFT JOIN members m ON m.id = t.author_id";
-const RECENT_MILESTONES: &str = "milestones t JOIN repositories r ON r.id = t.repository_id \
-     JOIN organizations o ON o.id = r.organization_id LEFT JOIN members m ON m.id = t.author_id";
-const RECENT_RELEASES: &str = "releases t JOIN repositories r ON r.id = t.repository_id \
-     JOIN organizations o ON o.id = r.organization_id LEFT JOIN members m ON m.id = t.author_id";
-/// `?1` author login, `?2` organization login (lower case, null for any).
-const BY_AUTHOR_AND_ORG: &str =
-    "(?1 IS NULL OR m.login_lc = ?1) AND (?2 IS NULL OR o.login_lc = ?2)";
-const NEWEST: &str = "t.created_at DESC, t.updated_at DESC, t.id";
+/// The author filter of the recent lists.
+const BY_AUTHOR: &str = "t.author_id = (SELECT id FROM members WHERE login_lc = {})";
+const BY_ORGANIZATION: &str = "o.login_lc = {}";
 
 #[Object]
 impl Query {
@@ -151,16 +206,8 @@ impl Query {
         ctx: &Context<'_>,
         #[graphql(default = 8)] limit: Option<i32>,
     ) -> Result<Vec<Chapter>> {
-        let order = "t.created_at DESC, t.id";
-        list(
-            ctx,
-            limit_or(limit, 8),
-            "chapters t",
-            "t.is_active = 1",
-            order,
-            vec![],
-        )
-        .await
+        let select = Select::from("chapters t").filter("t.is_active = 1");
+        list(ctx, limit_or(limit, 8), select, CREATED_FIRST).await
     }
 
     /// An active committee by key (`project` or `www-committee-project`, any case).
@@ -175,17 +222,10 @@ impl Query {
         ctx: &Context<'_>,
         #[graphql(default = 6)] limit: Option<i32>,
     ) -> Result<Vec<Event>> {
+        let today = Value::Text(crate::cli::today());
+        let select = Select::from("events t").with("t.start_date >= {}", Some(today));
         let order = "t.start_date, t.end_date IS NULL, t.end_date, t.id";
-        let today = vec![Value::Text(crate::cli::today())];
-        list(
-            ctx,
-            limit_or(limit, 6),
-            "events t",
-            "t.start_date >= ?1",
-            order,
-            today,
-        )
-        .await
+        list(ctx, limit_or(limit, 6), select, order).await
     }
 
     /// An event by key (any case).
@@ -205,16 +245,8 @@ impl Query {
         ctx: &Context<'_>,
         #[graphql(default = 8)] limit: Option<i32>,
     ) -> Result<Vec<Project>> {
-        let order = "t.created_at DESC, t.id";
-        list(
-            ctx,
-            limit_or(limit, 8),
-            "projects t",
-            "t.is_active = 1",
-            order,
-            vec![],
-        )
-        .await
+        let select = Select::from("projects t").filter("t.is_active = 1");
+        list(ctx, limit_or(limit, 8), select, CREATED_FIRST).await
     }
 
     /// Up to 3 active projects whose name contains `query` (case-insensitive), by
@@ -227,10 +259,10 @@ impl Query {
         if !(SEARCH_MIN_CHARS..=SEARCH_MAX_CHARS).contains(&chars) {
             return Ok(Vec::new());
         }
-        let order = "t.name_lc, t.name, t.id";
-        let filter = "t.is_active = 1 AND instr(t.name_lc, ?1) > 0";
-        let args = vec![Value::Text(lc(text))];
-        list(ctx, Some(SEARCH_RESULTS), "projects t", filter, order, args).await
+        let select = Select::from("projects t")
+            .filter("t.is_active = 1")
+            .with("instr(t.name_lc, {}) > 0", Some(Value::Text(lc(text))));
+        list(ctx, Some(SEARCH_RESULTS), select, "t.name_lc, t.name, t.id").await
     }
 
     /// A completed snapshot by key (`YYYY-MM`).
@@ -245,23 +277,15 @@ impl Query {
         ctx: &Context<'_>,
         #[graphql(default = 12)] limit: Option<i32>,
     ) -> Result<Vec<Snapshot>> {
-        let order = "t.created_at DESC, t.id";
-        list(
-            ctx,
-            limit_or(limit, 12),
-            "snapshots t",
-            "t.status = 'completed'",
-            order,
-            vec![],
-        )
-        .await
+        let select = Select::from("snapshots t").filter("t.status = 'completed'");
+        list(ctx, limit_or(limit, 12), select, CREATED_FIRST).await
     }
 
     /// All sponsors, by name.
     #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
     async fn sponsors(&self, ctx: &Context<'_>) -> Result<Vec<Sponsor>> {
         let order = "t.name_lc, t.name, t.id";
-        list(ctx, Some(MAX_LIMIT), "sponsors t", "1", order, vec![]).await
+        list(ctx, Some(MAX_LIMIT), Select::from("sponsors t"), order).await
     }
 
     /// Community totals.
@@ -294,18 +318,10 @@ impl Query {
         organization: String,
         #[graphql(default = 12)] limit: Option<i32>,
     ) -> Result<Vec<Repository>> {
-        let from = "repositories t JOIN organizations o ON o.id = t.organization_id";
-        let order = "t.stars_count DESC, t.id";
-        let args = vec![Value::Text(lc(&organization))];
-        list(
-            ctx,
-            limit_or(limit, 12),
-            from,
-            "o.login_lc = ?1",
-            order,
-            args,
-        )
-        .await
+        let select =
+            Select::from("repositories t JOIN organizations o ON o.id = t.organization_id")
+                .with_lc(BY_ORGANIZATION, Some(organization));
+        list(ctx, limit_or(limit, 12), select, "t.stars_count DESC, t.id").await
     }
 
     /// Issues, newest first; optionally by one author (`login`), in one organization,
@@ -319,17 +335,10 @@ impl Query {
         organization: Option<String>,
         #[graphql(default_with = "Some(false)")] distinct: Option<bool>,
     ) -> Result<Vec<Issue>> {
-        let args = vec![opt_lc(login), opt_lc(organization)];
-        recent(
-            ctx,
-            limit_or(limit, 5),
-            RECENT_ISSUES,
-            BY_AUTHOR_AND_ORG,
-            NEWEST,
-            distinct,
-            args,
-        )
-        .await
+        let select = Select::table::<Issue>()
+            .with_lc(BY_AUTHOR, login)
+            .with_lc(BY_ORGANIZATION, organization);
+        recent(ctx, limit_or(limit, 5), select, NEWEST_FIRST, distinct).await
     }
 
     /// Milestones, newest first; optionally by author, organization and state (`open`
@@ -351,19 +360,11 @@ impl Query {
                 )));
             }
         }
-        let filter = format!("{BY_AUTHOR_AND_ORG} AND (?3 IS NULL OR t.state = ?3)");
-        let state = state.map_or(Value::Null, Value::Text);
-        let args = vec![opt_lc(login), opt_lc(organization), state];
-        recent(
-            ctx,
-            limit_or(limit, 5),
-            RECENT_MILESTONES,
-            &filter,
-            NEWEST,
-            distinct,
-            args,
-        )
-        .await
+        let select = Select::table::<Milestone>()
+            .with_lc(BY_AUTHOR, login)
+            .with_lc(BY_ORGANIZATION, organization)
+            .with("t.state = {}", state.map(Value::Text));
+        recent(ctx, limit_or(limit, 5), select, NEWEST_FIRST, distinct).await
     }
 
     /// Published releases, most recently published first; optionally by author and
@@ -377,19 +378,11 @@ impl Query {
         organization: Option<String>,
         #[graphql(default_with = "Some(false)")] distinct: Option<bool>,
     ) -> Result<Vec<Release>> {
-        let filter = format!("t.published_at IS NOT NULL AND {BY_AUTHOR_AND_ORG}");
-        let order = "t.published_at DESC, t.created_at DESC, t.id";
-        let args = vec![opt_lc(login), opt_lc(organization)];
-        recent(
-            ctx,
-            limit_or(limit, 6),
-            RECENT_RELEASES,
-            &filter,
-            order,
-            distinct,
-            args,
-        )
-        .await
+        let select = Select::table::<Release>()
+            .filter(PUBLISHED)
+            .with_lc(BY_AUTHOR, login)
+            .with_lc(BY_ORGANIZATION, organization);
+        recent(ctx, limit_or(limit, 6), select, PUBLISHED_FIRST, distinct).await
     }
 
     /// A member by login (any case).
@@ -404,11 +397,15 @@ impl Query {
         ctx: &Context<'_>,
         login: String,
     ) -> Result<Vec<Repository>> {
-        let from = "repository_contributors rc JOIN members m ON m.id = rc.member_id \
-                    JOIN repositories t ON t.id = rc.repository_id";
+        let select = Select::from(
+            "repository_contributors rc JOIN repositories t ON t.id = rc.repository_id",
+        )
+        .with_lc(
+            "rc.member_id = (SELECT id FROM members WHERE login_lc = {})",
+            Some(login),
+        );
         let order = "rc.contributions_count DESC, t.id";
-        let args = vec![Value::Text(lc(&login))];
-        list(ctx, Some(MAX_LIMIT), from, "m.login_lc = ?1", order, args).await
+        list(ctx, Some(MAX_LIMIT), select, order).await
     }
 
     /// Members by their contributions summed over the selected repositories (all, or
@@ -431,27 +428,33 @@ impl Query {
                 let spec = catalog::detail_spec("projects")
                     .ok_or_else(|| async_graphql::Error::new("no detail spec for projects"))?;
                 match catalog::canonical_ids(spec, &[key]).and_then(|mut ids| ids.pop()) {
-                    Some(name) => Value::Text(name),
+                    Some(name) => Some(Value::Text(name)),
                     None => return Ok(Vec::new()),
                 }
             }
-            None => Value::Null,
+            None => None,
         };
-        let args = vec![
-            opt_lc(organization),
-            opt_lc(repository),
-            project,
-            Value::Integer(limit),
-        ];
-        let sql = "SELECT m.login, m.name, m.avatar_url, SUM(rc.contributions_count) AS total \
-             FROM repository_contributors rc JOIN members m ON m.id = rc.member_id \
+        let select = Select::from(
+            "repository_contributors rc JOIN members m ON m.id = rc.member_id \
              JOIN repositories r ON r.id = rc.repository_id \
-             JOIN organizations o ON o.id = r.organization_id \
-             WHERE (?1 IS NULL OR o.login_lc = ?1) AND (?2 IS NULL OR r.name_lc = ?2) \
-               AND (?3 IS NULL OR r.id IN (SELECT pr.repository_id FROM project_repositories pr \
-                    JOIN projects p ON p.id = pr.project_id \
-                    WHERE p.is_active = 1 AND p.key_lc = 'www-project-' || ?3)) \
-             GROUP BY m.id ORDER BY total DESC, m.login_lc, m.id LIMIT ?4";
-        fetch(ctx, sql.to_string(), args).await
+             JOIN organizations o ON o.id = r.organization_id",
+        )
+        .with_lc(BY_ORGANIZATION, organization)
+        .with_lc("r.name_lc = {}", repository)
+        .with(
+            "r.id IN (SELECT pr.repository_id FROM project_repositories pr \
+               JOIN projects p ON p.id = pr.project_id \
+               WHERE p.is_active = 1 AND p.key_lc = 'www-project-' || {})",
+            project,
+        );
+        let mut args = select.args.clone();
+        args.push(Value::Integer(limit));
+        let columns = "m.login, m.name, m.avatar_url, SUM(rc.contributions_count) AS total";
+        let sql = format!(
+            "{} GROUP BY m.id ORDER BY total DESC, m.login_lc, m.id LIMIT ?{}",
+            select.sql(columns),
+            args.len()
+        );
+        fetch(ctx, sql, args).await
     }
 }

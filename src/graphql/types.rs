@@ -18,6 +18,17 @@ pub trait Record: Sized + Clone + Send + Sync + 'static {
     fn read(c: &mut Cols) -> rusqlite::Result<Self>;
 }
 
+/// A record with a table of its own, keyed by `id` (aliased `t`).
+pub trait Table: Record {
+    const TABLE: &'static str;
+    /// Joins the columns need besides `t`.
+    const JOINS: &'static str = "";
+}
+
+/// The joins of records in a repository: the repository `r` and its organization `o`.
+pub const REPO_JOINS: &str = " JOIN repositories r ON r.id = t.repository_id \
+     JOIN organizations o ON o.id = r.organization_id";
+
 /// The most records any list returns, whatever its `limit`.
 pub const MAX_LIMIT: i64 = 1000;
 
@@ -48,13 +59,16 @@ pub fn limit_cost(limit: Option<i32>, default: i32, child_complexity: usize) -> 
 /// records new in a snapshot, leaders), for the complexity bound only.
 pub const TYPICAL_LIST: usize = 10;
 
-/// `issues t` with its repository `r` and organization `o`.
-pub const ISSUES_IN_REPO: &str = "issues t JOIN repositories r ON r.id = t.repository_id \
-     JOIN organizations o ON o.id = r.organization_id";
-pub const MILESTONES_IN_REPO: &str = "milestones t JOIN repositories r ON r.id = t.repository_id \
-     JOIN organizations o ON o.id = r.organization_id";
-pub const RELEASES_IN_REPO: &str = "releases t JOIN repositories r ON r.id = t.repository_id \
-     JOIN organizations o ON o.id = r.organization_id";
+/// Newest first. Ties go to the later record: with every key descending, SQLite walks
+/// the `(created_at, updated_at, id)` index backwards and stops at the limit.
+pub const NEWEST_FIRST: &str = "t.created_at DESC, t.updated_at DESC, t.id DESC";
+/// Newest first, for records without `updated_at` ordering (chapters, projects,
+/// snapshots, members).
+pub const CREATED_FIRST: &str = "t.created_at DESC, t.id DESC";
+/// Most recently published first (releases).
+pub const PUBLISHED_FIRST: &str = "t.published_at DESC, t.created_at DESC, t.id DESC";
+/// Only published releases exist for the API.
+pub const PUBLISHED: &str = "t.published_at IS NOT NULL";
 
 // ----------------------------------------------------------------------------------
 // Chapters, committees, leaders
@@ -76,6 +90,10 @@ pub struct Chapter {
     pub url: String,
     pub created_at: String,
     pub updated_at: String,
+}
+
+impl Table for Chapter {
+    const TABLE: &'static str = "chapters";
 }
 
 impl Record for Chapter {
@@ -312,6 +330,10 @@ pub struct Project {
     pub updated_at: String,
 }
 
+impl Table for Project {
+    const TABLE: &'static str = "projects";
+}
+
 impl Record for Project {
     const COLS: &'static str = "t.id, t.key, t.name, t.level, t.type, t.description, \
         t.summary, t.url, t.stars, t.forks, t.created_at, t.updated_at";
@@ -528,6 +550,10 @@ pub struct Repository {
     pub updated_at: String,
 }
 
+impl Table for Repository {
+    const TABLE: &'static str = "repositories";
+}
+
 impl Record for Repository {
     const COLS: &'static str = "t.id, t.organization_id, t.name_lc, t.name, t.description, \
         t.url, t.commits_count, t.contributors_count, t.forks_count, t.open_issues_count, \
@@ -650,6 +676,11 @@ pub struct Issue {
     pub updated_at: String,
 }
 
+impl Table for Issue {
+    const TABLE: &'static str = "issues";
+    const JOINS: &'static str = REPO_JOINS;
+}
+
 impl Record for Issue {
     const COLS: &'static str = "t.id, t.number, t.title, t.state, t.body, t.url, t.author_id, \
         o.login, r.name, t.created_at, t.updated_at";
@@ -719,6 +750,11 @@ pub struct Milestone {
     pub updated_at: String,
 }
 
+impl Table for Milestone {
+    const TABLE: &'static str = "milestones";
+    const JOINS: &'static str = REPO_JOINS;
+}
+
 impl Record for Milestone {
     const COLS: &'static str = "t.number, t.title, t.state, t.body, t.url, t.author_id, \
         o.login, r.name, t.open_issues_count, t.closed_issues_count, t.due_on, t.created_at, \
@@ -782,6 +818,11 @@ pub struct Release {
     pub created_at: String,
 }
 
+impl Table for Release {
+    const TABLE: &'static str = "releases";
+    const JOINS: &'static str = REPO_JOINS;
+}
+
 impl Record for Release {
     const COLS: &'static str = "t.tag_name, t.name, t.description, t.url, \
         t.is_pre_release, t.author_id, o.login, r.name, \
@@ -835,6 +876,10 @@ pub struct User {
     pub public_repositories_count: i64,
     pub created_at: String,
     pub updated_at: String,
+}
+
+impl Table for User {
+    const TABLE: &'static str = "members";
 }
 
 impl Record for User {
