@@ -11,17 +11,6 @@ from http import HTTPStatus
 
 from roost_client import AuthenticatedClient
 from roost_client.api.chapters import get_chapter, list_chapters
-from roost_client.api.code_hosting import (
-    get_issue,
-    get_milestone,
-    get_release,
-    get_repository,
-    list_issues,
-    list_labels,
-    list_milestones,
-    list_releases,
-    list_repositories,
-)
 from roost_client.api.committees import get_committee, list_committees
 from roost_client.api.community import (
     get_member,
@@ -37,7 +26,12 @@ from roost_client.api.community import (
     list_snapshots,
 )
 from roost_client.api.events import get_event, list_events
+from roost_client.api.issues import get_issue, list_issues
+from roost_client.api.labels import list_labels
+from roost_client.api.milestones import get_milestone, list_milestones
 from roost_client.api.projects import get_project, list_projects
+from roost_client.api.releases import get_release, list_releases
+from roost_client.api.repositories import get_repository, list_repositories
 from roost_client.api.sponsors import get_sponsor, list_sponsors
 from roost_client.models import (
     ChapterDetail,
