@@ -21,6 +21,11 @@ use crate::store::lc;
 /// Default and maximum page size.
 pub const PAGE_SIZE: u64 = 100;
 
+/// The largest `page` accepted: the largest signed 64-bit integer, so that the
+/// `int64` of generated clients holds every valid page. A page above the last one is
+/// a 404; a number above this bound is a 400 saying so.
+pub const PAGE_MAX: u64 = i64::MAX as u64;
+
 /// How a query parameter is read and applied.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ParamKind {
@@ -1149,14 +1154,22 @@ pub fn parse_query(
         kind,
     };
     if let Some(v) = last("page") {
+        let unsigned = v.strip_prefix('+').unwrap_or(v);
+        let digits = !unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit());
         match v.parse::<u64>() {
-            Ok(p) if p >= 1 => q.page = p,
-            Ok(_) => errors.push(err(
+            Ok(p) if (1..=PAGE_MAX).contains(&p) => q.page = p,
+            Ok(0) => errors.push(err(
                 "page",
                 format!("page must be an integer of at least 1; got '{v}'"),
                 "greater_than_equal",
             )),
-            Err(_) => errors.push(err(
+            // Above the bound, whether or not it fits in 64 bits.
+            Ok(_) | Err(_) if digits => errors.push(err(
+                "page",
+                format!("page must be an integer from 1 to {PAGE_MAX}; got '{v}'"),
+                "less_than_equal",
+            )),
+            _ => errors.push(err(
                 "page",
                 format!("page must be an integer of at least 1; got '{v}'"),
                 "int_parsing",

@@ -504,7 +504,9 @@ fn list_parameters(
             "Page number, from 1; a page past the last one is a 404.".to_string(),
             ObjectBuilder::new()
                 .schema_type(Type::Integer)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
                 .minimum(Some(1))
+                .maximum(Some(catalog::PAGE_MAX))
                 .default(Some(1.into())),
         )
         .build(),

@@ -561,6 +561,10 @@ fn validation_errors_name_the_parameter_value_and_what_is_allowed() {
     let cases = [
         ("page=0", "page", "greater_than_equal"),
         ("page=abc", "page", "int_parsing"),
+        ("page=-3", "page", "int_parsing"),
+        // Integers beyond the documented bound (int64), in and beyond 64 bits.
+        ("page=9223372036854775808", "page", "less_than_equal"),
+        ("page=32589158477190044731", "page", "less_than_equal"),
         ("page_size=0", "page_size", "greater_than_equal"),
         ("page_size=101", "page_size", "less_than_equal"),
         ("ordering=name", "ordering", "enum"),
@@ -581,6 +585,15 @@ fn validation_errors_name_the_parameter_value_and_what_is_allowed() {
     }
     let errors = catalog::parse_query(spec, &pairs("page=x&page_size=500&unknown=1")).unwrap_err();
     assert_eq!(errors.len(), 2);
+    // A page far beyond the data but within the bound is valid: the answer is a 404.
+    let q = catalog::parse_query(spec, &pairs("page=9223372036854775807")).unwrap();
+    assert_eq!(q.page, catalog::PAGE_MAX);
+    let big = catalog::parse_query(spec, &pairs("page=99999999999999999999")).unwrap_err();
+    assert!(
+        big[0].msg.contains("from 1 to 9223372036854775807"),
+        "{}",
+        big[0].msg
+    );
     let issues = catalog::list_spec("issues").unwrap();
     let errors = catalog::parse_query(issues, &pairs("state=OPEN")).unwrap_err();
     assert!(errors[0].msg.contains("open, closed"));

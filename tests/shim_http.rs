@@ -280,6 +280,17 @@ async fn not_found_shapes() {
         .as_str()
         .unwrap()
         .starts_with("Page 99 not found."));
+    // The largest page a client may send is a 404 too, never an overflow.
+    let r = get(
+        &app,
+        "/api/v0/members/?page=9223372036854775807&page_size=7",
+    )
+    .await;
+    assert_eq!(r.status, 404);
+    assert!(r.json()["detail"]
+        .as_str()
+        .unwrap()
+        .starts_with("Page 9223372036854775807 not found."));
 }
 
 #[tokio::test]
