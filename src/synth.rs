@@ -74,8 +74,10 @@ const NEST: Counts = Counts {
 pub fn counts(scale: Scale) -> Counts {
     match scale {
         Scale::Nest => NEST,
-        // The code-hosting tables grow; the community ones stay.
+        // The code-hosting tables (organizations, repositories, members, issues,
+        // milestones, releases, labels) grow; the community ones stay.
         Scale::TenX => Counts {
+            organizations: NEST.organizations * 10,
             repositories: NEST.repositories * 10,
             members: NEST.members * 10,
             issues: NEST.issues * 10,

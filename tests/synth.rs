@@ -365,7 +365,12 @@ fn counts_scale_the_code_hosting_tables() {
     );
     assert_eq!(ten.issues, 10 * nest.issues);
     assert_eq!(ten.labels, 10 * nest.labels);
-    assert_eq!(ten.organizations, nest.organizations);
+    assert_eq!(ten.organizations, 10 * nest.organizations);
+    assert_eq!(ten.members, 10 * nest.members);
+    assert_eq!(ten.repositories, 10 * nest.repositories);
+    assert_eq!(ten.milestones, 10 * nest.milestones);
+    assert_eq!(ten.releases, 10 * nest.releases);
+    assert_eq!(ten.projects, nest.projects);
     assert_eq!(ten.chapters, nest.chapters);
     assert_eq!(small.issues, nest.issues / 20);
 }
