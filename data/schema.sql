@@ -10,7 +10,10 @@
 --   * dates are TEXT `YYYY-MM-DD` (they sort chronologically as text);
 --   * `*_lc` columns hold the Unicode lower case of the column they shadow; they carry
 --     case-insensitive filters, lookups and orderings;
---   * booleans are INTEGER 0/1; omitted optional strings are '' and counts 0.
+--   * booleans are INTEGER 0/1; omitted optional strings are '' and counts 0;
+--   * every column a list filters or orders on has an index. `meta.schema_version`
+--     changes when tables or columns do, not when an index is added, so a dataset
+--     built by an older roost stays readable.
 
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
@@ -109,6 +112,8 @@ CREATE TABLE labels (
     updated_at  INTEGER NOT NULL
 );
 CREATE INDEX labels_color ON labels (color_lc);
+CREATE INDEX labels_created ON labels (created_at, id);
+CREATE INDEX labels_updated ON labels (updated_at, id);
 
 CREATE TABLE issues (
     id            INTEGER PRIMARY KEY,
@@ -156,6 +161,7 @@ CREATE TABLE milestones (
 CREATE INDEX milestones_created ON milestones (created_at, updated_at, id);
 CREATE INDEX milestones_updated ON milestones (updated_at, id);
 CREATE INDEX milestones_author ON milestones (author_id);
+CREATE INDEX milestones_state ON milestones (state);
 
 CREATE TABLE releases (
     id             INTEGER PRIMARY KEY,
@@ -194,6 +200,9 @@ CREATE TABLE chapters (
 );
 CREATE INDEX chapters_country ON chapters (country_lc);
 CREATE INDEX chapters_created ON chapters (created_at, id);
+CREATE INDEX chapters_updated ON chapters (updated_at, id);
+CREATE INDEX chapters_latitude ON chapters (latitude, id);
+CREATE INDEX chapters_longitude ON chapters (longitude, id);
 
 CREATE TABLE committees (
     id          INTEGER PRIMARY KEY,
@@ -207,6 +216,8 @@ CREATE TABLE committees (
     created_at  INTEGER NOT NULL,
     updated_at  INTEGER NOT NULL
 );
+CREATE INDEX committees_created ON committees (created_at, id);
+CREATE INDEX committees_updated ON committees (updated_at, id);
 
 CREATE TABLE projects (
     id          INTEGER PRIMARY KEY,
@@ -227,6 +238,10 @@ CREATE TABLE projects (
     updated_at  INTEGER NOT NULL
 );
 CREATE INDEX projects_rank ON projects (level_rank DESC, stars DESC, forks DESC, id);
+CREATE INDEX projects_created ON projects (created_at, id);
+CREATE INDEX projects_updated ON projects (updated_at, id);
+CREATE INDEX projects_level ON projects (level);
+CREATE INDEX projects_type ON projects (type);
 
 CREATE TABLE project_repositories (
     project_id    INTEGER NOT NULL REFERENCES projects (id),
@@ -262,6 +277,9 @@ CREATE TABLE events (
 );
 CREATE INDEX events_start ON events (start_date, id);
 CREATE INDEX events_category ON events (category);
+CREATE INDEX events_end ON events (end_date, id);
+CREATE INDEX events_latitude ON events (latitude, id);
+CREATE INDEX events_longitude ON events (longitude, id);
 
 CREATE TABLE sponsors (
     id              INTEGER PRIMARY KEY,
@@ -279,6 +297,9 @@ CREATE TABLE sponsors (
     description     TEXT NOT NULL
 );
 CREATE INDEX sponsors_name ON sponsors (name_lc, name, id);
+CREATE INDEX sponsors_type ON sponsors (sponsor_type_lc);
+CREATE INDEX sponsors_member_type ON sponsors (member_type);
+CREATE INDEX sponsors_is_member ON sponsors (is_member);
 
 CREATE TABLE snapshots (
     id         INTEGER PRIMARY KEY,
@@ -291,6 +312,9 @@ CREATE TABLE snapshots (
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL
 );
+CREATE INDEX snapshots_created ON snapshots (created_at, id);
+CREATE INDEX snapshots_updated ON snapshots (updated_at, id);
+CREATE INDEX snapshots_start ON snapshots (start_at, id);
 
 -- Records new in a snapshot.
 CREATE TABLE snapshot_chapters (
