@@ -4,40 +4,17 @@
 // Nothing may be requested from anywhere but the server under test.
 //
 // Usage: node docs.mjs BASE_URL API_KEY SCREENSHOT_DIR
-import { chromium } from "playwright-core";
 import assert from "node:assert/strict";
+import { openPage } from "./browser.mjs";
 
 const [base, key, shots] = process.argv.slice(2);
-const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
-const userDataDir = `${shots}/profile`;
-
-const context = await chromium.launchPersistentContext(userDataDir, {
-  executablePath,
-  headless: true,
-  viewport: { width: 1280, height: 900 },
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
-const page = context.pages()[0] ?? (await context.newPage());
-const foreign = [];
+const { context, page, foreign, consoleErrors } = await openPage(base, `${shots}/profile`);
 const keyHeaders = [];
 page.on("request", (request) => {
-  const url = request.url();
-  if (!url.startsWith(base) && !url.startsWith("data:")) foreign.push(url);
   if (request.resourceType() === "fetch") {
     keyHeaders.push(request.headers()["x-api-key"]);
   }
 });
-const consoleErrors = [];
-page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
-page.on("pageerror", (e) => consoleErrors.push(String(e)));
 
 let step = "load";
 try {

@@ -6,12 +6,11 @@
 // anywhere but the server under test.
 //
 // Usage: node explorer.mjs BASE_URL SAMPLE_DIR SCREENSHOT_DIR
-import { chromium } from "playwright-core";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { openPage } from "./browser.mjs";
 
 const [base, sampleDir, shots] = process.argv.slice(2);
-const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
 
 // The sample's records, to choose arguments and to know the right answers.
 const records = (name) =>
@@ -70,29 +69,7 @@ const queries = {
   topContributors: [{}, list(1)],
 };
 
-const context = await chromium.launchPersistentContext(`${shots}/explorer-profile`, {
-  executablePath,
-  headless: true,
-  viewport: { width: 1280, height: 900 },
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
-const page = context.pages()[0] ?? (await context.newPage());
-const foreign = [];
-page.on("request", (request) => {
-  const url = request.url();
-  if (!url.startsWith(base) && !url.startsWith("data:")) foreign.push(url);
-});
-const consoleErrors = [];
-page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
-page.on("pageerror", (e) => consoleErrors.push(String(e)));
+const { context, page, foreign, consoleErrors } = await openPage(base, `${shots}/explorer-profile`);
 
 // Runs what the editor holds and returns the status line and the parsed result.
 async function runShown(how) {
