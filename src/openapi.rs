@@ -16,7 +16,7 @@
 
 use std::borrow::Cow;
 
-use utoipa::openapi::extensions::ExtensionsBuilder;
+use utoipa::openapi::extensions::{Extensions, ExtensionsBuilder};
 use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::path::{
     HttpMethod, OperationBuilder, Parameter, ParameterBuilder, ParameterIn, ParameterStyle,
@@ -304,13 +304,22 @@ fn string_schema() -> ObjectBuilder {
     ObjectBuilder::new().schema_type(Type::String)
 }
 
+/// An optional query parameter of a list. Every one says `allowEmptyValue: true`: the
+/// catalog reads `?name=` as the parameter left out (as HTML forms send unset fields),
+/// and the document says so rather than call the value invalid. utoipa's `Parameter`
+/// has no field for this OpenAPI keyword, so it goes in through the flattened
+/// extensions map.
 fn query(name: &str, description: String, schema: impl Into<RefOr<Schema>>) -> ParameterBuilder {
+    // The builder would prefix the key with `x-`; the map itself takes it as it is.
+    let mut keywords = Extensions::default();
+    keywords.insert("allowEmptyValue".to_string(), true.into());
     ParameterBuilder::new()
         .name(name)
         .parameter_in(ParameterIn::Query)
         .required(Required::False)
         .description(Some(description))
         .schema(Some(schema))
+        .extensions(Some(keywords))
 }
 
 /// The field a coordinate bound applies to (`t.latitude` → `latitude`).

@@ -693,3 +693,30 @@ fn schemas_describe_the_catalogs_answers_on_the_sample() {
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+#[test]
+fn empty_query_values_are_declared_allowed_and_read_as_absent() {
+    let doc = doc();
+    let lists: HashMap<&str, &catalog::ListSpec> = catalog::LISTS
+        .iter()
+        .chain(catalog::SNAPSHOT_LISTS)
+        .map(|s| (s.operation_id, s))
+        .collect();
+    let mut checked = 0;
+    for (path, op) in operations(&doc) {
+        let id = op["operationId"].as_str().unwrap();
+        for p in op["parameters"].as_array().into_iter().flatten() {
+            if p["in"] != "query" {
+                continue;
+            }
+            let name = p["name"].as_str().unwrap();
+            assert_eq!(p["allowEmptyValue"], true, "{path} {name}");
+            // What the keyword promises: `?name=` is the parameter left out.
+            let spec = lists[id];
+            let empty = catalog::parse_query(spec, &[(name.to_string(), String::new())]);
+            assert_eq!(empty, Ok(ListQuery::default()), "{id} {name}=");
+            checked += 1;
+        }
+    }
+    assert!(checked > 80, "{checked} query parameters");
+}

@@ -1,8 +1,9 @@
-# Sourced by .ci/steps/30-sdk.sh and 40-browser.sh: builds roost, creates the sample
-# dataset and its tree in a temporary folder, and starts `roost serve --env e2e` on a
-# free loopback port. Sets ROOST_BIN, ROOST_WORK, ROOST_SITE_DIR, ROOST_AUTH_DB,
-# ROOST_URL, ROOST_PID and ROOST_KEY (a key made with `roost keys create`, sent by the
-# clients even though e2e does not require it). The EXIT trap stops the server and
+# Sourced by the .ci/steps scripts: builds roost, creates the sample dataset and its
+# tree in a temporary folder, and starts `roost serve` on a free loopback port
+# (`roost_start [ENV [SERVE FLAGS...]]`, environment e2e by default). Sets ROOST_BIN,
+# ROOST_WORK, ROOST_SITE_DIR, ROOST_AUTH_DB, ROOST_URL, ROOST_PID and ROOST_KEY (a key
+# made with `roost keys create`, sent by the clients even where the environment does
+# not require it). The EXIT trap stops the server and
 # removes the folder.
 
 roost_cleanup() {
@@ -16,6 +17,8 @@ roost_cleanup() {
 }
 
 roost_start() {
+  local env="${1:-e2e}"
+  shift || true
   cargo build --quiet
   ROOST_BIN="$(pwd)/${CARGO_TARGET_DIR:-target}/debug/roost"
   ROOST_WORK="$(mktemp -d)"
@@ -28,13 +31,14 @@ roost_start() {
   local port
   port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
   ROOST_URL="http://127.0.0.1:$port"
-  "$ROOST_BIN" serve --env e2e --listen "127.0.0.1:$port" --db "$ROOST_WORK/roost.db" \
-    --site "$ROOST_SITE_DIR" --auth-db "$ROOST_AUTH_DB" >"$ROOST_WORK/serve.log" 2>&1 &
+  "$ROOST_BIN" serve --env "$env" --listen "127.0.0.1:$port" --db "$ROOST_WORK/roost.db" \
+    --site "$ROOST_SITE_DIR" --auth-db "$ROOST_AUTH_DB" "$@" >"$ROOST_WORK/serve.log" 2>&1 &
   ROOST_PID=$!
   local i
   for i in $(seq 1 120); do
-    if curl -fs -o /dev/null "$ROOST_URL/api/v0/"; then
-      echo "roost serve (e2e) is up at $ROOST_URL"
+    # openapi.json is public in every environment.
+    if curl -fs -o /dev/null "$ROOST_URL/api/v0/openapi.json"; then
+      echo "roost serve ($env) is up at $ROOST_URL"
       return 0
     fi
     if ! kill -0 "$ROOST_PID" 2>/dev/null; then

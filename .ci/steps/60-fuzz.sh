@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The shim against its own OpenAPI document: schemathesis (PyPI) generates requests
+# from every operation's parameters, valid and invalid, and checks each answer's
+# status, content type and body against the document. The shim runs in production
+# with an API key (the per-key limit raised out of the way), and its log must show no
+# 5xx at the end.
+#
+# The `ignored_auth` check is left out: its requests without a key or with a wrong
+# one lock the client address after ten failures a minute (API.md section 5), after
+# which every answer is a 429. tests/shim_auth.rs covers authentication instead.
+# The seed is fixed, so a failure reproduces.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source .ci/sdk/serve.sh
+
+roost_start production --rate-limit 1000000
+roost_venv 'schemathesis>=4,<5'
+"$ROOST_VENV/bin/schemathesis" run "$ROOST_URL/api/v0/openapi.json" \
+  --url "$ROOST_URL" -H "X-API-Key: $ROOST_KEY" \
+  --phases examples,fuzzing --exclude-checks ignored_auth \
+  --max-examples 50 --workers 2 --seed 1 --no-color
+
+errors=$(grep -c '"status":5[0-9][0-9]' "$ROOST_WORK/serve.log" || true)
+requests=$(grep -c '"message":"request"' "$ROOST_WORK/serve.log" || true)
+echo "fuzzing: $requests requests, $errors answered with a 5xx"
+[ "$errors" = 0 ]
