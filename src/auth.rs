@@ -224,6 +224,39 @@ pub fn keys_command(cmd: KeysCommand) -> anyhow::Result<()> {
 
 /// The `keys list` table: id, name, created, expires, revoked, last used, status.
 pub fn format_table(keys: &[KeyRecord], now: DateTime<Utc>) -> String {
+    let rows: Vec<[String; 7]> = keys
+        .iter()
+        .map(|k| {
+            let expired = k
+                .expires_at
+                .as_deref()
+                .and_then(parse_time)
+                .is_some_and(|t| t <= now);
+            let status = if k.revoked_at.is_some() {
+                "revoked"
+            } else if expired {
+                "expired"
+            } else {
+                "active"
+            };
+            [
+                k.id.to_string(),
+                k.name.clone(),
+                k.created_at.clone(),
+                k.expires_at.clone().unwrap_or_else(|| "never".into()),
+                k.revoked_at.clone().unwrap_or_else(|| "-".into()),
+                k.last_used_at.clone().unwrap_or_else(|| "never".into()),
+                status.to_string(),
+            ]
+        })
+        .collect();
+    credential_table(&rows, "(no keys yet: roost keys create --name NAME)")
+}
+
+/// The table `keys list` and `sessions list` print: a header, then one row per
+/// credential (id, name, created, expires, revoked, last used, status), columns
+/// aligned; `empty` when there are none.
+pub fn credential_table(credentials: &[[String; 7]], empty: &str) -> String {
     let header = [
         "ID",
         "NAME",
@@ -232,34 +265,12 @@ pub fn format_table(keys: &[KeyRecord], now: DateTime<Utc>) -> String {
         "REVOKED",
         "LAST USED",
         "STATUS",
-    ];
-    let mut rows: Vec<[String; 7]> = vec![header.map(String::from)];
-    for k in keys {
-        let expired = k
-            .expires_at
-            .as_deref()
-            .and_then(parse_time)
-            .is_some_and(|t| t <= now);
-        let status = if k.revoked_at.is_some() {
-            "revoked"
-        } else if expired {
-            "expired"
-        } else {
-            "active"
-        };
-        rows.push([
-            k.id.to_string(),
-            k.name.clone(),
-            k.created_at.clone(),
-            k.expires_at.clone().unwrap_or_else(|| "never".into()),
-            k.revoked_at.clone().unwrap_or_else(|| "-".into()),
-            k.last_used_at.clone().unwrap_or_else(|| "never".into()),
-            status.to_string(),
-        ]);
-    }
+    ]
+    .map(String::from);
+    let rows: Vec<&[String; 7]> = std::iter::once(&header).chain(credentials).collect();
     let mut widths = [0usize; 7];
     for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
+        for (w, cell) in widths.iter_mut().zip(row.iter()) {
             *w = (*w).max(cell.chars().count());
         }
     }
@@ -278,8 +289,9 @@ pub fn format_table(keys: &[KeyRecord], now: DateTime<Utc>) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    if keys.is_empty() {
-        out.push_str("(no keys yet: roost keys create --name NAME)\n");
+    if credentials.is_empty() {
+        out.push_str(empty);
+        out.push('\n');
     }
     out
 }

@@ -248,27 +248,29 @@ pub fn sessions_command(cmd: SessionsCommand) -> anyhow::Result<()> {
         }
         SessionsCommand::List { auth } => {
             let store = SessionStore::new(auth.auth_db);
-            let sessions = store.list()?;
-            if sessions.is_empty() {
-                println!("no sessions in {}", store.path().display());
-                return Ok(());
-            }
             let now = now_micros();
-            println!(
-                "{:>4}  {:<8}  {:<20}  {:<20}  {:<20}  name",
-                "id", "status", "created", "expires", "last used"
+            let rows: Vec<[String; 7]> = store
+                .list()?
+                .into_iter()
+                .map(|s| {
+                    [
+                        s.id.to_string(),
+                        s.name.clone(),
+                        show(Some(s.created_at), "-"),
+                        show(s.expires_at, "never"),
+                        show(s.revoked_at, "-"),
+                        show(s.last_used_at, "never"),
+                        s.status(now).to_string(),
+                    ]
+                })
+                .collect();
+            print!(
+                "{}",
+                crate::auth::credential_table(
+                    &rows,
+                    "(no sessions yet: roost sessions create --name NAME)"
+                )
             );
-            for s in sessions {
-                println!(
-                    "{:>4}  {:<8}  {:<20}  {:<20}  {:<20}  {}",
-                    s.id,
-                    s.status(now),
-                    show(Some(s.created_at), "-"),
-                    show(s.expires_at, "never"),
-                    show(s.last_used_at, "never"),
-                    s.name
-                );
-            }
         }
         SessionsCommand::Revoke { id, auth } => {
             let store = SessionStore::new(auth.auth_db);
