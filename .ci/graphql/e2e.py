@@ -276,12 +276,16 @@ def run_production(url, db, roost_bin, auth_db):
     assert requests.get(f"{url}/graphql/", headers={"Accept": "text/html"}, timeout=10).status_code == 401
 
     # Revocation is effective on the next request.
+    # `sessions list`: a header, then ID, NAME, ... per session.
     sid = next(
-        line.split()[0]
-        for line in subprocess.run(
-            [roost_bin, "sessions", "list", "--auth-db", auth_db], check=True, capture_output=True, text=True
-        ).stdout.splitlines()
-        if line.endswith("ci-frontend")
+        cols[0]
+        for cols in (
+            line.split()
+            for line in subprocess.run(
+                [roost_bin, "sessions", "list", "--auth-db", auth_db], check=True, capture_output=True, text=True
+            ).stdout.splitlines()[1:]
+        )
+        if cols[1:2] == ["ci-frontend"]
     )
     subprocess.run([roost_bin, "sessions", "revoke", sid, "--auth-db", auth_db], check=True, capture_output=True)
     expect_refused(frontend, "UNAUTHENTICATED")
