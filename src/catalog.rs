@@ -1164,7 +1164,7 @@ pub fn parse_query(
                 "greater_than_equal",
             )),
             // Above the bound, whether or not it fits in 64 bits.
-            Ok(_) | Err(_) if digits => errors.push(err(
+            _ if digits => errors.push(err(
                 "page",
                 format!("page must be an integer from 1 to {PAGE_MAX}; got '{v}'"),
                 "less_than_equal",

@@ -269,13 +269,13 @@ fn plan(conn: &rusqlite::Connection) -> anyhow::Result<Vec<Unit>> {
     Ok(units)
 }
 
+/// One combination of filter values (parameter index, value) and its rows in order.
+type Group = (Vec<(usize, FilterValue)>, Vec<u32>);
+
 /// Groups sorted rows by every combination of enumerable filter values (each filter
 /// absent or set to a value of the row; repeatable filters: every subset of the
 /// values occurring in the scope that contains the row's value). Each group keeps
 /// the sort order.
-/// One combination of filter values (parameter index, value) and its rows in order.
-type Group = (Vec<(usize, FilterValue)>, Vec<u32>);
-
 fn partition(spec: &ListSpec, rows: &catalog::SortedRows) -> Vec<Group> {
     // Per enumerable parameter: the distinct values occurring, in sorted order.
     let mut values: Vec<Vec<&str>> = vec![Vec::new(); rows.params.len()];

@@ -40,12 +40,17 @@ def column(db, sql, *args):
     return [row[0] for row in db.execute(sql, args)]
 
 
+def assert_code(error, code):
+    """The GraphQL errors of a refused request name `code` in `extensions.code`."""
+    codes = [(err.get("extensions") or {}).get("code") for err in error.errors or []]
+    assert code in codes, (code, error.errors)
+
+
 def expect_error(session, query, code, **variables):
     try:
         session.execute(request(query, **variables))
     except TransportQueryError as e:
-        codes = [(err.get("extensions") or {}).get("code") for err in e.errors or []]
-        assert code in codes, (code, e.errors)
+        assert_code(e, code)
         return
     raise AssertionError(f"expected {code} for {query}")
 
@@ -57,8 +62,7 @@ def expect_refused(client, code):
         with client as session:
             session.execute(request("{ chapterCountries }"))
     except TransportQueryError as e:
-        codes = [(err.get("extensions") or {}).get("code") for err in e.errors or []]
-        assert code in codes, (code, e.errors)
+        assert_code(e, code)
         return
     raise AssertionError(f"expected {code}")
 

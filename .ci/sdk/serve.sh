@@ -3,8 +3,8 @@
 # (`roost_start [ENV [SERVE FLAGS...]]`, environment e2e by default). Sets ROOST_BIN,
 # ROOST_WORK, ROOST_SITE_DIR, ROOST_AUTH_DB, ROOST_URL, ROOST_PID and ROOST_KEY (a key
 # made with `roost keys create`, sent by the clients even where the environment does
-# not require it). The EXIT trap stops the server and
-# removes the folder.
+# not require it). `roost_cleanup` (also the EXIT trap) stops the server and removes
+# the folder, so a script can start one environment after another.
 
 roost_cleanup() {
   if [ -n "${ROOST_PID:-}" ] && kill -0 "$ROOST_PID" 2>/dev/null; then
