@@ -2,12 +2,16 @@
 //! glue that calls the store, the generator and the shim.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand};
 
+use crate::config::{self, Env};
+use crate::shim::ShimConfig;
+use crate::synth::Scale;
 use crate::{generate, records, store};
 
 #[derive(Debug, Parser)]
@@ -63,7 +67,7 @@ pub enum DbCommand {
     },
     /// Write a deterministic synthetic dataset of realistic shape, for benchmarks.
     Synth {
-        #[arg(long, value_enum)]
+        #[arg(long, value_parser = scale_parser())]
         scale: Scale,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -77,12 +81,14 @@ pub enum DbCommand {
     },
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum Scale {
-    Small,
-    Nest,
-    #[value(name = "10x")]
-    TenX,
+/// `--scale`: the names of [`Scale::ALL`], listed in `--help`.
+fn scale_parser() -> impl TypedValueParser<Value = Scale> {
+    PossibleValuesParser::new(Scale::ALL.map(Scale::as_str)).try_map(|s| s.parse::<Scale>())
+}
+
+/// `--env`: the names of [`Env::ALL`], listed in `--help`.
+fn env_parser() -> impl TypedValueParser<Value = Env> {
+    PossibleValuesParser::new(Env::ALL.map(Env::as_str)).try_map(|s| s.parse::<Env>())
 }
 
 #[derive(Debug, Args)]
@@ -107,29 +113,6 @@ pub struct GenerateArgs {
     pub public_url: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum Env {
-    Production,
-    Staging,
-    Local,
-    E2e,
-}
-
-impl Env {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Env::Production => "production",
-            Env::Staging => "staging",
-            Env::Local => "local",
-            Env::E2e => "e2e",
-        }
-    }
-    /// Whether authentication, rate limits and the other production rules apply.
-    pub fn is_protected(self) -> bool {
-        matches!(self, Env::Production | Env::Staging)
-    }
-}
-
 #[derive(Debug, Args, Clone)]
 pub struct AuthDbArg {
     /// API keys and sessions (separate from the dataset).
@@ -147,7 +130,7 @@ pub struct ServeArgs {
     pub auth: AuthDbArg,
     #[arg(long, env = "ROOST_LISTEN", default_value = "127.0.0.1:8000")]
     pub listen: String,
-    #[arg(long, env = "ROOST_ENV", value_enum, default_value = "local")]
+    #[arg(long, env = "ROOST_ENV", value_parser = env_parser(), default_value = "local")]
     pub env: Env,
     /// Requests per second per API key (production and staging).
     #[arg(long, env = "ROOST_RATE_LIMIT", default_value_t = 10)]
@@ -215,107 +198,6 @@ pub enum SessionsCommand {
     },
 }
 
-/// The sample dataset shipped in the binary (data/sample/), as (file, contents).
-pub const SAMPLE: &[(&str, &str)] = &[
-    (
-        "organizations.jsonl",
-        include_str!("../data/sample/organizations.jsonl"),
-    ),
-    (
-        "members.jsonl",
-        include_str!("../data/sample/members.jsonl"),
-    ),
-    (
-        "repositories.jsonl",
-        include_str!("../data/sample/repositories.jsonl"),
-    ),
-    (
-        "repository_contributors.jsonl",
-        include_str!("../data/sample/repository_contributors.jsonl"),
-    ),
-    ("labels.jsonl", include_str!("../data/sample/labels.jsonl")),
-    ("issues.jsonl", include_str!("../data/sample/issues.jsonl")),
-    (
-        "milestones.jsonl",
-        include_str!("../data/sample/milestones.jsonl"),
-    ),
-    (
-        "releases.jsonl",
-        include_str!("../data/sample/releases.jsonl"),
-    ),
-    (
-        "chapters.jsonl",
-        include_str!("../data/sample/chapters.jsonl"),
-    ),
-    (
-        "committees.jsonl",
-        include_str!("../data/sample/committees.jsonl"),
-    ),
-    (
-        "projects.jsonl",
-        include_str!("../data/sample/projects.jsonl"),
-    ),
-    ("events.jsonl", include_str!("../data/sample/events.jsonl")),
-    (
-        "sponsors.jsonl",
-        include_str!("../data/sample/sponsors.jsonl"),
-    ),
-    (
-        "snapshots.jsonl",
-        include_str!("../data/sample/snapshots.jsonl"),
-    ),
-];
-
-/// The embedded sample as a dataset.
-pub fn sample_dataset() -> anyhow::Result<records::Dataset> {
-    let mut errors = Vec::new();
-    let mut ds = records::Dataset::default();
-    for (file, text) in SAMPLE {
-        let bytes = text.as_bytes();
-        let e = &mut errors;
-        match *file {
-            "organizations.jsonl" => ds.organizations = store::parse_lines(file, bytes, e),
-            "members.jsonl" => ds.members = store::parse_lines(file, bytes, e),
-            "repositories.jsonl" => ds.repositories = store::parse_lines(file, bytes, e),
-            "repository_contributors.jsonl" => {
-                ds.repository_contributors = store::parse_lines(file, bytes, e)
-            }
-            "labels.jsonl" => ds.labels = store::parse_lines(file, bytes, e),
-            "issues.jsonl" => ds.issues = store::parse_lines(file, bytes, e),
-            "milestones.jsonl" => ds.milestones = store::parse_lines(file, bytes, e),
-            "releases.jsonl" => ds.releases = store::parse_lines(file, bytes, e),
-            "chapters.jsonl" => ds.chapters = store::parse_lines(file, bytes, e),
-            "committees.jsonl" => ds.committees = store::parse_lines(file, bytes, e),
-            "projects.jsonl" => ds.projects = store::parse_lines(file, bytes, e),
-            "events.jsonl" => ds.events = store::parse_lines(file, bytes, e),
-            "sponsors.jsonl" => ds.sponsors = store::parse_lines(file, bytes, e),
-            "snapshots.jsonl" => ds.snapshots = store::parse_lines(file, bytes, e),
-            _ => {}
-        }
-    }
-    if errors.is_empty() {
-        Ok(ds)
-    } else {
-        Err(store::ImportErrors(errors).into())
-    }
-}
-
-/// `roost db init`: the sample dataset at `db`.
-pub fn init_db(db: &Path, force: bool) -> anyhow::Result<()> {
-    if db.exists() && !force {
-        bail!(
-            "{} already exists; pass --force to replace it with the sample",
-            db.display()
-        );
-    }
-    store::build(&sample_dataset()?, db)
-}
-
-/// Today's UTC date, `YYYY-MM-DD`.
-pub fn today() -> String {
-    chrono::Utc::now().format("%Y-%m-%d").to_string()
-}
-
 pub fn generate_options(args: &GenerateArgs) -> anyhow::Result<generate::Options> {
     let today = match &args.today {
         Some(d) => {
@@ -323,7 +205,7 @@ pub fn generate_options(args: &GenerateArgs) -> anyhow::Result<generate::Options
                 .map_err(|e| anyhow!("--today: {e}"))?
                 .0
         }
-        None => today(),
+        None => config::today(),
     };
     if args.jobs == Some(0) {
         bail!("--jobs must be at least 1");
@@ -347,7 +229,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Command::Db(DbCommand::Init { db, force }) => {
-            init_db(&db.db, force)?;
+            store::init_db(&db.db, force)?;
             println!("created {} from the embedded sample", db.db.display());
         }
         Command::Db(DbCommand::Import { dir, db }) => {
@@ -357,7 +239,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Db(DbCommand::Synth { scale, seed, db }) => {
             crate::synth::synth(scale, seed, &db.db)?;
             println!(
-                "wrote a synthetic {scale:?} dataset (seed {seed}) to {}",
+                "wrote a synthetic {} dataset (seed {seed}) to {}",
+                scale.as_str(),
                 db.db.display()
             );
         }
@@ -378,9 +261,53 @@ pub fn run() -> anyhow::Result<ExitCode> {
             let summary = generate::generate(&opts)?;
             println!("{summary}");
         }
-        Command::Serve(args) => crate::shim::serve(args)?,
+        Command::Serve(args) => serve(args)?,
         Command::Keys(cmd) => crate::auth::keys_command(cmd)?,
         Command::Sessions(cmd) => crate::sessions::sessions_command(cmd)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `roost serve`: checks the address, prepares the data of a fresh checkout, serves.
+fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let addr = crate::shim::listen_addr(&args.listen, args.env, args.allow_unauthenticated_public)?;
+    prepare_data(&args)?;
+    let config = ShimConfig {
+        rate_limit: args.rate_limit,
+        public_url: args.public_url.clone(),
+        cors_origins: args.cors_origins.clone(),
+        ..ShimConfig::new(args.env, &args.db.db, Some(&args.site), &args.auth.auth_db)
+    };
+    crate::shim::serve(config, addr)
+}
+
+/// A fresh checkout: creates the sample dataset when there is none, and generates
+/// the tree when it is missing or older than the dataset.
+fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
+    let db = &args.db.db;
+    if !db.exists() {
+        println!(
+            "no dataset at {}: creating it from the embedded sample",
+            db.display()
+        );
+        store::init_db(db, false)?;
+    }
+    if generate::tree_is_stale(&args.site, db) {
+        println!(
+            "generating the tree into {} from {}",
+            args.site.display(),
+            db.display()
+        );
+        let opts = generate_options(&GenerateArgs {
+            db: DbArg { db: db.clone() },
+            out: args.site.clone(),
+            jobs: None,
+            precompress: false,
+            today: None,
+            public_url: args.public_url.clone(),
+        })?;
+        let summary = generate::generate(&opts)?;
+        println!("{summary}");
+    }
+    Ok(())
 }

@@ -680,3 +680,26 @@ fn swap_in(out: &Path, parent: &Path, gen_name: &str) -> anyhow::Result<()> {
     fs::rename(&link_tmp, out).with_context(|| format!("swapping in {}", out.display()))?;
     Ok(())
 }
+
+/// Whether the tree at `site` is missing or older than the dataset `db`.
+pub fn tree_is_stale(site: &Path, db: &Path) -> bool {
+    let manifest = site.join(crate::generate::MANIFEST);
+    let Ok(manifest_meta) = std::fs::metadata(&manifest) else {
+        return true;
+    };
+    let Ok(db_time) = std::fs::metadata(db).and_then(|m| m.modified()) else {
+        return false;
+    };
+    // The symlink is replaced by every generation; the manifest may keep an old
+    // mtime when its bytes did not change.
+    let tree_time = [
+        std::fs::symlink_metadata(site)
+            .and_then(|m| m.modified())
+            .ok(),
+        manifest_meta.modified().ok(),
+    ]
+    .into_iter()
+    .flatten()
+    .max();
+    tree_time.is_none_or(|t| t < db_time)
+}

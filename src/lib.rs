@@ -6,6 +6,7 @@
 pub mod auth;
 pub mod catalog;
 pub mod cli;
+pub mod config;
 pub mod docs;
 pub mod generate;
 pub mod graphql;

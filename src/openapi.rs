@@ -37,7 +37,7 @@ use utoipa::openapi::{
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::catalog::{self, DetailSpec, IdRule, ListSpec, ParamKind};
-use crate::cli::Env;
+use crate::config::Env;
 use crate::model;
 use crate::tree::API_PREFIX;
 

@@ -16,6 +16,9 @@ use serde::de::DeserializeOwned;
 
 use crate::records::*;
 
+mod sample;
+pub use sample::{init_db, sample_dataset, SAMPLE};
+
 /// The schema, embedded from `data/schema.sql`.
 pub const SCHEMA: &str = include_str!("../data/schema.sql");
 /// Bumped whenever `data/schema.sql` changes incompatibly.

@@ -21,7 +21,6 @@ use chrono::{Datelike, Duration, NaiveDate};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::cli::Scale;
 use crate::records::{
     synthetic_origin, Category, Chapter, Color, Committee, Dataset, Date, Event, Issue, IssueRef,
     Label, Leader, Level, Member, MemberType, Milestone, Organization, Project, ProjectType,
@@ -69,6 +68,44 @@ const NEST: Counts = Counts {
     labels: 2_000,
     snapshots: 24,
 };
+
+/// The size of a synthetic dataset (`roost db synth --scale`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    /// A twentieth of `nest`.
+    Small,
+    /// About the community's real size.
+    Nest,
+    /// `nest` with the code-hosting tables ten times larger.
+    TenX,
+}
+
+impl Scale {
+    pub const ALL: [Scale; 3] = [Scale::Small, Scale::Nest, Scale::TenX];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scale::Small => "small",
+            Scale::Nest => "nest",
+            Scale::TenX => "10x",
+        }
+    }
+}
+
+/// A scale name that is not one of [`Scale::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown scale '{0}', expected one of small, nest, 10x")]
+pub struct UnknownScale(pub String);
+
+impl std::str::FromStr for Scale {
+    type Err = UnknownScale;
+    fn from_str(s: &str) -> Result<Scale, UnknownScale> {
+        Scale::ALL
+            .into_iter()
+            .find(|x| x.as_str().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownScale(s.to_string()))
+    }
+}
 
 /// How many records of each type a scale produces (exactly).
 pub fn counts(scale: Scale) -> Counts {

@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use roost::cli::Env;
+use roost::config::Env;
 use shim_support::*;
 
 /// A shim on an ephemeral port; `stop` triggers the graceful shutdown.
@@ -236,7 +236,7 @@ impl Drop for Killed {
 /// The modified sample: London renamed.
 fn write_sample(dir: &Path, london: &str) {
     std::fs::create_dir_all(dir).unwrap();
-    for (file, text) in roost::cli::SAMPLE {
+    for (file, text) in roost::store::SAMPLE {
         let text = if *file == "chapters.jsonl" {
             text.replacen(
                 "\"name\": \"London\"",

@@ -27,7 +27,7 @@ fn options(db: &Path, out: &Path) -> Options {
 fn fixture() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("roost.db");
-    roost::cli::init_db(&db, false).unwrap();
+    roost::store::init_db(&db, false).unwrap();
     let out = tmp.path().join("site");
     (tmp, db, out)
 }
@@ -201,7 +201,7 @@ fn changed_data_rewrites_only_what_changed_and_removes_stale_files() {
     // The same sample without one sponsor.
     let dir = tmp.path().join("jsonl");
     fs::create_dir_all(&dir).unwrap();
-    for (name, text) in roost::cli::SAMPLE {
+    for (name, text) in roost::store::SAMPLE {
         let text = if *name == "sponsors.jsonl" {
             text.lines()
                 .filter(|l| !l.contains("\"nakatomi\""))

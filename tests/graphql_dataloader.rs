@@ -5,7 +5,7 @@
 mod graphql_support;
 
 use graphql_support::*;
-use roost::cli::Env;
+use roost::config::Env;
 use roost::records::{Dataset, Origin};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -38,7 +38,7 @@ fn record<T: DeserializeOwned>(file: &'static str, line: usize, value: Value) ->
 /// The sample plus `extra` repositories for the project, each with issues, releases,
 /// milestones and contributors by new members, and more leaders.
 fn dataset(extra: usize) -> Dataset {
-    let mut ds = roost::cli::sample_dataset().unwrap();
+    let mut ds = roost::store::sample_dataset().unwrap();
     let ts = "2026-01-01T00:00:00Z";
     let labels: Vec<String> = ds
         .labels

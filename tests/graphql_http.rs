@@ -8,7 +8,7 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use graphql_support::*;
-use roost::cli::Env;
+use roost::config::Env;
 use roost::graphql::Limits;
 use serde_json::{json, Value};
 

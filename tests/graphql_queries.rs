@@ -4,7 +4,7 @@
 mod graphql_support;
 
 use graphql_support::*;
-use roost::cli::Env;
+use roost::config::Env;
 use serde_json::{json, Value};
 
 fn app() -> App {
@@ -193,7 +193,7 @@ async fn committee_by_key() {
 async fn events_upcoming_and_by_key() {
     let app = app();
     let conn = app.sql();
-    let today = roost::cli::today();
+    let today = roost::config::today();
     let upcoming = strings(
         &conn,
         "SELECT key FROM events WHERE start_date >= ?1 \
@@ -1115,7 +1115,7 @@ async fn replaced_dataset_is_picked_up() {
     let q = "{ statsOverview { activeChaptersStats } }";
     let before = app.data(q, json!({})).await;
     // Rebuild the dataset without chapters and rename it over the served file.
-    let mut ds = roost::cli::sample_dataset().unwrap();
+    let mut ds = roost::store::sample_dataset().unwrap();
     ds.chapters.truncate(3);
     ds.snapshots.clear();
     roost::store::build(&ds, &app.db).unwrap();

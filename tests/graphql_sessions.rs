@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use graphql_support::*;
-use roost::cli::Env;
+use roost::config::Env;
 use serde_json::json;
 
 fn roost(auth_db: &Path, args: &[&str]) -> Output {

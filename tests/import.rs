@@ -10,7 +10,7 @@ use roost::store;
 fn sample_dir(dir: &Path, file: &str, edit: impl FnOnce(&mut Vec<String>)) -> PathBuf {
     let out = dir.join("jsonl");
     fs::create_dir_all(&out).unwrap();
-    for (name, text) in roost::cli::SAMPLE {
+    for (name, text) in roost::store::SAMPLE {
         fs::write(out.join(name), text).unwrap();
     }
     let path = out.join(file);
@@ -29,7 +29,7 @@ fn sample_dir(dir: &Path, file: &str, edit: impl FnOnce(&mut Vec<String>)) -> Pa
 fn import_fails(file: &str, edit: impl FnOnce(&mut Vec<String>)) -> String {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("roost.db");
-    roost::cli::init_db(&db, false).unwrap();
+    roost::store::init_db(&db, false).unwrap();
     let before = fs::read(&db).unwrap();
     let dir = sample_dir(tmp.path(), file, edit);
     let err = store::import_dir(&dir, &db).expect_err("import must fail");
@@ -155,7 +155,7 @@ fn a_missing_folder_is_an_error() {
 fn check_reports_dangling_references_bad_enums_and_duplicates() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("roost.db");
-    roost::cli::init_db(&db, false).unwrap();
+    roost::store::init_db(&db, false).unwrap();
     {
         let conn = rusqlite::Connection::open(&db).unwrap();
         conn.execute_batch(
@@ -176,7 +176,7 @@ fn check_reports_dangling_references_bad_enums_and_duplicates() {
         .unwrap();
     assert!(!status.success());
     let fresh = tmp.path().join("fresh.db");
-    roost::cli::init_db(&fresh, false).unwrap();
+    roost::store::init_db(&fresh, false).unwrap();
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_roost"))
         .args(["db", "check", "--db"])
         .arg(&fresh)
@@ -189,8 +189,8 @@ fn check_reports_dangling_references_bad_enums_and_duplicates() {
 fn init_refuses_to_overwrite_without_force() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("roost.db");
-    roost::cli::init_db(&db, false).unwrap();
-    let err = roost::cli::init_db(&db, false).unwrap_err();
+    roost::store::init_db(&db, false).unwrap();
+    let err = roost::store::init_db(&db, false).unwrap_err();
     assert!(err.to_string().contains("--force"));
-    roost::cli::init_db(&db, true).unwrap();
+    roost::store::init_db(&db, true).unwrap();
 }

@@ -125,7 +125,7 @@ fn document_is_openapi_3_1_with_info_servers_and_the_api_key_scheme() {
 
 #[test]
 fn document_for_an_environment_names_its_public_url() {
-    use roost::cli::Env;
+    use roost::config::Env;
     let prod: Value = serde_json::from_slice(&roost::openapi::document_json_for(
         Env::Production,
         Some("https://api.example.org/"),
@@ -619,7 +619,7 @@ fn schemas_describe_the_catalogs_answers_on_the_sample() {
     let doc = doc();
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("roost.db");
-    roost::cli::init_db(&db, false).unwrap();
+    roost::store::init_db(&db, false).unwrap();
     let conn = roost::store::open_read(&db).unwrap();
     let today = "2026-11-22";
     let snapshots = catalog::snapshot_keys(&conn).unwrap();

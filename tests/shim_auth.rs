@@ -7,7 +7,7 @@ mod shim_support;
 use std::process::Command;
 
 use axum::http::Method;
-use roost::cli::Env;
+use roost::config::Env;
 use shim_support::*;
 
 const UNAUTHORIZED: &str = "Missing or invalid API key in 'X-API-Key' header";

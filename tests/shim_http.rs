@@ -5,7 +5,7 @@
 mod shim_support;
 
 use axum::http::Method;
-use roost::cli::Env;
+use roost::config::Env;
 use serde_json::{json, Value};
 use shim_support::*;
 

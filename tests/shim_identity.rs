@@ -8,7 +8,7 @@ mod shim_support;
 
 use futures_like::join_chunks;
 use roost::catalog;
-use roost::cli::Env;
+use roost::config::Env;
 use roost::tree::{self, Target};
 use shim_support::*;
 

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use roost::cli::Scale;
 use roost::records::{Category, Level, MemberType, ProjectType, SponsorType};
+use roost::synth::Scale;
 use rusqlite::{types::Value, Connection};
 use sha2::{Digest, Sha256};
 

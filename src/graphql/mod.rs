@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use async_graphql::{EmptyMutation, EmptySubscription, Schema};
 
-use crate::cli::Env;
+use crate::config::Env;
 use crate::sessions::SessionStore;
 
 pub use limits::Limits;

@@ -222,7 +222,7 @@ impl Query {
         ctx: &Context<'_>,
         #[graphql(default = 6)] limit: Option<i32>,
     ) -> Result<Vec<Event>> {
-        let today = Value::Text(crate::cli::today());
+        let today = Value::Text(crate::config::today());
         let select = Select::from("events t").with("t.start_date >= {}", Some(today));
         let order = "t.start_date, t.end_date IS NULL, t.end_date, t.id";
         list(ctx, limit_or(limit, 6), select, order).await

@@ -39,7 +39,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::auth::Keys;
-use crate::cli::{self, Env, ServeArgs};
+use crate::config::{self, Env};
 
 use self::limits::{FailedAuth, Limiter};
 use self::pool::{Blocking, Dataset};
@@ -84,15 +84,6 @@ impl ShimConfig {
             cors_origins: Vec::new(),
             today: None,
             workers: default_workers(),
-        }
-    }
-
-    pub fn from_args(args: &ServeArgs) -> ShimConfig {
-        ShimConfig {
-            rate_limit: args.rate_limit,
-            public_url: args.public_url.clone(),
-            cors_origins: args.cors_origins.clone(),
-            ..ShimConfig::new(args.env, &args.db.db, Some(&args.site), &args.auth.auth_db)
         }
     }
 }
@@ -157,7 +148,7 @@ impl AppState {
     }
 
     fn today(&self) -> String {
-        self.config.today.clone().unwrap_or_else(cli::today)
+        self.config.today.clone().unwrap_or_else(config::today)
     }
 
     /// Drops limiter state of keys and addresses that are idle again.
@@ -320,12 +311,12 @@ pub async fn run(
     result
 }
 
-/// `roost serve`.
-pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
+/// `roost serve` on `addr` (checked by [`listen_addr`]) until SIGTERM or SIGINT.
+pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
     init_logging();
-    let addr = listen_addr(&args.listen, args.env, args.allow_unauthenticated_public)?;
-    prepare_data(&args)?;
-    let state = AppState::new(ShimConfig::from_args(&args))?;
+    let env = config.env;
+    let auth_db = config.auth_db.clone();
+    let state = AppState::new(config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("roost-serve")
@@ -335,20 +326,20 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("listening on {addr}"))?;
         let local = listener.local_addr()?;
-        println!("listening on http://{local} (environment {})", args.env.as_str());
-        if args.env.is_protected() {
-            let active = crate::auth::open(&args.auth.auth_db)
+        println!("listening on http://{local} (environment {})", env.as_str());
+        if env.is_protected() {
+            let active = crate::auth::open(&auth_db)
                 .and_then(|conn| crate::auth::list_keys(&conn))
                 .map(|keys| keys.iter().filter(|k| k.revoked_at.is_none()).count())
                 .unwrap_or(0);
             println!(
                 "REST requests need an X-API-Key header ({active} unrevoked key(s) in {}); \
                  create a key with: roost keys create --name NAME --auth-db {}",
-                args.auth.auth_db.display(),
-                args.auth.auth_db.display()
+                auth_db.display(),
+                auth_db.display()
             );
         } else {
-            println!("no API key needed in the {} environment; try: curl http://{local}/api/v0/chapters/", args.env.as_str());
+            println!("no API key needed in the {} environment; try: curl http://{local}/api/v0/chapters/", env.as_str());
         }
         use std::io::Write as _;
         let _ = std::io::stdout().flush();
@@ -412,59 +403,6 @@ pub fn listen_addr(listen: &str, env: Env, allow_public: bool) -> anyhow::Result
         );
     }
     Ok(first)
-}
-
-/// A fresh checkout: creates the sample dataset when there is none, and generates
-/// the tree when it is missing or older than the dataset.
-fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
-    let db = &args.db.db;
-    if !db.exists() {
-        println!(
-            "no dataset at {}: creating it from the embedded sample",
-            db.display()
-        );
-        cli::init_db(db, false)?;
-    }
-    if tree_is_stale(&args.site, db) {
-        println!(
-            "generating the tree into {} from {}",
-            args.site.display(),
-            db.display()
-        );
-        let opts = cli::generate_options(&cli::GenerateArgs {
-            db: cli::DbArg { db: db.clone() },
-            out: args.site.clone(),
-            jobs: None,
-            precompress: false,
-            today: None,
-            public_url: args.public_url.clone(),
-        })?;
-        let summary = crate::generate::generate(&opts)?;
-        println!("{summary}");
-    }
-    Ok(())
-}
-
-fn tree_is_stale(site: &Path, db: &Path) -> bool {
-    let manifest = site.join(crate::generate::MANIFEST);
-    let Ok(manifest_meta) = std::fs::metadata(&manifest) else {
-        return true;
-    };
-    let Ok(db_time) = std::fs::metadata(db).and_then(|m| m.modified()) else {
-        return false;
-    };
-    // The symlink is replaced by every generation; the manifest may keep an old
-    // mtime when its bytes did not change.
-    let tree_time = [
-        std::fs::symlink_metadata(site)
-            .and_then(|m| m.modified())
-            .ok(),
-        manifest_meta.modified().ok(),
-    ]
-    .into_iter()
-    .flatten()
-    .max();
-    tree_time.is_none_or(|t| t < db_time)
 }
 
 #[cfg(test)]

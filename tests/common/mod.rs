@@ -19,7 +19,7 @@ pub struct Sample {
 pub fn sample() -> Sample {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("roost.db");
-    roost::cli::init_db(&db, false).unwrap();
+    roost::store::init_db(&db, false).unwrap();
     let conn = roost::store::open_read(&db).unwrap();
     Sample { dir, db, conn }
 }
@@ -106,5 +106,5 @@ pub fn detail(conn: &Connection, url_path: &str) -> Result<Value, AnswerError> {
 
 /// The sample's interchange records, for computing expectations independently.
 pub fn dataset() -> roost::records::Dataset {
-    roost::cli::sample_dataset().unwrap()
+    roost::store::sample_dataset().unwrap()
 }

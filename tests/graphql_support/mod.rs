@@ -11,7 +11,7 @@ use axum::body::Body;
 use axum::http::{header, HeaderMap, Method, Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt as _;
-use roost::cli::Env;
+use roost::config::Env;
 use roost::graphql::{GraphqlConfig, Limits, Service};
 use rusqlite::Connection;
 use serde_json::{json, Value};
@@ -35,7 +35,7 @@ impl App {
     pub fn with_limits(env: Env, limits: Limits) -> App {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("roost.db");
-        roost::cli::init_db(&db, false).unwrap();
+        roost::store::init_db(&db, false).unwrap();
         App::over(dir, db, env, limits)
     }
 

@@ -12,7 +12,7 @@ use axum::extract::ConnectInfo;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt as _;
-use roost::cli::Env;
+use roost::config::Env;
 use roost::shim::{self, AppState, ShimConfig};
 use tower::ServiceExt as _;
 
@@ -31,7 +31,7 @@ impl Fixture {
     pub fn new(precompress: bool) -> Fixture {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("roost.db");
-        roost::cli::init_db(&db, false).unwrap();
+        roost::store::init_db(&db, false).unwrap();
         let site = dir.path().join("site");
         generate(&db, &site, precompress);
         Fixture {

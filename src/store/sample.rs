@@ -1,0 +1,113 @@
+//! The sample dataset shipped inside the binary (`data/sample/`): what `roost db init`
+//! writes and what the tests compare against.
+
+use std::path::Path;
+
+use anyhow::bail;
+
+use crate::records::Dataset;
+
+/// The sample dataset shipped in the binary (data/sample/), as (file, contents).
+pub const SAMPLE: &[(&str, &str)] = &[
+    (
+        "organizations.jsonl",
+        include_str!("../../data/sample/organizations.jsonl"),
+    ),
+    (
+        "members.jsonl",
+        include_str!("../../data/sample/members.jsonl"),
+    ),
+    (
+        "repositories.jsonl",
+        include_str!("../../data/sample/repositories.jsonl"),
+    ),
+    (
+        "repository_contributors.jsonl",
+        include_str!("../../data/sample/repository_contributors.jsonl"),
+    ),
+    (
+        "labels.jsonl",
+        include_str!("../../data/sample/labels.jsonl"),
+    ),
+    (
+        "issues.jsonl",
+        include_str!("../../data/sample/issues.jsonl"),
+    ),
+    (
+        "milestones.jsonl",
+        include_str!("../../data/sample/milestones.jsonl"),
+    ),
+    (
+        "releases.jsonl",
+        include_str!("../../data/sample/releases.jsonl"),
+    ),
+    (
+        "chapters.jsonl",
+        include_str!("../../data/sample/chapters.jsonl"),
+    ),
+    (
+        "committees.jsonl",
+        include_str!("../../data/sample/committees.jsonl"),
+    ),
+    (
+        "projects.jsonl",
+        include_str!("../../data/sample/projects.jsonl"),
+    ),
+    (
+        "events.jsonl",
+        include_str!("../../data/sample/events.jsonl"),
+    ),
+    (
+        "sponsors.jsonl",
+        include_str!("../../data/sample/sponsors.jsonl"),
+    ),
+    (
+        "snapshots.jsonl",
+        include_str!("../../data/sample/snapshots.jsonl"),
+    ),
+];
+
+/// The embedded sample as a dataset.
+pub fn sample_dataset() -> anyhow::Result<Dataset> {
+    let mut errors = Vec::new();
+    let mut ds = Dataset::default();
+    for (file, text) in SAMPLE {
+        let bytes = text.as_bytes();
+        let e = &mut errors;
+        match *file {
+            "organizations.jsonl" => ds.organizations = super::parse_lines(file, bytes, e),
+            "members.jsonl" => ds.members = super::parse_lines(file, bytes, e),
+            "repositories.jsonl" => ds.repositories = super::parse_lines(file, bytes, e),
+            "repository_contributors.jsonl" => {
+                ds.repository_contributors = super::parse_lines(file, bytes, e)
+            }
+            "labels.jsonl" => ds.labels = super::parse_lines(file, bytes, e),
+            "issues.jsonl" => ds.issues = super::parse_lines(file, bytes, e),
+            "milestones.jsonl" => ds.milestones = super::parse_lines(file, bytes, e),
+            "releases.jsonl" => ds.releases = super::parse_lines(file, bytes, e),
+            "chapters.jsonl" => ds.chapters = super::parse_lines(file, bytes, e),
+            "committees.jsonl" => ds.committees = super::parse_lines(file, bytes, e),
+            "projects.jsonl" => ds.projects = super::parse_lines(file, bytes, e),
+            "events.jsonl" => ds.events = super::parse_lines(file, bytes, e),
+            "sponsors.jsonl" => ds.sponsors = super::parse_lines(file, bytes, e),
+            "snapshots.jsonl" => ds.snapshots = super::parse_lines(file, bytes, e),
+            _ => {}
+        }
+    }
+    if errors.is_empty() {
+        Ok(ds)
+    } else {
+        Err(super::ImportErrors(errors).into())
+    }
+}
+
+/// `roost db init`: the sample dataset at `db` (refused when `db` exists, unless `force`).
+pub fn init_db(db: &Path, force: bool) -> anyhow::Result<()> {
+    if db.exists() && !force {
+        bail!(
+            "{} already exists; pass --force to replace it with the sample",
+            db.display()
+        );
+    }
+    super::build(&sample_dataset()?, db)
+}
