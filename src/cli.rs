@@ -4,12 +4,14 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{anyhow, bail};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::{self, Env};
+use crate::shim::conn::ConnLimits;
 use crate::shim::ShimConfig;
 use crate::synth::Scale;
 use crate::{generate, records, store};
@@ -148,6 +150,46 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub cors_origins: Vec<String>,
+    /// Seconds a client has to send a whole request head (a new connection's or the
+    /// next one on a kept-alive connection) before it is disconnected.
+    #[arg(long, env = "ROOST_HEADER_TIMEOUT", default_value_t = 10.0, value_parser = seconds)]
+    pub header_timeout: f64,
+    /// Seconds a connection with no request in progress may stay silent.
+    #[arg(long, env = "ROOST_IDLE_TIMEOUT", default_value_t = 60.0, value_parser = seconds)]
+    pub idle_timeout: f64,
+    /// Open connections at most (default: the file-descriptor limit less 64, at
+    /// most 10,000); more are closed at once.
+    #[arg(long, env = "ROOST_MAX_CONNECTIONS", value_parser = at_least_one)]
+    pub max_connections: Option<usize>,
+    /// Open connections at most from one client address; more are closed at once.
+    #[arg(
+        long,
+        env = "ROOST_MAX_CONNECTIONS_PER_ADDRESS",
+        default_value_t = 64,
+        value_parser = at_least_one
+    )]
+    pub max_connections_per_address: usize,
+}
+
+/// A count of at least 1.
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("'{s}': expected a whole number of at least 1")),
+    }
+}
+
+/// A positive number of seconds, at most a day.
+fn seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    if !(v > 0.0 && v <= 86_400.0) {
+        return Err(format!(
+            "{s}: expected more than 0 and at most 86400 seconds"
+        ));
+    }
+    Ok(v)
 }
 
 #[derive(Debug, Subcommand)]
@@ -276,6 +318,14 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         rate_limit: args.rate_limit,
         public_url: args.public_url.clone(),
         cors_origins: args.cors_origins.clone(),
+        conn: ConnLimits {
+            header_timeout: Duration::from_secs_f64(args.header_timeout),
+            idle_timeout: Duration::from_secs_f64(args.idle_timeout),
+            max_connections: args
+                .max_connections
+                .unwrap_or_else(crate::shim::conn::default_max_connections),
+            max_connections_per_address: args.max_connections_per_address,
+        },
         ..ShimConfig::new(args.env, &args.db.db, Some(&args.site), &args.auth.auth_db)
     };
     crate::shim::serve(config, addr)

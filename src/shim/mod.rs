@@ -14,6 +14,7 @@
 //! response → JSON for any non-JSON error → routes (CORS on `/api/v0` only).
 
 pub mod api;
+pub mod conn;
 pub mod limits;
 pub mod net;
 pub mod pool;
@@ -33,7 +34,6 @@ use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
-use axum::serve::ListenerExt as _;
 use axum::Router;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -68,6 +68,8 @@ pub struct ShimConfig {
     pub today: Option<String>,
     /// Concurrent blocking tasks (SQLite queries, file reads).
     pub workers: usize,
+    /// Timeouts and caps of client connections.
+    pub conn: conn::ConnLimits,
 }
 
 impl ShimConfig {
@@ -84,6 +86,7 @@ impl ShimConfig {
             cors_origins: Vec::new(),
             today: None,
             workers: default_workers(),
+            conn: conn::ConnLimits::default(),
         }
     }
 }
@@ -300,13 +303,8 @@ pub async fn run(
             }
         })
     };
-    let listener = net::Listener::new(listener).tap_io(|_| {});
-    let result = axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await;
+    let limits = state.config.conn;
+    let result = conn::serve(listener, app(state), limits, shutdown).await;
     housekeeping.abort();
     result
 }

@@ -1,5 +1,5 @@
-//! The listening socket. Its connections go through [`JsonErrorIo`], which turns the
-//! responses hyper writes by itself, before any handler runs (a malformed request
+//! hyper's own error answers in JSON. Every connection goes through [`JsonErrorIo`]
+//! (see [`super::conn`]), which turns the responses hyper writes by itself, before any handler runs (a malformed request
 //! line or header: 400; headers too large: 431; URI too long: 414), into JSON like
 //! every other error (API.md section 2). hyper writes those as a bare head with
 //! `connection: close` and `content-length: 0`, then closes; the app never sends an
@@ -7,52 +7,13 @@
 //! on the wire can only come from hyper, and nothing follows it on the connection.
 
 use std::io;
-use std::net::SocketAddr;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
-use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::net::{TcpListener, TcpStream};
 
-/// A TCP listener whose connections answer hyper's own errors in JSON.
-pub struct Listener {
-    inner: TcpListener,
-}
-
-impl Listener {
-    pub fn new(inner: TcpListener) -> Listener {
-        Listener { inner }
-    }
-}
-
-impl axum::serve::Listener for Listener {
-    type Io = JsonErrorIo<TcpStream>;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        loop {
-            match self.inner.accept().await {
-                Ok((stream, addr)) => {
-                    let _ = stream.set_nodelay(true);
-                    return (JsonErrorIo::new(stream), addr);
-                }
-                Err(e) if is_connection_error(&e) => continue,
-                Err(e) => {
-                    // Out of file descriptors and the like: wait instead of spinning.
-                    tracing::error!(error = %e, "accept failed");
-                    tokio::time::sleep(Duration::from_secs(1)).await;
-                }
-            }
-        }
-    }
-
-    fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.inner.local_addr()
-    }
-}
-
-fn is_connection_error(e: &io::Error) -> bool {
+/// Errors of one connection (the peer gave up) that do not concern the listener.
+pub(crate) fn is_connection_error(e: &io::Error) -> bool {
     matches!(
         e.kind(),
         io::ErrorKind::ConnectionRefused

@@ -1,0 +1,403 @@
+//! Connections: the accept loop of `roost serve`, with the limits a public server
+//! needs against slow and idle clients (docs/architecture.md, "The shim").
+//!
+//! - **Header read timeout**: a client that has not sent a whole request head this
+//!   long after the connection became ready for one is disconnected (hyper's own
+//!   timer: it covers a slow first request and an idle keep-alive connection alike).
+//! - **Idle timeout**: a connection with no request in progress and no byte read or
+//!   written for this long is closed (HTTP/1 keep-alive and HTTP/2 alike).
+//! - **Connection caps**: at most `max_connections` open at once, and at most
+//!   `max_connections_per_address` from one client address (the TCP peer); a
+//!   connection over either cap is closed at once, never queued.
+//! - **Shutdown**: when the server stops, the listener closes; connections with no
+//!   request in progress (idle, or with an incomplete request head) are closed at
+//!   once; the others finish their request, with keep-alive off.
+//!
+//! Every connection goes through [`JsonErrorIo`](super::net::JsonErrorIo), so hyper's
+//! own error answers are JSON like the rest.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::future::Future;
+use std::io;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::Request;
+use axum::Router;
+use http_body_util::BodyExt as _;
+use hyper::body::{Frame, Incoming, SizeHint};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{watch, Notify};
+use tower::ServiceExt as _;
+
+use super::net::{is_connection_error, JsonErrorIo};
+
+/// The connection limits of `roost serve` (`--header-timeout`, `--idle-timeout`,
+/// `--max-connections`, `--max-connections-per-address`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnLimits {
+    pub header_timeout: Duration,
+    pub idle_timeout: Duration,
+    pub max_connections: usize,
+    pub max_connections_per_address: usize,
+}
+
+impl Default for ConnLimits {
+    fn default() -> ConnLimits {
+        ConnLimits {
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_connections: default_max_connections(),
+            max_connections_per_address: 64,
+        }
+    }
+}
+
+/// Room for the connections within the process's file-descriptor limit: the soft
+/// `RLIMIT_NOFILE` less 64 for the dataset, the tree and the logs, at most 10,000.
+pub fn default_max_connections() -> usize {
+    let soft = std::fs::read_to_string("/proc/self/limits")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("Max open files"))
+                .and_then(|l| l.split_whitespace().nth(3).map(str::to_string))
+        })
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or(1024);
+    soft.saturating_sub(64).clamp(16, 10_000)
+}
+
+/// Open connections, overall and per client address.
+#[derive(Default)]
+struct Registry {
+    per_address: Mutex<HashMap<IpAddr, usize>>,
+    total: AtomicUsize,
+    /// Signalled when the last connection closes.
+    drained: Notify,
+}
+
+/// A slot in the [`Registry`], given back when the connection closes.
+struct Slot {
+    registry: Arc<Registry>,
+    ip: IpAddr,
+}
+
+impl Registry {
+    fn admit(self: &Arc<Self>, ip: IpAddr, limits: &ConnLimits) -> Option<Slot> {
+        let mut map = self
+            .per_address
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let here = map.get(&ip).copied().unwrap_or(0);
+        if here >= limits.max_connections_per_address
+            || self.total.load(Ordering::Acquire) >= limits.max_connections
+        {
+            return None;
+        }
+        map.insert(ip, here + 1);
+        self.total.fetch_add(1, Ordering::AcqRel);
+        Some(Slot {
+            registry: self.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut map = self
+            .registry
+            .per_address
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(n) = map.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&self.ip);
+            }
+        }
+        drop(map);
+        if self.registry.total.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.registry.drained.notify_waiters();
+        }
+    }
+}
+
+/// What a connection's watchdog reads: requests in progress and the last byte moved.
+struct Activity {
+    started: Instant,
+    in_flight: AtomicUsize,
+    /// Milliseconds since `started` of the last read or write.
+    last_io_ms: AtomicU64,
+}
+
+impl Activity {
+    fn new() -> Arc<Activity> {
+        Arc::new(Activity {
+            started: Instant::now(),
+            in_flight: AtomicUsize::new(0),
+            last_io_ms: AtomicU64::new(0),
+        })
+    }
+
+    fn touch(&self) {
+        let ms = self.started.elapsed().as_millis() as u64;
+        self.last_io_ms.store(ms, Ordering::Relaxed);
+    }
+
+    fn idle_for(&self) -> Duration {
+        let now = self.started.elapsed().as_millis() as u64;
+        Duration::from_millis(now.saturating_sub(self.last_io_ms.load(Ordering::Relaxed)))
+    }
+
+    fn busy(&self) -> bool {
+        self.in_flight.load(Ordering::Acquire) > 0
+    }
+}
+
+/// A stream that records when bytes last moved.
+struct Tracked<S> {
+    inner: S,
+    activity: Arc<Activity>,
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for Tracked<S> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let poll = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if matches!(poll, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            self.activity.touch();
+        }
+        poll
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for Tracked<S> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let poll = Pin::new(&mut self.inner).poll_write(cx, buf);
+        if matches!(poll, Poll::Ready(Ok(n)) if n > 0) {
+            self.activity.touch();
+        }
+        poll
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let poll = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        if matches!(poll, Poll::Ready(Ok(n)) if n > 0) {
+            self.activity.touch();
+        }
+        poll
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+}
+
+/// Counts a request as in progress until its response body has been sent (or
+/// dropped).
+struct InFlight(Arc<Activity>);
+
+impl InFlight {
+    fn start(activity: &Arc<Activity>) -> InFlight {
+        activity.in_flight.fetch_add(1, Ordering::AcqRel);
+        InFlight(activity.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::AcqRel);
+        self.0.touch();
+    }
+}
+
+/// A response body that holds its request's [`InFlight`] until it is done.
+struct GuardedBody {
+    inner: Body,
+    _guard: InFlight,
+}
+
+impl hyper::body::Body for GuardedBody {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// Serves `app` on `listener` until `shutdown` completes; then closes idle and
+/// incomplete connections at once and returns when the others have finished.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: ConnLimits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    let registry = Arc::new(Registry::default());
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout);
+    builder.http2().timer(TokioTimer::new());
+    let builder = Arc::new(builder);
+    tokio::pin!(shutdown);
+    let mut refused_logged = Instant::now() - Duration::from_secs(60);
+    loop {
+        let (stream, peer) = tokio::select! {
+            _ = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(e) if is_connection_error(&e) => continue,
+                Err(e) => {
+                    // Out of file descriptors and the like: pause instead of spinning.
+                    tracing::error!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+        };
+        let Some(slot) = registry.admit(peer.ip(), &limits) else {
+            if refused_logged.elapsed() >= Duration::from_secs(10) {
+                refused_logged = Instant::now();
+                tracing::warn!(
+                    client = %peer.ip(),
+                    open = registry.total.load(Ordering::Relaxed),
+                    "connection refused: over the connection limit (logged at most every 10 s)"
+                );
+            }
+            drop(stream);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        tokio::spawn(connection(
+            stream,
+            peer,
+            app.clone(),
+            builder.clone(),
+            limits,
+            stop_rx.clone(),
+            slot,
+        ));
+    }
+    drop(listener);
+    let _ = stop_tx.send(true);
+    // Wait for the connections still answering a request.
+    loop {
+        let drained = registry.drained.notified();
+        if registry.total.load(Ordering::Acquire) == 0 {
+            break;
+        }
+        drained.await;
+    }
+    Ok(())
+}
+
+async fn connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    app: Router,
+    builder: Arc<hyper_util::server::conn::auto::Builder<TokioExecutor>>,
+    limits: ConnLimits,
+    mut stop: watch::Receiver<bool>,
+    _slot: Slot,
+) {
+    let activity = Activity::new();
+    let io = TokioIo::new(JsonErrorIo::new(Tracked {
+        inner: stream,
+        activity: activity.clone(),
+    }));
+    let service = {
+        let activity = activity.clone();
+        hyper::service::service_fn(move |mut req: Request<Incoming>| {
+            let guard = InFlight::start(&activity);
+            req.extensions_mut().insert(ConnectInfo(peer));
+            let app = app.clone();
+            async move {
+                let response = app
+                    .oneshot(req.map(Body::new))
+                    .await
+                    .unwrap_or_else(|never: Infallible| match never {});
+                Ok::<_, Infallible>(response.map(|inner| {
+                    Body::new(
+                        GuardedBody {
+                            inner,
+                            _guard: guard,
+                        }
+                        .map_err(axum::Error::new),
+                    )
+                }))
+            }
+        })
+    };
+    let conn = builder.serve_connection_with_upgrades(io, service);
+    tokio::pin!(conn);
+    let tick = (limits.idle_timeout / 4).clamp(Duration::from_millis(5), Duration::from_secs(1));
+    let mut watchdog = tokio::time::interval(tick);
+    watchdog.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut stopping = *stop.borrow();
+    loop {
+        tokio::select! {
+            _ = conn.as_mut() => return,
+            changed = stop.changed(), if !stopping => {
+                stopping = true;
+                if changed.is_err() || !activity.busy() {
+                    return;
+                }
+                conn.as_mut().graceful_shutdown();
+            }
+            _ = watchdog.tick() => {
+                if activity.busy() {
+                    continue;
+                }
+                if stopping || activity.idle_for() >= limits.idle_timeout {
+                    return;
+                }
+            }
+        }
+    }
+}
