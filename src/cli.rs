@@ -81,6 +81,15 @@ pub enum DbCommand {
         #[command(flatten)]
         db: DbArg,
     },
+    /// Write the dataset out as JSON Lines files, the format `db import` reads.
+    Export {
+        dir: PathBuf,
+        #[command(flatten)]
+        db: DbArg,
+        /// Replace what a non-empty DIR holds.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// `--scale`: the names of [`Scale::ALL`], listed in `--help`.
@@ -297,6 +306,17 @@ pub fn run() -> anyhow::Result<ExitCode> {
                 eprintln!("{} problem(s) found in {}", problems.len(), db.db.display());
                 return Ok(ExitCode::FAILURE);
             }
+        }
+        Command::Db(DbCommand::Export { dir, db, force }) => {
+            let conn = store::open_read(&db.db)?;
+            let counts = store::export::export_dir(&conn, &dir, force)?;
+            let records: usize = counts.iter().map(|(_, n)| n).sum();
+            println!(
+                "exported {records} records in {} files from {} to {}",
+                counts.len(),
+                db.db.display(),
+                dir.display()
+            );
         }
         Command::Generate(args) => {
             let opts = generate_options(&args)?;

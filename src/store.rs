@@ -16,6 +16,7 @@ use serde::de::DeserializeOwned;
 
 use crate::records::*;
 
+pub mod export;
 mod sample;
 pub use sample::{init_db, sample_dataset, SAMPLE};
 
