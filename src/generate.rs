@@ -386,7 +386,7 @@ fn partition(spec: &ListSpec, rows: &catalog::SortedRows) -> Vec<Group> {
 /// Whether a filter value can be written in a request (and so needs files).
 fn requestable(kind: ParamKind, value: &str) -> bool {
     match kind {
-        ParamKind::Choice(allowed) | ParamKind::Choices(allowed) => allowed.contains(&value),
+        ParamKind::Choice(allowed) | ParamKind::Choices(allowed) => allowed.contains(value),
         _ => !value.is_empty(),
     }
 }

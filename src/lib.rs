@@ -19,3 +19,4 @@ pub mod shim;
 pub mod store;
 pub mod synth;
 pub mod tree;
+pub mod vocab;

@@ -1,4 +1,4 @@
-//! The REST v0 response bodies as clients see them (API.md section 3): one struct per
+//! The REST v0 response bodies as clients see them (docs/api.md §3): one struct per
 //! list item and per detail, serialised with serde in the documented field order (list
 //! fields, then detail fields) and described to OpenAPI by utoipa from the same types.
 //!
@@ -6,6 +6,8 @@
 
 use serde::Serialize;
 use utoipa::ToSchema;
+
+use crate::vocab::{IssueState, ProjectLevel, ProjectType};
 
 /// A leader of a chapter, committee or project.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -76,14 +78,6 @@ pub struct EventDetail {
     #[schema(inline)]
     pub base: Event,
     pub description: Option<String>,
-}
-
-/// Issue and milestone state.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum IssueState {
-    Open,
-    Closed,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -190,11 +184,11 @@ pub struct Project {
     pub created_at: String,
     /// Full key: `www-project-` then the name part.
     pub key: String,
-    #[schema(value_type = crate::openapi::ProjectLevel)]
+    #[schema(value_type = ProjectLevel)]
     pub level: String,
     pub name: String,
     #[serde(rename = "type")]
-    #[schema(value_type = crate::openapi::ProjectType)]
+    #[schema(value_type = ProjectType)]
     pub kind: String,
     #[schema(format = DateTime)]
     pub updated_at: String,
@@ -319,7 +313,7 @@ pub struct SponsorDetail {
 }
 
 // ----------------------------------------------------------------------------------
-// Error bodies (API.md section 2, "Errors"): the shim serialises these, OpenAPI
+// Error bodies (docs/api.md §2, "Errors"): the shim serialises these, OpenAPI
 // describes them.
 
 /// `{"detail": …}`: authentication, rate limit, page out of range, unknown path and

@@ -1,4 +1,4 @@
-//! Structured search: the `q` parameter of the project list (API.md §4).
+//! Structured search: the `q` parameter of the project list (docs/api.md §4).
 //!
 //! This module owns the search *language* and nothing else: it turns the text a
 //! client sends in `q` into a list of [`Term`]s, or into a [`SearchError`] that

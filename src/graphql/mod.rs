@@ -17,6 +17,7 @@ mod http;
 mod limits;
 mod loaders;
 mod query;
+mod records;
 mod types;
 
 use std::path::PathBuf;

@@ -1,9 +1,11 @@
-//! The root `Query` type: every query of API.md section 6.
+//! The root `Query` type: every query of docs/api.md §6.
 //!
 //! Lookups follow the REST rules (the catalog's detail specs): keys with or without
 //! their prefix, case-insensitive, and only what the API exposes (active chapters,
 //! committees and projects, affiliated organizations, published releases, completed
-//! snapshots). A record that is not found is `null`, not an error.
+//! snapshots: the catalog's `exposure` fragments, here as in every list). A record
+//! that is not found is `null`, not an error. Every value a request supplies is bound
+//! as a statement parameter.
 //!
 //! Filters are added to a statement only when given, so SQLite can walk the ordering
 //! index and stop at the limit; `distinct` walks the same order and keeps each
@@ -17,9 +19,12 @@ use rusqlite::types::Value;
 
 use super::db::{Conn, Db};
 use super::loaders::Waves;
-use super::types::*;
+use super::records::*;
+use super::types::{limit_cost, limit_or, list_cost, TYPICAL_LIST};
 use crate::catalog;
+use crate::catalog::exposure::{active, completed, published};
 use crate::store::lc;
+use crate::vocab;
 
 pub struct Query;
 
@@ -69,10 +74,11 @@ async fn lookup<T: Record>(ctx: &Context<'_>, resource: &str, ids: &[&str]) -> R
     Ok(fetch(ctx, sql, args).await?.into_iter().next())
 }
 
-/// A list statement: its tables, conditions and their values.
+/// A list statement: its tables, conditions and their values. Every parameter of it
+/// is an anonymous `?`, bound in the order the conditions were added.
 struct Select {
     from: String,
-    conditions: Vec<String>,
+    conditions: Vec<&'static str>,
     args: Vec<Value>,
 }
 
@@ -91,23 +97,23 @@ impl Select {
     }
 
     /// A condition without a value.
-    fn filter(mut self, condition: &str) -> Select {
-        self.conditions.push(condition.to_string());
+    fn filter(mut self, condition: &'static str) -> Select {
+        self.conditions.push(condition);
         self
     }
 
-    /// A condition on a value (`{}` in `condition`); left out when there is no value.
-    fn with(mut self, condition: &str, value: Option<Value>) -> Select {
+    /// A condition on one value, its one `?`; left out when there is no value.
+    fn with(mut self, condition: &'static str, value: Option<Value>) -> Select {
+        debug_assert_eq!(condition.matches('?').count(), 1, "{condition}");
         if let Some(value) = value {
             self.args.push(value);
-            let placeholder = format!("?{}", self.args.len());
-            self.conditions.push(condition.replace("{}", &placeholder));
+            self.conditions.push(condition);
         }
         self
     }
 
     /// A case-insensitive equality on an optional argument.
-    fn with_lc(self, condition: &str, value: Option<String>) -> Select {
+    fn with_lc(self, condition: &'static str, value: Option<String>) -> Select {
         self.with(condition, value.map(|v| Value::Text(lc(&v))))
     }
 
@@ -134,11 +140,7 @@ async fn list<T: Record>(
     };
     let mut args = select.args.clone();
     args.push(Value::Integer(limit));
-    let sql = format!(
-        "{} ORDER BY {order} LIMIT ?{}",
-        select.sql(T::COLS),
-        args.len()
-    );
+    let sql = format!("{} ORDER BY {order} LIMIT ?", select.sql(T::COLS));
     fetch(ctx, sql, args).await
 }
 
@@ -176,8 +178,16 @@ async fn recent<T: Record>(
 }
 
 /// The author filter of the recent lists.
-const BY_AUTHOR: &str = "t.author_id = (SELECT id FROM members WHERE login_lc = {})";
-const BY_ORGANIZATION: &str = "o.login_lc = {}";
+const BY_AUTHOR: &str = "t.author_id = (SELECT id FROM members WHERE login_lc = ?)";
+const BY_ORGANIZATION: &str = "o.login_lc = ?";
+/// The repositories of an active project, by the name part of its key.
+const IN_PROJECT: &str = concat!(
+    "r.id IN (SELECT pr.repository_id FROM project_repositories pr \
+       JOIN projects p ON p.id = pr.project_id \
+       WHERE ",
+    active!("p"),
+    " AND p.key_lc = 'www-project-' || ?)"
+);
 
 #[Object]
 impl Query {
@@ -190,8 +200,11 @@ impl Query {
     async fn chapter_countries(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
         run(ctx, |conn| {
             conn.rows(
-                "SELECT country FROM chapters WHERE is_active = 1 AND country != '' \
-                 GROUP BY country ORDER BY MIN(country_lc), country",
+                concat!(
+                    "SELECT t.country FROM chapters t WHERE ",
+                    active!("t"),
+                    " AND t.country != '' GROUP BY t.country ORDER BY MIN(t.country_lc), t.country"
+                ),
                 [],
                 |c| c.get(),
             )
@@ -206,7 +219,7 @@ impl Query {
         ctx: &Context<'_>,
         #[graphql(default = 8)] limit: Option<i32>,
     ) -> Result<Vec<Chapter>> {
-        let select = Select::from("chapters t").filter("t.is_active = 1");
+        let select = Select::from("chapters t").filter(active!("t"));
         list(ctx, limit_or(limit, 8), select, CREATED_FIRST).await
     }
 
@@ -223,7 +236,7 @@ impl Query {
         #[graphql(default = 6)] limit: Option<i32>,
     ) -> Result<Vec<Event>> {
         let today = Value::Text(crate::config::today());
-        let select = Select::from("events t").with("t.start_date >= {}", Some(today));
+        let select = Select::from("events t").with("t.start_date >= ?", Some(today));
         let order = "t.start_date, t.end_date IS NULL, t.end_date, t.id";
         list(ctx, limit_or(limit, 6), select, order).await
     }
@@ -245,7 +258,7 @@ impl Query {
         ctx: &Context<'_>,
         #[graphql(default = 8)] limit: Option<i32>,
     ) -> Result<Vec<Project>> {
-        let select = Select::from("projects t").filter("t.is_active = 1");
+        let select = Select::from("projects t").filter(active!("t"));
         list(ctx, limit_or(limit, 8), select, CREATED_FIRST).await
     }
 
@@ -260,8 +273,8 @@ impl Query {
             return Ok(Vec::new());
         }
         let select = Select::from("projects t")
-            .filter("t.is_active = 1")
-            .with("instr(t.name_lc, {}) > 0", Some(Value::Text(lc(text))));
+            .filter(active!("t"))
+            .with("instr(t.name_lc, ?) > 0", Some(Value::Text(lc(text))));
         list(ctx, Some(SEARCH_RESULTS), select, "t.name_lc, t.name, t.id").await
     }
 
@@ -277,7 +290,7 @@ impl Query {
         ctx: &Context<'_>,
         #[graphql(default = 12)] limit: Option<i32>,
     ) -> Result<Vec<Snapshot>> {
-        let select = Select::from("snapshots t").filter("t.status = 'completed'");
+        let select = Select::from("snapshots t").filter(completed!("t"));
         list(ctx, limit_or(limit, 12), select, CREATED_FIRST).await
     }
 
@@ -354,7 +367,7 @@ impl Query {
         #[graphql(default_with = "Some(false)")] distinct: Option<bool>,
     ) -> Result<Vec<Milestone>> {
         if let Some(state) = &state {
-            if !catalog::STATES.contains(&state.as_str()) {
+            if !vocab::ISSUE_STATE.contains(state) {
                 return Err(async_graphql::Error::new(format!(
                     "Invalid state '{state}': expected 'open' or 'closed'"
                 )));
@@ -363,7 +376,7 @@ impl Query {
         let select = Select::table::<Milestone>()
             .with_lc(BY_AUTHOR, login)
             .with_lc(BY_ORGANIZATION, organization)
-            .with("t.state = {}", state.map(Value::Text));
+            .with("t.state = ?", state.map(Value::Text));
         recent(ctx, limit_or(limit, 5), select, NEWEST_FIRST, distinct).await
     }
 
@@ -379,7 +392,7 @@ impl Query {
         #[graphql(default_with = "Some(false)")] distinct: Option<bool>,
     ) -> Result<Vec<Release>> {
         let select = Select::table::<Release>()
-            .filter(PUBLISHED)
+            .filter(published!("t"))
             .with_lc(BY_AUTHOR, login)
             .with_lc(BY_ORGANIZATION, organization);
         recent(ctx, limit_or(limit, 6), select, PUBLISHED_FIRST, distinct).await
@@ -401,7 +414,7 @@ impl Query {
             "repository_contributors rc JOIN repositories t ON t.id = rc.repository_id",
         )
         .with_lc(
-            "rc.member_id = (SELECT id FROM members WHERE login_lc = {})",
+            "rc.member_id = (SELECT id FROM members WHERE login_lc = ?)",
             Some(login),
         );
         let order = "rc.contributions_count DESC, t.id";
@@ -440,20 +453,14 @@ impl Query {
              JOIN organizations o ON o.id = r.organization_id",
         )
         .with_lc(BY_ORGANIZATION, organization)
-        .with_lc("r.name_lc = {}", repository)
-        .with(
-            "r.id IN (SELECT pr.repository_id FROM project_repositories pr \
-               JOIN projects p ON p.id = pr.project_id \
-               WHERE p.is_active = 1 AND p.key_lc = 'www-project-' || {})",
-            project,
-        );
+        .with_lc("r.name_lc = ?", repository)
+        .with(IN_PROJECT, project);
         let mut args = select.args.clone();
         args.push(Value::Integer(limit));
         let columns = "m.login, m.name, m.avatar_url, SUM(rc.contributions_count) AS total";
         let sql = format!(
-            "{} GROUP BY m.id ORDER BY total DESC, m.login_lc, m.id LIMIT ?{}",
-            select.sql(columns),
-            args.len()
+            "{} GROUP BY m.id ORDER BY total DESC, m.login_lc, m.id LIMIT ?",
+            select.sql(columns)
         );
         fetch(ctx, sql, args).await
     }

@@ -1,0 +1,284 @@
+//! Answers: running a list page or a detail against SQLite, the list envelope and
+//! pagination, and the whole-scope reads the generator partitions into files.
+
+use std::fmt::Write as _;
+
+use rusqlite::types::Value;
+use rusqlite::Connection;
+
+use super::exposure::completed;
+use super::query::{order_sql, FilterValue, ListQuery, OrderChoice};
+use super::spec::{DetailSpec, IdRule, ListSpec, ParamKind};
+
+/// Why a list or detail has no 200 answer.
+#[derive(Debug, thiserror::Error)]
+pub enum AnswerError {
+    #[error("Page {page} not found. Valid pages are 1 to {total_pages}.")]
+    PageNotFound { page: u64, total_pages: u64 },
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    #[error(transparent)]
+    Db(#[from] rusqlite::Error),
+}
+
+pub fn total_pages(total: u64, page_size: u64) -> u64 {
+    total.div_ceil(page_size).max(1)
+}
+
+/// Writes a list envelope around already-serialised items.
+pub fn render_page<'a>(
+    items: impl IntoIterator<Item = &'a [u8]>,
+    page: u64,
+    page_size: u64,
+    total: u64,
+) -> Vec<u8> {
+    let pages = total_pages(total, page_size);
+    let mut out = Vec::with_capacity(256);
+    let _ = write!(
+        VecWriter(&mut out),
+        "{{\"current_page\":{page},\"has_next\":{},\"has_previous\":{},\"items\":[",
+        page < pages,
+        page > 1
+    );
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(item);
+    }
+    let _ = write!(
+        VecWriter(&mut out),
+        "],\"total_count\":{total},\"total_pages\":{pages}}}"
+    );
+    out
+}
+
+struct VecWriter<'a>(&'a mut Vec<u8>);
+impl std::fmt::Write for VecWriter<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// The id of a completed snapshot by canonical key.
+pub fn snapshot_id(conn: &Connection, key: &str) -> rusqlite::Result<Option<i64>> {
+    let mut st = conn.prepare_cached(concat!(
+        "SELECT t.id FROM snapshots t WHERE t.key_lc = ?1 AND ",
+        completed!("t")
+    ))?;
+    let mut rows = st.query([key])?;
+    Ok(match rows.next()? {
+        Some(row) => Some(row.get(0)?),
+        None => None,
+    })
+}
+
+/// Canonical keys of completed snapshots (the scopes of the snapshot sub-lists).
+pub fn snapshot_keys(conn: &Connection) -> rusqlite::Result<Vec<(i64, String)>> {
+    let mut st = conn.prepare(concat!(
+        "SELECT t.id, t.key_lc FROM snapshots t WHERE ",
+        completed!("t"),
+        " ORDER BY t.id"
+    ))?;
+    let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    rows.collect()
+}
+
+fn where_clause(
+    spec: &ListSpec,
+    snapshot: Option<i64>,
+    query: &ListQuery,
+    today: &str,
+) -> (String, Vec<Value>) {
+    let mut sql = format!("WHERE {}", spec.base_where);
+    let mut args = Vec::new();
+    if let (Some(link), Some(id)) = (&spec.snapshot_link, snapshot) {
+        let _ = write!(
+            sql,
+            " AND t.id IN (SELECT {} FROM {} WHERE snapshot_id = ?)",
+            link.column, link.table
+        );
+        args.push(Value::Integer(id));
+    }
+    query.conditions(spec, today, &mut sql, &mut args);
+    (sql, args)
+}
+
+/// Answers one list page live. `snapshot` is the canonical snapshot key of a
+/// sub-list; `today` is the request's UTC date (`YYYY-MM-DD`).
+pub fn list_page(
+    conn: &Connection,
+    spec: &ListSpec,
+    snapshot: Option<&str>,
+    query: &ListQuery,
+    today: &str,
+) -> Result<Vec<u8>, AnswerError> {
+    let snapshot_id = match snapshot {
+        Some(key) => Some(snapshot_id(conn, key)?.ok_or(AnswerError::NotFound("Snapshot"))?),
+        None => None,
+    };
+    let (cond, mut args) = where_clause(spec, snapshot_id, query, today);
+    let count_sql = format!("SELECT COUNT(*) FROM {} {cond}", spec.from);
+    let total: i64 = conn
+        .prepare_cached(&count_sql)?
+        .query_row(rusqlite::params_from_iter(args.iter()), |r| r.get(0))?;
+    let total = total as u64;
+    let pages = total_pages(total, query.page_size);
+    if query.page > pages {
+        return Err(AnswerError::PageNotFound {
+            page: query.page,
+            total_pages: pages,
+        });
+    }
+    let sql = format!(
+        "SELECT {} FROM {} {cond} ORDER BY {} LIMIT ? OFFSET ?",
+        spec.columns,
+        spec.from,
+        order_sql(spec, query.ordering, query.upcoming(spec))
+    );
+    args.push(Value::Integer(query.page_size as i64));
+    args.push(Value::Integer(((query.page - 1) * query.page_size) as i64));
+    let mut st = conn.prepare_cached(&sql)?;
+    let mut rows = st.query(rusqlite::params_from_iter(args.iter()))?;
+    let mut items = Vec::new();
+    while let Some(row) = rows.next()? {
+        items.push((spec.item.render)(row)?);
+    }
+    Ok(render_page(
+        items.iter().map(|i| i.as_slice()),
+        query.page,
+        query.page_size,
+        total,
+    ))
+}
+
+/// Every record of a list scope in one ordering, with the values of its enumerable
+/// filters (in the spec's parameter order): what the generator partitions into pages.
+pub struct SortedRows {
+    pub items: Vec<Vec<u8>>,
+    /// One row of keys per item; `keys[i][k]` is the canonical value of the k-th
+    /// enumerable parameter.
+    pub keys: Vec<Vec<String>>,
+    /// Indices (into `spec.params`) of the enumerable parameters.
+    pub params: Vec<usize>,
+}
+
+/// All records of a list scope, sorted. `upcoming` applies `is_upcoming=true`.
+pub fn sorted_rows(
+    conn: &Connection,
+    spec: &ListSpec,
+    snapshot: Option<i64>,
+    upcoming: bool,
+    ordering: Option<OrderChoice>,
+    today: &str,
+) -> rusqlite::Result<SortedRows> {
+    let params: Vec<usize> = spec
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind.enumerable())
+        .map(|(i, _)| i)
+        .collect();
+    let mut query = ListQuery::default();
+    if upcoming {
+        if let Some(i) = spec
+            .params
+            .iter()
+            .position(|p| p.kind == ParamKind::Upcoming)
+        {
+            query.filters.push((i, FilterValue::Bool(true)));
+        }
+    }
+    let (cond, args) = where_clause(spec, snapshot, &query, today);
+    let mut columns = spec.columns.to_string();
+    for &i in &params {
+        let _ = write!(columns, ", {}", spec.params[i].expr);
+    }
+    let sql = format!(
+        "SELECT {columns} FROM {} {cond} ORDER BY {}",
+        spec.from,
+        order_sql(spec, ordering, upcoming)
+    );
+    let mut st = conn.prepare(&sql)?;
+    let first_key = st.column_count() - params.len();
+    let mut rows = st.query(rusqlite::params_from_iter(args.iter()))?;
+    let mut out = SortedRows {
+        items: Vec::new(),
+        keys: Vec::new(),
+        params,
+    };
+    while let Some(row) = rows.next()? {
+        out.items.push((spec.item.render)(row)?);
+        let mut keys = Vec::with_capacity(out.params.len());
+        for k in 0..out.params.len() {
+            keys.push(row.get::<_, String>(first_key + k)?);
+        }
+        out.keys.push(keys);
+    }
+    Ok(out)
+}
+
+/// Answers one detail live from canonical ids.
+pub fn detail(
+    conn: &Connection,
+    spec: &DetailSpec,
+    ids: &[String],
+) -> Result<Vec<u8>, AnswerError> {
+    let sql = format!(
+        "SELECT {} FROM {} WHERE {} AND {}",
+        spec.columns, spec.from, spec.base_where, spec.lookup
+    );
+    let args: Vec<Value> = spec
+        .ids
+        .iter()
+        .zip(ids)
+        .map(|(rule, id)| match rule {
+            IdRule::Number => Value::Integer(id.parse().unwrap_or(-1)),
+            _ => Value::Text(id.clone()),
+        })
+        .collect();
+    let mut st = conn.prepare_cached(&sql)?;
+    let mut rows = st.query(rusqlite::params_from_iter(args.iter()))?;
+    match rows.next()? {
+        Some(row) => Ok((spec.body.render)(conn, row)?),
+        None => Err(AnswerError::NotFound(spec.singular)),
+    }
+}
+
+/// Every record of a detail, as (canonical ids, body), for the generator.
+pub fn all_details(
+    conn: &Connection,
+    spec: &DetailSpec,
+    mut each: impl FnMut(Vec<String>, Vec<u8>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let sql = format!(
+        "SELECT {}, {} FROM {} WHERE {} ORDER BY t.id",
+        spec.columns,
+        spec.id_exprs.join(", "),
+        spec.from,
+        spec.base_where
+    );
+    let mut st = conn.prepare(&sql)?;
+    let first_id = st.column_count() - spec.id_exprs.len();
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        let ids = (0..spec.id_exprs.len())
+            .map(|k| row.get::<_, String>(first_id + k))
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let body = (spec.body.render)(conn, row)?;
+        each(ids, body)?;
+    }
+    Ok(())
+}
+
+/// The API root body.
+pub fn root(docs_url: &str) -> Vec<u8> {
+    // A `Value` prints as compact JSON; printing it cannot fail.
+    serde_json::json!({
+        "message": "Welcome to the API v0",
+        "docs_url": docs_url,
+    })
+    .to_string()
+    .into_bytes()
+}

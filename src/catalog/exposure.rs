@@ -1,0 +1,72 @@
+//! What the API exposes, written once: the conditions under which a record exists for
+//! the API (docs/api.md §3) and the counters built on them. The REST lists and details
+//! of the catalog and every GraphQL statement use these fragments; nothing else states
+//! them.
+//!
+//! - Chapters, committees and projects: only the active ones (`active!`).
+//! - Organizations: only those affiliated with the community (`affiliated!`).
+//! - Releases: only the published ones (`published!`).
+//! - Snapshots: only the completed ones (`completed!`).
+//! - Everything else (events, issues, labels, members, milestones, repositories,
+//!   sponsors): every record.
+//!
+//! Each fragment is a macro taking the table's alias as a string literal and expanding
+//! to a string literal, so it composes at compile time (`concat!`) into the `&'static
+//! str` SQL of the catalog's static tables and of GraphQL's records, and applies to
+//! whatever alias a statement gives the table (`t` for a list's own table, another
+//! letter in a correlated subquery). They carry no values: whatever a request supplies
+//! is bound as a parameter.
+
+/// `<alias>.is_active = 1`: the chapter, committee or project is active.
+macro_rules! active {
+    ($alias:literal) => {
+        concat!($alias, ".is_active = 1")
+    };
+}
+
+/// `<alias>.is_affiliated = 1`: the organization is affiliated with the community.
+macro_rules! affiliated {
+    ($alias:literal) => {
+        concat!($alias, ".is_affiliated = 1")
+    };
+}
+
+/// `<alias>.published_at IS NOT NULL`: the release is published.
+macro_rules! published {
+    ($alias:literal) => {
+        concat!($alias, ".published_at IS NOT NULL")
+    };
+}
+
+/// `<alias>.status = 'completed'`: the snapshot is completed.
+macro_rules! completed {
+    ($alias:literal) => {
+        concat!($alias, ".status = 'completed'")
+    };
+}
+
+/// The five counters of a snapshot aliased `t`, as select-list columns: the chapters,
+/// issues, projects, releases and members new in it that the API exposes (the totals
+/// of its five sub-lists). The snapshot detail and GraphQL's `Snapshot` read them.
+macro_rules! snapshot_counts {
+    () => {
+        concat!(
+            "(SELECT COUNT(*) FROM snapshot_chapters s JOIN chapters c ON c.id = s.chapter_id \
+              WHERE s.snapshot_id = t.id AND ",
+            $crate::catalog::exposure::active!("c"),
+            "), \
+             (SELECT COUNT(*) FROM snapshot_issues s WHERE s.snapshot_id = t.id), \
+             (SELECT COUNT(*) FROM snapshot_projects s JOIN projects p ON p.id = s.project_id \
+              WHERE s.snapshot_id = t.id AND ",
+            $crate::catalog::exposure::active!("p"),
+            "), \
+             (SELECT COUNT(*) FROM snapshot_releases s JOIN releases r ON r.id = s.release_id \
+              WHERE s.snapshot_id = t.id AND ",
+            $crate::catalog::exposure::published!("r"),
+            "), \
+             (SELECT COUNT(*) FROM snapshot_members s WHERE s.snapshot_id = t.id)"
+        )
+    };
+}
+
+pub(crate) use {active, affiliated, completed, published, snapshot_counts};

@@ -1,0 +1,41 @@
+//! The catalog: the one place that knows the semantics of every REST v0 list and
+//! detail (docs/api.md §3): which records exist for the API, each list's filters and
+//! their validation, orderings with tie-breakers, default order, pagination and the
+//! envelope, item and detail shapes, and how detail ids are looked up.
+//!
+//! Both the generator (which enumerates canonical queries and renders every page) and
+//! the shim (which answers what the tree does not hold) call it, so a pre-rendered file
+//! and a live answer for the same request are the same bytes. GraphQL reuses its
+//! lookups and `exposure`, the SQL that says what the API exposes.
+//!
+//! Its parts (re-exported here, so callers name `catalog::X`; `exposure` is used by
+//! its path):
+//! - `spec`: the spec types and the response-type links ([`Item`], [`Body`]);
+//! - `rows`: the row mappers, each beside the column list it reads;
+//! - `tables`: the lists and details as declarative tables;
+//! - `query`: query parsing and validation, the canonical form, SQL conditions;
+//! - `answer`: running a list or detail against SQLite, envelopes, pagination;
+//! - `exposure`: what the API exposes, as SQL fragments.
+
+mod answer;
+pub(crate) mod exposure;
+mod query;
+mod rows;
+mod spec;
+mod tables;
+
+pub use answer::{
+    all_details, detail, list_page, render_page, root, snapshot_id, snapshot_keys, sorted_rows,
+    total_pages, AnswerError, SortedRows,
+};
+pub use query::{
+    canonical_ids, encode, order_sql, ordering_values, parse_query, FieldError, FilterValue,
+    ListQuery, OrderChoice, COMPONENT,
+};
+pub use spec::{
+    Body, BodyType, Component, DetailSpec, IdRule, Item, ItemType, ListSpec, OrderField, Param,
+    ParamKind, SnapshotLink, UpcomingRules, PAGE_MAX, PAGE_SIZE,
+};
+pub use tables::{detail_spec, list_spec, snapshot_list_spec, DETAILS, LISTS, SNAPSHOT_LISTS};
+
+pub use crate::vocab::{EVENT_CATEGORIES, MEMBER_TYPES, PROJECT_LEVELS, PROJECT_TYPES, STATES};

@@ -1,0 +1,49 @@
+//! Record plumbing of the GraphQL API: the records its types are made of, how each is
+//! read from one SQL row ([`Record`]), and the relations between them
+//! ([`relations`]). The records are the data of the GraphQL object types (their plain
+//! fields); [`super::types`] adds the resolved fields, through [`super::loaders`].
+//!
+//! What the API exposes (active chapters, published releases, ...) comes from
+//! [`crate::catalog::exposure`], the same SQL the REST catalog uses.
+
+mod activity;
+mod community;
+pub mod relations;
+
+pub use activity::*;
+pub use community::*;
+
+use super::db::Cols;
+
+/// A record read from one SQL row, columns in `COLS` order.
+pub trait Record: Sized + Clone + Send + Sync + 'static {
+    /// The select list; tables are aliased `t` (the record), `r` (its repository) and
+    /// `o` (the repository's organization).
+    const COLS: &'static str;
+    fn read(c: &mut Cols) -> rusqlite::Result<Self>;
+}
+
+/// A record with a table of its own, keyed by `id` (aliased `t`).
+pub trait Table: Record {
+    const TABLE: &'static str;
+    /// Joins the columns need besides `t`.
+    const JOINS: &'static str = "";
+}
+
+/// The joins of records in a repository: the repository `r` and its organization `o`.
+pub const REPO_JOINS: &str = " JOIN repositories r ON r.id = t.repository_id \
+     JOIN organizations o ON o.id = r.organization_id";
+
+/// The most records any list returns, whatever its `limit`.
+pub const MAX_LIMIT: i64 = 1000;
+
+/// Newest first. Ties go to the later record: with every key descending, SQLite walks
+/// the `(created_at, updated_at, id)` index backwards and stops at the limit.
+pub const NEWEST_FIRST: &str = "t.created_at DESC, t.updated_at DESC, t.id DESC";
+
+/// Newest first, for records without `updated_at` ordering (chapters, projects,
+/// snapshots, members).
+pub const CREATED_FIRST: &str = "t.created_at DESC, t.id DESC";
+
+/// Most recently published first (releases).
+pub const PUBLISHED_FIRST: &str = "t.published_at DESC, t.created_at DESC, t.id DESC";

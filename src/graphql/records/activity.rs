@@ -1,0 +1,249 @@
+//! The records of the code-hosting activity: repositories and their contributors,
+//! issues and their labels, milestones and releases, each with the columns it is read
+//! from.
+
+use async_graphql::SimpleObject;
+
+use super::{Record, Table, REPO_JOINS};
+use crate::catalog::exposure::active;
+use crate::graphql::db::Cols;
+
+// ----------------------------------------------------------------------------------
+// Repositories and contributors
+
+/// A code repository (of any organization).
+#[derive(SimpleObject, Clone)]
+#[graphql(complex)]
+pub struct Repository {
+    #[graphql(skip)]
+    pub id: i64,
+    #[graphql(skip)]
+    pub organization_id: i64,
+    /// The repository name in lower case, as used by `repository(repositoryKey:)`.
+    pub key: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub url: String,
+    pub commits_count: i64,
+    pub contributors_count: i64,
+    pub forks_count: i64,
+    pub open_issues_count: i64,
+    pub stars_count: i64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl Table for Repository {
+    const TABLE: &'static str = "repositories";
+}
+
+impl Record for Repository {
+    const COLS: &'static str = "t.id, t.organization_id, t.name_lc, t.name, t.description, \
+        t.url, t.commits_count, t.contributors_count, t.forks_count, t.open_issues_count, \
+        t.stars_count, t.created_at, t.updated_at";
+    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        Ok(Repository {
+            id: c.get()?,
+            organization_id: c.get()?,
+            key: c.get()?,
+            name: c.get()?,
+            description: c.get()?,
+            url: c.get()?,
+            commits_count: c.get()?,
+            contributors_count: c.get()?,
+            forks_count: c.get()?,
+            open_issues_count: c.get()?,
+            stars_count: c.get()?,
+            created_at: c.ts()?,
+            updated_at: c.ts()?,
+        })
+    }
+}
+
+/// A member's contributions to one or several repositories.
+#[derive(SimpleObject, Clone)]
+pub struct Contributor {
+    pub login: String,
+    pub name: String,
+    pub avatar_url: String,
+    pub contributions_count: i64,
+}
+
+impl Record for Contributor {
+    /// Over `repository_contributors rc` joined with `members m`, per repository.
+    const COLS: &'static str = "m.login, m.name, m.avatar_url, rc.contributions_count";
+    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        Ok(Contributor {
+            login: c.get()?,
+            name: c.get()?,
+            avatar_url: c.get()?,
+            contributions_count: c.get()?,
+        })
+    }
+}
+
+// ----------------------------------------------------------------------------------
+// Issues, milestones, releases
+
+/// An issue.
+#[derive(SimpleObject, Clone)]
+#[graphql(complex)]
+pub struct Issue {
+    #[graphql(skip)]
+    pub id: i64,
+    pub number: i64,
+    pub title: String,
+    /// `open` or `closed`.
+    pub state: String,
+    /// Markdown.
+    pub body: String,
+    pub url: String,
+    #[graphql(skip)]
+    pub author_id: Option<i64>,
+    /// The login of the repository's organization.
+    pub organization_name: String,
+    pub repository_name: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl Table for Issue {
+    const TABLE: &'static str = "issues";
+    const JOINS: &'static str = REPO_JOINS;
+}
+
+impl Record for Issue {
+    const COLS: &'static str = "t.id, t.number, t.title, t.state, t.body, t.url, t.author_id, \
+        o.login, r.name, t.created_at, t.updated_at";
+    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        Ok(Issue {
+            id: c.get()?,
+            number: c.get()?,
+            title: c.get()?,
+            state: c.get()?,
+            body: c.get()?,
+            url: c.get()?,
+            author_id: c.get()?,
+            organization_name: c.get()?,
+            repository_name: c.get()?,
+            created_at: c.ts()?,
+            updated_at: c.ts()?,
+        })
+    }
+}
+
+/// The name of a label on an issue.
+#[derive(Clone)]
+pub struct LabelName(pub String);
+
+impl Record for LabelName {
+    /// Over `labels l`.
+    const COLS: &'static str = "l.name";
+    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        Ok(LabelName(c.get()?))
+    }
+}
+
+/// A milestone.
+#[derive(SimpleObject, Clone)]
+#[graphql(complex)]
+pub struct Milestone {
+    pub number: i64,
+    pub title: String,
+    /// `open` or `closed`.
+    pub state: String,
+    /// Markdown.
+    pub body: String,
+    pub url: String,
+    #[graphql(skip)]
+    pub author_id: Option<i64>,
+    /// The login of the repository's organization.
+    pub organization_name: String,
+    pub repository_name: String,
+    pub open_issues_count: i64,
+    pub closed_issues_count: i64,
+    pub due_on: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl Table for Milestone {
+    const TABLE: &'static str = "milestones";
+    const JOINS: &'static str = REPO_JOINS;
+}
+
+impl Record for Milestone {
+    const COLS: &'static str = "t.number, t.title, t.state, t.body, t.url, t.author_id, \
+        o.login, r.name, t.open_issues_count, t.closed_issues_count, t.due_on, t.created_at, \
+        t.updated_at";
+    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        Ok(Milestone {
+            number: c.get()?,
+            title: c.get()?,
+            state: c.get()?,
+            body: c.get()?,
+            url: c.get()?,
+            author_id: c.get()?,
+            organization_name: c.get()?,
+            repository_name: c.get()?,
+            open_issues_count: c.get()?,
+            closed_issues_count: c.get()?,
+            due_on: c.opt_ts()?,
+            created_at: c.ts()?,
+            updated_at: c.ts()?,
+        })
+    }
+}
+
+/// A published release.
+#[derive(SimpleObject, Clone)]
+#[graphql(complex)]
+pub struct Release {
+    /// Case-sensitive; may contain `/`.
+    pub tag_name: String,
+    pub name: String,
+    /// Markdown.
+    pub description: String,
+    pub url: String,
+    pub is_pre_release: bool,
+    #[graphql(skip)]
+    pub author_id: Option<i64>,
+    /// The login of the repository's organization.
+    pub organization_name: String,
+    pub repository_name: String,
+    /// The name of the active project the repository belongs to, if any.
+    pub project_name: Option<String>,
+    pub published_at: Option<String>,
+    pub created_at: String,
+}
+
+impl Table for Release {
+    const TABLE: &'static str = "releases";
+    const JOINS: &'static str = REPO_JOINS;
+}
+
+impl Record for Release {
+    const COLS: &'static str = concat!(
+        "t.tag_name, t.name, t.description, t.url, t.is_pre_release, t.author_id, o.login, \
+         r.name, \
+         (SELECT p.name FROM project_repositories pr JOIN projects p ON p.id = pr.project_id \
+          WHERE pr.repository_id = t.repository_id AND ",
+        active!("p"),
+        " ORDER BY p.id LIMIT 1), t.published_at, t.created_at"
+    );
+    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        Ok(Release {
+            tag_name: c.get()?,
+            name: c.get()?,
+            description: c.get()?,
+            url: c.get()?,
+            is_pre_release: c.get()?,
+            author_id: c.get()?,
+            organization_name: c.get()?,
+            repository_name: c.get()?,
+            project_name: c.get()?,
+            published_at: c.opt_ts()?,
+            created_at: c.ts()?,
+        })
+    }
+}
