@@ -146,7 +146,7 @@ pub fn counts(scale: Scale) -> Counts {
 }
 
 /// Writes the synthetic dataset of `scale` and `seed` to `db` (atomically).
-pub fn synth(scale: Scale, seed: u64, db: &Path) -> anyhow::Result<()> {
+pub fn synth(scale: Scale, seed: u64, db: &Path) -> Result<(), store::StoreError> {
     let ds = dataset(scale, seed);
     store::build(&ds, db)
 }
