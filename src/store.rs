@@ -7,7 +7,8 @@
 //!   giving the row ids every reference resolves to;
 //! - `write`: the SQLite file, built in a temporary file beside the target and renamed
 //!   over it once complete, so a failed import leaves the existing file byte-identical
-//!   and a reader sees either the old dataset or the new one.
+//!   and a reader sees either the old dataset or the new one. Temporary files left by an
+//!   import that died are removed by the next one (see `write`).
 //!
 //! Beside them: `open` (opening a dataset for reading, with its schema version check),
 //! `check` (the integrity report of `roost db check`) and `sample` (the dataset shipped

@@ -6,6 +6,15 @@
 //! temporary file and leaves the target byte-identical; a reader sees either the old
 //! dataset or the new one.
 //!
+//! A process killed mid-build (`kill -9`, a power cut) cannot remove its temporary
+//! file, so every build first removes the `.NAME.tmp-<pid>` files beside its target
+//! whose process no longer exists (no `/proc/<pid>`). Temporary files of live processes
+//! (another import of the same dataset running now) are left alone, as are temporary
+//! files of other datasets. Where `/proc` is not mounted nothing is removed, and a pid
+//! reused by an unrelated live process keeps its stale file until that process ends.
+//! Processes in different PID namespaces (containers sharing the dataset's folder)
+//! cannot see each other's pids, so such imports must not share a folder.
+//!
 //! Rows are inserted table by table in the order of their references; a record's row
 //! id is its position in its file + 1.
 
@@ -39,6 +48,7 @@ pub(super) fn write_atomically(
         .ok_or_else(|| StoreError::NotAFilePath(db.to_path_buf()))?
         .to_string_lossy()
         .into_owned();
+    remove_stale_temps(&dir, &file_name);
     let tmp = dir.join(temp_name(&file_name, std::process::id()));
     let _ = fs::remove_file(&tmp);
     let result = (|| -> Result<(), StoreError> {
@@ -72,7 +82,54 @@ pub(super) fn write_atomically(
 
 /// The temporary file of process `pid` building the dataset file `file_name`.
 fn temp_name(file_name: &str, pid: u32) -> String {
-    format!(".{file_name}.tmp-{pid}")
+    format!("{}{pid}", temp_prefix(file_name))
+}
+
+/// What the temporary files of the dataset file `file_name` start with.
+fn temp_prefix(file_name: &str) -> String {
+    format!(".{file_name}.tmp-")
+}
+
+/// Removes the temporary files of `file_name` in `dir` left by processes that no
+/// longer exist (see the module doc). Best effort: a file that cannot be removed is
+/// logged and left, it never fails the build.
+fn remove_stale_temps(dir: &Path, file_name: &str) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = temp_prefix(file_name);
+    let own = std::process::id();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix.as_str()))
+            .and_then(|digits| {
+                digits
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|p| p.to_string() == digits)
+            })
+        else {
+            continue;
+        };
+        if pid == own || proc.join(pid.to_string()).exists() {
+            continue;
+        }
+        let path = entry.path();
+        match fs::remove_file(&path) {
+            Ok(()) => {
+                tracing::info!(path = %path.display(), pid, "removed the temporary file of a dead import")
+            }
+            Err(e) => {
+                tracing::warn!(path = %path.display(), error = %e, "cannot remove the temporary file of a dead import")
+            }
+        }
+    }
 }
 
 fn b(v: bool) -> i64 {
