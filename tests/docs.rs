@@ -1,4 +1,4 @@
-//! The docs page rendered from the OpenAPI document (API.md section 7): every
+//! The docs page rendered from the OpenAPI document (docs/api.md §7): every
 //! operation with its parameters, responses and a form; only local assets; labelled
 //! controls; anchors that resolve. The real-browser check is `.ci/steps/40-browser.sh`.
 
@@ -212,4 +212,35 @@ fn the_script_remembers_the_key_and_sends_it_in_the_documented_header() {
         .unwrap();
     let (html, _) = rendered();
     assert!(html.contains(&format!("(sent as <code>{header}</code>)")));
+}
+
+#[test]
+fn html_in_descriptions_is_shown_as_text_not_run() {
+    let mut doc: Value = serde_json::from_slice(&roost::openapi::document_json()).unwrap();
+    doc["info"]["description"] =
+        "Intro <script>alert(1)</script> with **bold**.\n\n<div onclick=\"x()\">block</div>".into();
+    doc["tags"][0]["description"] =
+        "[run](javascript:alert(1)) ![logo](https://example.org/a.png)".into();
+    let param = &mut doc["paths"]["/api/v0/chapters/"]["get"]["parameters"][0];
+    param["description"] = "A <img src=x onerror=alert(1)> filter.".into();
+    let files = roost::docs::render(&serde_json::to_vec(&doc).unwrap()).unwrap();
+    let html = String::from_utf8(files[0].1.clone()).unwrap();
+    for raw in [
+        "<script>alert",
+        "<div onclick",
+        "<img src=x",
+        "javascript:",
+        "example.org/a.png",
+    ] {
+        assert!(!html.contains(raw), "{raw} reached the page");
+    }
+    assert!(
+        html.contains("Intro &lt;script&gt;alert(1)&lt;/script&gt; with <strong>bold</strong>.")
+    );
+    assert!(html.contains("&lt;div onclick=\"x()\"&gt;block&lt;/div&gt;"));
+    assert!(html.contains("A &lt;img src=x onerror=alert(1)&gt; filter."));
+    assert!(
+        html.contains("<p>run logo</p>"),
+        "links and images keep their text"
+    );
 }

@@ -194,3 +194,35 @@ fn init_refuses_to_overwrite_without_force() {
     assert!(err.to_string().contains("--force"));
     roost::store::init_db(&db, true).unwrap();
 }
+
+#[test]
+fn an_import_removes_temporary_files_of_dead_imports_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("roost.db");
+    let dir = sample_dir(tmp.path(), "issues.jsonl", |_| {});
+    // Above the kernel's largest possible pid (2^22), so no process has it.
+    let dead = tmp.path().join(".roost.db.tmp-4194305");
+    // This test process is alive while the import (a child process) runs.
+    let live = tmp
+        .path()
+        .join(format!(".roost.db.tmp-{}", std::process::id()));
+    // A dead import of another dataset in the same folder is not this import's business.
+    let other = tmp.path().join(".other.db.tmp-4194305");
+    for path in [&dead, &live, &other] {
+        fs::write(path, b"half a dataset").unwrap();
+    }
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_roost"))
+        .args(["db", "import", "--db"])
+        .arg(&db)
+        .arg(&dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(store::check(&db).unwrap(), Vec::<String>::new());
+    assert!(!dead.exists(), "the dead import's temporary file is left");
+    assert!(live.exists(), "a live process's temporary file was removed");
+    assert!(
+        other.exists(),
+        "another dataset's temporary file was removed"
+    );
+}

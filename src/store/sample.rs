@@ -3,8 +3,7 @@
 
 use std::path::Path;
 
-use anyhow::bail;
-
+use super::{ImportErrors, StoreError};
 use crate::records::Dataset;
 
 /// The sample dataset shipped in the binary (data/sample/), as (file, contents).
@@ -68,7 +67,7 @@ pub const SAMPLE: &[(&str, &str)] = &[
 ];
 
 /// The embedded sample as a dataset.
-pub fn sample_dataset() -> anyhow::Result<Dataset> {
+pub fn sample_dataset() -> Result<Dataset, ImportErrors> {
     let mut errors = Vec::new();
     let mut ds = Dataset::default();
     for (file, text) in SAMPLE {
@@ -97,17 +96,14 @@ pub fn sample_dataset() -> anyhow::Result<Dataset> {
     if errors.is_empty() {
         Ok(ds)
     } else {
-        Err(super::ImportErrors(errors).into())
+        Err(ImportErrors(errors))
     }
 }
 
 /// `roost db init`: the sample dataset at `db` (refused when `db` exists, unless `force`).
-pub fn init_db(db: &Path, force: bool) -> anyhow::Result<()> {
+pub fn init_db(db: &Path, force: bool) -> Result<(), StoreError> {
     if db.exists() && !force {
-        bail!(
-            "{} already exists; pass --force to replace it with the sample",
-            db.display()
-        );
+        return Err(StoreError::Exists(db.to_path_buf()));
     }
     super::build(&sample_dataset()?, db)
 }

@@ -1,0 +1,113 @@
+//! `roost db check`: the integrity report of a dataset file (SQLite's own check,
+//! dangling references, enum values outside their vocabulary, duplicate natural keys,
+//! project totals that differ from their repositories).
+
+use std::path::Path;
+
+use rusqlite::Connection;
+
+use super::{open_read, StoreError};
+
+/// `roost db check`: every integrity problem found, as sentences. Empty means healthy.
+pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
+    let conn = open_read(db)?;
+    let mut problems = Vec::new();
+    let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+    if integrity != "ok" {
+        problems.push(format!("SQLite integrity check: {integrity}"));
+    }
+    let mut fk = conn.prepare("PRAGMA foreign_key_check")?;
+    let rows = fk.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, Option<i64>>(1)?,
+            r.get::<_, String>(2)?,
+        ))
+    })?;
+    for row in rows {
+        let (table, rowid, parent) = row?;
+        problems.push(format!(
+            "dangling reference: {table} row {} points to a missing {parent} record",
+            rowid.map_or("?".to_string(), |r| r.to_string())
+        ));
+    }
+    let leader_refs = "SELECT 'leader of ' || entity_kind || ' ' || entity_id FROM leaders \
+         WHERE (entity_kind = 'chapter' AND entity_id NOT IN (SELECT id FROM chapters)) \
+            OR (entity_kind = 'committee' AND entity_id NOT IN (SELECT id FROM committees)) \
+            OR (entity_kind = 'project' AND entity_id NOT IN (SELECT id FROM projects))";
+    for what in strings(&conn, leader_refs)? {
+        problems.push(format!("dangling reference: {what} does not exist"));
+    }
+    let enums = [
+        ("issues", "state", "('open','closed')"),
+        ("milestones", "state", "('open','closed')"),
+        (
+            "projects",
+            "level",
+            "('flagship','production','incubator','lab','demo')",
+        ),
+        (
+            "projects",
+            "type",
+            "('code','documentation','tool','other')",
+        ),
+        (
+            "events",
+            "category",
+            "('appsec_days','global','partner','other')",
+        ),
+        (
+            "sponsors",
+            "sponsor_type",
+            "('Diamond','Platinum','Gold','Silver','Supporter','Not a Sponsor')",
+        ),
+        ("sponsors", "member_type", "('Platinum','Gold','Silver','')"),
+        (
+            "snapshots",
+            "status",
+            "('completed','processing','pending','error')",
+        ),
+    ];
+    for (table, column, allowed) in enums {
+        let sql = format!(
+            "SELECT id || ': ' || quote({column}) FROM {table} WHERE {column} NOT IN {allowed}"
+        );
+        for what in strings(&conn, &sql)? {
+            problems.push(format!("bad enum value: {table} {column} of record {what}"));
+        }
+    }
+    let keys = [
+        ("organizations", "login_lc"),
+        ("members", "login_lc"),
+        ("labels", "name_lc"),
+        ("chapters", "key_lc"),
+        ("committees", "key_lc"),
+        ("projects", "key_lc"),
+        ("events", "key_lc"),
+        ("sponsors", "key_lc"),
+        ("snapshots", "key_lc"),
+    ];
+    for (table, column) in keys {
+        let sql = format!("SELECT {column} FROM {table} GROUP BY {column} HAVING COUNT(*) > 1");
+        for key in strings(&conn, &sql)? {
+            problems.push(format!("duplicate key in {table}: '{key}'"));
+        }
+    }
+    let sums = "SELECT p.key FROM projects p WHERE p.stars != \
+        (SELECT COALESCE(SUM(r.stars_count), 0) FROM project_repositories pr \
+         JOIN repositories r ON r.id = pr.repository_id WHERE pr.project_id = p.id) \
+        OR p.forks != (SELECT COALESCE(SUM(r.forks_count), 0) FROM project_repositories pr \
+         JOIN repositories r ON r.id = pr.repository_id WHERE pr.project_id = p.id)";
+    for key in strings(&conn, sums)? {
+        problems.push(format!(
+            "project {key}: stored stars/forks differ from the sums over its repositories"
+        ));
+    }
+    Ok(problems)
+}
+
+fn strings(conn: &Connection, sql: &str) -> rusqlite::Result<Vec<String>> {
+    let mut st = conn.prepare(sql)?;
+    let rows = st.query_map([], |r| r.get::<_, String>(0))?;
+    rows.collect()
+}

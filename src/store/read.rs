@@ -1,0 +1,105 @@
+//! Reading the JSON Lines interchange format: one file per record type in a folder,
+//! parsed strictly into [`crate::records`] types. Every syntax and type error of every
+//! file is collected as `file:line: what is wrong` (physical line numbers) before
+//! anything is returned; blank lines are skipped.
+
+use std::fs;
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+
+use super::ImportErrors;
+use crate::records::{Dataset, Origin, Records};
+
+/// Reads a folder of interchange files. Syntax and type errors are collected for all
+/// files before returning.
+pub fn read_dir(dir: &Path) -> Result<Dataset, ImportErrors> {
+    if !dir.is_dir() {
+        return Err(ImportErrors(vec![format!(
+            "{}: not a directory of JSON Lines files",
+            dir.display()
+        )]));
+    }
+    let mut errors = Vec::new();
+    let ds = Dataset {
+        organizations: read_file(dir, "organizations.jsonl", &mut errors),
+        members: read_file(dir, "members.jsonl", &mut errors),
+        repositories: read_file(dir, "repositories.jsonl", &mut errors),
+        repository_contributors: read_file(dir, "repository_contributors.jsonl", &mut errors),
+        labels: read_file(dir, "labels.jsonl", &mut errors),
+        issues: read_file(dir, "issues.jsonl", &mut errors),
+        milestones: read_file(dir, "milestones.jsonl", &mut errors),
+        releases: read_file(dir, "releases.jsonl", &mut errors),
+        chapters: read_file(dir, "chapters.jsonl", &mut errors),
+        committees: read_file(dir, "committees.jsonl", &mut errors),
+        projects: read_file(dir, "projects.jsonl", &mut errors),
+        events: read_file(dir, "events.jsonl", &mut errors),
+        sponsors: read_file(dir, "sponsors.jsonl", &mut errors),
+        snapshots: read_file(dir, "snapshots.jsonl", &mut errors),
+    };
+    if errors.is_empty() {
+        Ok(ds)
+    } else {
+        Err(ImportErrors(errors))
+    }
+}
+
+fn read_file<T: DeserializeOwned>(
+    dir: &Path,
+    file: &'static str,
+    errors: &mut Vec<String>,
+) -> Records<T> {
+    match fs::read(dir.join(file)) {
+        Ok(bytes) => parse_lines(file, &bytes, errors),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => {
+            errors.push(format!("{file}: cannot read: {e}"));
+            Vec::new()
+        }
+    }
+}
+
+/// Parses the lines of one interchange file.
+pub fn parse_lines<T: DeserializeOwned>(
+    file: &'static str,
+    bytes: &[u8],
+    errors: &mut Vec<String>,
+) -> Records<T> {
+    let mut out = Vec::new();
+    for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let origin = Origin {
+            file,
+            line: index + 1,
+        };
+        let Ok(line) = std::str::from_utf8(raw) else {
+            errors.push(format!("{origin}: not valid UTF-8"));
+            continue;
+        };
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<T>(line) {
+            Ok(record) => out.push((origin, record)),
+            Err(e) => errors.push(format!("{origin}: {}", describe_json_error(&e))),
+        }
+    }
+    out
+}
+
+/// serde_json's message without its "at line 1 column N" (the line is the file's),
+/// keeping the column.
+fn describe_json_error(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let message = match text.rfind(" at line ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    };
+    let message = message.replace("struct ", "record ");
+    match e.classify() {
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+            format!("invalid JSON: {message} (column {})", e.column())
+        }
+        _ => format!("{message} (column {})", e.column()),
+    }
+}

@@ -1,0 +1,491 @@
+//! Validating a whole dataset before anything is written: natural keys (unique,
+//! case-insensitively), field checks the types alone do not express (non-empty names,
+//! key prefixes, coordinates, date ranges, snapshot months), and every reference
+//! resolved to the row id it points at.
+//!
+//! Errors are collected for the whole dataset, in a fixed order (keys, then fields,
+//! then references table by table), each as `file:line: what is wrong`.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{lc, ImportErrors};
+use crate::records::{
+    Chapter, Committee, Dataset, Date, Event, Leader, Origin, Project, Records, Snapshot,
+};
+
+/// Row ids that references resolve to (index = position in the record list; a record's
+/// own id is its position + 1).
+pub(super) struct Resolved {
+    /// The organization of each repository.
+    pub repo_org: Vec<i64>,
+    /// (repository, member) of each contributor record.
+    pub contributors: Vec<(i64, i64)>,
+    pub issues: RepoAndAuthor,
+    /// Label ids of each issue, in the order listed.
+    pub issue_labels: Vec<Vec<i64>>,
+    pub milestones: RepoAndAuthor,
+    pub releases: RepoAndAuthor,
+    /// Member id of each leader (when the leader has a login), per entity.
+    pub chapter_leaders: Vec<Vec<Option<i64>>>,
+    pub committee_leaders: Vec<Vec<Option<i64>>>,
+    pub project_leaders: Vec<Vec<Option<i64>>>,
+    /// Repository ids of each project, and the stars and forks summed over them.
+    pub project_repos: Vec<Vec<i64>>,
+    pub project_stars_forks: Vec<(i64, i64)>,
+    /// Per snapshot: new chapters, projects, members, issues, releases.
+    pub snapshot_links: Vec<[Vec<i64>; 5]>,
+}
+
+/// The repository and the (optional) author of each record of a repository-owned type.
+pub(super) struct RepoAndAuthor {
+    pub repo: Vec<i64>,
+    pub author: Vec<Option<i64>>,
+}
+
+/// Checks keys, fields and references of the whole dataset; the resolved ids, or every
+/// error found.
+pub(super) fn resolve(ds: &Dataset) -> Result<Resolved, ImportErrors> {
+    let mut errors = Vec::new();
+    let e = &mut errors;
+
+    let keys = Keys::build(ds, e);
+    check_fields(ds, e);
+
+    let repo_org = ds
+        .repositories
+        .iter()
+        .map(|(o, r)| keys.org(o, &r.organization, e))
+        .collect();
+    let contributors = resolve_contributors(ds, &keys, e);
+    let issues = RepoAndAuthor::resolve(&ds.issues, &keys, e, |i| {
+        (&i.organization, &i.repository, &i.author)
+    });
+    let issue_labels = resolve_issue_labels(ds, &keys, e);
+    let milestones = RepoAndAuthor::resolve(&ds.milestones, &keys, e, |m| {
+        (&m.organization, &m.repository, &m.author)
+    });
+    let releases = RepoAndAuthor::resolve(&ds.releases, &keys, e, |r| {
+        (&r.organization, &r.repository, &r.author)
+    });
+    let chapter_leaders = keys.leaders_of(&ds.chapters, |c: &Chapter| &c.leaders, e);
+    let committee_leaders = keys.leaders_of(&ds.committees, |c: &Committee| &c.leaders, e);
+    let project_leaders = keys.leaders_of(&ds.projects, |p: &Project| &p.leaders, e);
+    let (project_repos, project_stars_forks) = resolve_project_repositories(ds, &keys, e);
+    let snapshot_links = ds
+        .snapshots
+        .iter()
+        .map(|(o, s)| resolve_snapshot(o, s, &keys, e))
+        .collect();
+
+    if !errors.is_empty() {
+        return Err(ImportErrors(errors));
+    }
+    Ok(Resolved {
+        repo_org,
+        contributors,
+        issues,
+        issue_labels,
+        milestones,
+        releases,
+        chapter_leaders,
+        committee_leaders,
+        project_leaders,
+        project_repos,
+        project_stars_forks,
+        snapshot_links,
+    })
+}
+
+// ---------------------------------------------------------------------------------
+// Natural keys
+
+/// A natural-key index: lower-cased key → stable id.
+struct KeyIndex {
+    ids: HashMap<String, i64>,
+}
+
+impl KeyIndex {
+    /// Indexes `records` by `key`; a key seen twice is reported at its second record.
+    fn build<T>(
+        records: &Records<T>,
+        what: &str,
+        key: impl Fn(&T) -> String,
+        errors: &mut Vec<String>,
+    ) -> KeyIndex {
+        let mut ids = HashMap::with_capacity(records.len());
+        for (i, (origin, record)) in records.iter().enumerate() {
+            let k = key(record);
+            if let Some(first) = ids.insert(k.clone(), i as i64 + 1) {
+                ids.insert(k.clone(), first);
+                errors.push(format!(
+                    "{origin}: duplicate {what} '{k}' (first defined by record {first} of {})",
+                    origin.file
+                ));
+            }
+        }
+        KeyIndex { ids }
+    }
+
+    fn get(&self, key: &str) -> Option<i64> {
+        self.ids.get(key).copied()
+    }
+}
+
+fn repo_key(org: &str, name: &str) -> String {
+    format!("{}/{}", lc(org), lc(name))
+}
+
+fn issue_key(org: &str, repo: &str, number: u64) -> String {
+    format!("{}#{number}", repo_key(org, repo))
+}
+
+fn release_key(org: &str, repo: &str, tag: &str) -> String {
+    format!("{}@{tag}", repo_key(org, repo))
+}
+
+/// The indexes of the record types other records refer to. Building them reports
+/// duplicate keys of every type, referred to or not.
+struct Keys {
+    orgs: KeyIndex,
+    members: KeyIndex,
+    repos: KeyIndex,
+    labels: KeyIndex,
+    issues: KeyIndex,
+    releases: KeyIndex,
+    chapters: KeyIndex,
+    projects: KeyIndex,
+}
+
+impl Keys {
+    fn build(ds: &Dataset, e: &mut Vec<String>) -> Keys {
+        let orgs = KeyIndex::build(&ds.organizations, "organization login", |o| lc(&o.login), e);
+        let members = KeyIndex::build(&ds.members, "member login", |m| lc(&m.login), e);
+        let repos = KeyIndex::build(
+            &ds.repositories,
+            "repository",
+            |r| repo_key(&r.organization, &r.name),
+            e,
+        );
+        let labels = KeyIndex::build(&ds.labels, "label name", |l| lc(&l.name), e);
+        let issues = KeyIndex::build(
+            &ds.issues,
+            "issue",
+            |i| issue_key(&i.organization, &i.repository, i.number),
+            e,
+        );
+        KeyIndex::build(
+            &ds.milestones,
+            "milestone",
+            |m| issue_key(&m.organization, &m.repository, m.number),
+            e,
+        );
+        let releases = KeyIndex::build(
+            &ds.releases,
+            "release",
+            |r| release_key(&r.organization, &r.repository, &r.tag_name),
+            e,
+        );
+        let chapters = KeyIndex::build(&ds.chapters, "chapter key", |c| lc(&c.key), e);
+        KeyIndex::build(&ds.committees, "committee key", |c| lc(&c.key), e);
+        let projects = KeyIndex::build(&ds.projects, "project key", |p| lc(&p.key), e);
+        KeyIndex::build(&ds.events, "event key", |v| lc(&v.key), e);
+        KeyIndex::build(&ds.sponsors, "sponsor key", |s| lc(&s.key), e);
+        KeyIndex::build(&ds.snapshots, "snapshot key", |s| lc(&s.key), e);
+        Keys {
+            orgs,
+            members,
+            repos,
+            labels,
+            issues,
+            releases,
+            chapters,
+            projects,
+        }
+    }
+
+    /// The organization `login`; 0 (and an error) when it does not exist.
+    fn org(&self, o: &Origin, login: &str, e: &mut Vec<String>) -> i64 {
+        self.orgs.get(&lc(login)).unwrap_or_else(|| {
+            e.push(format!(
+                "{o}: organization '{login}' does not exist in organizations.jsonl"
+            ));
+            0
+        })
+    }
+
+    /// The member `login` named by `field`; 0 (and an error) when it does not exist.
+    fn member(&self, o: &Origin, field: &str, login: &str, e: &mut Vec<String>) -> i64 {
+        self.members.get(&lc(login)).unwrap_or_else(|| {
+            e.push(format!(
+                "{o}: {field} '{login}' does not exist in members.jsonl"
+            ));
+            0
+        })
+    }
+
+    fn opt_member(
+        &self,
+        o: &Origin,
+        field: &str,
+        login: &Option<String>,
+        e: &mut Vec<String>,
+    ) -> Option<i64> {
+        login.as_deref().map(|l| self.member(o, field, l, e))
+    }
+
+    /// The repository `org/name`; 0 (and an error) when it does not exist.
+    fn repo(&self, o: &Origin, org: &str, name: &str, e: &mut Vec<String>) -> i64 {
+        self.repos.get(&repo_key(org, name)).unwrap_or_else(|| {
+            e.push(format!(
+                "{o}: repository '{org}/{name}' does not exist in repositories.jsonl"
+            ));
+            0
+        })
+    }
+
+    /// The member ids of the leaders of every record of one type.
+    fn leaders_of<T>(
+        &self,
+        records: &Records<T>,
+        leaders: impl Fn(&T) -> &Vec<Leader>,
+        e: &mut Vec<String>,
+    ) -> Vec<Vec<Option<i64>>> {
+        records
+            .iter()
+            .map(|(o, x)| {
+                leaders(x)
+                    .iter()
+                    .map(|l| self.opt_member(o, "leader login", &l.login, e))
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Fields
+
+/// Field checks that the types alone do not express, table by table.
+fn check_fields(ds: &Dataset, e: &mut Vec<String>) {
+    for (o, r) in &ds.organizations {
+        non_empty(o, "login", &r.login, e);
+    }
+    for (o, r) in &ds.members {
+        non_empty(o, "login", &r.login, e);
+    }
+    for (o, r) in &ds.repositories {
+        non_empty(o, "name", &r.name, e);
+    }
+    for (o, r) in &ds.labels {
+        non_empty(o, "name", &r.name, e);
+    }
+    for (o, r) in &ds.releases {
+        non_empty(o, "tag_name", &r.tag_name, e);
+    }
+    for (o, r) in &ds.chapters {
+        prefixed_key(o, &r.key, "www-chapter-", e);
+        coordinates(o, r.latitude, r.longitude, e);
+    }
+    for (o, r) in &ds.committees {
+        prefixed_key(o, &r.key, "www-committee-", e);
+    }
+    for (o, r) in &ds.projects {
+        prefixed_key(o, &r.key, "www-project-", e);
+    }
+    for (o, r) in &ds.events {
+        check_event(o, r, e);
+    }
+    for (o, r) in &ds.sponsors {
+        non_empty(o, "key", &r.key, e);
+    }
+    for (o, r) in &ds.snapshots {
+        check_snapshot_key(o, r, e);
+    }
+}
+
+fn check_event(o: &Origin, r: &Event, e: &mut Vec<String>) {
+    non_empty(o, "key", &r.key, e);
+    coordinates(o, r.latitude, r.longitude, e);
+    if let Some(end) = &r.end_date {
+        if end.0 < r.start_date.0 {
+            e.push(format!(
+                "{o}: end_date {} is before start_date {}",
+                end.0, r.start_date.0
+            ));
+        }
+    }
+}
+
+fn check_snapshot_key(o: &Origin, r: &Snapshot, e: &mut Vec<String>) {
+    let valid = r.key.len() == 7
+        && r.key.as_bytes()[4] == b'-'
+        && Date::parse(&format!("{}-01", r.key)).is_ok();
+    if !valid {
+        e.push(format!(
+            "{o}: snapshot key '{}' is not a month like 2025-02 (YYYY-MM)",
+            r.key
+        ));
+    }
+}
+
+fn non_empty(o: &Origin, field: &str, value: &str, e: &mut Vec<String>) {
+    if value.trim().is_empty() {
+        e.push(format!("{o}: {field} must not be empty"));
+    }
+}
+
+fn prefixed_key(o: &Origin, key: &str, prefix: &str, e: &mut Vec<String>) {
+    let ok = key.len() > prefix.len() && lc(key).starts_with(prefix);
+    if !ok {
+        e.push(format!(
+            "{o}: key '{key}' must be '{prefix}' followed by the name part"
+        ));
+    }
+}
+
+fn coordinates(o: &Origin, lat: Option<f64>, lng: Option<f64>, e: &mut Vec<String>) {
+    if let Some(lat) = lat {
+        if !(-90.0..=90.0).contains(&lat) {
+            e.push(format!("{o}: latitude {lat} is outside -90..90"));
+        }
+    }
+    if let Some(lng) = lng {
+        if !(-180.0..=180.0).contains(&lng) {
+            e.push(format!("{o}: longitude {lng} is outside -180..180"));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// References
+
+impl RepoAndAuthor {
+    /// Resolves the repository of every record, then the author of every record (in
+    /// two passes, so repository errors come before author errors).
+    fn resolve<T>(
+        records: &Records<T>,
+        keys: &Keys,
+        e: &mut Vec<String>,
+        refs: impl Fn(&T) -> (&String, &String, &Option<String>),
+    ) -> RepoAndAuthor {
+        let repo = records
+            .iter()
+            .map(|(o, x)| {
+                let (org, name, _) = refs(x);
+                keys.repo(o, org, name, e)
+            })
+            .collect();
+        let author = records
+            .iter()
+            .map(|(o, x)| keys.opt_member(o, "author", refs(x).2, e))
+            .collect();
+        RepoAndAuthor { repo, author }
+    }
+}
+
+fn resolve_contributors(ds: &Dataset, keys: &Keys, e: &mut Vec<String>) -> Vec<(i64, i64)> {
+    let mut seen = HashSet::new();
+    ds.repository_contributors
+        .iter()
+        .map(|(o, c)| {
+            let pair = (
+                keys.repo(o, &c.organization, &c.repository, e),
+                keys.member(o, "member", &c.member, e),
+            );
+            if pair.0 != 0 && pair.1 != 0 && !seen.insert(pair) {
+                e.push(format!(
+                    "{o}: duplicate contributor '{}' of repository '{}/{}'",
+                    c.member, c.organization, c.repository
+                ));
+            }
+            pair
+        })
+        .collect()
+}
+
+fn resolve_issue_labels(ds: &Dataset, keys: &Keys, e: &mut Vec<String>) -> Vec<Vec<i64>> {
+    ds.issues
+        .iter()
+        .map(|(o, i)| {
+            let mut ids: Vec<i64> = Vec::new();
+            for name in &i.labels {
+                match keys.labels.get(&lc(name)) {
+                    Some(id) if ids.contains(&id) => {
+                        e.push(format!("{o}: label '{name}' is listed twice"))
+                    }
+                    Some(id) => ids.push(id),
+                    None => e.push(format!(
+                        "{o}: label '{name}' does not exist in labels.jsonl"
+                    )),
+                }
+            }
+            ids
+        })
+        .collect()
+}
+
+/// The repositories of each project, and its stars and forks summed over them.
+fn resolve_project_repositories(
+    ds: &Dataset,
+    keys: &Keys,
+    e: &mut Vec<String>,
+) -> (Vec<Vec<i64>>, Vec<(i64, i64)>) {
+    let mut project_repos = Vec::with_capacity(ds.projects.len());
+    let mut project_stars_forks = Vec::with_capacity(ds.projects.len());
+    for (o, p) in &ds.projects {
+        let mut ids = Vec::new();
+        let (mut stars, mut forks) = (0i64, 0i64);
+        for r in &p.repositories {
+            let id = keys.repo(o, &r.organization, &r.name, e);
+            if id == 0 {
+                continue;
+            }
+            if ids.contains(&id) {
+                e.push(format!(
+                    "{o}: repository '{}/{}' is listed twice",
+                    r.organization, r.name
+                ));
+                continue;
+            }
+            let repo = &ds.repositories[id as usize - 1].1;
+            stars += repo.stars_count as i64;
+            forks += repo.forks_count as i64;
+            ids.push(id);
+        }
+        project_repos.push(ids);
+        project_stars_forks.push((stars, forks));
+    }
+    (project_repos, project_stars_forks)
+}
+
+/// The records a snapshot lists as new: chapters, projects, members, issues, releases.
+fn resolve_snapshot(o: &Origin, s: &Snapshot, keys: &Keys, e: &mut Vec<String>) -> [Vec<i64>; 5] {
+    let mut links: [Vec<i64>; 5] = Default::default();
+    let mut push = |slot: usize, what: &str, id: Option<i64>, shown: String| match id {
+        Some(id) if links[slot].contains(&id) => {
+            e.push(format!("{o}: {what} '{shown}' is listed twice"))
+        }
+        Some(id) => links[slot].push(id),
+        None => e.push(format!("{o}: {what} '{shown}' does not exist")),
+    };
+    for k in &s.new_chapters {
+        push(0, "new chapter", keys.chapters.get(&lc(k)), k.clone());
+    }
+    for k in &s.new_projects {
+        push(1, "new project", keys.projects.get(&lc(k)), k.clone());
+    }
+    for k in &s.new_members {
+        push(2, "new member", keys.members.get(&lc(k)), k.clone());
+    }
+    for i in &s.new_issues {
+        let key = issue_key(&i.organization, &i.repository, i.number);
+        let shown = format!("{}/{}#{}", i.organization, i.repository, i.number);
+        push(3, "new issue", keys.issues.get(&key), shown);
+    }
+    for r in &s.new_releases {
+        let key = release_key(&r.organization, &r.repository, &r.tag_name);
+        let shown = format!("{}/{}@{}", r.organization, r.repository, r.tag_name);
+        push(4, "new release", keys.releases.get(&key), shown);
+    }
+    links
+}

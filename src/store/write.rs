@@ -1,0 +1,602 @@
+//! Writing a validated dataset to SQLite, all or nothing.
+//!
+//! The new dataset is built in a temporary file beside the target,
+//! `.NAME.tmp-<pid>` (NAME the dataset's file name, pid the importing process), in one
+//! transaction, then synced and renamed over the target. A failed build removes its
+//! temporary file and leaves the target byte-identical; a reader sees either the old
+//! dataset or the new one.
+//!
+//! A process killed mid-build (`kill -9`, a power cut) cannot remove its temporary
+//! file, so every build first removes the `.NAME.tmp-<pid>` files beside its target
+//! whose process no longer exists (no `/proc/<pid>`). Temporary files of live processes
+//! (another import of the same dataset running now) are left alone, as are temporary
+//! files of other datasets. Where `/proc` is not mounted nothing is removed, and a pid
+//! reused by an unrelated live process keeps its stale file until that process ends.
+//! Processes in different PID namespaces (containers sharing the dataset's folder)
+//! cannot see each other's pids, so such imports must not share a folder.
+//!
+//! Rows are inserted table by table in the order of their references; a record's row
+//! id is its position in its file + 1.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use rusqlite::{params, Connection};
+
+use super::validate::Resolved;
+use super::{lc, StoreError, SCHEMA, SCHEMA_VERSION};
+use crate::records::{
+    Chapter, Committee, Dataset, Event, Issue, Label, Member, Milestone, Organization, Project,
+    Records, Release, Repository, RepositoryContributor, Snapshot, Sponsor,
+};
+
+/// Builds a database in a temporary file beside `db` and renames it into place.
+pub(super) fn write_atomically(
+    db: &Path,
+    fill: impl FnOnce(&Connection) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    let dir = match db.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&dir).map_err(|source| StoreError::CreateDir {
+        path: dir.clone(),
+        source,
+    })?;
+    let file_name = db
+        .file_name()
+        .ok_or_else(|| StoreError::NotAFilePath(db.to_path_buf()))?
+        .to_string_lossy()
+        .into_owned();
+    remove_stale_temps(&dir, &file_name);
+    let tmp = dir.join(temp_name(&file_name, std::process::id()));
+    let _ = fs::remove_file(&tmp);
+    let result = (|| -> Result<(), StoreError> {
+        let mut conn = Connection::open(&tmp).map_err(|source| StoreError::CreateTemp {
+            path: tmp.clone(),
+            source,
+        })?;
+        conn.execute_batch("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")?;
+        let tx = conn.transaction()?;
+        tx.execute_batch(SCHEMA)?;
+        fill(&tx)?;
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('schema_version', ?1)",
+            [SCHEMA_VERSION],
+        )?;
+        tx.commit()?;
+        conn.execute_batch("ANALYZE;")?;
+        conn.close().map_err(|(_, e)| e)?;
+        fs::File::open(&tmp)?.sync_all()?;
+        fs::rename(&tmp, db).map_err(|source| StoreError::Rename {
+            path: db.to_path_buf(),
+            source,
+        })?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// The temporary file of process `pid` building the dataset file `file_name`.
+fn temp_name(file_name: &str, pid: u32) -> String {
+    format!("{}{pid}", temp_prefix(file_name))
+}
+
+/// What the temporary files of the dataset file `file_name` start with.
+fn temp_prefix(file_name: &str) -> String {
+    format!(".{file_name}.tmp-")
+}
+
+/// Removes the temporary files of `file_name` in `dir` left by processes that no
+/// longer exist (see the module doc). Best effort: a file that cannot be removed is
+/// logged and left, it never fails the build.
+fn remove_stale_temps(dir: &Path, file_name: &str) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = temp_prefix(file_name);
+    let own = std::process::id();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix.as_str()))
+            .and_then(|digits| {
+                digits
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|p| p.to_string() == digits)
+            })
+        else {
+            continue;
+        };
+        if pid == own || proc.join(pid.to_string()).exists() {
+            continue;
+        }
+        let path = entry.path();
+        match fs::remove_file(&path) {
+            Ok(()) => {
+                tracing::info!(path = %path.display(), pid, "removed the temporary file of a dead import")
+            }
+            Err(e) => {
+                tracing::warn!(path = %path.display(), error = %e, "cannot remove the temporary file of a dead import")
+            }
+        }
+    }
+}
+
+fn b(v: bool) -> i64 {
+    v as i64
+}
+
+fn n(v: u64) -> i64 {
+    v.min(i64::MAX as u64) as i64
+}
+
+fn github_url(given: &str, login: &str) -> String {
+    if given.is_empty() {
+        format!("https://github.com/{login}")
+    } else {
+        given.to_string()
+    }
+}
+
+/// The row id of the record at `index` of its file.
+fn id(index: usize) -> i64 {
+    index as i64 + 1
+}
+
+/// Inserts every record of a validated dataset, with the ids `r` resolved.
+pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<(), StoreError> {
+    insert_organizations(conn, &ds.organizations)?;
+    insert_members(conn, &ds.members)?;
+    insert_repositories(conn, &ds.repositories, r)?;
+    insert_contributors(conn, &ds.repository_contributors, r)?;
+    insert_labels(conn, &ds.labels)?;
+    insert_issues(conn, &ds.issues, r)?;
+    insert_milestones(conn, &ds.milestones, r)?;
+    insert_releases(conn, &ds.releases, r)?;
+    let mut leaders = Leaders::new(conn)?;
+    insert_chapters(conn, &ds.chapters, r, &mut leaders)?;
+    insert_committees(conn, &ds.committees, r, &mut leaders)?;
+    insert_projects(conn, &ds.projects, r, &mut leaders)?;
+    insert_events(conn, &ds.events)?;
+    insert_sponsors(conn, &ds.sponsors)?;
+    insert_snapshots(conn, &ds.snapshots, r)?;
+    Ok(())
+}
+
+fn insert_organizations(
+    conn: &Connection,
+    records: &Records<Organization>,
+) -> Result<(), StoreError> {
+    let mut st = conn.prepare(
+        "INSERT INTO organizations VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+    )?;
+    for (i, (_, o)) in records.iter().enumerate() {
+        st.execute(params![
+            id(i),
+            o.login,
+            lc(&o.login),
+            o.name,
+            o.company,
+            o.location,
+            lc(&o.location),
+            o.description,
+            o.avatar_url,
+            github_url(&o.url, &o.login),
+            n(o.followers_count),
+            b(o.is_affiliated),
+            o.created_at.0,
+            o.updated_at.0
+        ])?;
+    }
+    Ok(())
+}
+
+fn insert_members(conn: &Connection, records: &Records<Member>) -> Result<(), StoreError> {
+    let mut st = conn.prepare(
+        "INSERT INTO members VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19)",
+    )?;
+    for (i, (_, m)) in records.iter().enumerate() {
+        st.execute(params![
+            id(i),
+            m.login,
+            lc(&m.login),
+            m.name,
+            lc(&m.name),
+            m.avatar_url,
+            github_url(&m.url, &m.login),
+            m.bio,
+            m.company,
+            lc(&m.company),
+            m.location,
+            lc(&m.location),
+            m.title,
+            m.twitter_username,
+            n(m.followers_count),
+            n(m.following_count),
+            n(m.public_repositories_count),
+            m.created_at.0,
+            m.updated_at.0
+        ])?;
+    }
+    Ok(())
+}
+
+fn insert_repositories(
+    conn: &Connection,
+    records: &Records<Repository>,
+    r: &Resolved,
+) -> Result<(), StoreError> {
+    let mut st = conn.prepare(
+        "INSERT INTO repositories VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19)",
+    )?;
+    for (i, (_, x)) in records.iter().enumerate() {
+        let url = if x.url.is_empty() {
+            format!("https://github.com/{}/{}", x.organization, x.name)
+        } else {
+            x.url.clone()
+        };
+        st.execute(params![
+            id(i),
+            r.repo_org[i],
+            x.name,
+            lc(&x.name),
+            x.description,
+            url,
+            n(x.commits_count),
+            n(x.contributors_count),
+            n(x.forks_count),
+            n(x.open_issues_count),
+            n(x.stars_count),
+            n(x.subscribers_count),
+            b(x.is_archived),
+            x.license,
+            serde_json::to_string(&x.topics)?,
+            serde_json::to_string(&x.languages)?,
+            x.pushed_at.map(|t| t.0),
+            x.created_at.0,
+            x.updated_at.0
+        ])?;
+    }
+    Ok(())
+}
+
+fn insert_contributors(
+    conn: &Connection,
+    records: &Records<RepositoryContributor>,
+    r: &Resolved,
+) -> Result<(), StoreError> {
+    let mut st = conn.prepare("INSERT INTO repository_contributors VALUES (?1,?2,?3)")?;
+    for (i, (_, c)) in records.iter().enumerate() {
+        let (repo, member) = r.contributors[i];
+        st.execute(params![repo, member, n(c.contributions_count)])?;
+    }
+    Ok(())
+}
+
+fn insert_labels(conn: &Connection, records: &Records<Label>) -> Result<(), StoreError> {
+    let mut st = conn.prepare("INSERT INTO labels VALUES (?1,?2,?3,?4,?5,?6,?7,?8)")?;
+    for (i, (_, l)) in records.iter().enumerate() {
+        st.execute(params![
+            id(i),
+            l.name,
+            lc(&l.name),
+            l.color.0,
+            lc(&l.color.0),
+            l.description,
+            l.created_at.0,
+            l.updated_at.0
+        ])?;
+    }
+    Ok(())
+}
+
+fn insert_issues(
+    conn: &Connection,
+    records: &Records<Issue>,
+    r: &Resolved,
+) -> Result<(), StoreError> {
+    let mut st = conn.prepare("INSERT INTO issues VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)")?;
+    let mut st_labels = conn.prepare("INSERT INTO issue_labels VALUES (?1,?2,?3)")?;
+    for (i, (_, x)) in records.iter().enumerate() {
+        let id = id(i);
+        st.execute(params![
+            id,
+            r.issues.repo[i],
+            n(x.number),
+            x.title,
+            x.state.as_str(),
+            x.body,
+            r.issues.author[i],
+            x.url,
+            x.created_at.0,
+            x.updated_at.0,
+            x.closed_at.map(|t| t.0)
+        ])?;
+        for (pos, label) in r.issue_labels[i].iter().enumerate() {
+            st_labels.execute(params![id, label, pos as i64])?;
+        }
+    }
+    Ok(())
+}
+
+fn insert_milestones(
+    conn: &Connection,
+    records: &Records<Milestone>,
+    r: &Resolved,
+) -> Result<(), StoreError> {
+    let mut st =
+        conn.prepare("INSERT INTO milestones VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
+    for (i, (_, x)) in records.iter().enumerate() {
+        st.execute(params![
+            id(i),
+            r.milestones.repo[i],
+            n(x.number),
+            x.title,
+            x.state.as_str(),
+            x.body,
+            r.milestones.author[i],
+            x.url,
+            n(x.open_issues_count),
+            n(x.closed_issues_count),
+            x.due_on.map(|t| t.0),
+            x.created_at.0,
+            x.updated_at.0
+        ])?;
+    }
+    Ok(())
+}
+
+fn insert_releases(
+    conn: &Connection,
+    records: &Records<Release>,
+    r: &Resolved,
+) -> Result<(), StoreError> {
+    let mut st =
+        conn.prepare("INSERT INTO releases VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)")?;
+    for (i, (_, x)) in records.iter().enumerate() {
+        let url = if x.url.is_empty() {
+            format!(
+                "https://github.com/{}/{}/releases/tag/{}",
+                x.organization, x.repository, x.tag_name
+            )
+        } else {
+            x.url.clone()
+        };
+        st.execute(params![
+            id(i),
+            r.releases.repo[i],
+            x.tag_name,
+            x.name,
+            x.description,
+            r.releases.author[i],
+            url,
+            b(x.is_draft),
+            b(x.is_pre_release),
+            x.published_at.map(|t| t.0),
+            x.created_at.0
+        ])?;
+    }
+    Ok(())
+}
+
+/// The `leaders` table, shared by chapters, committees and projects.
+struct Leaders<'c> {
+    st: rusqlite::Statement<'c>,
+}
+
+impl<'c> Leaders<'c> {
+    fn new(conn: &'c Connection) -> Result<Leaders<'c>, StoreError> {
+        Ok(Leaders {
+            st: conn.prepare("INSERT INTO leaders VALUES (?1,?2,?3,?4,?5)")?,
+        })
+    }
+
+    /// The leaders of entity `id` of `kind`, in order, with their resolved members.
+    fn insert(
+        &mut self,
+        kind: &str,
+        id: i64,
+        leaders: &[crate::records::Leader],
+        members: &[Option<i64>],
+    ) -> Result<(), StoreError> {
+        for (pos, l) in leaders.iter().enumerate() {
+            self.st
+                .execute(params![kind, id, pos as i64, l.name, members[pos]])?;
+        }
+        Ok(())
+    }
+}
+
+fn insert_chapters(
+    conn: &Connection,
+    records: &Records<Chapter>,
+    r: &Resolved,
+    leaders: &mut Leaders,
+) -> Result<(), StoreError> {
+    let mut st = conn
+        .prepare("INSERT INTO chapters VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)")?;
+    for (i, (_, x)) in records.iter().enumerate() {
+        let id = id(i);
+        st.execute(params![
+            id,
+            x.key,
+            lc(&x.key),
+            x.name,
+            b(x.is_active),
+            x.country,
+            lc(&x.country),
+            x.region,
+            x.latitude,
+            x.longitude,
+            x.summary,
+            x.url,
+            x.created_at.0,
+            x.updated_at.0
+        ])?;
+        leaders.insert("chapter", id, &x.leaders, &r.chapter_leaders[i])?;
+    }
+    Ok(())
+}
+
+fn insert_committees(
+    conn: &Connection,
+    records: &Records<Committee>,
+    r: &Resolved,
+    leaders: &mut Leaders,
+) -> Result<(), StoreError> {
+    let mut st = conn.prepare("INSERT INTO committees VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)")?;
+    for (i, (_, x)) in records.iter().enumerate() {
+        let id = id(i);
+        st.execute(params![
+            id,
+            x.key,
+            lc(&x.key),
+            x.name,
+            b(x.is_active),
+            x.description,
+            x.summary,
+            x.url,
+            x.created_at.0,
+            x.updated_at.0
+        ])?;
+        leaders.insert("committee", id, &x.leaders, &r.committee_leaders[i])?;
+    }
+    Ok(())
+}
+
+fn insert_projects(
+    conn: &Connection,
+    records: &Records<Project>,
+    r: &Resolved,
+    leaders: &mut Leaders,
+) -> Result<(), StoreError> {
+    let mut st = conn.prepare(
+        "INSERT INTO projects VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
+    )?;
+    let mut st_link = conn.prepare("INSERT INTO project_repositories VALUES (?1,?2)")?;
+    for (i, (_, x)) in records.iter().enumerate() {
+        let id = id(i);
+        let (stars, forks) = r.project_stars_forks[i];
+        st.execute(params![
+            id,
+            x.key,
+            lc(&x.key),
+            x.name,
+            lc(&x.name),
+            b(x.is_active),
+            x.level.as_str(),
+            x.level.rank(),
+            x.kind.as_str(),
+            x.description,
+            x.summary,
+            x.url,
+            stars,
+            forks,
+            x.created_at.0,
+            x.updated_at.0
+        ])?;
+        leaders.insert("project", id, &x.leaders, &r.project_leaders[i])?;
+        for repo in &r.project_repos[i] {
+            st_link.execute(params![id, repo])?;
+        }
+    }
+    Ok(())
+}
+
+fn insert_events(conn: &Connection, records: &Records<Event>) -> Result<(), StoreError> {
+    let mut st =
+        conn.prepare("INSERT INTO events VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
+    for (i, (_, x)) in records.iter().enumerate() {
+        st.execute(params![
+            id(i),
+            x.key,
+            lc(&x.key),
+            x.name,
+            x.category.as_str(),
+            x.start_date.0,
+            x.end_date.as_ref().map(|d| d.0.clone()),
+            x.latitude,
+            x.longitude,
+            x.url,
+            x.description,
+            x.summary,
+            x.suggested_location
+        ])?;
+    }
+    Ok(())
+}
+
+fn insert_sponsors(conn: &Connection, records: &Records<Sponsor>) -> Result<(), StoreError> {
+    let mut st =
+        conn.prepare("INSERT INTO sponsors VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
+    for (i, (_, x)) in records.iter().enumerate() {
+        st.execute(params![
+            id(i),
+            x.key,
+            lc(&x.key),
+            x.name,
+            lc(&x.name),
+            x.sponsor_type.as_str(),
+            lc(x.sponsor_type.as_str()),
+            b(x.is_member),
+            x.member_type.as_str(),
+            x.image_url,
+            x.url,
+            x.job_url,
+            x.description
+        ])?;
+    }
+    Ok(())
+}
+
+/// The link tables of a snapshot's new records, in the order of
+/// [`Resolved::snapshot_links`].
+const SNAPSHOT_LINK_TABLES: [&str; 5] = [
+    "snapshot_chapters",
+    "snapshot_projects",
+    "snapshot_members",
+    "snapshot_issues",
+    "snapshot_releases",
+];
+
+fn insert_snapshots(
+    conn: &Connection,
+    records: &Records<Snapshot>,
+    r: &Resolved,
+) -> Result<(), StoreError> {
+    let mut st = conn.prepare("INSERT INTO snapshots VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)")?;
+    let mut link_stmts = SNAPSHOT_LINK_TABLES
+        .iter()
+        .map(|t| conn.prepare(&format!("INSERT INTO {t} VALUES (?1, ?2)")))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (i, (_, x)) in records.iter().enumerate() {
+        let id = id(i);
+        st.execute(params![
+            id,
+            x.key,
+            lc(&x.key),
+            x.title,
+            x.status.as_str(),
+            x.start_at.0,
+            x.end_at.0,
+            x.created_at.0,
+            x.updated_at.0
+        ])?;
+        for (slot, ids) in r.snapshot_links[i].iter().enumerate() {
+            for target in ids {
+                link_stmts[slot].execute(params![id, target])?;
+            }
+        }
+    }
+    Ok(())
+}

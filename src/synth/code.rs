@@ -1,0 +1,560 @@
+//! The code-hosting records of a synthetic dataset: labels, repositories and their
+//! contributors, and per repository its issues, milestones and releases.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use chrono::Datelike;
+use rand::RngExt;
+
+use super::random::{apportion, chance, later, pareto, pick, skew, ts, when, DAY, END, START};
+use super::text::{capitalize_into, markdown, unique};
+use super::words::{
+    COLORS, COMPONENTS, FEATURES, LABEL_BASE, LABEL_PREFIXES, LANGUAGES, LICENSES, PACKAGES,
+    PROBLEMS, PROJECT_NOUN, REPO_EXTS, REPO_WORDS, TOPICS, UNICODE_TITLES, VERBS,
+};
+use super::{push, Synth, MAX_CONTRIBUTORS};
+use crate::records::{
+    Color, Issue, Label, Milestone, Release, Repository, RepositoryContributor, State,
+};
+
+/// What is decided for a repository before it is generated.
+struct RepoPlan {
+    size: f64,
+    created: i64,
+    issues: usize,
+    milestones: usize,
+    releases: usize,
+}
+
+impl Synth {
+    pub(super) fn labels(&mut self) {
+        let mut seen = HashSet::new();
+        for i in 0..self.n.labels {
+            let rng = &mut self.rng;
+            let (name, description) = if let Some(&(name, description)) = LABEL_BASE.get(i) {
+                (name.to_string(), description.to_string())
+            } else {
+                let prefix = pick(rng, LABEL_PREFIXES);
+                let word = pick(rng, REPO_WORDS);
+                let description = if chance(rng, 0.5) {
+                    String::new()
+                } else {
+                    format!(
+                        "Issues about the {word} {}",
+                        prefix.trim_end_matches([':', '/', ' '])
+                    )
+                };
+                (format!("{prefix}{word}"), description)
+            };
+            let name = unique(&mut seen, name);
+            let created = when(rng, START, END);
+            let updated = later(rng, created, END);
+            push(
+                &mut self.ds.labels,
+                "labels.jsonl",
+                Label {
+                    name,
+                    color: Color(COLORS[skew(rng, COLORS.len(), 1.5)].to_string()),
+                    description,
+                    created_at: ts(created),
+                    updated_at: ts(updated),
+                },
+            );
+        }
+    }
+
+    pub(super) fn repositories(&mut self) {
+        let n = self.n.repositories;
+        let rng = &mut self.rng;
+        // Repositories per organization: Zipf-like.
+        let org_weights: Vec<f64> = (0..self.ds.organizations.len())
+            .map(|i| 1.0 / (i as f64 + 1.0).powf(0.9))
+            .collect();
+        let per_org = apportion(n, &org_weights);
+        // One "size" per repository drives stars, forks, issues, releases, milestones.
+        let size: Vec<f64> = (0..n).map(|_| pareto(rng, 1.1, 5_000.0)).collect();
+        let created: Vec<i64> = (0..n).map(|_| when(rng, START, END - 30 * DAY)).collect();
+        // Older repositories have had longer to gather issues and releases.
+        let age: Vec<f64> = created
+            .iter()
+            .map(|&c| (END - c) as f64 / (END - START) as f64)
+            .collect();
+        let issue_w: Vec<f64> = (0..n)
+            .map(|r| {
+                if chance(rng, 0.12) {
+                    0.0
+                } else {
+                    size[r].powf(0.9) * age[r] * rng.random_range(0.3..1.7)
+                }
+            })
+            .collect();
+        let milestone_w: Vec<f64> = (0..n)
+            .map(|r| {
+                if chance(rng, 0.4) {
+                    size[r].powf(0.5) * age[r]
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let release_w: Vec<f64> = (0..n)
+            .map(|r| {
+                if chance(rng, 0.7) {
+                    size[r].powf(0.7) * age[r]
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let issues = apportion(self.n.issues, &issue_w);
+        let milestones = apportion(self.n.milestones, &milestone_w);
+        let releases = apportion(self.n.releases, &release_w);
+
+        self.ds.repositories.reserve(n);
+        self.ds.issues.reserve(self.n.issues);
+        self.ds.milestones.reserve(self.n.milestones);
+        self.ds.releases.reserve(self.n.releases);
+        self.ds.repository_contributors.reserve(n * 14);
+
+        let mut seen = HashSet::with_capacity(n);
+        let mut r = 0;
+        for (org_index, &count) in per_org.iter().enumerate() {
+            let org = self.ds.organizations[org_index].1.login.clone();
+            for _ in 0..count {
+                let plan = RepoPlan {
+                    size: size[r],
+                    created: created[r],
+                    issues: issues[r],
+                    milestones: milestones[r],
+                    releases: releases[r],
+                };
+                self.repository(&org, &mut seen, plan);
+                r += 1;
+            }
+        }
+    }
+
+    fn repository(&mut self, org: &str, seen: &mut HashSet<String>, plan: RepoPlan) {
+        let RepoPlan {
+            size,
+            created,
+            issues,
+            milestones,
+            releases,
+        } = plan;
+        let rng = &mut self.rng;
+        let mut name = String::new();
+        let first = pick(rng, REPO_WORDS);
+        match rng.random_range(0..5u32) {
+            0 => name.push_str(first),
+            1 | 2 => {
+                name.push_str(first);
+                name.push('-');
+                name.push_str(pick(rng, REPO_WORDS));
+            }
+            3 => {
+                capitalize_into(&mut name, first);
+                name.push_str(pick(rng, REPO_EXTS));
+            }
+            _ => {
+                name.push_str(first);
+                name.push_str(pick(rng, REPO_EXTS));
+                name.push('_');
+                name.push_str(pick(rng, REPO_WORDS));
+            }
+        }
+        let full = unique(seen, format!("{org}/{name}"));
+        let name = full[org.len() + 1..].to_string();
+
+        let stars = ((size - 1.0) * 20.0 * rng.random_range(0.5..1.5)) as u64;
+        let forks = (stars as f64 * rng.random_range(0.05..0.35)) as u64;
+        let subscribers =
+            (stars as f64 * rng.random_range(0.01..0.05)) as u64 + rng.random_range(0..4);
+        let commits = (pareto(rng, 0.9, 200_000.0) * 5.0) as u64;
+        let is_archived = chance(rng, 0.08);
+        let pushed = if chance(rng, 0.03) {
+            None
+        } else {
+            Some(later(rng, created, END))
+        };
+        let topics: Vec<String> = (0..skew(rng, 6, 1.3))
+            .map(|_| pick(rng, TOPICS).to_string())
+            .fold(Vec::new(), |mut v, t| {
+                if !v.contains(&t) {
+                    v.push(t);
+                }
+                v
+            });
+        let languages: Vec<String> = (0..rng.random_range(1..5))
+            .map(|_| LANGUAGES[skew(rng, LANGUAGES.len(), 1.5)].to_string())
+            .fold(Vec::new(), |mut v, t| {
+                if !v.contains(&t) {
+                    v.push(t);
+                }
+                v
+            });
+        let description = match rng.random_range(0..20u32) {
+            0 | 1 => None,
+            2 => Some(String::new()),
+            3 => Some(format!("{} — {}", name, pick(rng, UNICODE_TITLES))),
+            _ => Some(format!(
+                "A {} {} for {}.",
+                pick(rng, TOPICS),
+                pick(rng, REPO_WORDS),
+                pick(rng, FEATURES)
+            )),
+        };
+        let license = LICENSES[skew(rng, LICENSES.len(), 1.7)].to_string();
+        let url = if chance(rng, 0.8) {
+            format!("https://github.com/{org}/{name}")
+        } else {
+            String::new()
+        };
+
+        // Contributors: a few to a few dozen, bigger repositories have more.
+        let wanted =
+            (2 + (size.ln() * 3.0) as usize + (30.0 * rng.random::<f64>().powi(3)) as usize)
+                .min(MAX_CONTRIBUTORS)
+                .min(self.members.len());
+        let mut contributors: Vec<usize> = Vec::with_capacity(wanted);
+        while contributors.len() < wanted {
+            let m = skew(&mut self.rng, self.members.len(), 2.0);
+            if !contributors.contains(&m) {
+                contributors.push(m);
+            }
+        }
+        let mut counts: Vec<u64> = contributors
+            .iter()
+            .map(|_| (pareto(&mut self.rng, 0.8, 20_000.0)) as u64)
+            .collect();
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        for (m, c) in contributors.iter().zip(&counts) {
+            push(
+                &mut self.ds.repository_contributors,
+                "repository_contributors.jsonl",
+                RepositoryContributor {
+                    organization: org.to_string(),
+                    repository: name.clone(),
+                    member: self.members[*m].login.clone(),
+                    contributions_count: *c,
+                },
+            );
+        }
+
+        let open = self.issues(org, &name, created, issues);
+        self.milestones(org, &name, created, milestones);
+        self.releases(org, &name, created, releases);
+
+        let rng = &mut self.rng;
+        let updated =
+            later(rng, pushed.unwrap_or(created).max(created), END).max(pushed.unwrap_or(0));
+        push(
+            &mut self.ds.repositories,
+            "repositories.jsonl",
+            Repository {
+                organization: org.to_string(),
+                name,
+                description,
+                url,
+                commits_count: commits,
+                contributors_count: wanted as u64,
+                forks_count: forks,
+                open_issues_count: open,
+                stars_count: stars,
+                subscribers_count: subscribers,
+                is_archived,
+                license,
+                topics,
+                languages,
+                pushed_at: pushed.map(ts),
+                created_at: ts(created),
+                updated_at: ts(updated),
+            },
+        );
+    }
+
+    /// Sorted creation times of `count` records of a repository created at `created`.
+    fn times(&mut self, created: i64, count: usize) -> Vec<i64> {
+        let mut times: Vec<i64> = (0..count)
+            .map(|_| when(&mut self.rng, created, END))
+            .collect();
+        times.sort_unstable();
+        times
+    }
+
+    /// Returns the number of open issues.
+    fn issues(&mut self, org: &str, repo: &str, repo_created: i64, count: usize) -> u64 {
+        let times = self.times(repo_created, count);
+        let n_labels = self.ds.labels.len();
+        let mut number = 0u64;
+        let mut open = 0;
+        for created in times {
+            let rng = &mut self.rng;
+            // Pull requests share the numbering, so issue numbers have gaps.
+            number += 1 + if chance(rng, 0.4) {
+                rng.random_range(1..4)
+            } else {
+                0
+            };
+            let age = END - created;
+            let closed = chance(rng, if age > 365 * DAY { 0.85 } else { 0.5 });
+            let (state, closed_at, updated) = if closed {
+                let closed_at = later(rng, created, END);
+                let updated = later(rng, closed_at, END);
+                (State::Closed, Some(closed_at), updated)
+            } else {
+                open += 1;
+                (State::Open, None, later(rng, created, END))
+            };
+            let title = match rng.random_range(0..12u32) {
+                0..=3 => {
+                    let mut t = String::new();
+                    capitalize_into(&mut t, pick(rng, COMPONENTS));
+                    t.push(' ');
+                    t.push_str(pick(rng, PROBLEMS));
+                    t
+                }
+                4 | 5 => format!("{} the {}", pick(rng, VERBS), pick(rng, COMPONENTS)),
+                6 => format!(
+                    "Update dependency {} to v{}.{}.{}",
+                    pick(rng, PACKAGES),
+                    rng.random_range(1..20u32),
+                    rng.random_range(0..30u32),
+                    rng.random_range(0..15u32)
+                ),
+                7 => format!("Feature request: {}", pick(rng, FEATURES)),
+                8 => format!("[Bug] {}: {}", pick(rng, COMPONENTS), pick(rng, PROBLEMS)),
+                9 => pick(rng, UNICODE_TITLES).to_string(),
+                10 => format!(
+                    "Docs: explain {} in the {}",
+                    pick(rng, FEATURES),
+                    pick(rng, COMPONENTS)
+                ),
+                _ => format!("Question about {}", pick(rng, FEATURES)),
+            };
+            let body = if chance(rng, 0.03) {
+                String::new()
+            } else {
+                let target = 500 + (3_300.0 * rng.random::<f64>().powf(2.5)) as usize;
+                let mut body = String::with_capacity(target + 400);
+                markdown(rng, &mut body, target);
+                body
+            };
+            let label_count = match rng.random_range(0..10u32) {
+                0..=2 => 0,
+                3..=6 => 1,
+                7 | 8 => 2,
+                _ => 3,
+            }
+            .min(n_labels);
+            let mut picked: [usize; 3] = [usize::MAX; 3];
+            let mut k = 0;
+            while k < label_count {
+                let l = skew(rng, n_labels, 3.0);
+                if !picked[..k].contains(&l) {
+                    picked[k] = l;
+                    k += 1;
+                }
+            }
+            let labels = picked[..label_count]
+                .iter()
+                .map(|&l| self.ds.labels[l].1.name.clone())
+                .collect();
+            let author = self.author(0.03);
+            push(
+                &mut self.ds.issues,
+                "issues.jsonl",
+                Issue {
+                    organization: org.to_string(),
+                    repository: repo.to_string(),
+                    number,
+                    title,
+                    state,
+                    body,
+                    author,
+                    url: format!("https://github.com/{org}/{repo}/issues/{number}"),
+                    labels,
+                    created_at: ts(created),
+                    updated_at: ts(updated),
+                    closed_at: closed_at.map(ts),
+                },
+            );
+        }
+        open
+    }
+
+    fn milestones(&mut self, org: &str, repo: &str, repo_created: i64, count: usize) {
+        let times = self.times(repo_created, count);
+        let (mut major, mut minor) = (0u32, 1u32);
+        for (i, created) in times.into_iter().enumerate() {
+            let rng = &mut self.rng;
+            let number = i as u64 + 1;
+            let title = match rng.random_range(0..4u32) {
+                0 | 1 => {
+                    if chance(rng, 0.2) {
+                        major += 1;
+                        minor = 0;
+                    } else {
+                        minor += 1;
+                    }
+                    format!("v{major}.{minor}")
+                }
+                2 => format!("Sprint {number}"),
+                _ => {
+                    let year =
+                        chrono::DateTime::from_timestamp(created, 0).map_or(2020, |d| d.year());
+                    format!("Q{} {year}", rng.random_range(1..5u32))
+                }
+            };
+            let due_on = if chance(rng, 0.3) {
+                None
+            } else {
+                Some(created + rng.random_range(14..120i64) * DAY)
+            };
+            let closed = match due_on {
+                Some(due) if due < END - 30 * DAY => chance(rng, 0.9),
+                Some(_) => chance(rng, 0.1),
+                None => chance(rng, 0.5),
+            };
+            let updated = later(rng, created, END);
+            let body = if chance(rng, 0.3) {
+                String::new()
+            } else {
+                format!(
+                    "Everything planned for **{title}**.\n\n- {}\n- {}\n",
+                    pick(rng, FEATURES),
+                    pick(rng, PROBLEMS)
+                )
+            };
+            let open_count = (pareto(rng, 1.5, 500.0) - 1.0) as u64;
+            let closed_count = (pareto(rng, 1.0, 2_000.0) - 1.0) as u64 * 2;
+            let author = self.author(0.05);
+            push(
+                &mut self.ds.milestones,
+                "milestones.jsonl",
+                Milestone {
+                    organization: org.to_string(),
+                    repository: repo.to_string(),
+                    number,
+                    title,
+                    state: if closed { State::Closed } else { State::Open },
+                    body,
+                    author,
+                    url: format!("https://github.com/{org}/{repo}/milestone/{number}"),
+                    open_issues_count: if closed { 0 } else { open_count },
+                    closed_issues_count: closed_count,
+                    due_on: due_on.map(ts),
+                    created_at: ts(created),
+                    updated_at: ts(updated),
+                },
+            );
+        }
+    }
+
+    fn releases(&mut self, org: &str, repo: &str, repo_created: i64, count: usize) {
+        let times = self.times(repo_created, count);
+        let rng = &mut self.rng;
+        // Tag style per repository; versions only grow, so tags never repeat.
+        let style = rng.random_range(0..40u32);
+        let components: Vec<&str> = (0..rng.random_range(1..4))
+            .map(|_| pick(rng, REPO_WORDS))
+            .collect();
+        let (mut major, mut minor, mut patch) = if chance(rng, 0.5) {
+            (0u32, 1u32, 0u32)
+        } else {
+            (1, 0, 0)
+        };
+        let mut first = true;
+        for created in times {
+            let rng = &mut self.rng;
+            if !first {
+                match rng.random_range(0..20u32) {
+                    0 => {
+                        major += 1;
+                        minor = 0;
+                        patch = 0;
+                    }
+                    1..=6 => {
+                        minor += 1;
+                        patch = 0;
+                    }
+                    _ => patch += 1,
+                }
+            }
+            first = false;
+            let version = format!("{major}.{minor}.{patch}");
+            let pre = chance(rng, 0.1);
+            let pre_suffix = if pre {
+                format!(
+                    "-{}.{}",
+                    pick(rng, &["rc", "beta", "alpha"]),
+                    rng.random_range(1..4u32)
+                )
+            } else {
+                String::new()
+            };
+            let tag = match style {
+                0..=19 => format!("v{version}{pre_suffix}"),
+                20..=35 => format!("{version}{pre_suffix}"),
+                36 | 37 => format!("release/{version}{pre_suffix}"),
+                _ => format!("{}/v{version}{pre_suffix}", pick(rng, &components)),
+            };
+            let unpublished = chance(rng, 0.05);
+            let published = if unpublished {
+                None
+            } else {
+                Some((created + rng.random_range(0..3 * DAY)).min(END))
+            };
+            let name = match rng.random_range(0..10u32) {
+                0 => String::new(),
+                1..=4 => tag.clone(),
+                5..=7 => format!("Release {version}{pre_suffix}"),
+                8 => format!(
+                    "{version} — {}",
+                    pick(rng, &["Zürich", "東京", "São Paulo", "Kraków", "Αθήνα"])
+                ),
+                _ => format!("{} {version}", pick(rng, PROJECT_NOUN)),
+            };
+            let description = if chance(rng, 0.2) {
+                String::new()
+            } else {
+                let mut d = String::from("## What's changed\n\n");
+                for _ in 0..rng.random_range(1..6) {
+                    let _ = writeln!(
+                        d,
+                        "- {} {} (#{})",
+                        pick(rng, VERBS),
+                        pick(rng, COMPONENTS),
+                        rng.random_range(1..5_000u32)
+                    );
+                }
+                d
+            };
+            let url = if chance(rng, 0.7) {
+                format!("https://github.com/{org}/{repo}/releases/tag/{tag}")
+            } else {
+                String::new()
+            };
+            let is_draft = unpublished && chance(rng, 0.8);
+            let author = self.author(0.05);
+            push(
+                &mut self.ds.releases,
+                "releases.jsonl",
+                Release {
+                    organization: org.to_string(),
+                    repository: repo.to_string(),
+                    tag_name: tag,
+                    name,
+                    description,
+                    author,
+                    url,
+                    is_draft,
+                    is_pre_release: pre,
+                    published_at: published.map(ts),
+                    created_at: ts(created),
+                },
+            );
+        }
+    }
+}
