@@ -12,6 +12,7 @@ pub mod generate;
 pub mod graphql;
 pub mod model;
 pub mod openapi;
+pub mod pool;
 pub mod records;
 pub mod search;
 pub mod sessions;

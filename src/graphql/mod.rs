@@ -1,9 +1,10 @@
-//! The GraphQL API for the web frontend (`/graphql/`, `/csrf/`): API.md sections 1, 5
-//! and 6.
+//! The GraphQL API for the web frontend (`/graphql/`, `/csrf/`): docs/api.md §1, §5
+//! and §6.
 //!
 //! - [`query`] and [`types`]: the schema, over the same dataset and lookup rules as the
-//!   REST API; [`loaders`]: batched relations (no N+1); [`db`]: SQLite off the async
-//!   workers, picking up a replaced dataset.
+//!   REST API; [`loaders`]: batched relations (no N+1); [`db`]: the resolvers' view of
+//!   the read pool the shim hands over ([`crate::pool`]), with a time limit per call and
+//!   a statement count.
 //! - [`limits`]: depth, complexity, body size and time limits, checked before any data
 //!   is read.
 //! - [`http`]: GraphQL over HTTP (POST JSON and GET), sessions and CSRF in production
@@ -25,6 +26,7 @@ use std::sync::Arc;
 use async_graphql::{EmptyMutation, EmptySubscription, Schema};
 
 use crate::config::Env;
+use crate::pool::ReadPool;
 use crate::sessions::SessionStore;
 
 pub use limits::Limits;
@@ -32,7 +34,8 @@ pub use limits::Limits;
 /// What the GraphQL routes need from the shim.
 #[derive(Debug, Clone)]
 pub struct GraphqlConfig {
-    pub db: PathBuf,
+    /// The dataset, shared with the REST answers.
+    pub pool: ReadPool,
     pub auth_db: PathBuf,
     pub env: Env,
 }
@@ -64,7 +67,7 @@ pub struct Service {
 
 impl Service {
     pub fn new(config: GraphqlConfig, limits: Limits) -> Arc<Service> {
-        let db = db::Db::new(config.db, limits.timeout);
+        let db = db::Db::new(config.pool, limits.timeout);
         let mut builder = Schema::build(query::Query, EmptyMutation, EmptySubscription)
             .data(Arc::clone(&db))
             .extension(limits::Guard {

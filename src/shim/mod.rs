@@ -1,13 +1,13 @@
-//! `roost serve`: the shim (ARCHITECTURE.md "The shim").
+//! `roost serve`: the shim (docs/architecture.md "The shim").
 //!
 //! It serves the pre-rendered tree behind API keys and rate limits and answers
 //! live, from the catalog, whatever the tree does not hold; GraphQL routes are
-//! merged in from [`crate::graphql`]. The pieces:
+//! merged in from [`crate::graphql`], over the same read pool ([`crate::pool`]), owned
+//! by [`AppState`]. The pieces:
 //!
 //! - [`api`]: the `/api/v0` handler (routing, auth, tree or catalog, ETag);
 //! - [`respond`]: error shapes, ETag, encodings, HEAD;
 //! - [`limits`]: per-key and failed-authentication rate limits;
-//! - [`pool`]: bounded blocking work and the dataset's connections;
 //! - [`net`]: the listener (JSON for hyper's own error responses).
 //!
 //! Layers, outermost first: access log (one line per request) → `nosniff` on every
@@ -16,7 +16,6 @@
 pub mod api;
 pub mod limits;
 pub mod net;
-pub mod pool;
 pub mod respond;
 
 use std::collections::HashMap;
@@ -40,9 +39,9 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::auth::Keys;
 use crate::config::{self, Env};
+use crate::pool::ReadPool;
 
 use self::limits::{FailedAuth, Limiter};
-use self::pool::{Blocking, Dataset};
 use self::respond::ApiError;
 
 /// Failed authentications allowed per client address and minute (burst as large).
@@ -66,7 +65,7 @@ pub struct ShimConfig {
     pub cors_origins: Vec<String>,
     /// The date `is_upcoming` is answered for; `None` = the UTC date of each request.
     pub today: Option<String>,
-    /// Concurrent blocking tasks (SQLite queries, file reads).
+    /// Concurrent blocking tasks (SQLite queries, file reads), REST and GraphQL together.
     pub workers: usize,
 }
 
@@ -100,8 +99,9 @@ pub struct AppState(Arc<Shared>);
 pub struct Shared {
     config: ShimConfig,
     documents: Documents,
-    dataset: Dataset,
-    blocking: Blocking,
+    /// The dataset, for the live REST answers and GraphQL; also the gate every
+    /// blocking task of the shim goes through.
+    pool: ReadPool,
     /// The key store (production and staging only).
     keys: Option<Arc<Keys>>,
     key_limiter: Option<Limiter<i64>>,
@@ -134,8 +134,7 @@ impl AppState {
         let documents = Documents::render(config.env, config.public_url.as_deref())?;
         Ok(AppState(Arc::new(Shared {
             documents,
-            dataset: Dataset::new(&config.db, config.workers),
-            blocking: Blocking::new(config.workers),
+            pool: ReadPool::new(&config.db, config.workers),
             keys,
             key_limiter,
             failed_auth,
@@ -162,7 +161,7 @@ impl AppState {
     }
 }
 
-/// `openapi.json` for this environment (its own `servers` entry: API.md section 1)
+/// `openapi.json` for this environment (its own `servers` entry: docs/api.md §1)
 /// and the docs page rendered from it, once at start-up. The tree's copies list
 /// every environment's server, for static hosting.
 pub struct Documents {
@@ -196,7 +195,7 @@ pub fn app(state: AppState) -> Router {
         api = api.layer(cors);
     }
     let graphql = crate::graphql::routes(crate::graphql::GraphqlConfig {
-        db: state.config.db.clone(),
+        pool: state.pool.clone(),
         auth_db: state.config.auth_db.clone(),
         env: state.config.env,
     });

@@ -13,6 +13,7 @@ use axum::Router;
 use http_body_util::BodyExt as _;
 use roost::config::Env;
 use roost::graphql::{GraphqlConfig, Limits, Service};
+use roost::pool::ReadPool;
 use rusqlite::Connection;
 use serde_json::{json, Value};
 use tower::ServiceExt as _;
@@ -43,7 +44,7 @@ impl App {
     pub fn over(dir: tempfile::TempDir, db: PathBuf, env: Env, limits: Limits) -> App {
         let auth_db = dir.path().join("auth.db");
         let config = GraphqlConfig {
-            db: db.clone(),
+            pool: ReadPool::new(&db, 4),
             auth_db: auth_db.clone(),
             env,
         };
