@@ -7,8 +7,9 @@
 //!   a statement count.
 //! - [`limits`]: depth, complexity, body size and time limits, checked before any data
 //!   is read.
-//! - [`http`]: GraphQL over HTTP (POST JSON and GET), sessions and CSRF in production
-//!   and staging, the explorer page in local and e2e.
+//! - [`http`]: GraphQL over HTTP (POST JSON and GET), sessions (checked in the shim's
+//!   credential store, [`crate::credentials`]) and CSRF in production and staging, the
+//!   explorer page in local and e2e.
 //!
 //! The schema's SDL is committed as `schema.graphql` at the repository root (see
 //! [`sdl`]); a test fails when it drifts (`UPDATE_SNAPSHOTS=1` rewrites it).
@@ -20,15 +21,15 @@ mod loaders;
 mod query;
 mod types;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use async_graphql::{EmptyMutation, EmptySubscription, Schema};
 
 use crate::config::Env;
+use crate::credentials::Credentials;
 use crate::pool::ReadPool;
-use crate::sessions::SessionStore;
 
+pub use http::SESSION_COOKIE;
 pub use limits::Limits;
 
 /// What the GraphQL routes need from the shim.
@@ -36,7 +37,9 @@ pub use limits::Limits;
 pub struct GraphqlConfig {
     /// The dataset, shared with the REST answers.
     pub pool: ReadPool,
-    pub auth_db: PathBuf,
+    /// Where sessions are checked in production and staging (every request is refused
+    /// with a 500 there without one); unused in local and e2e.
+    pub credentials: Option<Credentials>,
     pub env: Env,
 }
 
@@ -60,7 +63,7 @@ pub fn sdl() -> String {
 pub struct Service {
     schema: RoostSchema,
     db: Arc<db::Db>,
-    sessions: SessionStore,
+    credentials: Option<Credentials>,
     env: Env,
     limits: Limits,
 }
@@ -75,17 +78,16 @@ impl Service {
                 max_complexity: limits.max_complexity,
                 introspection: !config.env.is_protected(),
             });
-        let sessions = SessionStore::new(config.auth_db);
         if config.env.is_protected() {
             builder = builder.disable_introspection();
-            if let Err(e) = sessions.ensure() {
-                tracing::warn!(error = %format!("{e:#}"), "graphql: sessions table unavailable");
+            if config.credentials.is_none() {
+                tracing::warn!("graphql: no credential store; every request will be refused");
             }
         }
         Arc::new(Service {
             schema: builder.finish(),
             db,
-            sessions,
+            credentials: config.credentials,
             env: config.env,
             limits,
         })

@@ -21,8 +21,8 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use crate::auth::KeyCheck;
 use crate::catalog::{self, AnswerError, DetailSpec, FieldError, ListQuery, ListSpec};
+use crate::credentials::Kind;
 use crate::pool::Reader;
 use crate::tree::{self, Target};
 
@@ -132,22 +132,19 @@ async fn authenticate(app: &AppState, req: &Parts) -> Result<i64, ApiError> {
     if let Some(wait) = app.failed_auth.as_ref().and_then(|f| f.blocked_for(ip)) {
         return Err(ApiError::TooManyRequests(wait));
     }
-    let raw = req.headers.get("x-api-key").map(|v| v.as_bytes().to_vec());
-    let Some(keys) = app.keys.clone() else {
+    let Some(credentials) = &app.credentials else {
         return Err(ApiError::Internal(anyhow::anyhow!(
-            "protected environment without a key store"
+            "protected environment without a credential store"
         )));
     };
-    let now = chrono::Utc::now();
-    let check = app
-        .pool
-        .run(move |_| keys.check(raw.as_deref(), now))
+    let raw = req.headers.get("x-api-key").map(|v| v.as_bytes());
+    let check = credentials
+        .check(Kind::Key, raw, chrono::Utc::now())
         .await
-        .map_err(internal)?
-        .map_err(ApiError::Internal)?;
+        .map_err(internal)?;
     match check {
-        KeyCheck::Valid { id } => Ok(id),
-        KeyCheck::Invalid => match app.failed_auth.as_ref().and_then(|f| f.failure(ip)) {
+        Some(id) => Ok(id),
+        None => match app.failed_auth.as_ref().and_then(|f| f.failure(ip)) {
             Some(wait) => Err(ApiError::TooManyRequests(wait)),
             None => Err(ApiError::Unauthorized),
         },

@@ -2,8 +2,8 @@
 //!
 //! It serves the pre-rendered tree behind API keys and rate limits and answers
 //! live, from the catalog, whatever the tree does not hold; GraphQL routes are
-//! merged in from [`crate::graphql`], over the same read pool ([`crate::pool`]), owned
-//! by [`AppState`]. The pieces:
+//! merged in from [`crate::graphql`], over the same read pool ([`crate::pool`]) and
+//! credential store ([`crate::credentials`]), both owned by [`AppState`]. The pieces:
 //!
 //! - [`api`]: the `/api/v0` handler (routing, auth, tree or catalog, ETag);
 //! - [`respond`]: error shapes, ETag, encodings, HEAD;
@@ -37,8 +37,8 @@ use axum::Router;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::auth::Keys;
 use crate::config::{self, Env};
+use crate::credentials::{self, Credentials, Kind};
 use crate::pool::ReadPool;
 
 use self::limits::{FailedAuth, Limiter};
@@ -102,8 +102,8 @@ pub struct Shared {
     /// The dataset, for the live REST answers and GraphQL; also the gate every
     /// blocking task of the shim goes through.
     pool: ReadPool,
-    /// The key store (production and staging only).
-    keys: Option<Arc<Keys>>,
+    /// API keys and sessions (production and staging only).
+    credentials: Option<Credentials>,
     key_limiter: Option<Limiter<i64>>,
     failed_auth: Option<FailedAuth>,
 }
@@ -120,8 +120,8 @@ impl AppState {
     /// when it does not exist yet.
     pub fn new(config: ShimConfig) -> anyhow::Result<AppState> {
         let protected = config.env.is_protected();
-        let keys = if protected {
-            Some(Arc::new(Keys::new(&config.auth_db)?))
+        let credentials = if protected {
+            Some(Credentials::open(&config.auth_db)?)
         } else {
             None
         };
@@ -135,7 +135,7 @@ impl AppState {
         Ok(AppState(Arc::new(Shared {
             documents,
             pool: ReadPool::new(&config.db, config.workers),
-            keys,
+            credentials,
             key_limiter,
             failed_auth,
             config,
@@ -196,7 +196,7 @@ pub fn app(state: AppState) -> Router {
     }
     let graphql = crate::graphql::routes(crate::graphql::GraphqlConfig {
         pool: state.pool.clone(),
-        auth_db: state.config.auth_db.clone(),
+        credentials: state.credentials.clone(),
         env: state.config.env,
     });
     Router::new()
@@ -327,8 +327,8 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
         let local = listener.local_addr()?;
         println!("listening on http://{local} (environment {})", env.as_str());
         if env.is_protected() {
-            let active = crate::auth::open(&auth_db)
-                .and_then(|conn| crate::auth::list_keys(&conn))
+            let active = credentials::open(&auth_db)
+                .and_then(|conn| credentials::list(&conn, Kind::Key))
                 .map(|keys| keys.iter().filter(|k| k.revoked_at.is_none()).count())
                 .unwrap_or(0);
             println!(
