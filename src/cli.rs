@@ -1,16 +1,19 @@
-//! The `roost` command line (ARCHITECTURE.md "Commands"): clap definitions and the
-//! glue that calls the store, the generator and the shim.
+//! The `roost` command line (docs/architecture.md "Commands"): clap definitions, the
+//! glue that calls the store, the generator and the shim, and the printing of the
+//! credential commands (`roost keys`, `roost sessions`) over [`crate::credentials`].
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail};
+use chrono::Utc;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::{self, Env};
+use crate::credentials::{self, CredentialError, Kind, Revoked};
 use crate::shim::conn::ConnLimits;
 use crate::shim::ShimConfig;
 use crate::synth::Scale;
@@ -207,6 +210,7 @@ pub enum KeysCommand {
     Create {
         #[arg(long)]
         name: String,
+        /// Days until it expires, 1 to 36500 (default: never).
         #[arg(long)]
         expires_in_days: Option<u32>,
         #[command(flatten)]
@@ -231,6 +235,7 @@ pub enum SessionsCommand {
     Create {
         #[arg(long)]
         name: String,
+        /// Days until it expires, 1 to 36500 (default: never).
         #[arg(long)]
         expires_in_days: Option<u32>,
         #[command(flatten)]
@@ -324,8 +329,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
             println!("{summary}");
         }
         Command::Serve(args) => serve(args)?,
-        Command::Keys(cmd) => crate::auth::keys_command(cmd)?,
-        Command::Sessions(cmd) => crate::sessions::sessions_command(cmd)?,
+        Command::Keys(cmd) => credential_command(Kind::Key, cmd.into())?,
+        Command::Sessions(cmd) => credential_command(Kind::Session, cmd.into())?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -380,4 +385,243 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
         println!("{summary}");
     }
     Ok(())
+}
+
+/// `roost keys` and `roost sessions` alike, once parsed: they differ only in their
+/// help texts and in the kind of credential.
+enum CredentialCommand {
+    Create {
+        name: String,
+        expires_in_days: Option<u32>,
+        auth_db: PathBuf,
+    },
+    List {
+        auth_db: PathBuf,
+    },
+    Revoke {
+        id: i64,
+        auth_db: PathBuf,
+    },
+}
+
+impl From<KeysCommand> for CredentialCommand {
+    fn from(cmd: KeysCommand) -> Self {
+        match cmd {
+            KeysCommand::Create {
+                name,
+                expires_in_days,
+                auth,
+            } => CredentialCommand::Create {
+                name,
+                expires_in_days,
+                auth_db: auth.auth_db,
+            },
+            KeysCommand::List { auth } => CredentialCommand::List {
+                auth_db: auth.auth_db,
+            },
+            KeysCommand::Revoke { id, auth } => CredentialCommand::Revoke {
+                id,
+                auth_db: auth.auth_db,
+            },
+        }
+    }
+}
+
+impl From<SessionsCommand> for CredentialCommand {
+    fn from(cmd: SessionsCommand) -> Self {
+        match cmd {
+            SessionsCommand::Create {
+                name,
+                expires_in_days,
+                auth,
+            } => CredentialCommand::Create {
+                name,
+                expires_in_days,
+                auth_db: auth.auth_db,
+            },
+            SessionsCommand::List { auth } => CredentialCommand::List {
+                auth_db: auth.auth_db,
+            },
+            SessionsCommand::Revoke { id, auth } => CredentialCommand::Revoke {
+                id,
+                auth_db: auth.auth_db,
+            },
+        }
+    }
+}
+
+/// `roost keys|sessions create|list|revoke`. A new secret is printed alone on the
+/// last line, once.
+fn credential_command(kind: Kind, cmd: CredentialCommand) -> anyhow::Result<()> {
+    match cmd {
+        CredentialCommand::Create {
+            name,
+            expires_in_days,
+            auth_db,
+        } => {
+            let conn = credentials::open(&auth_db)?;
+            let issued = credentials::create(&conn, kind, &name, expires_in_days, Utc::now())
+                .map_err(naming_the_option)?;
+            println!("{}", created_line(kind, &issued, expires_in_days, &auth_db));
+            if kind == Kind::Key {
+                println!(
+                    "Send it in the X-API-Key header. It is shown only this once: roost keeps only its hash."
+                );
+            }
+            println!("{}", issued.secret);
+        }
+        CredentialCommand::List { auth_db } => {
+            let conn = credentials::open(&auth_db)?;
+            let listed = credentials::list(&conn, kind)?;
+            print!("{}", credential_table(kind, &listed, Utc::now()));
+        }
+        CredentialCommand::Revoke { id, auth_db } => {
+            let conn = credentials::open(&auth_db)?;
+            let revoked = credentials::revoke(&conn, kind, id, Utc::now())?;
+            println!("{}", revoked_line(kind, id, &revoked));
+        }
+    }
+    Ok(())
+}
+
+/// A refused argument, prefixed with the option that carried it.
+fn naming_the_option(e: CredentialError) -> anyhow::Error {
+    match e {
+        CredentialError::EmptyName | CredentialError::LongName => anyhow!("--name: {e}"),
+        CredentialError::ExpiryTooShort | CredentialError::ExpiryTooLong(_) => {
+            anyhow!("--expires-in-days: {e}")
+        }
+        other => other.into(),
+    }
+}
+
+fn created_line(
+    kind: Kind,
+    issued: &credentials::Issued,
+    expires_in_days: Option<u32>,
+    auth_db: &Path,
+) -> String {
+    let (id, name, file) = (issued.id, &issued.name, auth_db.display());
+    match kind {
+        Kind::Key => {
+            let expiry = match expires_in_days {
+                Some(days) => format!("expires in {days} day(s)"),
+                None => "does not expire".to_string(),
+            };
+            format!("created API key {id} '{name}' in {file} ({expiry})")
+        }
+        Kind::Session => format!(
+            "created session {id} '{name}' in {file} (expires: {}); send the token below as the \
+             '{}' cookie. It is shown only this once:",
+            issued.expires_at.as_deref().unwrap_or("never"),
+            crate::graphql::SESSION_COOKIE,
+        ),
+    }
+}
+
+fn revoked_line(kind: Kind, id: i64, revoked: &Revoked) -> String {
+    match (kind, revoked) {
+        (Kind::Key, Revoked::Now(at)) => format!("revoked API key {id} at {at}"),
+        (Kind::Key, Revoked::Already(at)) => format!("API key {id} was already revoked at {at}"),
+        (Kind::Session, Revoked::Now(_)) => {
+            format!("revoked session {id}; it is refused from the next request on")
+        }
+        (Kind::Session, Revoked::Already(_)) => format!("session {id} was already revoked"),
+    }
+}
+
+/// The table `keys list` and `sessions list` print: a header, then one row per
+/// credential (id, name, created, expires, revoked, last used, status), columns
+/// aligned; a hint when there are none. Never a secret nor a hash.
+fn credential_table(
+    kind: Kind,
+    listed: &[credentials::Credential],
+    now: chrono::DateTime<Utc>,
+) -> String {
+    let header = [
+        "ID",
+        "NAME",
+        "CREATED",
+        "EXPIRES",
+        "REVOKED",
+        "LAST USED",
+        "STATUS",
+    ]
+    .map(String::from);
+    let rows: Vec<[String; 7]> = std::iter::once(header)
+        .chain(listed.iter().map(|c| {
+            [
+                c.id.to_string(),
+                c.name.clone(),
+                c.created_at.clone(),
+                c.expires_at.clone().unwrap_or_else(|| "never".into()),
+                c.revoked_at.clone().unwrap_or_else(|| "-".into()),
+                c.last_used_at.clone().unwrap_or_else(|| "never".into()),
+                c.status(now).as_str().to_string(),
+            ]
+        }))
+        .collect();
+    let mut widths = [0usize; 7];
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in &rows {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            if i > 0 {
+                line.push_str("  ");
+            }
+            line.push_str(cell);
+            if i + 1 < row.len() {
+                line.extend(std::iter::repeat_n(' ', widths[i] - cell.chars().count()));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    if listed.is_empty() {
+        out.push_str(&format!(
+            "(no {} yet: roost {} create --name NAME)\n",
+            kind.command(),
+            kind.command()
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_lists_every_column_and_never_a_secret() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = credentials::open(&dir.path().join("auth.db")).unwrap();
+        let now = Utc::now();
+        assert_eq!(
+            credential_table(Kind::Key, &[], now),
+            "ID  NAME  CREATED  EXPIRES  REVOKED  LAST USED  STATUS\n\
+             (no keys yet: roost keys create --name NAME)\n"
+        );
+        let first = credentials::create(&conn, Kind::Key, "first", None, now).unwrap();
+        let second = credentials::create(&conn, Kind::Key, "second", Some(3), now).unwrap();
+        credentials::revoke(&conn, Kind::Key, second.id, now).unwrap();
+        let listed = credentials::list(&conn, Kind::Key).unwrap();
+        let table = credential_table(Kind::Key, &listed, now);
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[0].starts_with("ID  NAME"));
+        assert!(lines[0].contains("LAST USED"));
+        assert!(lines[1].contains("first") && lines[1].contains("never"));
+        assert!(lines[1].ends_with("active"));
+        assert!(lines[2].contains("second") && lines[2].ends_with("revoked"));
+        for issued in [first, second] {
+            assert!(!table.contains(&issued.secret));
+            assert!(!table.contains(&credentials::hash_secret(&issued.secret)));
+        }
+        let sessions = credential_table(Kind::Session, &[], now);
+        assert!(sessions.ends_with("(no sessions yet: roost sessions create --name NAME)\n"));
+    }
 }

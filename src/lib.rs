@@ -3,18 +3,18 @@
 //! Data flows one way: [`store`] (the SQLite dataset) → [`catalog`] (the semantics of
 //! every list and detail) → [`generate`] (the pre-rendered tree) or the shim.
 
-pub mod auth;
 pub mod catalog;
 pub mod cli;
 pub mod config;
+pub mod credentials;
 pub mod docs;
 pub mod generate;
 pub mod graphql;
 pub mod model;
 pub mod openapi;
+pub mod pool;
 pub mod records;
 pub mod search;
-pub mod sessions;
 pub mod shim;
 pub mod store;
 pub mod synth;

@@ -169,9 +169,7 @@ async fn production_and_staging_need_a_session_and_csrf() {
         assert_eq!(reply.json(), json!({"data": {"__typename": "Query"}}));
 
         // Revocation is effective on the next request.
-        roost::sessions::SessionStore::new(&app.auth_db)
-            .revoke(id)
-            .unwrap();
+        app.revoke_session(id);
         assert_refused(
             &post_as(&app, Some(&token), Some(&csrf), Some(&csrf)).await,
             401,
@@ -188,7 +186,7 @@ async fn expired_sessions_are_refused() {
     assert_data(&post_as(&app, Some(&token), Some(&csrf), Some(&csrf)).await);
     let conn = rusqlite::Connection::open(&app.auth_db).unwrap();
     conn.execute(
-        "UPDATE sessions SET expires_at = created_at - 1 WHERE id = ?1",
+        "UPDATE credentials SET expires_at = created_at WHERE kind = 'session' AND id = ?1",
         [id],
     )
     .unwrap();

@@ -6,8 +6,10 @@ mod graphql_support;
 use std::path::Path;
 use std::process::{Command, Output};
 
+use chrono::{Duration, Utc};
 use graphql_support::*;
 use roost::config::Env;
+use roost::credentials::{self, Credentials, Kind};
 use serde_json::json;
 
 fn roost(auth_db: &Path, args: &[&str]) -> Output {
@@ -60,13 +62,17 @@ async fn sessions_from_the_command_line() {
 
     // Only a hash is stored.
     let conn = rusqlite::Connection::open(&auth_db).unwrap();
-    let stored: Vec<String> = strings(&conn, "SELECT token_sha256 FROM sessions ORDER BY id", []);
+    let stored: Vec<String> = strings(
+        &conn,
+        "SELECT hash FROM credentials WHERE kind = 'session' ORDER BY id",
+        [],
+    );
     assert_eq!(stored.len(), 2);
     for hash in &stored {
         assert_eq!(hash.len(), 64);
         assert!(!hash.contains(&token) && !token.contains(hash.as_str()));
     }
-    let dump: String = rows(&conn, "SELECT * FROM sessions", [])
+    let dump: String = rows(&conn, "SELECT * FROM credentials", [])
         .iter()
         .map(|r| format!("{r:?}"))
         .collect();
@@ -94,7 +100,12 @@ async fn sessions_from_the_command_line() {
         )
     };
     assert_eq!(app.send(request()).await.status.as_u16(), 200);
-    let id = rows(&conn, "SELECT id FROM sessions WHERE name = 'frontend'", [])[0][0].to_string();
+    let id = rows(
+        &conn,
+        "SELECT id FROM credentials WHERE kind = 'session' AND name = 'frontend'",
+        [],
+    )[0][0]
+        .to_string();
     let revoked = stdout(&roost(&auth_db, &["sessions", "revoke", &id]));
     assert!(revoked.contains("revoked"), "{revoked}");
     assert_eq!(app.send(request()).await.status.as_u16(), 401);
@@ -125,17 +136,76 @@ async fn sessions_from_the_command_line() {
     assert!(!zero.status.success());
 }
 
-#[test]
-fn last_use_is_recorded() {
+#[tokio::test]
+async fn last_use_is_recorded() {
     let dir = tempfile::tempdir().unwrap();
-    let store = roost::sessions::SessionStore::new(dir.path().join("nested/auth.db"));
-    let (info, token) = store.create("frontend", None).unwrap();
-    assert_eq!(store.list().unwrap()[0].last_used_at, None);
-    assert_eq!(store.check(&token).unwrap(), Some(info.id));
-    assert!(store.list().unwrap()[0].last_used_at.is_some());
-    assert_eq!(store.check("not-a-token").unwrap(), None);
-    assert_eq!(store.check("").unwrap(), None);
-    // A missing auth database refuses every token without failing.
-    let missing = roost::sessions::SessionStore::new(dir.path().join("missing.db"));
-    assert_eq!(missing.check(&token).unwrap(), None);
+    let path = dir.path().join("nested/auth.db");
+    let conn = credentials::open(&path).unwrap();
+    let store = Credentials::open(&path).unwrap();
+    let now = Utc::now();
+    let session = credentials::create(&conn, Kind::Session, "frontend", None, now).unwrap();
+    let listed = || credentials::list(&conn, Kind::Session).unwrap();
+    assert_eq!(listed()[0].last_used_at, None);
+    let token = session.secret.as_bytes();
+    assert_eq!(
+        store.check(Kind::Session, Some(token), now).await.unwrap(),
+        Some(session.id)
+    );
+    assert!(listed()[0].last_used_at.is_some());
+    for bad in [&b"not-a-token"[..], b""] {
+        assert_eq!(
+            store.check(Kind::Session, Some(bad), now).await.unwrap(),
+            None
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_expired_session_is_refused() {
+    let app = App::new(Env::Production);
+    let (_, token) = app.session_at("old", Some(1), Utc::now() - Duration::days(2));
+    let csrf = "c".repeat(43);
+    let cookie = format!("sessionid={token}; csrftoken={csrf}");
+    let reply = app
+        .send(post_json(
+            json!({"query": "{ chapterCountries }"}),
+            &[("cookie", &cookie), ("x-csrftoken", &csrf)],
+        ))
+        .await;
+    assert_eq!(reply.status.as_u16(), 401, "{}", reply.text);
+    assert_eq!(reply.code(), "UNAUTHENTICATED");
+    let list = stdout(&roost(&app.auth_db, &["sessions", "list"]));
+    assert!(list.lines().nth(1).unwrap().ends_with("expired"), "{list}");
+}
+
+#[test]
+fn a_fresh_auth_db_is_private_from_the_first_command() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let auth_db = dir.path().join("fresh/auth.db");
+    let out = stdout(&roost(
+        &auth_db,
+        &["sessions", "create", "--name", "frontend"],
+    ));
+    assert!(
+        out.lines().next().unwrap().contains("(expires: never)"),
+        "{out}"
+    );
+    let mode = std::fs::metadata(&auth_db).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    // An expiry past what can be stored is refused, naming the bound.
+    let out = roost(
+        &auth_db,
+        &[
+            "sessions",
+            "create",
+            "--name",
+            "far",
+            "--expires-in-days",
+            "2913000",
+        ],
+    );
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("at most 36500 days"), "{stderr}");
 }

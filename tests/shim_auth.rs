@@ -1,4 +1,4 @@
-//! API keys and rate limits in-process (API.md sections 1 and 5): the auth matrix of
+//! API keys and rate limits in-process (docs/api.md §1 and §5): the auth matrix of
 //! every environment, revocation and expiry without a restart, the per-key limit,
 //! the failed-authentication limit per client address, and `roost keys`.
 
@@ -7,7 +7,9 @@ mod shim_support;
 use std::process::Command;
 
 use axum::http::Method;
+use chrono::{Duration, Utc};
 use roost::config::Env;
+use roost::credentials::{self, Kind};
 use shim_support::*;
 
 const UNAUTHORIZED: &str = "Missing or invalid API key in 'X-API-Key' header";
@@ -27,8 +29,7 @@ impl Keyed {
     }
 
     fn key(&self, name: &str, expires_in_days: Option<u32>) -> (i64, String) {
-        let conn = roost::auth::open(&self.auth_db).unwrap();
-        roost::auth::create_key(&conn, name, expires_in_days).unwrap()
+        key_in(&self.auth_db, name, expires_in_days, Utc::now())
     }
 
     fn file(&self, rel: &str) -> Vec<u8> {
@@ -119,23 +120,27 @@ async fn revoked_and_expired_keys_are_refused_from_the_next_request() {
         get_with_key(&app, "/api/v0/chapters/", &key).await.status,
         200
     );
-    let conn = roost::auth::open(&fx.auth_db).unwrap();
-    roost::auth::revoke_key(&conn, id).unwrap();
+    let conn = credentials::open(&fx.auth_db).unwrap();
+    credentials::revoke(&conn, Kind::Key, id, Utc::now()).unwrap();
     let r = get_with_key(&app, "/api/v0/chapters/", &key).await;
     assert_detail(&r, 401, UNAUTHORIZED);
 
-    let (id, key) = fx.key("soon expired", Some(30));
+    // Made two days ago for one day: it expired yesterday.
+    let two_days_ago = Utc::now() - Duration::days(2);
+    let (_, key) = key_in(&fx.auth_db, "expired", Some(1), two_days_ago);
+    let r = get_with_key(&app, "/api/v0/chapters/", &key).await;
+    assert_detail(&r, 401, UNAUTHORIZED);
+    // Made a day ago minus a minute for one day: valid for one more minute.
+    let almost = Utc::now() - Duration::days(1) + Duration::minutes(1);
+    let (id, key) = key_in(&fx.auth_db, "expiring", Some(1), almost);
     assert_eq!(
         get_with_key(&app, "/api/v0/chapters/", &key).await.status,
         200
     );
-    conn.execute(
-        "UPDATE api_keys SET expires_at = '2020-01-01T00:00:00Z' WHERE id = ?1",
-        [id],
-    )
-    .unwrap();
-    let r = get_with_key(&app, "/api/v0/chapters/", &key).await;
-    assert_detail(&r, 401, UNAUTHORIZED);
+    let listed = credentials::list(&conn, Kind::Key).unwrap();
+    let expiring = listed.iter().find(|k| k.id == id).unwrap();
+    let later = Utc::now() + Duration::minutes(2);
+    assert_eq!(expiring.status(later), credentials::Status::Expired);
 }
 
 #[tokio::test]
@@ -143,10 +148,10 @@ async fn last_use_is_recorded() {
     let fx = fixture();
     let app = fx.app(Env::Staging, |_| {});
     let (id, key) = fx.key("used", None);
-    let conn = roost::auth::open(&fx.auth_db).unwrap();
+    let conn = credentials::open(&fx.auth_db).unwrap();
     let last = |conn: &rusqlite::Connection| -> Option<String> {
         conn.query_row(
-            "SELECT last_used_at FROM api_keys WHERE id = ?1",
+            "SELECT last_used_at FROM credentials WHERE kind = 'key' AND id = ?1",
             [id],
             |r| r.get(0),
         )
@@ -276,7 +281,7 @@ async fn keys_command_line() {
     }
     assert!(table.contains("ci bot"));
     assert!(!table.contains(&key));
-    assert!(!table.contains(&roost::auth::hash_key(&key)));
+    assert!(!table.contains(&credentials::hash_secret(&key)));
 
     // The key works against the app, then is revoked from the command line.
     let app = fx.app(Env::Production, |_| {});
@@ -305,6 +310,39 @@ async fn keys_command_line() {
         &["keys", "create", "--name", "x", "--expires-in-days", "0"],
     );
     assert!(!out.status.success());
+    // An expiry that could not be stored and read back is refused, naming the bound.
+    let out = roost(
+        &fx.auth_db,
+        &[
+            "keys",
+            "create",
+            "--name",
+            "x",
+            "--expires-in-days",
+            "2913000",
+        ],
+    );
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--expires-in-days") && stderr.contains("at most 36500 days"),
+        "{stderr}"
+    );
+    let out = roost(
+        &fx.auth_db,
+        &[
+            "keys",
+            "create",
+            "--name",
+            "y",
+            "--expires-in-days",
+            "36500",
+        ],
+    );
+    assert!(out.status.success());
+    let table = String::from_utf8(roost(&fx.auth_db, &["keys", "list"]).stdout).unwrap();
+    assert_eq!(table.lines().count(), 3, "{table}");
+    assert!(table.lines().last().unwrap().ends_with("active"), "{table}");
     // auth.db is private to its owner.
     use std::os::unix::fs::PermissionsExt as _;
     let mode = std::fs::metadata(&fx.auth_db).unwrap().permissions().mode();

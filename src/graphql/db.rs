@@ -1,34 +1,21 @@
-//! Dataset access for the GraphQL resolvers.
+//! Dataset access for the GraphQL resolvers, over the read pool the shim hands over
+//! ([`crate::pool::ReadPool`], shared with the REST answers: one bound on concurrent
+//! SQLite work, one set of connections, a replaced dataset picked up without a
+//! restart).
 //!
-//! SQLite calls block, so every call runs on tokio's blocking pool, at most
-//! [`MAX_CONCURRENT`] at a time, on a read-only connection taken from a small pool.
-//! The pool remembers which file its connections were opened on (device, inode,
-//! modification time): when `roost db import` or `db init` renames a new dataset over
-//! the old one, the next call notices, drops the idle connections and opens the new
-//! file, without a restart.
-//!
-//! Resolvers only see [`Conn`], which counts every statement it runs; the statement
-//! count is how the tests prove that the dataloaders keep a page query from costing one
-//! query per record (N+1).
+//! Each call gets a deadline (the request's time limit), after which SQLite interrupts
+//! its statements. Resolvers only see [`Conn`], which counts every statement it runs;
+//! the statement count is how the tests prove that the dataloaders keep a page query
+//! from costing one query per record (N+1).
 
-use std::os::unix::fs::MetadataExt;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, Params, Row};
-use tokio::sync::Semaphore;
 
+use crate::pool::{PoolError, ReadPool};
 use crate::records::Ts;
-use crate::store;
-
-/// SQLite work running at the same time, across all requests.
-const MAX_CONCURRENT: usize = 4;
-/// Idle connections kept for reuse.
-const MAX_IDLE: usize = 4;
-/// SQLite virtual-machine steps between two looks at the deadline.
-const PROGRESS_STEPS: i32 = 10_000;
 
 /// A failed dataset call. The cause is logged; clients see "Internal server error".
 /// (Deliberately not `Display`: async-graphql would turn any `Display` error into a
@@ -36,9 +23,9 @@ const PROGRESS_STEPS: i32 = 10_000;
 #[derive(Debug, Clone)]
 pub struct DbError(Arc<anyhow::Error>);
 
-impl From<anyhow::Error> for DbError {
-    fn from(e: anyhow::Error) -> Self {
-        DbError(Arc::new(e))
+impl From<PoolError> for DbError {
+    fn from(e: PoolError) -> Self {
+        DbError(Arc::new(e.into()))
     }
 }
 
@@ -55,37 +42,18 @@ impl From<DbError> for async_graphql::Error {
     }
 }
 
-/// Which file a connection was opened on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct FileId {
-    dev: u64,
-    ino: u64,
-    mtime: i64,
-    mtime_nsec: i64,
-}
-
-#[derive(Default)]
-struct Pool {
-    file: Option<FileId>,
-    idle: Vec<Connection>,
-}
-
-/// The dataset, shared by all requests of one set of GraphQL routes.
+/// The dataset as one set of GraphQL routes sees it.
 pub struct Db {
-    path: PathBuf,
-    pool: Mutex<Pool>,
-    permits: Semaphore,
+    pool: ReadPool,
     statements: AtomicU64,
     /// Longest time one call may run SQL before SQLite interrupts it.
     call_timeout: Duration,
 }
 
 impl Db {
-    pub fn new(path: PathBuf, call_timeout: Duration) -> Arc<Db> {
+    pub fn new(pool: ReadPool, call_timeout: Duration) -> Arc<Db> {
         Arc::new(Db {
-            path,
-            pool: Mutex::new(Pool::default()),
-            permits: Semaphore::new(MAX_CONCURRENT),
+            pool,
             statements: AtomicU64::new(0),
             call_timeout,
         })
@@ -102,67 +70,20 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Conn) -> rusqlite::Result<T> + Send + 'static,
     {
-        let _permit = self
-            .permits
-            .acquire()
-            .await
-            .map_err(|e| DbError::from(anyhow::Error::new(e)))?;
         let db = Arc::clone(self);
-        tokio::task::spawn_blocking(move || db.run_blocking(f))
-            .await
-            .map_err(|e| DbError::from(anyhow::Error::new(e)))?
-    }
-
-    fn run_blocking<T>(&self, f: impl FnOnce(&Conn) -> rusqlite::Result<T>) -> Result<T, DbError> {
-        let (mut conn, file) = self.checkout()?;
-        let deadline = Instant::now() + self.call_timeout;
-        conn.progress_handler(PROGRESS_STEPS, Some(move || Instant::now() > deadline))?;
-        let result = f(&Conn {
-            conn: &conn,
-            statements: &self.statements,
-        });
-        let reset = conn.progress_handler(PROGRESS_STEPS, None::<fn() -> bool>);
-        if result.is_ok() && reset.is_ok() {
-            self.checkin(conn, file);
-        }
-        result.map_err(DbError::from)
-    }
-
-    fn current_file(&self) -> anyhow::Result<FileId> {
-        let meta = std::fs::metadata(&self.path).map_err(|e| {
-            anyhow::anyhow!(
-                "dataset {} cannot be read ({e}); create it with `roost db init`",
-                self.path.display()
-            )
-        })?;
-        Ok(FileId {
-            dev: meta.dev(),
-            ino: meta.ino(),
-            mtime: meta.mtime(),
-            mtime_nsec: meta.mtime_nsec(),
-        })
-    }
-
-    fn checkout(&self) -> anyhow::Result<(Connection, FileId)> {
-        let file = self.current_file()?;
-        {
-            let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
-            if pool.file != Some(file) {
-                pool.idle.clear();
-                pool.file = Some(file);
-            }
-            if let Some(conn) = pool.idle.pop() {
-                return Ok((conn, file));
-            }
-        }
-        Ok((store::open_read(&self.path)?, file))
-    }
-
-    fn checkin(&self, conn: Connection, file: FileId) {
-        let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
-        if pool.file == Some(file) && pool.idle.len() < MAX_IDLE {
-            pool.idle.push(conn);
-        }
+        let out = self
+            .pool
+            .run(move |reader| {
+                let deadline = Instant::now() + db.call_timeout;
+                reader.with_deadline(deadline, |conn| {
+                    f(&Conn {
+                        conn,
+                        statements: &db.statements,
+                    })
+                })
+            })
+            .await;
+        out??.map_err(DbError::from)
     }
 }
 

@@ -51,7 +51,10 @@ use serde_json::{json, Value};
 
 use super::limits::Rejected;
 use super::{loaders, Service};
-use crate::sessions::{random_token, SESSION_COOKIE};
+use crate::credentials::{self, Kind};
+
+/// The cookie carrying the session token.
+pub const SESSION_COOKIE: &str = "sessionid";
 
 /// The double-submit CSRF cookie and header.
 pub const CSRF_COOKIE: &str = "csrftoken";
@@ -257,13 +260,15 @@ async fn authenticate(service: &Arc<Service>, headers: &HeaderMap) -> Result<(),
     };
     let token = cookie(headers, SESSION_COOKIE)
         .filter(|t| !t.is_empty())
-        .ok_or_else(unauthenticated)?
-        .to_string();
-    let sessions = service.sessions.clone();
-    let found = tokio::task::spawn_blocking(move || sessions.check(&token))
+        .ok_or_else(unauthenticated)?;
+    let credentials = service
+        .credentials
+        .as_ref()
+        .ok_or_else(|| HttpError::internal("no credential store in a protected environment"))?;
+    let found = credentials
+        .check(Kind::Session, Some(token.as_bytes()), chrono::Utc::now())
         .await
-        .map_err(HttpError::internal)?
-        .map_err(|e| HttpError::internal(format!("{e:#}")))?;
+        .map_err(|e| HttpError::internal(format!("{:#}", anyhow::Error::from(e))))?;
     found.map(drop).ok_or_else(unauthenticated)
 }
 
@@ -491,9 +496,13 @@ async fn csrf(State(service): State<Arc<Service>>, method: Method, headers: Head
     if method != Method::GET && method != Method::HEAD {
         return HttpError::method_not_allowed(&method, "GET, HEAD").into_response(media);
     }
-    let token = cookie(&headers, CSRF_COOKIE)
-        .filter(|t| valid_token(t))
-        .map_or_else(random_token, str::to_string);
+    let token = match cookie(&headers, CSRF_COOKIE).filter(|t| valid_token(t)) {
+        Some(token) => token.to_string(),
+        None => match credentials::random_token() {
+            Ok(token) => token,
+            Err(e) => return HttpError::internal(e).into_response(media),
+        },
+    };
     let secure = if service.protected() { "; Secure" } else { "" };
     let set_cookie =
         format!("{CSRF_COOKIE}={token}; Path=/; Max-Age={CSRF_MAX_AGE_SECS}; SameSite=Lax{secure}");

@@ -1,13 +1,15 @@
-//! The GraphQL API for the web frontend (`/graphql/`, `/csrf/`): API.md sections 1, 5
-//! and 6.
+//! The GraphQL API for the web frontend (`/graphql/`, `/csrf/`): docs/api.md §1, §5
+//! and §6.
 //!
 //! - [`query`] and [`types`]: the schema, over the same dataset and lookup rules as the
-//!   REST API; [`loaders`]: batched relations (no N+1); [`db`]: SQLite off the async
-//!   workers, picking up a replaced dataset.
+//!   REST API; [`loaders`]: batched relations (no N+1); [`db`]: the resolvers' view of
+//!   the read pool the shim hands over ([`crate::pool`]), with a time limit per call and
+//!   a statement count.
 //! - [`limits`]: depth, complexity, body size and time limits, checked before any data
 //!   is read.
-//! - [`http`]: GraphQL over HTTP (POST JSON and GET), sessions and CSRF in production
-//!   and staging, the explorer page in local and e2e.
+//! - [`http`]: GraphQL over HTTP (POST JSON and GET), sessions (checked in the shim's
+//!   credential store, [`crate::credentials`]) and CSRF in production and staging, the
+//!   explorer page in local and e2e.
 //!
 //! The schema's SDL is committed as `schema.graphql` at the repository root (see
 //! [`sdl`]); a test fails when it drifts (`UPDATE_SNAPSHOTS=1` rewrites it).
@@ -20,21 +22,25 @@ mod query;
 mod records;
 mod types;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use async_graphql::{EmptyMutation, EmptySubscription, Schema};
 
 use crate::config::Env;
-use crate::sessions::SessionStore;
+use crate::credentials::Credentials;
+use crate::pool::ReadPool;
 
+pub use http::SESSION_COOKIE;
 pub use limits::Limits;
 
 /// What the GraphQL routes need from the shim.
 #[derive(Debug, Clone)]
 pub struct GraphqlConfig {
-    pub db: PathBuf,
-    pub auth_db: PathBuf,
+    /// The dataset, shared with the REST answers.
+    pub pool: ReadPool,
+    /// Where sessions are checked in production and staging (every request is refused
+    /// with a 500 there without one); unused in local and e2e.
+    pub credentials: Option<Credentials>,
     pub env: Env,
 }
 
@@ -58,14 +64,14 @@ pub fn sdl() -> String {
 pub struct Service {
     schema: RoostSchema,
     db: Arc<db::Db>,
-    sessions: SessionStore,
+    credentials: Option<Credentials>,
     env: Env,
     limits: Limits,
 }
 
 impl Service {
     pub fn new(config: GraphqlConfig, limits: Limits) -> Arc<Service> {
-        let db = db::Db::new(config.db, limits.timeout);
+        let db = db::Db::new(config.pool, limits.timeout);
         let mut builder = Schema::build(query::Query, EmptyMutation, EmptySubscription)
             .data(Arc::clone(&db))
             .extension(limits::Guard {
@@ -73,17 +79,16 @@ impl Service {
                 max_complexity: limits.max_complexity,
                 introspection: !config.env.is_protected(),
             });
-        let sessions = SessionStore::new(config.auth_db);
         if config.env.is_protected() {
             builder = builder.disable_introspection();
-            if let Err(e) = sessions.ensure() {
-                tracing::warn!(error = %format!("{e:#}"), "graphql: sessions table unavailable");
+            if config.credentials.is_none() {
+                tracing::warn!("graphql: no credential store; every request will be refused");
             }
         }
         Arc::new(Service {
             schema: builder.finish(),
             db,
-            sessions,
+            credentials: config.credentials,
             env: config.env,
             limits,
         })

@@ -21,8 +21,9 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use crate::auth::KeyCheck;
 use crate::catalog::{self, AnswerError, DetailSpec, FieldError, ListQuery, ListSpec};
+use crate::credentials::Kind;
+use crate::pool::Reader;
 use crate::tree::{self, Target};
 
 use super::respond::{self, ApiError, Negotiation, Outcome, JSON};
@@ -88,10 +89,10 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
         }
         Target::OpenApi => {
             let shared = app.0.clone();
-            app.blocking
-                .run(move || Ok(document(&shared, None, &neg)))
+            app.pool
+                .run(move |_| document(&shared, None, &neg))
                 .await
-                .map_err(ApiError::Internal)??
+                .map_err(internal)??
         }
         Target::Docs(_) => {
             let segments = segments.unwrap_or_default();
@@ -100,26 +101,26 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
             }
             let name = docs_name(&segments[1..]).ok_or(ApiError::UnknownPath)?;
             let shared = app.0.clone();
-            app.blocking
-                .run(move || Ok(document(&shared, Some(&name), &neg)))
+            app.pool
+                .run(move |_| document(&shared, Some(&name), &neg))
                 .await
-                .map_err(ApiError::Internal)??
+                .map_err(internal)??
         }
         Target::List { spec, snapshot } => {
             let query = list_query(spec, req.uri.query())?;
             let shared = app.0.clone();
             let today = app.today();
-            app.blocking
-                .run(move || Ok(list(&shared, spec, snapshot, &query, &neg, &today)))
+            app.pool
+                .run(move |reader| list(&shared, reader, spec, snapshot, &query, &neg, &today))
                 .await
-                .map_err(ApiError::Internal)??
+                .map_err(internal)??
         }
         Target::Detail { spec, ids } => {
             let shared = app.0.clone();
-            app.blocking
-                .run(move || Ok(detail(&shared, spec, &ids, &neg)))
+            app.pool
+                .run(move |reader| detail(&shared, reader, spec, &ids, &neg))
                 .await
-                .map_err(ApiError::Internal)??
+                .map_err(internal)??
         }
     };
     Ok(respond::outcome_response(outcome))
@@ -131,21 +132,19 @@ async fn authenticate(app: &AppState, req: &Parts) -> Result<i64, ApiError> {
     if let Some(wait) = app.failed_auth.as_ref().and_then(|f| f.blocked_for(ip)) {
         return Err(ApiError::TooManyRequests(wait));
     }
-    let raw = req.headers.get("x-api-key").map(|v| v.as_bytes().to_vec());
-    let Some(keys) = app.keys.clone() else {
+    let Some(credentials) = &app.credentials else {
         return Err(ApiError::Internal(anyhow::anyhow!(
-            "protected environment without a key store"
+            "protected environment without a credential store"
         )));
     };
-    let now = chrono::Utc::now();
-    let check = app
-        .blocking
-        .run(move || keys.check(raw.as_deref(), now))
+    let raw = req.headers.get("x-api-key").map(|v| v.as_bytes());
+    let check = credentials
+        .check(Kind::Key, raw, chrono::Utc::now())
         .await
-        .map_err(ApiError::Internal)?;
+        .map_err(internal)?;
     match check {
-        KeyCheck::Valid { id } => Ok(id),
-        KeyCheck::Invalid => match app.failed_auth.as_ref().and_then(|f| f.failure(ip)) {
+        Some(id) => Ok(id),
+        None => match app.failed_auth.as_ref().and_then(|f| f.failure(ip)) {
             Some(wait) => Err(ApiError::TooManyRequests(wait)),
             None => Err(ApiError::Unauthorized),
         },
@@ -247,8 +246,13 @@ fn answer_error(e: AnswerError) -> ApiError {
     }
 }
 
+fn internal(e: impl std::error::Error + Send + Sync + 'static) -> ApiError {
+    ApiError::Internal(e.into())
+}
+
 fn list(
     shared: &Shared,
+    reader: &Reader<'_>,
     spec: &'static ListSpec,
     snapshot: Option<String>,
     query: &ListQuery,
@@ -266,16 +270,16 @@ fn list(
             }
         }
     }
-    let body = shared
-        .dataset
+    let body = reader
         .with(|conn| catalog::list_page(conn, spec, snapshot.as_deref(), query, today))
-        .map_err(ApiError::Internal)?
+        .map_err(internal)?
         .map_err(answer_error)?;
     neg.identity(body, JSON).map_err(ApiError::Internal)
 }
 
 fn detail(
     shared: &Shared,
+    reader: &Reader<'_>,
     spec: &'static DetailSpec,
     ids: &[String],
     neg: &Negotiation,
@@ -287,10 +291,9 @@ fn detail(
             }
         }
     }
-    let body = shared
-        .dataset
+    let body = reader
         .with(|conn| catalog::detail(conn, spec, ids))
-        .map_err(ApiError::Internal)?
+        .map_err(internal)?
         .map_err(answer_error)?;
     neg.identity(body, JSON).map_err(ApiError::Internal)
 }

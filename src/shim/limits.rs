@@ -1,4 +1,4 @@
-//! Rate limits (API.md section 5), with `governor` (GCRA, no background thread):
+//! Rate limits (docs/api.md §5), with `governor` (GCRA, no background thread):
 //!
 //! - per API key: `--rate-limit N` requests per second with a burst of N, counted for
 //!   every request the key makes, whatever its outcome;
@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::hash::Hash;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use governor::clock::{Clock, DefaultClock};
@@ -26,8 +26,9 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
     /// `n` cells per `period`, burst `n`.
     pub fn new(n: NonZeroU32, period: Duration) -> Limiter<K> {
         let per_cell = period / n.get();
+        // `with_period` refuses only a zero period, which `max` rules out.
         let quota = Quota::with_period(per_cell.max(Duration::from_nanos(1)))
-            .expect("non-zero period")
+            .unwrap_or_else(|| Quota::per_second(n))
             .allow_burst(n);
         Limiter {
             inner: RateLimiter::keyed(quota),
@@ -61,9 +62,15 @@ impl FailedAuth {
         }
     }
 
+    /// The blocked addresses. A lock poisoned by a panic elsewhere is recovered (the
+    /// map is whole at every step): a panic must not unblock anyone.
+    fn blocked(&self) -> MutexGuard<'_, HashMap<IpAddr, Instant>> {
+        self.blocked.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// How long `ip` must still wait, if it is blocked.
     pub fn blocked_for(&self, ip: IpAddr) -> Option<Duration> {
-        let blocked = self.blocked.lock().ok()?;
+        let blocked = self.blocked();
         let until = *blocked.get(&ip)?;
         until.checked_duration_since(Instant::now())
     }
@@ -71,22 +78,19 @@ impl FailedAuth {
     /// Counts one failure of `ip`; `Some(wait)` when this failure spent the budget.
     pub fn failure(&self, ip: IpAddr) -> Option<Duration> {
         let wait = self.limiter.check(&ip).err()?;
-        if let Ok(mut blocked) = self.blocked.lock() {
-            let now = Instant::now();
-            if blocked.len() > 10_000 {
-                blocked.retain(|_, until| *until > now);
-            }
-            blocked.insert(ip, now + wait);
+        let mut blocked = self.blocked();
+        let now = Instant::now();
+        if blocked.len() > 10_000 {
+            blocked.retain(|_, until| *until > now);
         }
+        blocked.insert(ip, now + wait);
         Some(wait)
     }
 
     pub fn retain_recent(&self) {
         self.limiter.retain_recent();
-        if let Ok(mut blocked) = self.blocked.lock() {
-            let now = Instant::now();
-            blocked.retain(|_, until| *until > now);
-        }
+        let now = Instant::now();
+        self.blocked().retain(|_, until| *until > now);
     }
 }
 

@@ -1,13 +1,13 @@
-//! `roost serve`: the shim (ARCHITECTURE.md "The shim").
+//! `roost serve`: the shim (docs/architecture.md "The shim").
 //!
 //! It serves the pre-rendered tree behind API keys and rate limits and answers
 //! live, from the catalog, whatever the tree does not hold; GraphQL routes are
-//! merged in from [`crate::graphql`]. The pieces:
+//! merged in from [`crate::graphql`], over the same read pool ([`crate::pool`]) and
+//! credential store ([`crate::credentials`]), both owned by [`AppState`]. The pieces:
 //!
 //! - [`api`]: the `/api/v0` handler (routing, auth, tree or catalog, ETag);
 //! - [`respond`]: error shapes, ETag, encodings, HEAD;
 //! - [`limits`]: per-key and failed-authentication rate limits;
-//! - [`pool`]: bounded blocking work and the dataset's connections;
 //! - [`net`]: the listener (JSON for hyper's own error responses).
 //!
 //! Layers, outermost first: access log (one line per request) → `nosniff` on every
@@ -17,7 +17,6 @@ pub mod api;
 pub mod conn;
 pub mod limits;
 pub mod net;
-pub mod pool;
 pub mod respond;
 
 use std::collections::HashMap;
@@ -38,11 +37,11 @@ use axum::Router;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::auth::Keys;
 use crate::config::{self, Env};
+use crate::credentials::{self, Credentials, Kind};
+use crate::pool::ReadPool;
 
 use self::limits::{FailedAuth, Limiter};
-use self::pool::{Blocking, Dataset};
 use self::respond::ApiError;
 
 /// Failed authentications allowed per client address and minute (burst as large).
@@ -66,7 +65,7 @@ pub struct ShimConfig {
     pub cors_origins: Vec<String>,
     /// The date `is_upcoming` is answered for; `None` = the UTC date of each request.
     pub today: Option<String>,
-    /// Concurrent blocking tasks (SQLite queries, file reads).
+    /// Concurrent blocking tasks (SQLite queries, file reads), REST and GraphQL together.
     pub workers: usize,
     /// Timeouts and caps of client connections.
     pub conn: conn::ConnLimits,
@@ -103,10 +102,11 @@ pub struct AppState(Arc<Shared>);
 pub struct Shared {
     config: ShimConfig,
     documents: Documents,
-    dataset: Dataset,
-    blocking: Blocking,
-    /// The key store (production and staging only).
-    keys: Option<Arc<Keys>>,
+    /// The dataset, for the live REST answers and GraphQL; also the gate every
+    /// blocking task of the shim goes through.
+    pool: ReadPool,
+    /// API keys and sessions (production and staging only).
+    credentials: Option<Credentials>,
     key_limiter: Option<Limiter<i64>>,
     failed_auth: Option<FailedAuth>,
 }
@@ -123,8 +123,8 @@ impl AppState {
     /// when it does not exist yet.
     pub fn new(config: ShimConfig) -> anyhow::Result<AppState> {
         let protected = config.env.is_protected();
-        let keys = if protected {
-            Some(Arc::new(Keys::new(&config.auth_db)?))
+        let credentials = if protected {
+            Some(Credentials::open(&config.auth_db)?)
         } else {
             None
         };
@@ -137,9 +137,8 @@ impl AppState {
         let documents = Documents::render(config.env, config.public_url.as_deref())?;
         Ok(AppState(Arc::new(Shared {
             documents,
-            dataset: Dataset::new(&config.db, config.workers),
-            blocking: Blocking::new(config.workers),
-            keys,
+            pool: ReadPool::new(&config.db, config.workers),
+            credentials,
             key_limiter,
             failed_auth,
             config,
@@ -165,7 +164,7 @@ impl AppState {
     }
 }
 
-/// `openapi.json` for this environment (its own `servers` entry: API.md section 1)
+/// `openapi.json` for this environment (its own `servers` entry: docs/api.md §1)
 /// and the docs page rendered from it, once at start-up. The tree's copies list
 /// every environment's server, for static hosting.
 pub struct Documents {
@@ -199,8 +198,8 @@ pub fn app(state: AppState) -> Router {
         api = api.layer(cors);
     }
     let graphql = crate::graphql::routes(crate::graphql::GraphqlConfig {
-        db: state.config.db.clone(),
-        auth_db: state.config.auth_db.clone(),
+        pool: state.pool.clone(),
+        credentials: state.credentials.clone(),
         env: state.config.env,
     });
     Router::new()
@@ -326,8 +325,8 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
         let local = listener.local_addr()?;
         println!("listening on http://{local} (environment {})", env.as_str());
         if env.is_protected() {
-            let active = crate::auth::open(&auth_db)
-                .and_then(|conn| crate::auth::list_keys(&conn))
+            let active = credentials::open(&auth_db)
+                .and_then(|conn| credentials::list(&conn, Kind::Key))
                 .map(|keys| keys.iter().filter(|k| k.revoked_at.is_none()).count())
                 .unwrap_or(0);
             println!(

@@ -12,7 +12,9 @@ use axum::http::{header, HeaderMap, Method, Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt as _;
 use roost::config::Env;
+use roost::credentials::{self, Credentials, Kind};
 use roost::graphql::{GraphqlConfig, Limits, Service};
+use roost::pool::ReadPool;
 use rusqlite::Connection;
 use serde_json::{json, Value};
 use tower::ServiceExt as _;
@@ -39,12 +41,15 @@ impl App {
         App::over(dir, db, env, limits)
     }
 
-    /// A dataset built by the caller in `dir`.
+    /// A dataset built by the caller in `dir`; in production and staging, an auth.db
+    /// beside it, as `roost serve` opens it.
     pub fn over(dir: tempfile::TempDir, db: PathBuf, env: Env, limits: Limits) -> App {
         let auth_db = dir.path().join("auth.db");
         let config = GraphqlConfig {
-            db: db.clone(),
-            auth_db: auth_db.clone(),
+            pool: ReadPool::new(&db, 4),
+            credentials: env
+                .is_protected()
+                .then(|| Credentials::open(&auth_db).unwrap()),
             env,
         };
         let service = Service::new(config, limits);
@@ -107,9 +112,25 @@ impl App {
 
     /// A new session in this app's auth.db: (id, token).
     pub fn session(&self, name: &str, days: Option<u32>) -> (i64, String) {
-        let store = roost::sessions::SessionStore::new(&self.auth_db);
-        let (info, token) = store.create(name, days).unwrap();
-        (info.id, token)
+        self.session_at(name, days, chrono::Utc::now())
+    }
+
+    /// A new session made at `now` (in the past: one that has already expired).
+    pub fn session_at(
+        &self,
+        name: &str,
+        days: Option<u32>,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> (i64, String) {
+        let conn = credentials::open(&self.auth_db).unwrap();
+        let issued = credentials::create(&conn, Kind::Session, name, days, now).unwrap();
+        (issued.id, issued.secret)
+    }
+
+    /// Revokes a session of this app's auth.db.
+    pub fn revoke_session(&self, id: i64) {
+        let conn = credentials::open(&self.auth_db).unwrap();
+        credentials::revoke(&conn, Kind::Session, id, chrono::Utc::now()).unwrap();
     }
 }
 

@@ -61,9 +61,21 @@ impl Fixture {
 
     /// A new API key in this fixture's auth.db: (id, raw key).
     pub fn key(&self, name: &str, expires_in_days: Option<u32>) -> (i64, String) {
-        let conn = roost::auth::open(&self.auth_db).unwrap();
-        roost::auth::create_key(&conn, name, expires_in_days).unwrap()
+        key_in(&self.auth_db, name, expires_in_days, chrono::Utc::now())
     }
+}
+
+/// A new API key in `auth_db`, made at `now`: (id, raw key).
+pub fn key_in(
+    auth_db: &Path,
+    name: &str,
+    expires_in_days: Option<u32>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> (i64, String) {
+    use roost::credentials::{self, Kind};
+    let conn = credentials::open(auth_db).unwrap();
+    let issued = credentials::create(&conn, Kind::Key, name, expires_in_days, now).unwrap();
+    (issued.id, issued.secret)
 }
 
 pub fn generate(db: &Path, site: &Path, precompress: bool) {

@@ -1,0 +1,400 @@
+//! The one read pool over the dataset, shared by the shim's live REST answers and by
+//! GraphQL, and the bounded gate in front of tokio's blocking threads that it and the
+//! credential store ([`crate::credentials`]) run their SQLite work behind.
+//!
+//! - [`Gate`]: at most N blocking tasks at a time. Waiters are served first come, first
+//!   served (tokio's semaphore is FIFO), so a burst of slow queries queues in order
+//!   instead of starving the runtime, and a late caller never overtakes an early one.
+//!   The permit moves into the blocking task: a caller that gives up (a client gone,
+//!   a timeout) does not free a slot while its query still runs.
+//! - [`ReadPool`]: read-only connections to the dataset, reused across calls and taken
+//!   only inside one of its gate's tasks ([`Reader`]), so no more are open than the
+//!   gate has permits (plus those finishing on a replaced file). Before each checkout
+//!   the file at the dataset path is looked at (device, inode, size, modification
+//!   time): once `roost db import` or `db init --force` has renamed a new file over it,
+//!   the idle connections are dropped and the new file is opened, without a restart. A
+//!   call that already holds a connection finishes on the old file.
+//! - A panic inside a call is that call's error ([`PoolError::Task`]). A lock poisoned
+//!   by it is recovered, never propagated: the idle list is whole at every step.
+//! - [`Reader::with_deadline`]: SQLite interrupts the call's statements once the
+//!   deadline has passed (GraphQL's time limit).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+use rusqlite::Connection;
+use tokio::sync::Semaphore;
+
+use crate::store;
+
+/// SQLite virtual-machine steps between two looks at a call's deadline.
+const PROGRESS_STEPS: i32 = 10_000;
+
+/// A failed call through a [`Gate`] or a [`ReadPool`].
+#[derive(Debug, thiserror::Error)]
+pub enum PoolError {
+    #[error("dataset {} is not readable ({source}); create it with `roost db init`", .path.display())]
+    Missing {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("opening the dataset {}", .path.display())]
+    Open {
+        path: PathBuf,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    #[error("setting the deadline of a dataset call")]
+    Deadline(#[source] rusqlite::Error),
+    #[error("the blocking pool is shut down")]
+    Closed,
+    #[error("a blocking task failed")]
+    Task(#[source] tokio::task::JoinError),
+}
+
+/// A bounded, first-come first-served gate in front of `spawn_blocking`.
+#[derive(Debug, Clone)]
+pub struct Gate {
+    semaphore: Arc<Semaphore>,
+    permits: usize,
+}
+
+impl Gate {
+    /// At most `permits` tasks at a time (at least one).
+    pub fn new(permits: usize) -> Gate {
+        let permits = permits.max(1);
+        Gate {
+            semaphore: Arc::new(Semaphore::new(permits)),
+            permits,
+        }
+    }
+
+    pub fn permits(&self) -> usize {
+        self.permits
+    }
+
+    /// Runs `f` on tokio's blocking threads once a permit is free.
+    pub async fn run<T, F>(&self, f: F) -> Result<T, PoolError>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let permit = Arc::clone(&self.semaphore)
+            .acquire_owned()
+            .await
+            .map_err(|_| PoolError::Closed)?;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            f()
+        })
+        .await
+        .map_err(PoolError::Task)
+    }
+}
+
+/// Idle connections, all opened on one `K` (a file identity), at most `max` of them.
+/// A lock poisoned by a panic elsewhere is recovered: the list is whole at every step.
+#[derive(Debug)]
+pub struct Idle<K> {
+    max: usize,
+    inner: Mutex<IdleInner<K>>,
+}
+
+#[derive(Debug)]
+struct IdleInner<K> {
+    opened_on: Option<K>,
+    conns: Vec<Connection>,
+}
+
+impl<K: Copy + PartialEq> Idle<K> {
+    pub fn new(max: usize) -> Idle<K> {
+        Idle {
+            max,
+            inner: Mutex::new(IdleInner {
+                opened_on: None,
+                conns: Vec::new(),
+            }),
+        }
+    }
+
+    /// An idle connection opened on `current`; those opened on anything else are
+    /// dropped first.
+    pub fn take(&self, current: K) -> Option<Connection> {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if inner.opened_on != Some(current) {
+            inner.conns.clear();
+            inner.opened_on = Some(current);
+        }
+        inner.conns.pop()
+    }
+
+    /// Keeps `conn` for reuse unless it was opened on something else than the current
+    /// `K` or enough are idle already.
+    pub fn give(&self, conn: Connection, opened_on: K) {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if inner.opened_on.is_none() {
+            inner.opened_on = Some(opened_on);
+        }
+        if inner.opened_on == Some(opened_on) && inner.conns.len() < self.max {
+            inner.conns.push(conn);
+        }
+    }
+}
+
+/// What identifies one dataset file: a replacement changes at least one field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileId {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime_ns: i128,
+}
+
+impl FileId {
+    fn of(path: &Path) -> Result<FileId, PoolError> {
+        use std::os::unix::fs::MetadataExt as _;
+        let m = std::fs::metadata(path).map_err(|source| PoolError::Missing {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(FileId {
+            dev: m.dev(),
+            ino: m.ino(),
+            len: m.len(),
+            mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
+        })
+    }
+}
+
+/// Read-only connections to the dataset behind one [`Gate`], reopened when the file
+/// is replaced. Cloning shares the pool.
+#[derive(Debug, Clone)]
+pub struct ReadPool(Arc<Inner>);
+
+#[derive(Debug)]
+struct Inner {
+    path: PathBuf,
+    gate: Gate,
+    idle: Idle<FileId>,
+}
+
+impl ReadPool {
+    /// A pool over the dataset at `path` running at most `permits` calls at a time
+    /// (and keeping as many connections). Nothing is opened before the first call.
+    pub fn new(path: &Path, permits: usize) -> ReadPool {
+        let gate = Gate::new(permits);
+        ReadPool(Arc::new(Inner {
+            path: path.to_path_buf(),
+            idle: Idle::new(gate.permits()),
+            gate,
+        }))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0.path
+    }
+
+    /// Calls running at the same time, at most.
+    pub fn permits(&self) -> usize {
+        self.0.gate.permits()
+    }
+
+    /// Runs `f` on the blocking threads once a permit is free; `f` reads the dataset
+    /// through the [`Reader`] it is given (or does other blocking work, like reading a
+    /// file of the tree).
+    pub async fn run<T, F>(&self, f: F) -> Result<T, PoolError>
+    where
+        F: FnOnce(&Reader<'_>) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let inner = Arc::clone(&self.0);
+        self.0.gate.run(move || f(&Reader { pool: &inner })).await
+    }
+}
+
+/// Access to the dataset from inside one call of a [`ReadPool`].
+pub struct Reader<'a> {
+    pool: &'a Inner,
+}
+
+impl Reader<'_> {
+    /// Runs `f` with a connection to the current dataset file.
+    pub fn with<T>(&self, f: impl FnOnce(&Connection) -> T) -> Result<T, PoolError> {
+        let (conn, file) = self.checkout()?;
+        let out = f(&conn);
+        self.pool.idle.give(conn, file);
+        Ok(out)
+    }
+
+    /// Runs `f` with a connection whose statements SQLite interrupts once `deadline`
+    /// has passed (they then fail with `SQLITE_INTERRUPT`).
+    pub fn with_deadline<T>(
+        &self,
+        deadline: Instant,
+        f: impl FnOnce(&Connection) -> T,
+    ) -> Result<T, PoolError> {
+        let (mut conn, file) = self.checkout()?;
+        conn.progress_handler(PROGRESS_STEPS, Some(move || Instant::now() > deadline))
+            .map_err(PoolError::Deadline)?;
+        let out = f(&conn);
+        // A connection whose handler cannot be removed is not reused.
+        if conn
+            .progress_handler(PROGRESS_STEPS, None::<fn() -> bool>)
+            .is_ok()
+        {
+            self.pool.idle.give(conn, file);
+        }
+        Ok(out)
+    }
+
+    fn checkout(&self) -> Result<(Connection, FileId), PoolError> {
+        let path = &self.pool.path;
+        let file = FileId::of(path)?;
+        let conn = match self.pool.idle.take(file) {
+            Some(conn) => conn,
+            None => store::open_read(path).map_err(|e| PoolError::Open {
+                path: path.clone(),
+                source: e.into(),
+            })?,
+        };
+        Ok((conn, file))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    fn dataset() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("roost.db");
+        store::init_db(&db, false).unwrap();
+        (dir, db)
+    }
+
+    fn count(conn: &Connection) -> i64 {
+        conn.query_row("SELECT COUNT(*) FROM meta", [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn connections_are_reused_and_reopened_on_a_replaced_file() {
+        let (dir, db) = dataset();
+        let pool = ReadPool::new(&db, 2);
+        // A mark on the connection itself tells whether the next call gets it again.
+        let marked = |conn: &Connection| {
+            let mark: i64 = conn.query_row("PRAGMA cache_size", [], |r| r.get(0))?;
+            conn.execute_batch("PRAGMA cache_size = -1234")?;
+            Ok::<_, rusqlite::Error>(mark == -1234)
+        };
+        assert!(!pool
+            .run(move |r| r.with(marked))
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap());
+        assert!(
+            pool.run(move |r| r.with(marked))
+                .await
+                .unwrap()
+                .unwrap()
+                .unwrap(),
+            "an idle connection is reused"
+        );
+        let before = pool.run(|r| r.with(count)).await.unwrap().unwrap();
+
+        // A new file renamed over the old one, as `roost db import` does.
+        let other = dir.path().join("other.db");
+        store::init_db(&other, false).unwrap();
+        let conn = Connection::open(&other).unwrap();
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('replaced', 'yes')",
+            [],
+        )
+        .unwrap();
+        drop(conn);
+        std::fs::rename(&other, &db).unwrap();
+        let after = pool.run(|r| r.with(count)).await.unwrap().unwrap();
+        assert_eq!(after, before + 1, "the replaced file is read");
+        assert!(
+            !pool
+                .run(move |r| r.with(marked))
+                .await
+                .unwrap()
+                .unwrap()
+                .unwrap(),
+            "connections to the old file are dropped"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn at_most_permits_calls_run_at_once() {
+        let (_dir, db) = dataset();
+        let pool = ReadPool::new(&db, 2);
+        let running = Arc::new(AtomicUsize::new(0));
+        let peak = Arc::new(AtomicUsize::new(0));
+        let calls: Vec<_> = (0..8)
+            .map(|_| {
+                let (pool, running, peak) = (pool.clone(), Arc::clone(&running), Arc::clone(&peak));
+                tokio::spawn(async move {
+                    pool.run(move |r| {
+                        let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                        peak.fetch_max(now, Ordering::SeqCst);
+                        std::thread::sleep(Duration::from_millis(20));
+                        let n = r.with(count);
+                        running.fetch_sub(1, Ordering::SeqCst);
+                        n
+                    })
+                    .await
+                })
+            })
+            .collect();
+        for call in calls {
+            assert!(call.await.unwrap().unwrap().unwrap() > 0);
+        }
+        let peak = peak.load(Ordering::SeqCst);
+        assert!((1..=2).contains(&peak), "{peak} calls at once");
+    }
+
+    #[tokio::test]
+    async fn a_panic_is_an_error_and_the_pool_keeps_working() {
+        let (_dir, db) = dataset();
+        let pool = ReadPool::new(&db, 1);
+        let panicked = pool
+            .run(|r| r.with(|_| -> i64 { panic!("resolver bug") }))
+            .await;
+        assert!(matches!(panicked, Err(PoolError::Task(_))));
+        assert!(pool.run(|r| r.with(count)).await.unwrap().unwrap() > 0);
+    }
+
+    #[tokio::test]
+    async fn a_missing_dataset_is_an_error_naming_the_fix() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = ReadPool::new(&dir.path().join("missing.db"), 1);
+        let err = pool.run(|r| r.with(count)).await.unwrap().unwrap_err();
+        assert!(err.to_string().contains("roost db init"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn a_deadline_interrupts_a_long_statement() {
+        let (_dir, db) = dataset();
+        let pool = ReadPool::new(&db, 1);
+        let slow = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) \
+                    SELECT COUNT(*) FROM n";
+        let result = pool
+            .run(move |r| {
+                r.with_deadline(Instant::now(), |conn| {
+                    conn.query_row(slow, [], |row| row.get::<_, i64>(0))
+                })
+            })
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(result.is_err(), "interrupted");
+        // The connection is fine afterwards.
+        assert!(pool.run(|r| r.with(count)).await.unwrap().unwrap() > 0);
+    }
+}
