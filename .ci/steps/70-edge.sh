@@ -23,6 +23,7 @@ missing=()
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
 [ -e /usr/lib/nginx/modules/ngx_http_js_module.so ] || missing+=(libnginx-mod-http-js)
 command -v njs >/dev/null 2>&1 || missing+=(njs)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
 if [ "${#missing[@]}" -gt 0 ]; then
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
