@@ -458,6 +458,7 @@ fn render_unit(w: &Writer, opts: &Options, unit: &Unit) -> anyhow::Result<Vec<Ma
     let mut out = Vec::new();
     match unit {
         Unit::Fixed => {
+            w.put_one(Path::new(PAGES_HEADERS), &pages_headers(), &mut out)?;
             w.put(
                 &PathBuf::from(tree::API_DIR).join("index.json"),
                 &catalog::root(&format!(
@@ -502,6 +503,34 @@ fn render_unit(w: &Writer, opts: &Options, unit: &Unit) -> anyhow::Result<Vec<Ma
         }
     }
     Ok(out)
+}
+
+/// The headers file of Pages-style static hosts (Netlify, Cloudflare Pages), at the
+/// root of the tree.
+pub const PAGES_HEADERS: &str = "_headers";
+
+/// `_headers`: the lists and details (one pattern per resource folder), the root
+/// documents and the manifest are JSON, kept by shared caches for five minutes (the
+/// policy of the nginx configuration and the edge function too).
+fn pages_headers() -> Vec<u8> {
+    let mut patterns = vec![
+        format!("/{MANIFEST}"),
+        format!("{}/index.json", tree::API_PREFIX),
+        format!("{}/openapi.json", tree::API_PREFIX),
+    ];
+    patterns.extend(
+        catalog::LISTS
+            .iter()
+            .map(|spec| format!("{}/{}/*", tree::API_PREFIX, spec.path)),
+    );
+    let mut text = String::from(
+        "# Response headers for Pages-style static hosts, written by roost generate.\n",
+    );
+    for pattern in patterns {
+        text.push_str(&pattern);
+        text.push_str("\n  Content-Type: application/json\n  Cache-Control: public, max-age=300\n");
+    }
+    text.into_bytes()
 }
 
 /// Sibling paths of the live tree: `<parent>/.<name>.g<stamp>` generations.

@@ -1,11 +1,13 @@
 //! The file tree contract (README "File tree"): how a REST v0 request maps to a file
 //! under `site/`, and how a URL path is routed to a list, a detail or a fixed
 //! document. The generator writes files at these paths and the shim reads them, so a
-//! CDN rewrite rule or a mirror can rely on them.
+//! CDN rewrite rule or a mirror can rely on them. [`file_for_request`] is the whole
+//! request URL → file decision the shim makes; the edge canonicaliser
+//! (`edge/canonical.js`) is tested against it.
 
 use std::path::PathBuf;
 
-use crate::catalog::{self, DetailSpec, ListSpec};
+use crate::catalog::{self, DetailSpec, FieldError, ListQuery, ListSpec};
 
 /// The URL prefix of the REST API and the tree folder that mirrors it.
 pub const API_PREFIX: &str = "/api/v0";
@@ -58,6 +60,87 @@ pub fn detail_file(resource: &str, ids: &[String]) -> Option<PathBuf> {
         path.push(segment);
     }
     Some(path)
+}
+
+/// The tree file of a validated list request, or `None` when the tree does not hold
+/// its answer (not pre-rendered, or a file name over [`MAX_NAME`] bytes).
+pub fn list_request_file(
+    spec: &ListSpec,
+    snapshot: Option<&str>,
+    query: &ListQuery,
+) -> Option<PathBuf> {
+    if !query.prerenderable(spec) {
+        return None;
+    }
+    let dir = match snapshot {
+        Some(key) => snapshot_list_dir(key, spec),
+        None => vec![spec.path.to_string()],
+    };
+    list_file(&dir, &query.canonical(spec))
+}
+
+/// The file (relative to the site root, `/`-separated) that answers a request for
+/// `path` (raw, still percent-encoded) with `query` (the raw query string), exactly as
+/// the shim decides it; `None` when the answer is not pre-rendered: an unknown path,
+/// the root, `openapi.json`, the docs, a query that is invalid or not rendered, an
+/// over-long name. Whether the file exists is not checked: a missing page or record
+/// is answered live.
+pub fn file_for_request(path: &str, query: Option<&str>) -> Option<String> {
+    let file = match route(&split_path(path)?) {
+        Target::List { spec, snapshot } => {
+            let query = list_query(spec, query).ok()?;
+            list_request_file(spec, snapshot.as_deref(), &query)?
+        }
+        Target::Detail { spec, ids } => detail_file(spec.path, &ids)?,
+        _ => return None,
+    };
+    file.to_str().map(str::to_string)
+}
+
+/// Query string → validated list query. Pairs are form-decoded (`+` is a space);
+/// a known parameter whose value is not UTF-8 once decoded is an error, an unknown
+/// one (or a name that is not UTF-8) is ignored.
+pub fn list_query(spec: &ListSpec, raw: Option<&str>) -> Result<ListQuery, Vec<FieldError>> {
+    let mut pairs = Vec::new();
+    let mut errors = Vec::new();
+    for part in raw.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = part.split_once('=').unwrap_or((part, ""));
+        let Some(name) = form_decode(name) else {
+            continue;
+        };
+        match form_decode(value) {
+            Some(value) => pairs.push((name, value)),
+            None if is_known(spec, &name) => errors.push(FieldError {
+                msg: format!(
+                    "{name} must be UTF-8 text once percent-decoded; got '{}'",
+                    value.chars().take(100).collect::<String>()
+                ),
+                param: name,
+                kind: "value_error",
+            }),
+            None => {}
+        }
+    }
+    match catalog::parse_query(spec, &pairs) {
+        Ok(query) if errors.is_empty() => Ok(query),
+        Ok(_) => Err(errors),
+        Err(more) => {
+            errors.extend(more);
+            Err(errors)
+        }
+    }
+}
+
+fn form_decode(text: &str) -> Option<String> {
+    let text = text.replace('+', " ");
+    percent_encoding::percent_decode_str(&text)
+        .decode_utf8()
+        .ok()
+        .map(|s| s.into_owned())
+}
+
+fn is_known(spec: &ListSpec, name: &str) -> bool {
+    matches!(name, "page" | "page_size" | "ordering") || spec.params.iter().any(|p| p.name == name)
 }
 
 /// The URL segments of a snapshot sub-list's folder.
@@ -225,6 +308,35 @@ mod tests {
         );
         assert!(list_file(&["issues".into()], &"x".repeat(300)).is_none());
         assert!(detail_file("members", &["x".repeat(300)]).is_none());
+    }
+
+    #[test]
+    fn requests_map_to_the_files_the_shim_reads() {
+        let file = |path: &str, query: Option<&str>| file_for_request(path, query);
+        assert_eq!(
+            file("/api/v0/issues/", Some("state=open&page=2&page_size=100")).as_deref(),
+            Some("api/v0/issues/index@page=2&state=open.json")
+        );
+        assert_eq!(
+            file("/api/v0/snapshots/2026-07/issues", None).as_deref(),
+            Some("api/v0/snapshots/2026-07/issues/index.json")
+        );
+        assert_eq!(
+            file("/api/v0/releases/Org/Repo/v1/rc", Some("x=1")).as_deref(),
+            Some("api/v0/releases/org/repo/v1%2Frc.json")
+        );
+        for (path, query) in [
+            ("/api/v0/projects/", Some("q=juice")),
+            ("/api/v0/issues/", Some("page_size=7")),
+            ("/api/v0/issues/", Some("state=OPEN")),
+            ("/api/v0/events/", Some("is_upcoming=true")),
+            ("/api/v0/chapters/", Some("latitude_gte=1")),
+            ("/api/v0/", None),
+            ("/api/v0/openapi.json", None),
+            ("/api/v0/members/a%00b", None),
+        ] {
+            assert_eq!(file(path, query), None, "{path}?{query:?}");
+        }
     }
 
     #[test]

@@ -121,6 +121,13 @@ fn the_tree_holds_lists_details_and_fixed_documents_at_contract_paths() {
         let name = entry.file_name().to_string_lossy();
         assert!(!name.starts_with('.') && name.len() <= 255, "{name}");
     }
+    // Pages-style static hosts: JSON by folder pattern, listed in the manifest.
+    let headers = fs::read_to_string(out.join("_headers")).unwrap();
+    assert!(headers.contains("/api/v0/issues/*\n  Content-Type: application/json\n"));
+    assert!(headers.contains("/api/v0/snapshots/*\n"));
+    assert!(!headers.contains("/api/v0/docs"));
+    let manifest = generate::read_manifest(&out.canonicalize().unwrap()).unwrap();
+    assert!(manifest.files.iter().any(|e| e.path == "_headers"));
 }
 
 /// Every list file maps back, through the URL the contract gives it, to the same
@@ -133,6 +140,9 @@ fn every_file_round_trips_through_its_url() {
     let mut seen = std::collections::HashSet::new();
     for entry in &manifest.files {
         assert!(seen.insert(entry.path.clone()), "duplicate {}", entry.path);
+        if entry.path == generate::PAGES_HEADERS {
+            continue;
+        }
         let rel = entry.path.strip_prefix("api/v0/").unwrap();
         if !rel.ends_with(".json") || rel == "index.json" || rel == "openapi.json" {
             continue;

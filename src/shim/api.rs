@@ -21,7 +21,7 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use crate::catalog::{self, AnswerError, DetailSpec, FieldError, ListQuery, ListSpec};
+use crate::catalog::{self, AnswerError, DetailSpec, ListQuery, ListSpec};
 use crate::credentials::Kind;
 use crate::pool::Reader;
 use crate::tree::{self, Target};
@@ -193,49 +193,9 @@ fn redirect_to_docs() -> Response {
     r
 }
 
-/// Query string → validated list query. Pairs are form-decoded (`+` is a space);
-/// a known parameter whose value is not UTF-8 once decoded is a 400.
+/// Query string → validated list query ([`tree::list_query`]); errors are a 400.
 pub fn list_query(spec: &ListSpec, raw: Option<&str>) -> Result<ListQuery, ApiError> {
-    let mut pairs = Vec::new();
-    let mut errors = Vec::new();
-    for part in raw.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
-        let (name, value) = part.split_once('=').unwrap_or((part, ""));
-        let Some(name) = form_decode(name) else {
-            continue;
-        };
-        match form_decode(value) {
-            Some(value) => pairs.push((name, value)),
-            None if is_known(spec, &name) => errors.push(FieldError {
-                msg: format!(
-                    "{name} must be UTF-8 text once percent-decoded; got '{}'",
-                    value.chars().take(100).collect::<String>()
-                ),
-                param: name,
-                kind: "value_error",
-            }),
-            None => {}
-        }
-    }
-    match catalog::parse_query(spec, &pairs) {
-        Ok(query) if errors.is_empty() => Ok(query),
-        Ok(_) => Err(ApiError::Invalid(errors)),
-        Err(more) => {
-            errors.extend(more);
-            Err(ApiError::Invalid(errors))
-        }
-    }
-}
-
-fn form_decode(text: &str) -> Option<String> {
-    let text = text.replace('+', " ");
-    percent_encoding::percent_decode_str(&text)
-        .decode_utf8()
-        .ok()
-        .map(|s| s.into_owned())
-}
-
-fn is_known(spec: &ListSpec, name: &str) -> bool {
-    matches!(name, "page" | "page_size" | "ordering") || spec.params.iter().any(|p| p.name == name)
+    tree::list_query(spec, raw).map_err(ApiError::Invalid)
 }
 
 fn answer_error(e: AnswerError) -> ApiError {
@@ -259,12 +219,8 @@ fn list(
     neg: &Negotiation,
     today: &str,
 ) -> Result<Outcome, ApiError> {
-    if let (Some(site), true) = (&shared.config.site, query.prerenderable(spec)) {
-        let dir = match &snapshot {
-            Some(key) => tree::snapshot_list_dir(key, spec),
-            None => vec![spec.path.to_string()],
-        };
-        if let Some(rel) = tree::list_file(&dir, &query.canonical(spec)) {
+    if let Some(site) = &shared.config.site {
+        if let Some(rel) = tree::list_request_file(spec, snapshot.as_deref(), query) {
             if let Some(outcome) = read_tree(site, &rel, JSON, neg)? {
                 return Ok(outcome);
             }
