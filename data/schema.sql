@@ -1,7 +1,7 @@
 -- roost dataset schema (SQLite).
 --
 -- Built by `roost db import` / `db init` / `db synth` from the JSON Lines interchange
--- format (README "Dataset interchange format"). Every table's `id` is the record's
+-- format (docs/data.md). Every table's `id` is the record's
 -- stable id: its position in its JSON Lines file, first record = 1. Every ordering's
 -- last tie-breaker is this id.
 --

@@ -41,10 +41,10 @@ pub enum Command {
     Serve(ServeArgs),
     /// Manage REST API keys.
     #[command(subcommand)]
-    Keys(KeysCommand),
+    Keys(CredentialCommand),
     /// Manage GraphQL sessions for the frontend.
     #[command(subcommand)]
-    Sessions(SessionsCommand),
+    Sessions(CredentialCommand),
 }
 
 #[derive(Debug, Args, Clone)]
@@ -204,9 +204,12 @@ fn seconds(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// `roost keys …` and `roost sessions …`: the same commands over the two kinds of
+/// credential (REST API keys, GraphQL sessions).
 #[derive(Debug, Subcommand)]
-pub enum KeysCommand {
-    /// Create a key; the raw key is printed alone on the last line, once.
+pub enum CredentialCommand {
+    /// Create one; its secret (the API key or the session token) is printed alone on
+    /// the last line, once.
     Create {
         #[arg(long)]
         name: String,
@@ -216,37 +219,12 @@ pub enum KeysCommand {
         #[command(flatten)]
         auth: AuthDbArg,
     },
-    /// List keys (never the raw key).
+    /// List them (never the secret).
     List {
         #[command(flatten)]
         auth: AuthDbArg,
     },
-    /// Revoke a key by id.
-    Revoke {
-        id: i64,
-        #[command(flatten)]
-        auth: AuthDbArg,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum SessionsCommand {
-    /// Create a session; the token is printed alone on the last line, once.
-    Create {
-        #[arg(long)]
-        name: String,
-        /// Days until it expires, 1 to 36500 (default: never).
-        #[arg(long)]
-        expires_in_days: Option<u32>,
-        #[command(flatten)]
-        auth: AuthDbArg,
-    },
-    /// List sessions (never the token).
-    List {
-        #[command(flatten)]
-        auth: AuthDbArg,
-    },
-    /// Revoke a session by id.
+    /// Revoke one by id; it is refused from the next request on.
     Revoke {
         id: i64,
         #[command(flatten)]
@@ -329,8 +307,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
             println!("{summary}");
         }
         Command::Serve(args) => serve(args)?,
-        Command::Keys(cmd) => credential_command(Kind::Key, cmd.into())?,
-        Command::Sessions(cmd) => credential_command(Kind::Session, cmd.into())?,
+        Command::Keys(cmd) => credential_command(Kind::Key, cmd)?,
+        Command::Sessions(cmd) => credential_command(Kind::Session, cmd)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -387,69 +365,6 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `roost keys` and `roost sessions` alike, once parsed: they differ only in their
-/// help texts and in the kind of credential.
-enum CredentialCommand {
-    Create {
-        name: String,
-        expires_in_days: Option<u32>,
-        auth_db: PathBuf,
-    },
-    List {
-        auth_db: PathBuf,
-    },
-    Revoke {
-        id: i64,
-        auth_db: PathBuf,
-    },
-}
-
-impl From<KeysCommand> for CredentialCommand {
-    fn from(cmd: KeysCommand) -> Self {
-        match cmd {
-            KeysCommand::Create {
-                name,
-                expires_in_days,
-                auth,
-            } => CredentialCommand::Create {
-                name,
-                expires_in_days,
-                auth_db: auth.auth_db,
-            },
-            KeysCommand::List { auth } => CredentialCommand::List {
-                auth_db: auth.auth_db,
-            },
-            KeysCommand::Revoke { id, auth } => CredentialCommand::Revoke {
-                id,
-                auth_db: auth.auth_db,
-            },
-        }
-    }
-}
-
-impl From<SessionsCommand> for CredentialCommand {
-    fn from(cmd: SessionsCommand) -> Self {
-        match cmd {
-            SessionsCommand::Create {
-                name,
-                expires_in_days,
-                auth,
-            } => CredentialCommand::Create {
-                name,
-                expires_in_days,
-                auth_db: auth.auth_db,
-            },
-            SessionsCommand::List { auth } => CredentialCommand::List {
-                auth_db: auth.auth_db,
-            },
-            SessionsCommand::Revoke { id, auth } => CredentialCommand::Revoke {
-                id,
-                auth_db: auth.auth_db,
-            },
-        }
-    }
-}
-
 /// `roost keys|sessions create|list|revoke`. A new secret is printed alone on the
 /// last line, once.
 fn credential_command(kind: Kind, cmd: CredentialCommand) -> anyhow::Result<()> {
@@ -457,7 +372,7 @@ fn credential_command(kind: Kind, cmd: CredentialCommand) -> anyhow::Result<()> 
         CredentialCommand::Create {
             name,
             expires_in_days,
-            auth_db,
+            auth: AuthDbArg { auth_db },
         } => {
             let conn = credentials::open(&auth_db)?;
             let issued = credentials::create(&conn, kind, &name, expires_in_days, Utc::now())
@@ -470,12 +385,17 @@ fn credential_command(kind: Kind, cmd: CredentialCommand) -> anyhow::Result<()> 
             }
             println!("{}", issued.secret);
         }
-        CredentialCommand::List { auth_db } => {
+        CredentialCommand::List {
+            auth: AuthDbArg { auth_db },
+        } => {
             let conn = credentials::open(&auth_db)?;
             let listed = credentials::list(&conn, kind)?;
             print!("{}", credential_table(kind, &listed, Utc::now()));
         }
-        CredentialCommand::Revoke { id, auth_db } => {
+        CredentialCommand::Revoke {
+            id,
+            auth: AuthDbArg { auth_db },
+        } => {
             let conn = credentials::open(&auth_db)?;
             let revoked = credentials::revoke(&conn, kind, id, Utc::now())?;
             println!("{}", revoked_line(kind, id, &revoked));

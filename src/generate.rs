@@ -468,7 +468,8 @@ fn render_unit(w: &Writer, opts: &Options, unit: &Unit) -> anyhow::Result<Vec<Ma
                 )),
                 &mut out,
             )?;
-            let openapi = crate::openapi::document_json();
+            let openapi =
+                crate::openapi::document_json().context("serialising the OpenAPI document")?;
             w.put(
                 &PathBuf::from(tree::API_DIR).join("openapi.json"),
                 &openapi,

@@ -310,15 +310,15 @@ pub fn document() -> OpenApi {
         .build()
 }
 
-fn to_bytes(doc: &OpenApi) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(doc).unwrap_or_default();
+fn to_bytes(doc: &OpenApi) -> Result<Vec<u8>, serde_json::Error> {
+    let mut bytes = serde_json::to_vec_pretty(doc)?;
     bytes.push(b'\n');
-    bytes
+    Ok(bytes)
 }
 
 /// The document as written to `site/api/v0/openapi.json` (pretty JSON, final newline;
 /// the same bytes on every call).
-pub fn document_json() -> Vec<u8> {
+pub fn document_json() -> Result<Vec<u8>, serde_json::Error> {
     to_bytes(&document())
 }
 
@@ -331,6 +331,6 @@ pub fn document_for(env: Env, public_url: Option<&str>) -> OpenApi {
 }
 
 /// [`document_for`] as bytes.
-pub fn document_json_for(env: Env, public_url: Option<&str>) -> Vec<u8> {
+pub fn document_json_for(env: Env, public_url: Option<&str>) -> Result<Vec<u8>, serde_json::Error> {
     to_bytes(&document_for(env, public_url))
 }

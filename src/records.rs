@@ -1,6 +1,6 @@
-//! The records of the JSON Lines interchange format (README "Dataset interchange
-//! format"): one struct per file, parsed strictly (unknown fields, wrong types and bad
-//! enum values are errors), and the time values they carry.
+//! The records of the JSON Lines interchange format (docs/data.md): one struct per
+//! file, parsed strictly (unknown fields, wrong types and bad enum values are errors),
+//! and the time values they carry.
 //!
 //! `roost db import` reads these from files; `roost db synth` builds them in memory.
 //! Either way they go through [`crate::store::build`], which checks references and keys.

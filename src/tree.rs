@@ -1,4 +1,4 @@
-//! The file tree contract (README "File tree"): how a REST v0 request maps to a file
+//! The file tree contract (docs/architecture.md §4): how a REST v0 request maps to a file
 //! under `site/`, and how a URL path is routed to a list, a detail or a fixed
 //! document. The generator writes files at these paths and the shim reads them, so a
 //! CDN rewrite rule or a mirror can rely on them. [`file_for_request`] is the whole

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 fn rendered() -> (String, Vec<(String, Vec<u8>)>) {
-    let files = roost::docs::render(&roost::openapi::document_json()).unwrap();
+    let files = roost::docs::render(&roost::openapi::document_json().unwrap()).unwrap();
     let html = files
         .iter()
         .find(|(name, _)| name == "index.html")
@@ -72,7 +72,7 @@ fn the_folder_holds_the_page_and_its_own_assets() {
 #[test]
 fn every_operation_is_listed_with_parameters_responses_example_and_a_form() {
     let (html, _) = rendered();
-    let doc: Value = serde_json::from_slice(&roost::openapi::document_json()).unwrap();
+    let doc: Value = serde_json::from_slice(&roost::openapi::document_json().unwrap()).unwrap();
     let mut count = 0;
     for (path, item) in doc["paths"].as_object().unwrap() {
         let op = &item["get"];
@@ -206,7 +206,7 @@ fn the_script_remembers_the_key_and_sends_it_in_the_documented_header() {
     let js = roost::docs::JS;
     assert!(js.contains("localStorage"));
     assert!(js.contains("fetch("));
-    let doc: Value = serde_json::from_slice(&roost::openapi::document_json()).unwrap();
+    let doc: Value = serde_json::from_slice(&roost::openapi::document_json().unwrap()).unwrap();
     let header = doc["components"]["securitySchemes"]["ApiKey"]["name"]
         .as_str()
         .unwrap();
@@ -216,7 +216,7 @@ fn the_script_remembers_the_key_and_sends_it_in_the_documented_header() {
 
 #[test]
 fn html_in_descriptions_is_shown_as_text_not_run() {
-    let mut doc: Value = serde_json::from_slice(&roost::openapi::document_json()).unwrap();
+    let mut doc: Value = serde_json::from_slice(&roost::openapi::document_json().unwrap()).unwrap();
     doc["info"]["description"] =
         "Intro <script>alert(1)</script> with **bold**.\n\n<div onclick=\"x()\">block</div>".into();
     doc["tags"][0]["description"] =

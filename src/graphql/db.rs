@@ -14,10 +14,13 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, Params, Row};
 
+use crate::error::InternalCause;
 use crate::pool::{PoolError, ReadPool};
 use crate::records::Ts;
 
-/// A failed dataset call. The cause is logged; clients see "Internal server error".
+/// A failed dataset call. Clients see "Internal server error"; the cause travels in
+/// the GraphQL error's `source` to the HTTP layer, which hands it to the access log
+/// (see [`crate::error`]).
 /// (Deliberately not `Display`: async-graphql would turn any `Display` error into a
 /// message for the client.)
 #[derive(Debug, Clone)]
@@ -37,8 +40,9 @@ impl From<rusqlite::Error> for DbError {
 
 impl From<DbError> for async_graphql::Error {
     fn from(e: DbError) -> Self {
-        tracing::error!(error = %format!("{:#}", e.0), "graphql: dataset query failed");
-        async_graphql::Error::new("Internal server error")
+        let mut error = async_graphql::Error::new("Internal server error");
+        error.source = Some(Arc::new(InternalCause::new(&*e.0)));
+        error
     }
 }
 

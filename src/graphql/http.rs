@@ -52,6 +52,7 @@ use serde_json::{json, Value};
 use super::limits::Rejected;
 use super::{loaders, Service};
 use crate::credentials::{self, Kind};
+use crate::error::{join_causes, InternalCause};
 
 /// The cookie carrying the session token.
 pub const SESSION_COOKIE: &str = "sessionid";
@@ -125,6 +126,8 @@ struct HttpError {
     code: &'static str,
     message: String,
     allow: Option<&'static str>,
+    /// What went wrong inside, for the access log (never sent).
+    cause: Option<InternalCause>,
 }
 
 impl HttpError {
@@ -134,6 +137,7 @@ impl HttpError {
             code,
             message: message.into(),
             allow: None,
+            cause: None,
         }
     }
 
@@ -153,12 +157,14 @@ impl HttpError {
     }
 
     fn internal(error: impl std::fmt::Display) -> Self {
-        tracing::error!(%error, "graphql: request failed");
-        HttpError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "INTERNAL_SERVER_ERROR",
-            "Internal server error",
-        )
+        HttpError {
+            cause: Some(InternalCause::new(error)),
+            ..HttpError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "INTERNAL_SERVER_ERROR",
+                "Internal server error",
+            )
+        }
     }
 
     fn into_response(self, media: Media) -> Response {
@@ -166,6 +172,9 @@ impl HttpError {
             "errors": [{"message": self.message, "extensions": {"code": self.code}}]
         });
         let mut response = json_response(self.status, media, body.to_string());
+        if let Some(cause) = self.cause {
+            response.extensions_mut().insert(cause);
+        }
         if let Some(allow) = self.allow {
             response
                 .headers_mut()
@@ -453,7 +462,17 @@ async fn execute(
         (StatusCode::OK, serde_json::to_string(&response))
     };
     let body = body.map_err(HttpError::internal)?;
-    Ok(json_response(status, media, body))
+    let mut http = json_response(status, media, body);
+    // Fields that failed inside: their causes go to the access log (crate::error).
+    let causes: Vec<&InternalCause> = response
+        .errors
+        .iter()
+        .filter_map(|e| e.source::<InternalCause>())
+        .collect();
+    if let Some(joined) = join_causes(causes) {
+        http.extensions_mut().insert(InternalCause::new(joined));
+    }
+    Ok(http)
 }
 
 fn explorer_page() -> Response {

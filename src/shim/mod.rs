@@ -39,6 +39,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::config::{self, Env};
 use crate::credentials::{self, Credentials, Kind};
+use crate::error::InternalCause;
 use crate::pool::ReadPool;
 
 use self::limits::{FailedAuth, Limiter};
@@ -174,11 +175,9 @@ pub struct Documents {
 
 impl Documents {
     fn render(env: Env, public_url: Option<&str>) -> anyhow::Result<Documents> {
-        let openapi = crate::openapi::document_json_for(env, public_url);
-        let docs = crate::docs::render(&openapi)
-            .context("rendering the docs page")?
-            .into_iter()
-            .collect();
+        let openapi = crate::openapi::document_json_for(env, public_url)
+            .context("serialising the OpenAPI document")?;
+        let docs = crate::docs::render(&openapi)?.into_iter().collect();
         Ok(Documents { openapi, docs })
     }
 }
@@ -259,15 +258,30 @@ async fn access_log(req: Request, next: Next) -> Response {
     let path: String = req.uri().path().chars().take(512).collect();
     let response = next.run(req).await;
     let key_id = response.extensions().get::<KeyId>().map(|k| k.0);
-    tracing::info!(
-        target: "roost::access",
-        method = %method,
-        path = %path,
-        status = response.status().as_u16(),
-        duration_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3,
-        key_id,
-        "request"
-    );
+    let duration_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    let status = response.status().as_u16();
+    // The one place internal errors are logged (crate::error).
+    match response.extensions().get::<InternalCause>() {
+        Some(cause) => tracing::error!(
+            target: "roost::access",
+            method = %method,
+            path = %path,
+            status,
+            duration_ms,
+            key_id,
+            error = %cause,
+            "request"
+        ),
+        None => tracing::info!(
+            target: "roost::access",
+            method = %method,
+            path = %path,
+            status,
+            duration_ms,
+            key_id,
+            "request"
+        ),
+    }
     response
 }
 

@@ -1,7 +1,7 @@
 //! hyper's own error answers in JSON. Every connection goes through [`JsonErrorIo`]
 //! (see [`super::conn`]), which turns the responses hyper writes by itself, before any handler runs (a malformed request
 //! line or header: 400; headers too large: 431; URI too long: 414), into JSON like
-//! every other error (API.md section 2). hyper writes those as a bare head with
+//! every other error (docs/api.md §2). hyper writes those as a bare head with
 //! `connection: close` and `content-length: 0`, then closes; the app never sends an
 //! error without a JSON body (nor a HEAD answer with a zero length), so such a head
 //! on the wire can only come from hyper, and nothing follows it on the connection.

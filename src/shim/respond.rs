@@ -1,4 +1,4 @@
-//! Responses of the REST API: the JSON error shapes of API.md section 2, strong ETags
+//! Responses of the REST API: the JSON error shapes of docs/api.md §2, strong ETags
 //! and `If-None-Match`, `Accept-Encoding` negotiation and compression, HEAD.
 //!
 //! Error policy: every error a client can see is an [`ApiError`] with a fixed JSON
@@ -15,6 +15,7 @@ use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
 use crate::catalog::FieldError;
+use crate::error::InternalCause;
 use crate::model::{ErrorDetail, NotFoundMessage, ValidationErrorItem, ValidationErrorSchema};
 
 use super::limits::retry_after_secs;
@@ -47,10 +48,32 @@ pub enum ApiError {
 
 /// `{"detail": text}` as bytes.
 pub fn detail_body(text: &str) -> Vec<u8> {
+    // A string field always serialises; the fallback spells the same shape by hand.
     serde_json::to_vec(&ErrorDetail {
         detail: text.to_string(),
     })
-    .unwrap_or_default()
+    .unwrap_or_else(|_| br#"{"detail": "Internal server error"}"#.to_vec())
+}
+
+/// A 500 `{"detail": "Internal server error"}` whose cause the access log writes
+/// (see [`crate::error`]).
+pub fn internal_response(cause: InternalCause) -> Response {
+    let mut r = json_response(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        detail_body("Internal server error"),
+    );
+    r.extensions_mut().insert(cause);
+    r
+}
+
+/// `status` with `body` serialised; a body that cannot be serialised is a 500.
+fn serialized<T: serde::Serialize>(status: StatusCode, body: &T) -> Response {
+    match serde_json::to_vec(body) {
+        Ok(bytes) => json_response(status, bytes),
+        Err(e) => internal_response(InternalCause::new(format!(
+            "serialising an error body: {e}"
+        ))),
+    }
 }
 
 /// A JSON response with an explicit `Content-Length`.
@@ -69,10 +92,7 @@ impl IntoResponse for ApiError {
             ApiError::UnknownPath => json_response(StatusCode::NOT_FOUND, detail_body("Not Found")),
             ApiError::RecordNotFound(name) => {
                 let message = format!("{name} not found");
-                json_response(
-                    StatusCode::NOT_FOUND,
-                    serde_json::to_vec(&NotFoundMessage { message }).unwrap_or_default(),
-                )
+                serialized(StatusCode::NOT_FOUND, &NotFoundMessage { message })
             }
             ApiError::PageNotFound(text) => {
                 json_response(StatusCode::NOT_FOUND, detail_body(&text))
@@ -89,10 +109,7 @@ impl IntoResponse for ApiError {
                         })
                         .collect(),
                 };
-                json_response(
-                    StatusCode::BAD_REQUEST,
-                    serde_json::to_vec(&body).unwrap_or_default(),
-                )
+                serialized(StatusCode::BAD_REQUEST, &body)
             }
             ApiError::Unauthorized => {
                 json_response(StatusCode::UNAUTHORIZED, detail_body(UNAUTHORIZED))
@@ -117,13 +134,7 @@ impl IntoResponse for ApiError {
                     .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
                 r
             }
-            ApiError::Internal(e) => {
-                tracing::error!(error = format!("{e:#}"), "internal error");
-                json_response(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    detail_body("Internal server error"),
-                )
-            }
+            ApiError::Internal(e) => internal_response(InternalCause::new(e)),
         }
     }
 }
