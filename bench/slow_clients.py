@@ -28,7 +28,7 @@ def main():
     server = subprocess.Popen([roost, "serve", "--env", "production", "--db", f"{work}/roost.db",
                                "--site", f"{work}/site", "--auth-db", f"{work}/auth.db",
                                "--listen", f"127.0.0.1:{port}",
-                               "--header-timeout", str(args.header_timeout)],
+                               "--header-timeout", str(args.header_timeout), "--rate-limit", "1000"],
                               preexec_fn=limit, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     for _ in range(100):
         try:
