@@ -15,6 +15,7 @@
 
 pub mod api;
 pub mod conn;
+pub mod health;
 pub mod limits;
 pub mod net;
 pub mod respond;
@@ -201,9 +202,14 @@ pub fn app(state: AppState) -> Router {
         credentials: state.credentials.clone(),
         env: state.config.env,
     });
+    let health = Router::new()
+        .route("/healthz", any(health::healthz))
+        .route("/readyz", any(health::readyz))
+        .with_state(state.clone());
     Router::new()
         .merge(api)
         .merge(graphql)
+        .merge(health)
         .fallback(|| async { ApiError::UnknownPath.into_response() })
         .layer(middleware::map_response(json_errors))
         .layer(SetResponseHeaderLayer::overriding(

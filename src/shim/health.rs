@@ -1,0 +1,98 @@
+//! Health endpoints for load balancers and orchestrators, outside `/api/v0` and
+//! without API keys (they say nothing about the data):
+//!
+//! - `GET /healthz`: the process answers (`200 {"status": "ok"}`);
+//! - `GET /readyz`: the dataset opens and answers a query through the read pool, and
+//!   the tree's manifest is readable through the `site` symlink:
+//!   `200 {"status": "ready"}`, else `503 {"status": "unavailable", "reason": "…"}`
+//!   naming what is missing (the reason says which file, never a path outside the
+//!   configured ones).
+
+use axum::extract::State;
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use super::respond::json_response;
+use super::AppState;
+
+fn answer(status: StatusCode, body: serde_json::Value) -> Response {
+    let mut r = json_response(status, body.to_string().into_bytes());
+    r.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
+
+fn method_not_allowed() -> Response {
+    let mut r = answer(
+        StatusCode::METHOD_NOT_ALLOWED,
+        json!({"detail": "Method Not Allowed"}),
+    );
+    r.headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+    r
+}
+
+pub async fn healthz(method: Method) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        return method_not_allowed();
+    }
+    answer(StatusCode::OK, json!({"status": "ok"}))
+}
+
+pub async fn readyz(State(state): State<AppState>, method: Method) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        return method_not_allowed();
+    }
+    match not_ready(&state).await {
+        None => answer(StatusCode::OK, json!({"status": "ready"})),
+        Some(reason) => answer(
+            StatusCode::SERVICE_UNAVAILABLE,
+            json!({"status": "unavailable", "reason": reason}),
+        ),
+    }
+    .into_response()
+}
+
+/// Why the shim cannot answer, if it cannot.
+async fn not_ready(state: &AppState) -> Option<String> {
+    let site = state.config().site.clone();
+    let db_name = state
+        .config()
+        .db
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "the dataset".to_string());
+    let checked = state
+        .pool
+        .run(move |reader| {
+            let dataset = reader.with(|conn| {
+                conn.query_row(
+                    "SELECT value FROM meta WHERE key = 'schema_version'",
+                    [],
+                    |r| r.get::<_, String>(0),
+                )
+            });
+            let dataset = match dataset {
+                Ok(Ok(_)) => None,
+                Ok(Err(e)) => Some(format!("dataset {db_name} does not answer: {e}")),
+                Err(e) => Some(format!("dataset {db_name} cannot be opened: {e}")),
+            };
+            let tree = site.and_then(|site| {
+                let manifest = site.join(crate::generate::MANIFEST);
+                match std::fs::metadata(&manifest) {
+                    Ok(m) if m.is_file() => None,
+                    _ => Some(format!(
+                        "the tree has no readable {} (generate it with `roost generate`)",
+                        crate::generate::MANIFEST
+                    )),
+                }
+            });
+            dataset.or(tree)
+        })
+        .await;
+    match checked {
+        Ok(reason) => reason,
+        Err(e) => Some(format!("the read pool is unavailable: {e}")),
+    }
+}

@@ -1,0 +1,54 @@
+//! `/healthz` and `/readyz`: answered without a key in production; ready only while
+//! the dataset answers and the tree's manifest is readable, with the reason otherwise.
+
+mod shim_support;
+
+use axum::http::Method;
+use roost::config::Env;
+use shim_support::*;
+
+#[tokio::test]
+async fn health_needs_no_key_and_readiness_follows_the_dataset_and_the_tree() {
+    let fx = Fixture::new(false);
+    let app = fx.app(Env::Production, |_| {});
+
+    let r = get(&app, "/healthz").await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json(), serde_json::json!({"status": "ok"}));
+    assert_eq!(r.header("cache-control"), Some("no-store"));
+    let r = get(&app, "/readyz").await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json(), serde_json::json!({"status": "ready"}));
+    let r = send(&app, request(Method::HEAD, "/readyz")).await;
+    assert_eq!(r.status, 200);
+    let r = send(&app, request(Method::POST, "/healthz")).await;
+    assert_eq!(r.status, 405);
+    assert_eq!(r.header("allow"), Some("GET, HEAD"));
+
+    // The dataset file gone: not ready, and the reason names it.
+    let moved = fx.dir.path().join("roost.db.away");
+    std::fs::rename(&fx.db, &moved).unwrap();
+    let r = get(&app, "/readyz").await;
+    assert_eq!(r.status, 503, "{}", r.text());
+    assert_eq!(r.json()["status"], "unavailable");
+    let reason = r.json()["reason"].as_str().unwrap().to_string();
+    assert!(reason.contains("roost.db"), "{reason}");
+    assert_eq!(
+        get(&app, "/healthz").await.status,
+        200,
+        "the process still answers"
+    );
+    // Back: ready again, without a restart.
+    std::fs::rename(&moved, &fx.db).unwrap();
+    assert_eq!(get(&app, "/readyz").await.status, 200);
+
+    // The tree without its manifest: not ready.
+    let manifest = fx.site.join(roost::generate::MANIFEST);
+    let aside = fx.dir.path().join("manifest.away");
+    std::fs::rename(&manifest, &aside).unwrap();
+    let r = get(&app, "/readyz").await;
+    assert_eq!(r.status, 503);
+    assert!(r.json()["reason"].as_str().unwrap().contains("manifest"));
+    std::fs::rename(&aside, &manifest).unwrap();
+    assert_eq!(get(&app, "/readyz").await.status, 200);
+}
