@@ -2,9 +2,8 @@
 //! tie-breakers and nulls, pagination edges, validation, detail lookups. Expected
 //! answers are computed independently from the sample's interchange records.
 
-mod common;
 
-use common::*;
+use super::*;
 use roost::catalog::{self, AnswerError};
 use roost::records::Ts;
 use serde_json::Value;

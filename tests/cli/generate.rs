@@ -1,8 +1,6 @@
 //! `roost generate`: the file tree contract, incremental regeneration, stale files,
 //! atomic swaps and precompressed siblings.
 
-mod common;
-
 use std::fs;
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
@@ -18,7 +16,7 @@ fn options(db: &Path, out: &Path) -> Options {
         out: out.to_path_buf(),
         jobs: Some(2),
         precompress: false,
-        today: common::TODAY.to_string(),
+        today: crate::support::TODAY.to_string(),
         progress: false,
         public_url: None,
     }
@@ -146,7 +144,7 @@ fn every_file_round_trips_through_its_url() {
             let Target::List { spec, snapshot } = tree::route(&segs) else {
                 panic!("{url} is not a list");
             };
-            let q = catalog::parse_query(spec, &common::pairs(query)).unwrap();
+            let q = catalog::parse_query(spec, &crate::api::catalog::pairs(query)).unwrap();
             let dir_segs: Vec<String> = match &snapshot {
                 Some(key) => tree::snapshot_list_dir(key, spec),
                 None => vec![spec.path.to_string()],

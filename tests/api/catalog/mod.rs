@@ -2,6 +2,8 @@
 //! small helpers to ask the catalog like a client would.
 #![allow(dead_code)]
 
+mod lists;
+
 use std::path::PathBuf;
 
 use roost::catalog::{self, AnswerError};

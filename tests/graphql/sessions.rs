@@ -1,13 +1,11 @@
 //! `roost sessions create|list|revoke`: the token is printed once, alone on the last
 //! line; only its hash is stored; revocation is effective on the next request.
 
-mod graphql_support;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
+use crate::support::graphql::*;
 use chrono::{Duration, Utc};
-use graphql_support::*;
 use roost::config::Env;
 use roost::credentials::{self, Credentials, Kind};
 use serde_json::json;

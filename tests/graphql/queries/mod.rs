@@ -1,9 +1,7 @@
 //! Every query and type of API.md section 6 against the sample dataset, with values
 //! checked against the dataset itself (read with SQL here, independently of roost).
 
-mod graphql_support;
-
-use graphql_support::*;
+use crate::support::graphql::*;
 use roost::config::Env;
 use serde_json::{json, Value};
 

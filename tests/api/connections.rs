@@ -4,15 +4,13 @@
 //! connections over the caps are closed at once, and shutdown does not wait for
 //! connections that have no request in progress.
 
-mod shim_support;
-
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
+use crate::support::*;
 use roost::config::Env;
 use roost::shim::conn::ConnLimits;
-use shim_support::*;
 
 struct Server {
     addr: SocketAddr,

@@ -3,6 +3,8 @@
 //! drives the router in-process (`tower::ServiceExt::oneshot`, no port).
 #![allow(dead_code)]
 
+pub mod graphql;
+
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

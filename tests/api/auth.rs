@@ -2,15 +2,13 @@
 //! every environment, revocation and expiry without a restart, the per-key limit,
 //! the failed-authentication limit per client address, and `roost keys`.
 
-mod shim_support;
-
 use std::process::Command;
 
+use crate::support::*;
 use axum::http::Method;
 use chrono::{Duration, Utc};
 use roost::config::Env;
 use roost::credentials::{self, Kind};
-use shim_support::*;
 
 const UNAUTHORIZED: &str = "Missing or invalid API key in 'X-API-Key' header";
 

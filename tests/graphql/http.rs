@@ -1,13 +1,11 @@
 //! GraphQL over HTTP: the auth matrix per environment, CSRF, introspection, the
 //! explorer, the limits and the error shapes (API.md sections 1 and 5).
 
-mod graphql_support;
-
 use std::time::Duration;
 
+use crate::support::graphql::*;
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use graphql_support::*;
 use roost::config::Env;
 use roost::graphql::Limits;
 use serde_json::{json, Value};

@@ -4,8 +4,6 @@
 //! created, keys, a replaced dataset and a regenerated tree picked up without a
 //! restart, one log line per request, SIGTERM).
 
-mod shim_support;
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
@@ -13,8 +11,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use crate::support::*;
 use roost::config::Env;
-use shim_support::*;
 
 /// A shim on an ephemeral port; `stop` triggers the graceful shutdown.
 struct Server {

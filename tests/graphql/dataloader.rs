@@ -2,9 +2,7 @@
 //! recent issues with authors, releases, milestones and leaders) costs a number of SQL
 //! statements that does not grow with the number of records it returns.
 
-mod graphql_support;
-
-use graphql_support::*;
+use crate::support::graphql::*;
 use roost::config::Env;
 use roost::records::{Dataset, Origin};
 use serde::de::DeserializeOwned;
