@@ -2,13 +2,12 @@
 //! every environment, revocation and expiry without a restart, the per-key limit,
 //! the failed-authentication limit per client address, and `roost keys`.
 
-use std::process::Command;
-
-use crate::support::*;
 use axum::http::Method;
 use chrono::{Duration, Utc};
 use roost::config::Env;
 use roost::credentials::{self, Kind};
+
+use crate::support::*;
 
 const UNAUTHORIZED: &str = "Missing or invalid API key in 'X-API-Key' header";
 
@@ -27,12 +26,16 @@ impl Keyed {
     }
 
     fn key(&self, name: &str, expires_in_days: Option<u32>) -> (i64, String) {
-        key_in(&self.auth_db, name, expires_in_days, Utc::now())
+        credential(&self.auth_db, Kind::Key, name, expires_in_days, Utc::now())
     }
 
     fn file(&self, rel: &str) -> Vec<u8> {
         shared().file(rel)
     }
+}
+
+async fn get_with_key(app: &axum::Router, uri: &str, key: &str) -> Reply {
+    send(app, request(Method::GET, uri).header("x-api-key", key)).await
 }
 
 fn fixture() -> Keyed {
@@ -125,12 +128,12 @@ async fn revoked_and_expired_keys_are_refused_from_the_next_request() {
 
     // Made two days ago for one day: it expired yesterday.
     let two_days_ago = Utc::now() - Duration::days(2);
-    let (_, key) = key_in(&fx.auth_db, "expired", Some(1), two_days_ago);
+    let (_, key) = credential(&fx.auth_db, Kind::Key, "expired", Some(1), two_days_ago);
     let r = get_with_key(&app, "/api/v0/chapters/", &key).await;
     assert_detail(&r, 401, UNAUTHORIZED);
     // Made a day ago minus a minute for one day: valid for one more minute.
     let almost = Utc::now() - Duration::days(1) + Duration::minutes(1);
-    let (id, key) = key_in(&fx.auth_db, "expiring", Some(1), almost);
+    let (id, key) = credential(&fx.auth_db, Kind::Key, "expiring", Some(1), almost);
     assert_eq!(
         get_with_key(&app, "/api/v0/chapters/", &key).await.status,
         200
@@ -236,20 +239,10 @@ async fn failed_authentications_are_limited_per_client_address() {
     assert_eq!(r.status, 401);
 }
 
-fn roost(auth_db: &std::path::Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_roost"))
-        .args(args)
-        .arg("--auth-db")
-        .arg(auth_db)
-        .env_remove("ROOST_AUTH_DB")
-        .output()
-        .unwrap()
-}
-
 #[tokio::test]
 async fn keys_command_line() {
     let fx = fixture();
-    let out = roost(
+    let out = roost_auth(
         &fx.auth_db,
         &[
             "keys",
@@ -270,7 +263,7 @@ async fn keys_command_line() {
     assert!(key.starts_with("rk_") && key.len() >= 46, "{key}");
     assert!(!key.contains(' '));
 
-    let out = roost(&fx.auth_db, &["keys", "list"]);
+    let out = roost_auth(&fx.auth_db, &["keys", "list"]);
     assert!(out.status.success());
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(table.lines().next().unwrap().starts_with("ID"));
@@ -287,29 +280,29 @@ async fn keys_command_line() {
         get_with_key(&app, "/api/v0/chapters/", &key).await.status,
         200
     );
-    let out = roost(&fx.auth_db, &["keys", "revoke", "1"]);
+    let out = roost_auth(&fx.auth_db, &["keys", "revoke", "1"]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("revoked"));
     assert_eq!(
         get_with_key(&app, "/api/v0/chapters/", &key).await.status,
         401
     );
-    let table = String::from_utf8(roost(&fx.auth_db, &["keys", "list"]).stdout).unwrap();
+    let table = String::from_utf8(roost_auth(&fx.auth_db, &["keys", "list"]).stdout).unwrap();
     assert!(
         table.lines().nth(1).unwrap().ends_with("revoked"),
         "{table}"
     );
 
-    let out = roost(&fx.auth_db, &["keys", "revoke", "99"]);
+    let out = roost_auth(&fx.auth_db, &["keys", "revoke", "99"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no API key with id 99"));
-    let out = roost(
+    let out = roost_auth(
         &fx.auth_db,
         &["keys", "create", "--name", "x", "--expires-in-days", "0"],
     );
     assert!(!out.status.success());
     // An expiry that could not be stored and read back is refused, naming the bound.
-    let out = roost(
+    let out = roost_auth(
         &fx.auth_db,
         &[
             "keys",
@@ -326,7 +319,7 @@ async fn keys_command_line() {
         stderr.contains("--expires-in-days") && stderr.contains("at most 36500 days"),
         "{stderr}"
     );
-    let out = roost(
+    let out = roost_auth(
         &fx.auth_db,
         &[
             "keys",
@@ -338,7 +331,7 @@ async fn keys_command_line() {
         ],
     );
     assert!(out.status.success());
-    let table = String::from_utf8(roost(&fx.auth_db, &["keys", "list"]).stdout).unwrap();
+    let table = String::from_utf8(roost_auth(&fx.auth_db, &["keys", "list"]).stdout).unwrap();
     assert_eq!(table.lines().count(), 3, "{table}");
     assert!(table.lines().last().unwrap().ends_with("active"), "{table}");
     // auth.db is private to its owner.

@@ -8,30 +8,13 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-use crate::support::*;
 use roost::config::Env;
 use roost::shim::conn::ConnLimits;
 
-struct Server {
-    addr: SocketAddr,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<std::io::Result<()>>,
-}
+use crate::support::*;
 
 async fn start(limits: ConnLimits) -> Server {
-    let fx = shared();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let state = fx.state(Env::Local, |c| c.conn = limits);
-    let task = tokio::spawn(roost::shim::run(listener, state, async move {
-        let _ = rx.await;
-    }));
-    Server {
-        addr,
-        stop: Some(tx),
-        task,
-    }
+    serve(shared().state(Env::Local, |c| c.conn = limits)).await
 }
 
 fn limits(header_ms: u64, idle_ms: u64, total: usize, per_address: usize) -> ConnLimits {

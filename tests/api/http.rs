@@ -2,10 +2,11 @@
 //! slashes, validation errors, 404 shapes, 405, HEAD, ETag and 304, gzip and brotli,
 //! path traversal attempts, CORS, `nosniff`, docs and openapi.json.
 
-use crate::support::*;
 use axum::http::Method;
 use roost::config::Env;
 use serde_json::{json, Value};
+
+use crate::support::*;
 
 fn local() -> axum::Router {
     shared().app(Env::Local, |_| {})

@@ -4,11 +4,12 @@
 //! same file, and the shim's answer with tree lookups disabled (the catalog, for the
 //! same "today" as the generator) is byte-identical to the file.
 
-use crate::support::*;
 use futures_like::join_chunks;
 use roost::catalog;
 use roost::config::Env;
 use roost::tree::{self, Target};
+
+use crate::support::*;
 
 /// The request URL of a tree file (`api/v0/...`), or `None` for the fixed documents.
 fn url_of(rel: &str) -> Option<String> {

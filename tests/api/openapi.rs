@@ -1,9 +1,9 @@
-//! The OpenAPI document (API.md section 7): a reviewed snapshot, the contract's
+//! The OpenAPI document (docs/api.md §7): a reviewed snapshot, the contract's
 //! operation ids and component names, the routes the shim answers, and the schemas
 //! against real answers of the catalog on the sample.
 //!
-//! `UPDATE_SNAPSHOTS=1 cargo test --test openapi` rewrites `tests/snapshots/openapi.json`;
-//! review the diff before committing it.
+//! `UPDATE_SNAPSHOTS=1 cargo test --test all api::openapi` rewrites
+//! `tests/snapshots/openapi.json`; review the diff before committing it.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -12,7 +12,9 @@ use roost::catalog::{self, ListQuery};
 use roost::tree::{self, Target};
 use serde_json::Value;
 
-/// API.md section 7, in its order.
+use crate::support::{Sample, TODAY};
+
+/// docs/api.md §7, in its order.
 const OPERATION_IDS: [&str; 30] = [
     "list_chapters",
     "get_chapter",
@@ -617,15 +619,12 @@ fn response_schema(doc: &Value, operation_id: &str, status: &str) -> Value {
 #[test]
 fn schemas_describe_the_catalogs_answers_on_the_sample() {
     let doc = doc();
-    let tmp = tempfile::tempdir().unwrap();
-    let db = tmp.path().join("roost.db");
-    roost::store::init_db(&db, false).unwrap();
-    let conn = roost::store::open_read(&db).unwrap();
-    let today = "2026-11-22";
+    let sample = Sample::new();
+    let conn = sample.conn();
     let snapshots = catalog::snapshot_keys(&conn).unwrap();
     let mut problems = Vec::new();
     let mut check_list = |spec: &catalog::ListSpec, snapshot: Option<&str>| {
-        let body = catalog::list_page(&conn, spec, snapshot, &ListQuery::default(), today)
+        let body = catalog::list_page(&conn, spec, snapshot, &ListQuery::default(), TODAY)
             .unwrap_or_else(|e| panic!("{}: {e}", spec.operation_id));
         let value: Value = serde_json::from_slice(&body).unwrap();
         let schema = response_schema(&doc, spec.operation_id, "200");

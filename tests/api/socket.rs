@@ -11,30 +11,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::support::*;
 use roost::config::Env;
 
-/// A shim on an ephemeral port; `stop` triggers the graceful shutdown.
-struct Server {
-    addr: SocketAddr,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<std::io::Result<()>>,
-}
-
-async fn start(fx: &Fixture, env: Env) -> Server {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let state = fx.state(env, |_| {});
-    let task = tokio::spawn(roost::shim::run(listener, state, async move {
-        let _ = rx.await;
-    }));
-    Server {
-        addr,
-        stop: Some(tx),
-        task,
-    }
-}
+use crate::support::*;
 
 /// Sends raw bytes and reads until the server closes or `timeout`.
 fn raw(addr: SocketAddr, bytes: &[u8]) -> String {
@@ -53,7 +32,7 @@ fn split_response(text: &str) -> (&str, &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serves_clients_over_a_socket_and_answers_bad_http_in_json() {
     let fx = shared();
-    let server = start(fx, Env::Local).await;
+    let server = serve(fx.state(Env::Local, |_| {})).await;
     let base = format!("http://{}", server.addr);
     let client = reqwest::Client::new();
 
@@ -162,7 +141,7 @@ async fn serves_clients_over_a_socket_and_answers_bad_http_in_json() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn graceful_shutdown_lets_a_request_in_flight_finish() {
     let fx = shared();
-    let mut server = start(fx, Env::Local).await;
+    let mut server = serve(fx.state(Env::Local, |_| {})).await;
     let addr = server.addr;
     // A request whose body is still arriving when the shutdown begins: it is in
     // progress (its head was read), so the server waits for it. (Connections with
@@ -203,35 +182,11 @@ async fn graceful_shutdown_lets_a_request_in_flight_finish() {
     assert!(TcpStream::connect(addr).is_err(), "no longer listening");
 }
 
-/// `roost` in `dir` with a clean environment.
+/// `roost` in `dir`.
 fn roost_in(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_roost"));
-    c.current_dir(dir);
-    for var in [
-        "ROOST_DB",
-        "ROOST_SITE",
-        "ROOST_AUTH_DB",
-        "ROOST_LISTEN",
-        "ROOST_ENV",
-        "ROOST_RATE_LIMIT",
-        "ROOST_PUBLIC_URL",
-        "ROOST_CORS_ORIGINS",
-        "RUST_LOG",
-    ] {
-        c.env_remove(var);
-    }
-    c
-}
-
-fn run_ok(c: &mut Command) -> String {
-    let out = c.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{:?}: {}",
-        c,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    let mut command = roost();
+    command.current_dir(dir);
+    command
 }
 
 struct Killed(Child);
@@ -239,23 +194,6 @@ impl Drop for Killed {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
-    }
-}
-
-/// The modified sample: London renamed.
-fn write_sample(dir: &Path, london: &str) {
-    std::fs::create_dir_all(dir).unwrap();
-    for (file, text) in roost::store::SAMPLE {
-        let text = if *file == "chapters.jsonl" {
-            text.replacen(
-                "\"name\": \"London\"",
-                &format!("\"name\": \"{london}\""),
-                1,
-            )
-        } else {
-            text.to_string()
-        };
-        std::fs::write(dir.join(file), text).unwrap();
     }
 }
 
@@ -269,19 +207,19 @@ async fn roost_serve_on_a_fresh_folder_in_production() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let stderr = child.stderr.take().unwrap();
+    let child_out = child.stdout.take().unwrap();
+    let child_err = child.stderr.take().unwrap();
     let pid = child.id();
     let child = Killed(child);
     let (tx, rx) = mpsc::channel::<String>();
     std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+        for line in BufReader::new(child_out).lines().map_while(Result::ok) {
             let _ = tx.send(line);
         }
     });
     let log = std::thread::spawn(move || {
         let mut text = String::new();
-        let _ = BufReader::new(stderr).read_to_string(&mut text);
+        let _ = BufReader::new(child_err).read_to_string(&mut text);
         text
     });
     let mut printed = Vec::new();
@@ -334,7 +272,12 @@ async fn roost_serve_on_a_fresh_folder_in_production() {
         200
     );
 
-    let out = run_ok(roost_in(dir).args(["keys", "create", "--name", "e2e"]));
+    let out = stdout(
+        &roost_in(dir)
+            .args(["keys", "create", "--name", "e2e"])
+            .output()
+            .unwrap(),
+    );
     let key = out.lines().last().unwrap().to_string();
     let get = |path: &str| {
         client
@@ -354,8 +297,19 @@ async fn roost_serve_on_a_fresh_folder_in_production() {
     assert_eq!(name(london), "London");
 
     // A replaced dataset is answered from at once (live answers) ...
-    write_sample(&dir.join("changed"), "Londinium");
-    run_ok(roost_in(dir).args(["db", "import", "changed"]));
+    write_sample(&dir.join("changed"), "chapters.jsonl", |lines| {
+        let london = lines
+            .iter_mut()
+            .find(|l| l.contains("\"name\": \"London\""))
+            .unwrap();
+        *london = london.replacen("\"name\": \"London\"", "\"name\": \"Londinium\"", 1);
+    });
+    stdout(
+        &roost_in(dir)
+            .args(["db", "import", "changed"])
+            .output()
+            .unwrap(),
+    );
     let live: serde_json::Value = get("/api/v0/chapters/?page_size=50")
         .await
         .unwrap()
@@ -364,7 +318,7 @@ async fn roost_serve_on_a_fresh_folder_in_production() {
         .unwrap();
     assert!(live.to_string().contains("Londinium"), "{live}");
     // ... and a regenerated tree from the next request, without a restart.
-    run_ok(roost_in(dir).args(["generate"]));
+    stdout(&roost_in(dir).args(["generate"]).output().unwrap());
     let london = get("/api/v0/chapters/london")
         .await
         .unwrap()
@@ -374,7 +328,12 @@ async fn roost_serve_on_a_fresh_folder_in_production() {
     assert_eq!(name(london), "Londinium");
 
     // Revocation applies to the running server.
-    run_ok(roost_in(dir).args(["keys", "revoke", "1"]));
+    stdout(
+        &roost_in(dir)
+            .args(["keys", "revoke", "1"])
+            .output()
+            .unwrap(),
+    );
     assert_eq!(get("/api/v0/chapters/").await.unwrap().status(), 401);
 
     // SIGTERM: a clean exit.

@@ -5,11 +5,12 @@
 //! and can be revoked, and new ones are numbered after the old.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use chrono::{DateTime, Duration, Utc};
 use roost::credentials::{self, Credentials, Kind, Revoked, Status};
 use rusqlite::{params, Connection};
+
+use crate::support::roost_auth;
 
 /// The key table exactly as the earlier roost created it.
 const OLD_KEYS: &str = "
@@ -134,16 +135,6 @@ fn old_auth_db() -> Old {
     }
 }
 
-fn roost(auth_db: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_roost"))
-        .args(args)
-        .arg("--auth-db")
-        .arg(auth_db)
-        .env_remove("ROOST_AUTH_DB")
-        .output()
-        .unwrap()
-}
-
 fn tables(path: &Path) -> Vec<String> {
     let conn = Connection::open(path).unwrap();
     let mut st = conn
@@ -231,7 +222,7 @@ async fn an_old_auth_db_keeps_working() {
 #[test]
 fn the_commands_read_and_revoke_an_old_auth_db() {
     let old = old_auth_db();
-    let out = roost(&old.path, &["keys", "list"]);
+    let out = roost_auth(&old.path, &["keys", "list"]);
     assert!(
         out.status.success(),
         "{}",
@@ -244,9 +235,9 @@ fn the_commands_read_and_revoke_an_old_auth_db() {
         .map(|l| l.rsplit(' ').next().unwrap())
         .collect();
     assert_eq!(status, ["active", "expired", "revoked"], "{table}");
-    let out = roost(&old.path, &["sessions", "revoke", "1"]);
+    let out = roost_auth(&old.path, &["sessions", "revoke", "1"]);
     assert!(out.status.success());
-    let table = String::from_utf8(roost(&old.path, &["sessions", "list"]).stdout).unwrap();
+    let table = String::from_utf8(roost_auth(&old.path, &["sessions", "list"]).stdout).unwrap();
     let first = table.lines().nth(1).unwrap();
     assert!(
         first.contains("frontend") && first.ends_with("revoked"),

@@ -8,20 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-const TODAY: &str = "2026-11-22";
-
-fn generate(db: &Path, site: &Path) {
-    roost::generate::generate(&roost::generate::Options {
-        db: db.to_path_buf(),
-        out: site.to_path_buf(),
-        jobs: Some(2),
-        precompress: false,
-        today: TODAY.to_string(),
-        progress: false,
-        public_url: None,
-    })
-    .unwrap();
-}
+use crate::support::{generate, Sample};
 
 /// Every file of a tree (through its `site` symlink) by relative path.
 fn tree(site: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -47,8 +34,8 @@ fn round_trip(original: &Path, dir: &Path) {
     let again = dir.join("again.db");
     roost::store::import_dir(&exported, &again).unwrap();
     let (a, b) = (dir.join("site-a"), dir.join("site-b"));
-    generate(original, &a);
-    generate(&again, &b);
+    generate(original, &a, false);
+    generate(&again, &b, false);
     let (a, b) = (tree(&a), tree(&b));
     assert!(a.len() > 100, "{} files", a.len());
     assert_eq!(
@@ -63,9 +50,7 @@ fn round_trip(original: &Path, dir: &Path) {
 
 #[test]
 fn import_of_the_export_renders_the_same_tree_for_the_sample() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("roost.db");
-    roost::store::init_db(&db, false).unwrap();
+    let Sample { dir, db } = Sample::new();
     round_trip(&db, dir.path());
 }
 
@@ -168,9 +153,7 @@ fn assert_holds(context: &str, sample: &Value, exported: &Value) {
 
 #[test]
 fn the_export_of_the_sample_holds_its_records_in_order() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("roost.db");
-    roost::store::init_db(&db, false).unwrap();
+    let Sample { dir, db } = Sample::new();
     let out = dir.path().join("out");
     let conn = roost::store::open_read(&db).unwrap();
     let counts = roost::store::export::export_dir(&conn, &out, false).unwrap();
@@ -196,9 +179,7 @@ fn the_export_of_the_sample_holds_its_records_in_order() {
 
 #[test]
 fn an_export_replaces_a_folder_only_when_asked_and_leaves_nothing_behind() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("roost.db");
-    roost::store::init_db(&db, false).unwrap();
+    let Sample { dir, db } = Sample::new();
     let conn = roost::store::open_read(&db).unwrap();
     let out = dir.path().join("out");
     std::fs::create_dir(&out).unwrap();

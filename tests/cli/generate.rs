@@ -2,32 +2,20 @@
 //! atomic swaps and precompressed siblings.
 
 use std::fs;
-use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use roost::catalog;
-use roost::generate::{self, Options};
+use roost::generate;
 use roost::tree::{self, Target};
 
-fn options(db: &Path, out: &Path) -> Options {
-    Options {
-        db: db.to_path_buf(),
-        out: out.to_path_buf(),
-        jobs: Some(2),
-        precompress: false,
-        today: crate::support::TODAY.to_string(),
-        progress: false,
-        public_url: None,
-    }
-}
+use crate::support::*;
 
+/// The sample and the path its tree is generated to.
 fn fixture() -> (tempfile::TempDir, PathBuf, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let db = tmp.path().join("roost.db");
-    roost::store::init_db(&db, false).unwrap();
-    let out = tmp.path().join("site");
-    (tmp, db, out)
+    let Sample { dir, db } = Sample::new();
+    let out = dir.path().join("site");
+    (dir, db, out)
 }
 
 fn read(out: &Path, rel: &str) -> serde_json::Value {
@@ -39,7 +27,7 @@ fn read(out: &Path, rel: &str) -> serde_json::Value {
 #[test]
 fn the_tree_holds_lists_details_and_fixed_documents_at_contract_paths() {
     let (_tmp, db, out) = fixture();
-    let summary = generate::generate(&options(&db, &out)).unwrap();
+    let summary = generate::generate(&generate_options(&db, &out)).unwrap();
     assert!(summary.files > 1000, "{summary}");
     assert_eq!(
         read(&out, "api/v0/index.json")["message"],
@@ -126,7 +114,7 @@ fn the_tree_holds_lists_details_and_fixed_documents_at_contract_paths() {
 #[test]
 fn every_file_round_trips_through_its_url() {
     let (_tmp, db, out) = fixture();
-    generate::generate(&options(&db, &out)).unwrap();
+    generate::generate(&generate_options(&db, &out)).unwrap();
     let manifest = generate::read_manifest(&out.canonicalize().unwrap()).unwrap();
     let mut seen = std::collections::HashSet::new();
     for entry in &manifest.files {
@@ -144,7 +132,7 @@ fn every_file_round_trips_through_its_url() {
             let Target::List { spec, snapshot } = tree::route(&segs) else {
                 panic!("{url} is not a list");
             };
-            let q = catalog::parse_query(spec, &crate::api::catalog::pairs(query)).unwrap();
+            let q = catalog::parse_query(spec, &pairs(query)).unwrap();
             let dir_segs: Vec<String> = match &snapshot {
                 Some(key) => tree::snapshot_list_dir(key, spec),
                 None => vec![spec.path.to_string()],
@@ -168,11 +156,11 @@ fn every_file_round_trips_through_its_url() {
 #[test]
 fn a_second_run_writes_nothing_and_keeps_mtimes() {
     let (_tmp, db, out) = fixture();
-    let first = generate::generate(&options(&db, &out)).unwrap();
+    let first = generate::generate(&generate_options(&db, &out)).unwrap();
     let probe = out.join("api/v0/issues/index.json");
     let before = fs::metadata(&probe).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));
-    let second = generate::generate(&options(&db, &out)).unwrap();
+    let second = generate::generate(&generate_options(&db, &out)).unwrap();
     assert_eq!(second.written, 0, "{second}");
     assert_eq!(second.unchanged, first.written);
     assert_eq!(second.removed, 0);
@@ -191,27 +179,18 @@ fn a_second_run_writes_nothing_and_keeps_mtimes() {
 #[test]
 fn changed_data_rewrites_only_what_changed_and_removes_stale_files() {
     let (tmp, db, out) = fixture();
-    generate::generate(&options(&db, &out)).unwrap();
+    generate::generate(&generate_options(&db, &out)).unwrap();
     let london_before = fs::metadata(out.join("api/v0/chapters/london.json"))
         .unwrap()
         .ino();
     assert!(out.join("api/v0/sponsors/nakatomi.json").is_file());
     // The same sample without one sponsor.
     let dir = tmp.path().join("jsonl");
-    fs::create_dir_all(&dir).unwrap();
-    for (name, text) in roost::store::SAMPLE {
-        let text = if *name == "sponsors.jsonl" {
-            text.lines()
-                .filter(|l| !l.contains("\"nakatomi\""))
-                .collect::<Vec<_>>()
-                .join("\n")
-        } else {
-            text.to_string()
-        };
-        fs::write(dir.join(name), text).unwrap();
-    }
+    write_sample(&dir, "sponsors.jsonl", |lines| {
+        lines.retain(|l| !l.contains("\"nakatomi\""))
+    });
     roost::store::import_dir(&dir, &db).unwrap();
-    let summary = generate::generate(&options(&db, &out)).unwrap();
+    let summary = generate::generate(&generate_options(&db, &out)).unwrap();
     assert!(summary.removed >= 1, "{summary}");
     assert!(summary.written >= 1 && summary.written < 100, "{summary}");
     assert!(!out.join("api/v0/sponsors/nakatomi.json").exists());
@@ -226,7 +205,7 @@ fn changed_data_rewrites_only_what_changed_and_removes_stale_files() {
 #[test]
 fn a_failed_generation_leaves_the_live_tree_untouched() {
     let (_tmp, db, out) = fixture();
-    generate::generate(&options(&db, &out)).unwrap();
+    generate::generate(&generate_options(&db, &out)).unwrap();
     let target = fs::read_link(&out).unwrap();
     let manifest = fs::read(out.join("manifest.json")).unwrap();
     // Break the dataset so generation fails midway (after the plan, while rendering).
@@ -235,7 +214,7 @@ fn a_failed_generation_leaves_the_live_tree_untouched() {
         conn.execute_batch("PRAGMA foreign_keys = OFF; DROP TABLE sponsors;")
             .unwrap();
     }
-    let err = generate::generate(&options(&db, &out)).unwrap_err();
+    let err = generate::generate(&generate_options(&db, &out)).unwrap_err();
     assert!(format!("{err:#}").contains("sponsors"), "{err:#}");
     assert_eq!(fs::read_link(&out).unwrap(), target);
     assert_eq!(fs::read(out.join("manifest.json")).unwrap(), manifest);
@@ -259,8 +238,8 @@ fn leftovers_of_a_killed_run_are_cleaned_and_a_plain_folder_is_replaced() {
     fs::write(out.join("api/stale.json"), b"{}").unwrap();
     let killed = tmp.path().join(".site.g1-1");
     fs::create_dir_all(killed.join("api")).unwrap();
-    generate::generate(&options(&db, &out)).unwrap();
-    generate::generate(&options(&db, &out)).unwrap();
+    generate::generate(&generate_options(&db, &out)).unwrap();
+    generate::generate(&generate_options(&db, &out)).unwrap();
     assert!(!killed.exists());
     assert!(!out.join("api/stale.json").exists());
     assert!(fs::symlink_metadata(&out).unwrap().file_type().is_symlink());
@@ -269,22 +248,13 @@ fn leftovers_of_a_killed_run_are_cleaned_and_a_plain_folder_is_replaced() {
 #[test]
 fn precompressed_siblings_decompress_to_the_same_bytes() {
     let (_tmp, db, out) = fixture();
-    let mut opts = options(&db, &out);
+    let mut opts = generate_options(&db, &out);
     opts.precompress = true;
     generate::generate(&opts).unwrap();
     let json = fs::read(out.join("api/v0/members/index.json")).unwrap();
-    let mut gz = Vec::new();
-    flate2::read::GzDecoder::new(&fs::read(out.join("api/v0/members/index.json.gz")).unwrap()[..])
-        .read_to_end(&mut gz)
-        .unwrap();
+    let gz = gunzip(&fs::read(out.join("api/v0/members/index.json.gz")).unwrap());
     assert_eq!(gz, json);
-    let mut br = Vec::new();
-    brotli::Decompressor::new(
-        &fs::read(out.join("api/v0/members/index.json.br")).unwrap()[..],
-        4096,
-    )
-    .read_to_end(&mut br)
-    .unwrap();
+    let br = unbrotli(&fs::read(out.join("api/v0/members/index.json.br")).unwrap());
     assert_eq!(br, json);
     let again = generate::generate(&opts).unwrap();
     assert_eq!(again.written, 0, "{again}");
@@ -293,7 +263,7 @@ fn precompressed_siblings_decompress_to_the_same_bytes() {
 #[test]
 fn the_cli_generates_and_prints_a_summary() {
     let (_tmp, db, out) = fixture();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_roost"))
+    let output = roost()
         .args(["generate", "--db"])
         .arg(&db)
         .arg("--out")
@@ -310,7 +280,7 @@ fn the_cli_generates_and_prints_a_summary() {
         stdout.starts_with("generated ") && stdout.contains("MB/s"),
         "{stdout}"
     );
-    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_roost"))
+    let missing = roost()
         .args(["generate", "--db", "/nonexistent/roost.db", "--out"])
         .arg(&out)
         .output()

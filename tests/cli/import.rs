@@ -6,30 +6,19 @@ use std::path::{Path, PathBuf};
 
 use roost::store;
 
-/// Writes the embedded sample into a folder, applying `edit` to one file's lines.
+use crate::support::{roost, write_sample, Sample};
+
+/// The embedded sample in `dir/jsonl`, with `edit` applied to one file's lines.
 fn sample_dir(dir: &Path, file: &str, edit: impl FnOnce(&mut Vec<String>)) -> PathBuf {
     let out = dir.join("jsonl");
-    fs::create_dir_all(&out).unwrap();
-    for (name, text) in roost::store::SAMPLE {
-        fs::write(out.join(name), text).unwrap();
-    }
-    let path = out.join(file);
-    let mut lines: Vec<String> = fs::read_to_string(&path)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
-    edit(&mut lines);
-    fs::write(&path, lines.join("\n") + "\n").unwrap();
+    write_sample(&out, file, edit);
     out
 }
 
 /// Imports a broken folder over a good dataset: returns the error text and checks
 /// the dataset file did not change.
 fn import_fails(file: &str, edit: impl FnOnce(&mut Vec<String>)) -> String {
-    let tmp = tempfile::tempdir().unwrap();
-    let db = tmp.path().join("roost.db");
-    roost::store::init_db(&db, false).unwrap();
+    let Sample { dir: tmp, db } = Sample::new();
     let before = fs::read(&db).unwrap();
     let dir = sample_dir(tmp.path(), file, edit);
     let err = store::import_dir(&dir, &db).expect_err("import must fail");
@@ -153,9 +142,7 @@ fn a_missing_folder_is_an_error() {
 
 #[test]
 fn check_reports_dangling_references_bad_enums_and_duplicates() {
-    let tmp = tempfile::tempdir().unwrap();
-    let db = tmp.path().join("roost.db");
-    roost::store::init_db(&db, false).unwrap();
+    let Sample { dir: tmp, db } = Sample::new();
     {
         let conn = rusqlite::Connection::open(&db).unwrap();
         conn.execute_batch(
@@ -169,7 +156,7 @@ fn check_reports_dangling_references_bad_enums_and_duplicates() {
     let text = problems.join("\n");
     assert!(text.contains("dangling reference: issues"), "{text}");
     assert!(text.contains("bad enum value: projects level"), "{text}");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_roost"))
+    let status = roost()
         .args(["db", "check", "--db"])
         .arg(&db)
         .status()
@@ -177,7 +164,7 @@ fn check_reports_dangling_references_bad_enums_and_duplicates() {
     assert!(!status.success());
     let fresh = tmp.path().join("fresh.db");
     roost::store::init_db(&fresh, false).unwrap();
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_roost"))
+    let status = roost()
         .args(["db", "check", "--db"])
         .arg(&fresh)
         .status()
@@ -211,7 +198,7 @@ fn an_import_removes_temporary_files_of_dead_imports_only() {
     for path in [&dead, &live, &other] {
         fs::write(path, b"half a dataset").unwrap();
     }
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_roost"))
+    let status = roost()
         .args(["db", "import", "--db"])
         .arg(&db)
         .arg(&dir)

@@ -8,6 +8,8 @@ use roost::synth::Scale;
 use rusqlite::{types::Value, Connection};
 use sha2::{Digest, Sha256};
 
+use crate::support::{int, strings};
+
 fn build(dir: &Path, name: &str, seed: u64) -> std::path::PathBuf {
     let db = dir.join(name);
     roost::synth::synth(Scale::Small, seed, &db).expect("synth small");
@@ -58,17 +60,6 @@ fn dump(db: &Path) -> Vec<(String, usize, String)> {
         .collect()
 }
 
-fn count(conn: &Connection, sql: &str) -> i64 {
-    conn.query_row(sql, [], |r| r.get(0))
-        .unwrap_or_else(|e| panic!("{sql}: {e}"))
-}
-
-fn strings(conn: &Connection, sql: &str) -> Vec<String> {
-    let mut st = conn.prepare(sql).unwrap();
-    let rows = st.query_map([], |r| r.get(0)).unwrap();
-    rows.collect::<Result<_, _>>().unwrap()
-}
-
 #[test]
 fn small_is_healthy_sized_and_shaped() {
     let dir = tempfile::tempdir().unwrap();
@@ -93,26 +84,27 @@ fn small_is_healthy_sized_and_shaped() {
         ("snapshots", 8),
     ];
     for (table, target) in targets {
-        let n = count(&conn, &format!("SELECT COUNT(*) FROM {table}"));
+        let n = int(&conn, &format!("SELECT COUNT(*) FROM {table}"), []);
         let (lo, hi) = (target as f64 * 0.9, target as f64 * 1.1);
         assert!(
             (lo..=hi).contains(&(n as f64)),
             "{table}: {n} rows, expected about {target}"
         );
     }
-    assert!(count(&conn, "SELECT COUNT(*) FROM committees") >= 3);
+    assert!(int(&conn, "SELECT COUNT(*) FROM committees", []) >= 3);
 
     // Contributors: a few to a few dozen per repository.
-    let per_repo = count(&conn, "SELECT COUNT(*) FROM repository_contributors") as f64 / 400.0;
+    let per_repo = int(&conn, "SELECT COUNT(*) FROM repository_contributors", []) as f64 / 400.0;
     assert!(
         (3.0..=40.0).contains(&per_repo),
         "{per_repo} contributors per repository"
     );
     assert_eq!(
-        count(
+        int(
             &conn,
             "SELECT COUNT(*) FROM repositories WHERE id NOT IN \
-             (SELECT repository_id FROM repository_contributors)"
+             (SELECT repository_id FROM repository_contributors)",
+            []
         ),
         0
     );
@@ -146,15 +138,16 @@ fn small_is_healthy_sized_and_shaped() {
         ("SELECT DISTINCT state FROM issues", vec!["open", "closed"]),
     ];
     for (sql, all) in enums {
-        let mut got = strings(&conn, sql);
+        let mut got = strings(&conn, sql, []);
         got.sort();
         let mut want: Vec<String> = all.iter().map(|s| s.to_string()).collect();
         want.sort();
         assert_eq!(got, want, "{sql}");
     }
-    let completed = count(
+    let completed = int(
         &conn,
         "SELECT COUNT(*) FROM snapshots WHERE status = 'completed'",
+        [],
     );
     assert!(
         completed * 2 > 8,
@@ -162,15 +155,17 @@ fn small_is_healthy_sized_and_shaped() {
     );
 
     // Skew: the busiest repository has far more issues than the median one.
-    let busiest = count(
+    let busiest = int(
         &conn,
         "SELECT MAX(c) FROM (SELECT COUNT(*) c FROM issues GROUP BY repository_id)",
+        [],
     );
     assert!(busiest > 10 * 25, "busiest repository has {busiest} issues");
-    let max_stars = count(&conn, "SELECT MAX(stars_count) FROM repositories");
-    let median_stars = count(
+    let max_stars = int(&conn, "SELECT MAX(stars_count) FROM repositories", []);
+    let median_stars = int(
         &conn,
         "SELECT stars_count FROM repositories ORDER BY stars_count LIMIT 1 OFFSET 200",
+        [],
     );
     assert!(
         max_stars > 50 * (median_stars + 1),
@@ -187,11 +182,11 @@ fn small_is_healthy_sized_and_shaped() {
         "chapters",
         "projects",
     ] {
-        let years = count(
+        let years = int(
             &conn,
             &format!(
                 "SELECT COUNT(DISTINCT strftime('%Y', created_at / 1000000, 'unixepoch')) FROM {table}"
-            ),
+            ), [],
         );
         assert!(
             years
@@ -203,19 +198,21 @@ fn small_is_healthy_sized_and_shaped() {
             "{table}: {years} years"
         );
         assert_eq!(
-            count(
+            int(
                 &conn,
-                &format!("SELECT COUNT(*) FROM {table} WHERE updated_at < created_at")
+                &format!("SELECT COUNT(*) FROM {table} WHERE updated_at < created_at"),
+                []
             ),
             0,
             "{table}"
         );
     }
     assert_eq!(
-        count(
+        int(
             &conn,
             "SELECT COUNT(*) FROM issues WHERE closed_at IS NOT NULL AND \
-             (closed_at < created_at OR state != 'closed')"
+             (closed_at < created_at OR state != 'closed')",
+            []
         ),
         0
     );
@@ -264,11 +261,12 @@ fn small_is_healthy_sized_and_shaped() {
             "issues without author",
         ),
     ] {
-        assert!(count(&conn, sql) > 0, "no {what}");
+        assert!(int(&conn, sql, []) > 0, "no {what}");
     }
-    let unpublished = count(
+    let unpublished = int(
         &conn,
         "SELECT COUNT(*) FROM releases WHERE published_at IS NULL",
+        [],
     );
     assert!(
         (20..=120).contains(&unpublished),
@@ -276,46 +274,60 @@ fn small_is_healthy_sized_and_shaped() {
     );
 
     // Unicode names and long Markdown bodies.
-    let names = strings(&conn, "SELECT name FROM members");
+    let names = strings(&conn, "SELECT name FROM members", []);
     assert!(names
         .iter()
         .any(|n| n.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))));
     assert!(names
         .iter()
         .any(|n| n.chars().any(|c| "éèöüçñ".contains(c))));
-    let avg_body = count(
+    let avg_body = int(
         &conn,
         "SELECT CAST(AVG(LENGTH(body)) AS INTEGER) FROM issues WHERE body != ''",
+        [],
     );
     assert!(
         (500..=4_000).contains(&avg_body),
         "average body {avg_body} bytes"
     );
-    assert!(count(&conn, "SELECT COUNT(*) FROM issues WHERE body LIKE '%```%'") > 1_000);
-    assert!(count(&conn, "SELECT COUNT(*) FROM issues WHERE body LIKE '## %'") > 5_000);
+    assert!(
+        int(
+            &conn,
+            "SELECT COUNT(*) FROM issues WHERE body LIKE '%```%'",
+            []
+        ) > 1_000
+    );
+    assert!(
+        int(
+            &conn,
+            "SELECT COUNT(*) FROM issues WHERE body LIKE '## %'",
+            []
+        ) > 5_000
+    );
 
     // Filters have repeated values: companies and locations come from small pools.
-    let companies = count(&conn, "SELECT COUNT(DISTINCT company) FROM members");
-    let locations = count(&conn, "SELECT COUNT(DISTINCT location) FROM members");
+    let companies = int(&conn, "SELECT COUNT(DISTINCT company) FROM members", []);
+    let locations = int(&conn, "SELECT COUNT(DISTINCT location) FROM members", []);
     assert!(
         companies < 60 && locations < 80,
         "{companies} companies, {locations} locations"
     );
 
     // Snapshots list records created in their month.
-    assert!(count(&conn, "SELECT COUNT(*) FROM snapshot_issues") > 100);
-    assert!(count(&conn, "SELECT COUNT(*) FROM snapshot_members") > 10);
-    assert!(count(&conn, "SELECT COUNT(*) FROM snapshot_releases") > 10);
+    assert!(int(&conn, "SELECT COUNT(*) FROM snapshot_issues", []) > 100);
+    assert!(int(&conn, "SELECT COUNT(*) FROM snapshot_members", []) > 10);
+    assert!(int(&conn, "SELECT COUNT(*) FROM snapshot_releases", []) > 10);
     assert_eq!(
-        count(
+        int(
             &conn,
             "SELECT COUNT(*) FROM snapshot_issues si JOIN snapshots s ON s.id = si.snapshot_id \
              JOIN issues i ON i.id = si.issue_id \
-             WHERE i.created_at < s.start_at OR i.created_at > s.end_at"
+             WHERE i.created_at < s.start_at OR i.created_at > s.end_at",
+            []
         ),
         0
     );
-    let keys = strings(&conn, "SELECT key FROM snapshots ORDER BY key");
+    let keys = strings(&conn, "SELECT key FROM snapshots ORDER BY key", []);
     assert!(
         keys.iter().all(|k| k.len() == 7 && &k[4..5] == "-"),
         "{keys:?}"
@@ -325,9 +337,10 @@ fn small_is_healthy_sized_and_shaped() {
         ("committees", "www-committee-"),
         ("projects", "www-project-"),
     ] {
-        let bad = count(
+        let bad = int(
             &conn,
             &format!("SELECT COUNT(*) FROM {table} WHERE key NOT LIKE '{prefix}%'"),
+            [],
         );
         assert_eq!(bad, 0, "{table} keys");
     }

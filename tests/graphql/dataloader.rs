@@ -2,11 +2,12 @@
 //! recent issues with authors, releases, milestones and leaders) costs a number of SQL
 //! statements that does not grow with the number of records it returns.
 
-use crate::support::graphql::*;
 use roost::config::Env;
 use roost::records::{Dataset, Origin};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
+
+use crate::support::graphql::*;
 
 const PROJECT: &str = "www-project-juice-shop";
 const ORG: &str = "juice-labs";

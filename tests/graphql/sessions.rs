@@ -1,41 +1,20 @@
 //! `roost sessions create|list|revoke`: the token is printed once, alone on the last
 //! line; only its hash is stored; revocation is effective on the next request.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-use crate::support::graphql::*;
 use chrono::{Duration, Utc};
 use roost::config::Env;
 use roost::credentials::{self, Credentials, Kind};
 use serde_json::json;
 
-fn roost(auth_db: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_roost"))
-        .args(args)
-        .arg("--auth-db")
-        .arg(auth_db)
-        .env_remove("ROOST_AUTH_DB")
-        .output()
-        .unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    assert!(
-        output.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
+use crate::support::graphql::*;
+use crate::support::*;
 
 #[tokio::test]
 async fn sessions_from_the_command_line() {
     let app = App::new(Env::Production);
     let auth_db = app.auth_db.clone();
 
-    let out = stdout(&roost(
+    let out = stdout(&roost_auth(
         &auth_db,
         &[
             "sessions",
@@ -54,7 +33,10 @@ async fn sessions_from_the_command_line() {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'),
         "{token}"
     );
-    let second = stdout(&roost(&auth_db, &["sessions", "create", "--name", "other"]));
+    let second = stdout(&roost_auth(
+        &auth_db,
+        &["sessions", "create", "--name", "other"],
+    ));
     let other = second.lines().last().unwrap().to_string();
     assert_ne!(token, other);
 
@@ -77,7 +59,7 @@ async fn sessions_from_the_command_line() {
     assert!(!dump.contains(&token) && !dump.contains(&other));
 
     // The list names the sessions, never the tokens.
-    let list = stdout(&roost(&auth_db, &["sessions", "list"]));
+    let list = stdout(&roost_auth(&auth_db, &["sessions", "list"]));
     assert!(
         list.contains("frontend") && list.contains("other"),
         "{list}"
@@ -104,23 +86,23 @@ async fn sessions_from_the_command_line() {
         [],
     )[0][0]
         .to_string();
-    let revoked = stdout(&roost(&auth_db, &["sessions", "revoke", &id]));
+    let revoked = stdout(&roost_auth(&auth_db, &["sessions", "revoke", &id]));
     assert!(revoked.contains("revoked"), "{revoked}");
     assert_eq!(app.send(request()).await.status.as_u16(), 401);
-    let list = stdout(&roost(&auth_db, &["sessions", "list"]));
+    let list = stdout(&roost_auth(&auth_db, &["sessions", "list"]));
     assert!(
         list.lines()
             .any(|l| l.contains("revoked") && l.contains("frontend")),
         "{list}"
     );
     // Revoking twice is harmless; an unknown id is an error.
-    let again = stdout(&roost(&auth_db, &["sessions", "revoke", &id]));
+    let again = stdout(&roost_auth(&auth_db, &["sessions", "revoke", &id]));
     assert!(again.contains("already revoked"), "{again}");
-    let unknown = roost(&auth_db, &["sessions", "revoke", "999"]);
+    let unknown = roost_auth(&auth_db, &["sessions", "revoke", "999"]);
     assert!(!unknown.status.success());
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("no session with id 999"));
     // Bad expiries are refused.
-    let zero = roost(
+    let zero = roost_auth(
         &auth_db,
         &[
             "sessions",
@@ -170,9 +152,9 @@ async fn an_expired_session_is_refused() {
             &[("cookie", &cookie), ("x-csrftoken", &csrf)],
         ))
         .await;
-    assert_eq!(reply.status.as_u16(), 401, "{}", reply.text);
+    assert_eq!(reply.status.as_u16(), 401, "{}", reply.text());
     assert_eq!(reply.code(), "UNAUTHENTICATED");
-    let list = stdout(&roost(&app.auth_db, &["sessions", "list"]));
+    let list = stdout(&roost_auth(&app.auth_db, &["sessions", "list"]));
     assert!(list.lines().nth(1).unwrap().ends_with("expired"), "{list}");
 }
 
@@ -181,7 +163,7 @@ fn a_fresh_auth_db_is_private_from_the_first_command() {
     use std::os::unix::fs::PermissionsExt as _;
     let dir = tempfile::tempdir().unwrap();
     let auth_db = dir.path().join("fresh/auth.db");
-    let out = stdout(&roost(
+    let out = stdout(&roost_auth(
         &auth_db,
         &["sessions", "create", "--name", "frontend"],
     ));
@@ -192,7 +174,7 @@ fn a_fresh_auth_db_is_private_from_the_first_command() {
     let mode = std::fs::metadata(&auth_db).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600, "{mode:o}");
     // An expiry past what can be stored is refused, naming the bound.
-    let out = roost(
+    let out = roost_auth(
         &auth_db,
         &[
             "sessions",

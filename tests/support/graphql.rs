@@ -1,29 +1,27 @@
-//! Fixtures of the GraphQL tests: the sample dataset in a temporary folder, the
-//! GraphQL routes in each environment, a request helper that drives the router
-//! in-process (`tower::ServiceExt::oneshot`, no port), and direct SQL access to the
-//! dataset for expected values.
-#![allow(dead_code)]
+//! The GraphQL routes over a dataset in a temporary folder, in each environment, with
+//! their auth.db for sessions; requests to them; direct SQL access to the dataset for
+//! expected values.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::http::{header, HeaderMap, Method, Request, StatusCode};
+use axum::http::{header, Method, Request, StatusCode};
 use axum::Router;
-use http_body_util::BodyExt as _;
 use roost::config::Env;
 use roost::credentials::{self, Credentials, Kind};
 use roost::graphql::{GraphqlConfig, Limits, Service};
 use roost::pool::ReadPool;
 use rusqlite::Connection;
 use serde_json::{json, Value};
-use tower::ServiceExt as _;
 
+use super::{credential, oneshot, Reply, Sample};
+
+/// The GraphQL service of one dataset and its router.
 pub struct App {
-    pub dir: tempfile::TempDir,
+    _dir: tempfile::TempDir,
     pub db: PathBuf,
     pub auth_db: PathBuf,
-    pub env: Env,
     pub service: Arc<Service>,
     pub router: Router,
 }
@@ -35,9 +33,7 @@ impl App {
     }
 
     pub fn with_limits(env: Env, limits: Limits) -> App {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("roost.db");
-        roost::store::init_db(&db, false).unwrap();
+        let Sample { dir, db } = Sample::new();
         App::over(dir, db, env, limits)
     }
 
@@ -55,10 +51,9 @@ impl App {
         let service = Service::new(config, limits);
         let router = service.router();
         App {
-            dir,
+            _dir: dir,
             db,
             auth_db,
-            env,
             service,
             router,
         }
@@ -71,16 +66,7 @@ impl App {
 
     /// Sends one request.
     pub async fn send(&self, request: Request<Body>) -> Reply {
-        let response = self.router.clone().oneshot(request).await.unwrap();
-        let status = response.status();
-        let headers = response.headers().clone();
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        Reply {
-            status,
-            headers,
-            text,
-        }
+        oneshot(&self.router, request).await
     }
 
     /// POSTs a query with variables (no cookies).
@@ -95,7 +81,7 @@ impl App {
     /// Runs a query that must succeed; returns its `data`.
     pub async fn data(&self, query: &str, variables: Value) -> Value {
         let reply = self.post(query, variables).await;
-        assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
         let body = reply.json();
         assert!(body.get("errors").is_none(), "unexpected errors: {body}");
         body["data"].clone()
@@ -122,42 +108,13 @@ impl App {
         days: Option<u32>,
         now: chrono::DateTime<chrono::Utc>,
     ) -> (i64, String) {
-        let conn = credentials::open(&self.auth_db).unwrap();
-        let issued = credentials::create(&conn, Kind::Session, name, days, now).unwrap();
-        (issued.id, issued.secret)
+        credential(&self.auth_db, Kind::Session, name, days, now)
     }
 
     /// Revokes a session of this app's auth.db.
     pub fn revoke_session(&self, id: i64) {
         let conn = credentials::open(&self.auth_db).unwrap();
         credentials::revoke(&conn, Kind::Session, id, chrono::Utc::now()).unwrap();
-    }
-}
-
-pub struct Reply {
-    pub status: StatusCode,
-    pub headers: HeaderMap,
-    pub text: String,
-}
-
-impl Reply {
-    pub fn json(&self) -> Value {
-        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
-    }
-
-    pub fn header(&self, name: &str) -> &str {
-        self.headers
-            .get(name)
-            .map(|v| v.to_str().unwrap())
-            .unwrap_or("")
-    }
-
-    /// `errors[0].extensions.code`.
-    pub fn code(&self) -> String {
-        self.json()["errors"][0]["extensions"]["code"]
-            .as_str()
-            .unwrap_or("")
-            .to_string()
     }
 }
 
@@ -174,7 +131,7 @@ pub fn post_json(body: Value, headers: &[(&str, &str)]) -> Request<Body> {
 }
 
 /// A GET with headers.
-pub fn get(uri: &str, headers: &[(&str, &str)]) -> Request<Body> {
+pub fn get_request(uri: &str, headers: &[(&str, &str)]) -> Request<Body> {
     let mut request = Request::builder().method(Method::GET).uri(uri);
     for (name, value) in headers {
         request = request.header(*name, *value);
@@ -195,61 +152,4 @@ pub fn query_uri(query: &str) -> String {
         })
         .collect();
     format!("/graphql/?query={encoded}")
-}
-
-/// A timestamp column as the API formats it.
-pub fn ts(micros: i64) -> String {
-    roost::records::Ts(micros).format()
-}
-
-/// Every row of a query, each row's columns as JSON values.
-pub fn rows(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Vec<Vec<Value>> {
-    let mut st = conn.prepare(sql).unwrap();
-    let n = st.column_count();
-    let rows = st
-        .query_map(params, |r| {
-            (0..n)
-                .map(|i| {
-                    Ok(match r.get_ref(i)? {
-                        rusqlite::types::ValueRef::Null => Value::Null,
-                        rusqlite::types::ValueRef::Integer(v) => json!(v),
-                        rusqlite::types::ValueRef::Real(v) => json!(v),
-                        rusqlite::types::ValueRef::Text(t) => {
-                            json!(String::from_utf8_lossy(t).into_owned())
-                        }
-                        rusqlite::types::ValueRef::Blob(_) => Value::Null,
-                    })
-                })
-                .collect()
-        })
-        .unwrap();
-    rows.map(Result::unwrap).collect()
-}
-
-/// The first column of every row, as strings.
-pub fn strings(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Vec<String> {
-    rows(conn, sql, params)
-        .into_iter()
-        .map(|r| match &r[0] {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
-        .collect()
-}
-
-/// A single integer.
-pub fn int(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> i64 {
-    conn.query_row(sql, params, |r| r.get(0)).unwrap()
-}
-
-/// The values of `field` in a JSON array of objects.
-pub fn pluck(list: &Value, field: &str) -> Vec<String> {
-    list.as_array()
-        .unwrap_or_else(|| panic!("not a list: {list}"))
-        .iter()
-        .map(|item| match &item[field] {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
-        .collect()
 }

@@ -1,28 +1,97 @@
-//! Fixtures of the shim tests: the sample dataset and its generated tree in a
-//! temporary folder, apps in each environment, and a small request helper that
-//! drives the router in-process (`tower::ServiceExt::oneshot`, no port).
-#![allow(dead_code)]
+//! The fixtures every part of the suite shares: the embedded sample as a dataset in a
+//! temporary folder, its tree rendered for one `TODAY` (built once per run where tests
+//! only read it), the `roost` binary with a clean environment, and SQL and JSON helpers
+//! that read expected values independently of roost. `http` drives routers in-process
+//! (`tower::ServiceExt::oneshot`, no port) and over sockets; `graphql` serves the
+//! GraphQL routes over a dataset.
 
 pub mod graphql;
+mod http;
 
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use axum::body::Body;
-use axum::extract::ConnectInfo;
-use axum::http::{HeaderMap, Method, Request, StatusCode};
 use axum::Router;
-use http_body_util::BodyExt as _;
 use roost::config::Env;
 use roost::shim::{self, AppState, ShimConfig};
-use tower::ServiceExt as _;
+use rusqlite::Connection;
+use serde_json::{json, Value};
 
-/// The day the tree's `is_upcoming` files are rendered for, and the apps' "today".
+pub use http::*;
+
+/// The day the tree's `is_upcoming` files are rendered for, and every answer's "today".
 pub const TODAY: &str = "2026-11-22";
 
-pub struct Fixture {
+/// The embedded sample as a dataset (`roost.db`) in a temporary folder of its own.
+pub struct Sample {
     pub dir: tempfile::TempDir,
+    pub db: PathBuf,
+}
+
+impl Sample {
+    pub fn new() -> Sample {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("roost.db");
+        roost::store::init_db(&db, false).unwrap();
+        Sample { dir, db }
+    }
+
+    /// A read connection to the dataset, as roost opens it.
+    pub fn conn(&self) -> Connection {
+        roost::store::open_read(&self.db).unwrap()
+    }
+}
+
+/// The sample's interchange records, for computing expectations independently.
+pub fn dataset() -> roost::records::Dataset {
+    roost::store::sample_dataset().unwrap()
+}
+
+/// Writes the embedded sample into `dir` as JSON Lines, applying `edit` to the lines
+/// of `file`.
+pub fn write_sample(dir: &Path, file: &str, edit: impl FnOnce(&mut Vec<String>)) {
+    std::fs::create_dir_all(dir).unwrap();
+    for (name, text) in roost::store::SAMPLE {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let path = dir.join(file);
+    let mut lines: Vec<String> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    edit(&mut lines);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+}
+
+/// Options of a generation of `db` into `out` for `TODAY`, two workers, no
+/// precompressed siblings.
+pub fn generate_options(db: &Path, out: &Path) -> roost::generate::Options {
+    roost::generate::Options {
+        db: db.to_path_buf(),
+        out: out.to_path_buf(),
+        jobs: Some(2),
+        precompress: false,
+        today: TODAY.to_string(),
+        progress: false,
+        public_url: None,
+    }
+}
+
+/// Renders the tree of `db` into `site`.
+pub fn generate(db: &Path, site: &Path, precompress: bool) {
+    roost::generate::generate(&roost::generate::Options {
+        precompress,
+        ..generate_options(db, site)
+    })
+    .unwrap();
+}
+
+/// The sample and its generated tree in a temporary folder, with the path of an
+/// auth.db beside them: what the shim serves.
+pub struct Fixture {
+    _dir: tempfile::TempDir,
     pub db: PathBuf,
     pub site: PathBuf,
     pub auth_db: PathBuf,
@@ -31,14 +100,12 @@ pub struct Fixture {
 impl Fixture {
     /// A fresh dataset and tree in their own folder.
     pub fn new(precompress: bool) -> Fixture {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("roost.db");
-        roost::store::init_db(&db, false).unwrap();
+        let Sample { dir, db } = Sample::new();
         let site = dir.path().join("site");
         generate(&db, &site, precompress);
         Fixture {
             auth_db: dir.path().join("auth.db"),
-            dir,
+            _dir: dir,
             db,
             site,
         }
@@ -60,129 +127,170 @@ impl Fixture {
     pub fn file(&self, rel: &str) -> Vec<u8> {
         std::fs::read(self.site.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
     }
-
-    /// A new API key in this fixture's auth.db: (id, raw key).
-    pub fn key(&self, name: &str, expires_in_days: Option<u32>) -> (i64, String) {
-        key_in(&self.auth_db, name, expires_in_days, chrono::Utc::now())
-    }
 }
 
-/// A new API key in `auth_db`, made at `now`: (id, raw key).
-pub fn key_in(
-    auth_db: &Path,
-    name: &str,
-    expires_in_days: Option<u32>,
-    now: chrono::DateTime<chrono::Utc>,
-) -> (i64, String) {
-    use roost::credentials::{self, Kind};
-    let conn = credentials::open(auth_db).unwrap();
-    let issued = credentials::create(&conn, Kind::Key, name, expires_in_days, now).unwrap();
-    (issued.id, issued.secret)
-}
-
-pub fn generate(db: &Path, site: &Path, precompress: bool) {
-    roost::generate::generate(&roost::generate::Options {
-        db: db.to_path_buf(),
-        out: site.to_path_buf(),
-        jobs: Some(2),
-        precompress,
-        today: TODAY.to_string(),
-        progress: false,
-        public_url: None,
-    })
-    .unwrap();
-}
-
-/// One fixture per test binary (read-only use only).
+/// One fixture for the whole run (read-only use only).
 pub fn shared() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| Fixture::new(false))
 }
 
-/// One precompressed fixture per test binary.
+/// One precompressed fixture for the whole run (read-only use only).
 pub fn shared_precompressed() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| Fixture::new(true))
 }
 
-#[derive(Debug)]
-pub struct Resp {
-    pub status: StatusCode,
-    pub headers: HeaderMap,
-    pub body: Vec<u8>,
+/// A new credential of `kind` in `auth_db`, made at `now`: (id, secret).
+pub fn credential(
+    auth_db: &Path,
+    kind: roost::credentials::Kind,
+    name: &str,
+    expires_in_days: Option<u32>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> (i64, String) {
+    use roost::credentials;
+    let conn = credentials::open(auth_db).unwrap();
+    let issued = credentials::create(&conn, kind, name, expires_in_days, now).unwrap();
+    (issued.id, issued.secret)
 }
 
-impl Resp {
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
-            panic!(
-                "{} is not JSON ({e}): {}",
-                self.status,
-                String::from_utf8_lossy(&self.body)
-            )
-        })
+/// The `roost` binary with none of its settings inherited from the environment
+/// (`ROOST_*`, `RUST_LOG`): what a test passes is all it reads.
+pub fn roost() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_roost"));
+    for var in [
+        "ROOST_DB",
+        "ROOST_SITE",
+        "ROOST_AUTH_DB",
+        "ROOST_LISTEN",
+        "ROOST_ENV",
+        "ROOST_RATE_LIMIT",
+        "ROOST_PUBLIC_URL",
+        "ROOST_CORS_ORIGINS",
+        "RUST_LOG",
+    ] {
+        command.env_remove(var);
     }
-
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name).map(|v| v.to_str().unwrap())
-    }
-
-    pub fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
+    command
 }
 
-/// A request builder with the test client's address set.
-pub fn request(method: Method, uri: &str) -> axum::http::request::Builder {
-    from(method, uri, "192.0.2.1")
-}
-
-/// A request from a given client address.
-pub fn from(method: Method, uri: &str, ip: &str) -> axum::http::request::Builder {
-    let addr: SocketAddr = format!("{ip}:40000").parse().unwrap();
-    Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("host", "api.example.test")
-        .extension(ConnectInfo(addr))
-}
-
-pub async fn send(app: &Router, req: axum::http::request::Builder) -> Resp {
-    let response = app
-        .clone()
-        .oneshot(req.body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = response
-        .into_body()
-        .collect()
-        .await
+/// Runs `roost ARGS --auth-db AUTH_DB` (the `keys` and `sessions` commands).
+pub fn roost_auth(auth_db: &Path, args: &[&str]) -> Output {
+    roost()
+        .args(args)
+        .arg("--auth-db")
+        .arg(auth_db)
+        .output()
         .unwrap()
-        .to_bytes()
-        .to_vec();
-    Resp {
-        status,
-        headers,
-        body,
+}
+
+/// The standard output of a run that must have succeeded.
+#[track_caller]
+pub fn stdout(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+/// `a=1&b=x+y` → pairs, decoded like a query string.
+pub fn pairs(query: &str) -> Vec<(String, String)> {
+    query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            let dec = |s: &str| {
+                percent_encoding::percent_decode_str(&s.replace('+', " "))
+                    .decode_utf8()
+                    .unwrap()
+                    .into_owned()
+            };
+            (dec(k), dec(v))
+        })
+        .collect()
+}
+
+/// A timestamp column as the API formats it.
+pub fn ts(micros: i64) -> String {
+    roost::records::Ts(micros).format()
+}
+
+/// Every row of a query, each row's columns as JSON values.
+pub fn rows(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Vec<Vec<Value>> {
+    let mut st = conn.prepare(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    let n = st.column_count();
+    let rows = st
+        .query_map(params, |r| {
+            (0..n)
+                .map(|i| {
+                    Ok(match r.get_ref(i)? {
+                        rusqlite::types::ValueRef::Null => Value::Null,
+                        rusqlite::types::ValueRef::Integer(v) => json!(v),
+                        rusqlite::types::ValueRef::Real(v) => json!(v),
+                        rusqlite::types::ValueRef::Text(t) => {
+                            json!(String::from_utf8_lossy(t).into_owned())
+                        }
+                        rusqlite::types::ValueRef::Blob(_) => Value::Null,
+                    })
+                })
+                .collect()
+        })
+        .unwrap();
+    rows.map(Result::unwrap).collect()
+}
+
+/// The first column of every row, as strings.
+pub fn strings(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Vec<String> {
+    rows(conn, sql, params)
+        .into_iter()
+        .map(|r| text(&r[0]))
+        .collect()
+}
+
+/// A single integer.
+pub fn int(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> i64 {
+    conn.query_row(sql, params, |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// A list of JSON values: a JSON array, or values collected in a slice.
+pub trait List {
+    fn values(&self) -> &[Value];
+}
+
+impl List for Value {
+    fn values(&self) -> &[Value] {
+        self.as_array()
+            .unwrap_or_else(|| panic!("not a list: {self}"))
     }
 }
 
-pub async fn get(app: &Router, uri: &str) -> Resp {
-    send(app, request(Method::GET, uri)).await
+impl List for Vec<Value> {
+    fn values(&self) -> &[Value] {
+        self
+    }
 }
 
-pub async fn get_with_key(app: &Router, uri: &str, key: &str) -> Resp {
-    send(app, request(Method::GET, uri).header("x-api-key", key)).await
+/// The values of `field` in a list of objects: strings as they are, other values as
+/// JSON.
+pub fn pluck(list: &impl List, field: &str) -> Vec<String> {
+    list.values()
+        .iter()
+        .map(|item| text(&item[field]))
+        .collect()
 }
 
-/// Asserts an error body is exactly `{"detail": detail}`.
-#[track_caller]
-pub fn assert_detail(r: &Resp, status: u16, detail: &str) {
-    assert_eq!(r.status.as_u16(), status, "{}", r.text());
-    assert_eq!(r.header("content-type"), Some("application/json"));
-    assert_eq!(r.json(), serde_json::json!({ "detail": detail }));
+/// A string as it is, any other value as JSON.
+fn text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
 }
 
 pub fn gunzip(bytes: &[u8]) -> Vec<u8> {

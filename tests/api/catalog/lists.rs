@@ -2,15 +2,17 @@
 //! tie-breakers and nulls, pagination edges, validation, detail lookups. Expected
 //! answers are computed independently from the sample's interchange records.
 
-
-use super::*;
 use roost::catalog::{self, AnswerError};
 use roost::records::Ts;
 use serde_json::Value;
 
+use super::*;
+use crate::support::*;
+
 #[test]
 fn chapters_default_order_is_newest_first_with_id_tie_break_and_only_active() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     let ds = dataset();
     let mut expected: Vec<(i64, usize, &str)> = ds
         .chapters
@@ -21,13 +23,13 @@ fn chapters_default_order_is_newest_first_with_id_tie_break_and_only_active() {
         .collect();
     expected.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let keys: Vec<String> = expected.iter().map(|e| e.2.to_string()).collect();
-    let got = all_items(&s.conn, "chapters", "");
-    assert_eq!(field(&got, "key"), keys);
-    let asc = all_items(&s.conn, "chapters", "ordering=created_at");
+    let got = all_items(&conn, "chapters", "");
+    assert_eq!(pluck(&got, "key"), keys);
+    let asc = all_items(&conn, "chapters", "ordering=created_at");
     let mut expected_asc = expected.clone();
     expected_asc.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
     assert_eq!(
-        field(&asc, "key"),
+        pluck(&asc, "key"),
         expected_asc
             .iter()
             .map(|e| e.2.to_string())
@@ -38,9 +40,10 @@ fn chapters_default_order_is_newest_first_with_id_tie_break_and_only_active() {
 
 #[test]
 fn list_items_have_the_documented_fields_in_order() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     let body = catalog::list_page(
-        &s.conn,
+        &conn,
         catalog::list_spec("chapters").unwrap(),
         None,
         &catalog::ListQuery {
@@ -77,9 +80,10 @@ fn list_items_have_the_documented_fields_in_order() {
 
 #[test]
 fn country_filter_is_case_insensitive_whole_value() {
-    let s = sample();
-    let india = all_items(&s.conn, "chapters", "country=india");
-    let upper = all_items(&s.conn, "chapters", "country=INDIA");
+    let sample = Sample::new();
+    let conn = sample.conn();
+    let india = all_items(&conn, "chapters", "country=india");
+    let upper = all_items(&conn, "chapters", "country=INDIA");
     assert_eq!(india, upper);
     let ds = dataset();
     let n = ds
@@ -89,14 +93,15 @@ fn country_filter_is_case_insensitive_whole_value() {
         .count();
     assert_eq!(india.len(), n);
     assert!(n >= 2);
-    assert!(items(&s.conn, "chapters", "country=indi").is_empty());
+    assert!(items(&conn, "chapters", "country=indi").is_empty());
 }
 
 #[test]
 fn coordinate_ordering_puts_nulls_last_in_both_directions() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     for ordering in ["latitude", "-latitude", "longitude", "-longitude"] {
-        let got = all_items(&s.conn, "chapters", &format!("ordering={ordering}"));
+        let got = all_items(&conn, "chapters", &format!("ordering={ordering}"));
         let field = ordering.trim_start_matches('-');
         let values: Vec<Option<f64>> = got.iter().map(|i| i[field].as_f64()).collect();
         let first_null = values
@@ -119,9 +124,10 @@ fn coordinate_ordering_puts_nulls_last_in_both_directions() {
 
 #[test]
 fn coordinate_ranges_filter_inclusively() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     let got = all_items(
-        &s.conn,
+        &conn,
         "chapters",
         "latitude_gte=40&latitude_lte=60&longitude_gte=-10&longitude_lte=30",
     );
@@ -131,41 +137,42 @@ fn coordinate_ranges_filter_inclusively() {
         let lng = i["longitude"].as_f64().unwrap();
         assert!((40.0..=60.0).contains(&lat) && (-10.0..=30.0).contains(&lng));
     }
-    assert!(field(&got, "key").contains(&"www-chapter-london".to_string()));
+    assert!(pluck(&got, "key").contains(&"www-chapter-london".to_string()));
 }
 
 #[test]
 fn pagination_edges() {
-    let s = sample();
-    let first = list(&s.conn, "issues", "").unwrap();
+    let sample = Sample::new();
+    let conn = sample.conn();
+    let first = list(&conn, "issues", "").unwrap();
     assert_eq!(first["total_count"], 250);
     assert_eq!(first["total_pages"], 3);
     assert_eq!(first["has_next"], true);
     assert_eq!(first["has_previous"], false);
     assert_eq!(first["items"].as_array().unwrap().len(), 100);
-    let last = list(&s.conn, "issues", "page=3").unwrap();
+    let last = list(&conn, "issues", "page=3").unwrap();
     assert_eq!(last["has_next"], false);
     assert_eq!(last["has_previous"], true);
     assert_eq!(last["items"].as_array().unwrap().len(), 50);
     // 250 issues in pages of 50: page 5 is exactly full and last.
-    let exact = list(&s.conn, "issues", "page_size=50&page=5").unwrap();
+    let exact = list(&conn, "issues", "page_size=50&page=5").unwrap();
     assert_eq!(exact["total_pages"], 5);
     assert_eq!(exact["has_next"], false);
     assert_eq!(exact["items"].as_array().unwrap().len(), 50);
-    match list(&s.conn, "issues", "page=4") {
+    match list(&conn, "issues", "page=4") {
         Err(e @ AnswerError::PageNotFound { .. }) => {
             assert_eq!(e.to_string(), "Page 4 not found. Valid pages are 1 to 3.")
         }
         other => panic!("{other:?}"),
     }
     // An empty result is page 1 of 1.
-    let empty = list(&s.conn, "issues", "organization=nobody").unwrap();
+    let empty = list(&conn, "issues", "organization=nobody").unwrap();
     assert_eq!(
         serde_json::to_string(&empty).unwrap(),
         r#"{"current_page":1,"has_next":false,"has_previous":false,"items":[],"total_count":0,"total_pages":1}"#
     );
     assert!(matches!(
-        list(&s.conn, "issues", "organization=nobody&page=2"),
+        list(&conn, "issues", "organization=nobody&page=2"),
         Err(AnswerError::PageNotFound {
             page: 2,
             total_pages: 1
@@ -175,10 +182,11 @@ fn pagination_edges() {
 
 #[test]
 fn pages_never_repeat_or_drop_records() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     for ordering in ["", "ordering=created_at", "ordering=-updated_at"] {
-        let all = all_items(&s.conn, "issues", ordering);
-        let mut urls = field(&all, "url");
+        let all = all_items(&conn, "issues", ordering);
+        let mut urls = pluck(&all, "url");
         assert_eq!(urls.len(), 250);
         urls.sort();
         urls.dedup();
@@ -188,7 +196,8 @@ fn pages_never_repeat_or_drop_records() {
 
 #[test]
 fn issues_tie_break_on_updated_at_descending_then_id() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     let ds = dataset();
     let mut expected: Vec<(i64, i64, usize, String)> = ds
         .issues
@@ -197,30 +206,31 @@ fn issues_tie_break_on_updated_at_descending_then_id() {
         .map(|(i, (_, x))| (x.created_at.0, x.updated_at.0, i, x.url.clone()))
         .collect();
     expected.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-    let got = all_items(&s.conn, "issues", "");
+    let got = all_items(&conn, "issues", "");
     assert_eq!(
-        field(&got, "url"),
+        pluck(&got, "url"),
         expected.iter().map(|e| e.3.clone()).collect::<Vec<_>>()
     );
     // Ascending created_at keeps the tie-breaker -updated_at.
     expected.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-    let got = all_items(&s.conn, "issues", "ordering=created_at");
+    let got = all_items(&conn, "issues", "ordering=created_at");
     assert_eq!(
-        field(&got, "url"),
+        pluck(&got, "url"),
         expected.iter().map(|e| e.3.clone()).collect::<Vec<_>>()
     );
     // updated_at has only the id as tie-breaker.
     expected.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
-    let got = all_items(&s.conn, "issues", "ordering=-updated_at");
+    let got = all_items(&conn, "issues", "ordering=-updated_at");
     assert_eq!(
-        field(&got, "url"),
+        pluck(&got, "url"),
         expected.iter().map(|e| e.3.clone()).collect::<Vec<_>>()
     );
 }
 
 #[test]
 fn issue_filters_combine() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     let ds = dataset();
     let expected = ds
         .issues
@@ -232,7 +242,7 @@ fn issue_filters_combine() {
         })
         .count();
     let got = all_items(
-        &s.conn,
+        &conn,
         "issues",
         "organization=Juice-Labs&repository=JUICE-SHOP&state=open",
     );
@@ -243,7 +253,8 @@ fn issue_filters_combine() {
 
 #[test]
 fn member_name_ordering_is_case_insensitive_then_exact_then_id() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     let ds = dataset();
     let mut expected: Vec<(String, String, usize, String)> = ds
         .members
@@ -252,24 +263,25 @@ fn member_name_ordering_is_case_insensitive_then_exact_then_id() {
         .map(|(i, (_, m))| (m.name.to_lowercase(), m.name.clone(), i, m.login.clone()))
         .collect();
     expected.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    let got = all_items(&s.conn, "members", "ordering=name");
+    let got = all_items(&conn, "members", "ordering=name");
     assert_eq!(
-        field(&got, "login"),
+        pluck(&got, "login"),
         expected.iter().map(|e| e.3.clone()).collect::<Vec<_>>()
     );
     expected.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-    let got = all_items(&s.conn, "members", "ordering=-name");
+    let got = all_items(&conn, "members", "ordering=-name");
     assert_eq!(
-        field(&got, "login"),
+        pluck(&got, "login"),
         expected.iter().map(|e| e.3.clone()).collect::<Vec<_>>()
     );
 }
 
 #[test]
 fn member_filters_fold_unicode_case() {
-    let s = sample();
-    let a = all_items(&s.conn, "members", "company=acme");
-    let b = all_items(&s.conn, "members", "company=ACME");
+    let sample = Sample::new();
+    let conn = sample.conn();
+    let a = all_items(&conn, "members", "company=acme");
+    let b = all_items(&conn, "members", "company=ACME");
     assert_eq!(a, b);
     let ds = dataset();
     let n = ds
@@ -286,7 +298,7 @@ fn member_filters_fold_unicode_case() {
         .expect("a non-ASCII location");
     let upper = loc.to_uppercase();
     let got = all_items(
-        &s.conn,
+        &conn,
         "members",
         &format!("location={}", catalog::encode(&upper)),
     );
@@ -295,7 +307,8 @@ fn member_filters_fold_unicode_case() {
 
 #[test]
 fn project_default_order_is_level_rank_stars_forks() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     let ds = dataset();
     let repo = |org: &str, name: &str| {
         ds.repositories
@@ -325,24 +338,25 @@ fn project_default_order_is_level_rank_stars_forks() {
             .then(b.2.cmp(&a.2))
             .then(a.3.cmp(&b.3))
     });
-    let got = all_items(&s.conn, "projects", "");
+    let got = all_items(&conn, "projects", "");
     assert_eq!(
-        field(&got, "key"),
+        pluck(&got, "key"),
         expected.iter().map(|e| e.4.clone()).collect::<Vec<_>>()
     );
 }
 
 #[test]
 fn repeatable_type_matches_any_and_level_is_exact() {
-    let s = sample();
-    let got = all_items(&s.conn, "projects", "type=code&type=tool&type=code");
+    let sample = Sample::new();
+    let conn = sample.conn();
+    let got = all_items(&conn, "projects", "type=code&type=tool&type=code");
     assert!(got
         .iter()
         .all(|p| p["type"] == "code" || p["type"] == "tool"));
-    let code = all_items(&s.conn, "projects", "type=code").len();
-    let tool = all_items(&s.conn, "projects", "type=tool").len();
+    let code = all_items(&conn, "projects", "type=code").len();
+    let tool = all_items(&conn, "projects", "type=tool").len();
     assert_eq!(got.len(), code + tool);
-    let flagship = all_items(&s.conn, "projects", "level=flagship");
+    let flagship = all_items(&conn, "projects", "level=flagship");
     assert!(!flagship.is_empty() && flagship.iter().all(|p| p["level"] == "flagship"));
     let spec = catalog::list_spec("projects").unwrap();
     let err = catalog::parse_query(spec, &pairs("level=Flagship")).unwrap_err();
@@ -352,23 +366,24 @@ fn repeatable_type_matches_any_and_level_is_exact() {
 
 #[test]
 fn structured_search_filters_projects() {
-    let s = sample();
-    let juice = all_items(&s.conn, "projects", "q=juice");
+    let sample = Sample::new();
+    let conn = sample.conn();
+    let juice = all_items(&conn, "projects", "q=juice");
     assert!(!juice.is_empty());
     assert!(juice
         .iter()
         .all(|p| p["name"].as_str().unwrap().to_lowercase().contains("juice")));
-    let quoted = all_items(&s.conn, "projects", "q=name%3A%22juice+shop%22");
+    let quoted = all_items(&conn, "projects", "q=name%3A%22juice+shop%22");
     assert_eq!(
-        field(&quoted, "key"),
+        pluck(&quoted, "key"),
         ["www-project-juice-shop", "www-project-pwning-juice-shop"]
     );
-    let big = all_items(&s.conn, "projects", "q=stars%3A%3E%3D10000");
-    assert!(field(&big, "key").contains(&"www-project-zap".to_string()));
-    let none = all_items(&s.conn, "projects", "q=stars%3A%3E%3D10000+name%3Anothing");
+    let big = all_items(&conn, "projects", "q=stars%3A%3E%3D10000");
+    assert!(pluck(&big, "key").contains(&"www-project-zap".to_string()));
+    let none = all_items(&conn, "projects", "q=stars%3A%3E%3D10000+name%3Anothing");
     assert!(none.is_empty());
-    let blank = all_items(&s.conn, "projects", "q=+++");
-    assert_eq!(blank.len(), all_items(&s.conn, "projects", "").len());
+    let blank = all_items(&conn, "projects", "q=+++");
+    assert_eq!(blank.len(), all_items(&conn, "projects", "").len());
     let spec = catalog::list_spec("projects").unwrap();
     let err = catalog::parse_query(spec, &pairs("q=color%3Ared")).unwrap_err();
     assert_eq!(err[0].param, "q");
@@ -377,7 +392,8 @@ fn structured_search_filters_projects() {
 
 #[test]
 fn events_upcoming_default_order_and_categories() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     let ds = dataset();
     let mut expected: Vec<(String, Option<String>, usize, String)> = ds
         .events
@@ -400,15 +416,15 @@ fn events_upcoming_default_order_and_categories() {
             .then(a.1.cmp(&b.1))
             .then(a.2.cmp(&b.2))
     });
-    let got = all_items(&s.conn, "events", "is_upcoming=TRUE");
+    let got = all_items(&conn, "events", "is_upcoming=TRUE");
     assert_eq!(
-        field(&got, "key"),
+        pluck(&got, "key"),
         expected.iter().map(|e| e.3.clone()).collect::<Vec<_>>()
     );
     assert!(!expected.is_empty());
     // is_upcoming=false is no filter.
     assert_eq!(
-        all_items(&s.conn, "events", "is_upcoming=0").len(),
+        all_items(&conn, "events", "is_upcoming=0").len(),
         ds.events.len()
     );
     // Default: start_date descending, tie-breaker end_date descending (nulls last).
@@ -431,19 +447,19 @@ fn events_upcoming_default_order_and_categories() {
             .then(b.1.cmp(&a.1))
             .then(a.2.cmp(&b.2))
     });
-    let got = all_items(&s.conn, "events", "");
+    let got = all_items(&conn, "events", "");
     assert_eq!(
-        field(&got, "key"),
+        pluck(&got, "key"),
         all.iter().map(|e| e.3.clone()).collect::<Vec<_>>()
     );
-    let two = all_items(&s.conn, "events", "category=global&category=partner");
+    let two = all_items(&conn, "events", "category=global&category=partner");
     let n = ds
         .events
         .iter()
         .filter(|(_, e)| matches!(e.category.as_str(), "global" | "partner"))
         .count();
     assert_eq!(two.len(), n);
-    let end = all_items(&s.conn, "events", "ordering=-end_date");
+    let end = all_items(&conn, "events", "ordering=-end_date");
     let ends: Vec<Value> = end.iter().map(|e| e["end_date"].clone()).collect();
     let first_null = ends.iter().position(|v| v.is_null()).unwrap();
     assert!(ends[first_null..].iter().all(|v| v.is_null()));
@@ -451,7 +467,8 @@ fn events_upcoming_default_order_and_categories() {
 
 #[test]
 fn releases_only_published_tag_exact_and_published_tie_break() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     let ds = dataset();
     let mut expected: Vec<(i64, i64, usize, String)> = ds
         .releases
@@ -463,25 +480,26 @@ fn releases_only_published_tag_exact_and_published_tie_break() {
         })
         .collect();
     expected.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-    let got = all_items(&s.conn, "releases", "");
+    let got = all_items(&conn, "releases", "");
     assert_eq!(
-        field(&got, "tag_name"),
+        pluck(&got, "tag_name"),
         expected.iter().map(|e| e.3.clone()).collect::<Vec<_>>()
     );
     assert!(got.len() < ds.releases.len());
-    let upper = all_items(&s.conn, "releases", "tag_name=V1.0.0");
-    let lower = all_items(&s.conn, "releases", "tag_name=v1.0.0");
+    let upper = all_items(&conn, "releases", "tag_name=V1.0.0");
+    let lower = all_items(&conn, "releases", "tag_name=v1.0.0");
     assert!(upper.iter().all(|r| r["tag_name"] == "V1.0.0") && !upper.is_empty());
     assert!(lower.iter().all(|r| r["tag_name"] == "v1.0.0") && !lower.is_empty());
-    let slash = all_items(&s.conn, "releases", "tag_name=release%2F2.0");
-    assert_eq!(field(&slash, "tag_name"), vec!["release/2.0".to_string()]);
-    let plus = all_items(&s.conn, "releases", "tag_name=v10.0.2%2Bhotfix.1");
+    let slash = all_items(&conn, "releases", "tag_name=release%2F2.0");
+    assert_eq!(pluck(&slash, "tag_name"), vec!["release/2.0".to_string()]);
+    let plus = all_items(&conn, "releases", "tag_name=v10.0.2%2Bhotfix.1");
     assert_eq!(plus.len(), 1);
 }
 
 #[test]
 fn sponsors_boolean_and_name_order() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     let ds = dataset();
     for (value, want) in [
         ("true", true),
@@ -490,7 +508,7 @@ fn sponsors_boolean_and_name_order() {
         ("false", false),
         ("0", false),
     ] {
-        let got = all_items(&s.conn, "sponsors", &format!("is_member={value}"));
+        let got = all_items(&conn, "sponsors", &format!("is_member={value}"));
         let n = ds
             .sponsors
             .iter()
@@ -511,28 +529,29 @@ fn sponsors_boolean_and_name_order() {
         .map(|(i, (_, x))| (x.name.to_lowercase(), x.name.clone(), i))
         .collect();
     names.sort();
-    let got = all_items(&s.conn, "sponsors", "");
+    let got = all_items(&conn, "sponsors", "");
     assert_eq!(
-        field(&got, "name"),
+        pluck(&got, "name"),
         names.iter().map(|n| n.1.clone()).collect::<Vec<_>>()
     );
-    let gold = all_items(&s.conn, "sponsors", "member_type=Gold&sponsor_type=gold");
+    let gold = all_items(&conn, "sponsors", "member_type=Gold&sponsor_type=gold");
     assert!(gold.iter().all(|g| g["sponsor_type"] == "Gold"));
 }
 
 #[test]
 fn labels_default_to_stable_id_order_and_filter_colour_case_insensitively() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     let ds = dataset();
-    let got = all_items(&s.conn, "labels", "");
+    let got = all_items(&conn, "labels", "");
     assert_eq!(
-        field(&got, "name"),
+        pluck(&got, "name"),
         ds.labels
             .iter()
             .map(|(_, l)| l.name.clone())
             .collect::<Vec<_>>()
     );
-    let red = all_items(&s.conn, "labels", "color=D73A4A");
+    let red = all_items(&conn, "labels", "color=D73A4A");
     let n = ds
         .labels
         .iter()
@@ -540,7 +559,7 @@ fn labels_default_to_stable_id_order_and_filter_colour_case_insensitively() {
         .count();
     assert_eq!(red.len(), n);
     assert!(n >= 2);
-    let by_created = all_items(&s.conn, "labels", "ordering=-nest_created_at");
+    let by_created = all_items(&conn, "labels", "ordering=-nest_created_at");
     let mut expected: Vec<(i64, usize, String)> = ds
         .labels
         .iter()
@@ -549,7 +568,7 @@ fn labels_default_to_stable_id_order_and_filter_colour_case_insensitively() {
         .collect();
     expected.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     assert_eq!(
-        field(&by_created, "name"),
+        pluck(&by_created, "name"),
         expected.iter().map(|e| e.2.clone()).collect::<Vec<_>>()
     );
 }
@@ -629,10 +648,11 @@ fn canonical_queries_drop_defaults_sort_and_encode() {
 
 #[test]
 fn details_accept_name_part_full_key_and_any_case() {
-    let s = sample();
-    let a = detail(&s.conn, "/api/v0/chapters/london").unwrap();
-    let b = detail(&s.conn, "/api/v0/chapters/www-chapter-london").unwrap();
-    let c = detail(&s.conn, "/api/v0/chapters/WWW-Chapter-LONDON").unwrap();
+    let sample = Sample::new();
+    let conn = sample.conn();
+    let a = detail(&conn, "/api/v0/chapters/london").unwrap();
+    let b = detail(&conn, "/api/v0/chapters/www-chapter-london").unwrap();
+    let c = detail(&conn, "/api/v0/chapters/WWW-Chapter-LONDON").unwrap();
     assert_eq!(a, b);
     assert_eq!(a, c);
     assert_eq!(a["key"], "www-chapter-london");
@@ -641,16 +661,17 @@ fn details_accept_name_part_full_key_and_any_case() {
         .unwrap()
         .iter()
         .any(|l| l["key"].is_null()));
-    let p = detail(&s.conn, "/api/v0/projects/Juice-Shop").unwrap();
+    let p = detail(&conn, "/api/v0/projects/Juice-Shop").unwrap();
     assert_eq!(p["key"], "www-project-juice-shop");
     assert!(p.get("description").is_some() && p.get("leaders").is_some());
-    let m = detail(&s.conn, "/api/v0/organizations/secdocs-community").unwrap();
+    let m = detail(&conn, "/api/v0/organizations/secdocs-community").unwrap();
     assert_eq!(m["login"], "SecDocs-Community");
 }
 
 #[test]
 fn details_not_found_use_the_singular_name() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     let cases = [
         ("/api/v0/chapters/montreal", "Chapter not found"),
         ("/api/v0/chapters/nowhere", "Chapter not found"),
@@ -682,7 +703,7 @@ fn details_not_found_use_the_singular_name() {
         ),
     ];
     for (path, message) in cases {
-        match detail(&s.conn, path) {
+        match detail(&conn, path) {
             Err(e @ AnswerError::NotFound(_)) => assert_eq!(e.to_string(), message, "{path}"),
             other => panic!("{path}: {other:?}"),
         }
@@ -691,13 +712,14 @@ fn details_not_found_use_the_singular_name() {
 
 #[test]
 fn release_tags_are_case_sensitive_and_may_hold_a_slash() {
-    let s = sample();
-    let upper = detail(&s.conn, "/api/v0/releases/juice-labs/juice-shop/V1.0.0").unwrap();
-    let lower = detail(&s.conn, "/api/v0/releases/Juice-Labs/Juice-Shop/v1.0.0").unwrap();
+    let sample = Sample::new();
+    let conn = sample.conn();
+    let upper = detail(&conn, "/api/v0/releases/juice-labs/juice-shop/V1.0.0").unwrap();
+    let lower = detail(&conn, "/api/v0/releases/Juice-Labs/Juice-Shop/v1.0.0").unwrap();
     assert_eq!(upper["tag_name"], "V1.0.0");
     assert_eq!(lower["tag_name"], "v1.0.0");
     let slash = detail(
-        &s.conn,
+        &conn,
         "/api/v0/releases/appsec-tools/zap-extensions/release%2F2.0",
     )
     .unwrap();
@@ -709,14 +731,15 @@ fn release_tags_are_case_sensitive_and_may_hold_a_slash() {
         first.repository,
         first.number
     );
-    let issue = detail(&s.conn, &path).unwrap();
+    let issue = detail(&conn, &path).unwrap();
     assert_eq!(issue["body"].as_str().unwrap(), first.body);
     assert_eq!(issue["url"].as_str().unwrap(), first.url);
 }
 
 #[test]
 fn snapshot_sub_lists_show_only_exposed_records() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     let ds = dataset();
     let snap = &ds
         .snapshots
@@ -729,7 +752,7 @@ fn snapshot_sub_lists_show_only_exposed_records() {
         .iter()
         .filter(|k| ds.chapters.iter().any(|(_, c)| &&c.key == k && c.is_active))
         .collect();
-    let chapters = snapshot_list(&s.conn, "2026-05", "chapters", "").unwrap();
+    let chapters = snapshot_list(&conn, "2026-05", "chapters", "").unwrap();
     assert_eq!(chapters["total_count"], active.len());
     let published = snap
         .new_releases
@@ -740,17 +763,17 @@ fn snapshot_sub_lists_show_only_exposed_records() {
             })
         })
         .count();
-    let releases = snapshot_list(&s.conn, "2026-05", "releases", "").unwrap();
+    let releases = snapshot_list(&conn, "2026-05", "releases", "").unwrap();
     assert_eq!(releases["total_count"], published);
     assert!(releases["items"][0]["organization_login"].is_string());
-    let detail = detail(&s.conn, "/api/v0/snapshots/2026-05").unwrap();
+    let detail = detail(&conn, "/api/v0/snapshots/2026-05").unwrap();
     assert_eq!(detail["new_chapters_count"], active.len());
     assert_eq!(detail["new_releases_count"], published);
-    let issues = snapshot_list(&s.conn, "2026-05", "issues", "").unwrap();
+    let issues = snapshot_list(&conn, "2026-05", "issues", "").unwrap();
     assert_eq!(detail["new_issues_count"], issues["total_count"]);
     assert!(issues["items"][0]["repository_name"].is_string());
     assert!(matches!(
-        snapshot_list(&s.conn, "2099-01", "issues", ""),
+        snapshot_list(&conn, "2099-01", "issues", ""),
         Err(AnswerError::NotFound("Snapshot"))
     ));
     let pending = ds
@@ -759,15 +782,16 @@ fn snapshot_sub_lists_show_only_exposed_records() {
         .find(|(_, x)| x.status.as_str() != "completed")
         .unwrap();
     assert!(matches!(
-        snapshot_list(&s.conn, &pending.1.key, "issues", ""),
+        snapshot_list(&conn, &pending.1.key, "issues", ""),
         Err(AnswerError::NotFound("Snapshot"))
     ));
 }
 
 #[test]
 fn timestamps_are_utc_with_z() {
-    let s = sample();
-    let members = all_items(&s.conn, "members", "ordering=created_at");
+    let sample = Sample::new();
+    let conn = sample.conn();
+    let members = all_items(&conn, "members", "ordering=created_at");
     for m in &members {
         let t = m["created_at"].as_str().unwrap();
         assert!(t.ends_with('Z'), "{t}");
@@ -802,20 +826,17 @@ fn aliases(from: &str) -> std::collections::HashMap<String, String> {
 
 #[test]
 fn every_filter_and_ordering_column_leads_an_index() {
-    let s = sample();
+    let sample = Sample::new();
+    let conn = sample.conn();
     // (table, first column) of every index, the UNIQUE constraints' included.
     let mut leading = std::collections::HashSet::new();
-    let tables: Vec<String> = s
-        .conn
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
+    let tables = strings(
+        &conn,
+        "SELECT name FROM sqlite_master WHERE type = 'table'",
+        [],
+    );
     for table in &tables {
-        let indexes: Vec<String> = s
-            .conn
+        let indexes: Vec<String> = conn
             .prepare(&format!("PRAGMA index_list('{table}')"))
             .unwrap()
             .query_map([], |r| r.get(1))
@@ -823,8 +844,7 @@ fn every_filter_and_ordering_column_leads_an_index() {
             .map(Result::unwrap)
             .collect();
         for index in indexes {
-            let first: String = s
-                .conn
+            let first: String = conn
                 .query_row(&format!("PRAGMA index_info('{index}')"), [], |r| r.get(2))
                 .unwrap();
             leading.insert((table.clone(), first));

@@ -1,48 +1,14 @@
-//! Shared test fixtures: the embedded sample as a dataset in a temporary folder, and
-//! small helpers to ask the catalog like a client would.
-#![allow(dead_code)]
+//! The catalog's answers on the sample, asked like a client would (a path and a query
+//! string, `TODAY` as the day), checked against expectations computed independently
+//! from the sample's interchange records.
 
 mod lists;
-
-use std::path::PathBuf;
 
 use roost::catalog::{self, AnswerError};
 use rusqlite::Connection;
 use serde_json::Value;
 
-pub const TODAY: &str = "2026-11-22";
-
-pub struct Sample {
-    pub dir: tempfile::TempDir,
-    pub db: PathBuf,
-    pub conn: Connection,
-}
-
-pub fn sample() -> Sample {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("roost.db");
-    roost::store::init_db(&db, false).unwrap();
-    let conn = roost::store::open_read(&db).unwrap();
-    Sample { dir, db, conn }
-}
-
-/// `a=1&b=x+y` → pairs, decoded like a query string.
-pub fn pairs(query: &str) -> Vec<(String, String)> {
-    query
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            let dec = |s: &str| {
-                percent_encoding::percent_decode_str(&s.replace('+', " "))
-                    .decode_utf8()
-                    .unwrap()
-                    .into_owned()
-            };
-            (dec(k), dec(v))
-        })
-        .collect()
-}
+use crate::support::{pairs, TODAY};
 
 /// A list answer as JSON, or the error.
 pub fn list(conn: &Connection, path: &str, query: &str) -> Result<Value, AnswerError> {
@@ -86,16 +52,6 @@ pub fn all_items(conn: &Connection, path: &str, query: &str) -> Vec<Value> {
     }
 }
 
-pub fn field(items: &[Value], name: &str) -> Vec<String> {
-    items
-        .iter()
-        .map(|i| match &i[name] {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
-        .collect()
-}
-
 pub fn detail(conn: &Connection, url_path: &str) -> Result<Value, AnswerError> {
     let segs = roost::tree::split_path(url_path).unwrap();
     match roost::tree::route(&segs) {
@@ -104,9 +60,4 @@ pub fn detail(conn: &Connection, url_path: &str) -> Result<Value, AnswerError> {
         }
         other => panic!("{url_path} is not a detail: {other:?}"),
     }
-}
-
-/// The sample's interchange records, for computing expectations independently.
-pub fn dataset() -> roost::records::Dataset {
-    roost::store::sample_dataset().unwrap()
 }

@@ -1,9 +1,11 @@
 //! Every query and type of API.md section 6 against the sample dataset, with values
 //! checked against the dataset itself (read with SQL here, independently of roost).
 
-use crate::support::graphql::*;
 use roost::config::Env;
 use serde_json::{json, Value};
+
+use crate::support::graphql::*;
+use crate::support::*;
 
 fn app() -> App {
     App::new(Env::Local)
@@ -1132,5 +1134,5 @@ async fn missing_dataset_is_an_internal_error_without_details() {
     assert_eq!(reply.status.as_u16(), 200);
     let body = reply.json();
     assert_eq!(body["errors"][0]["message"], "Internal server error");
-    assert!(!reply.text.contains("missing.db"), "{}", reply.text);
+    assert!(!reply.text().contains("missing.db"), "{}", reply.text());
 }
