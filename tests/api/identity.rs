@@ -1,8 +1,8 @@
-//! A pre-rendered answer and a live one are the same bytes (ARCHITECTURE.md "One
-//! query layer"): for every list page and detail in the manifest of the sample tree,
-//! the URL is rebuilt from the file's path, routed and canonicalised back to the
-//! same file, and the shim's answer with tree lookups disabled (the catalog, for the
-//! same "today" as the generator) is byte-identical to the file.
+//! A pre-rendered answer and a live one are the same bytes (docs/architecture.md §1):
+//! for every list page and detail in the manifest of the sample tree, the URL is
+//! rebuilt from the file's path, routed and canonicalised back to the same file, and
+//! the shim's answer with tree lookups disabled (the catalog, for the same "today" as
+//! the generator) is byte-identical to the file.
 
 use futures_like::join_chunks;
 use roost::catalog;

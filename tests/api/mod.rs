@@ -4,6 +4,7 @@
 
 mod auth;
 pub mod catalog;
+mod compression;
 mod connections;
 mod docs;
 mod http;

@@ -91,7 +91,7 @@ fn document_matches_the_reviewed_snapshot() {
             .unwrap_or_else(|| got.lines().count().min(want.lines().count()));
         panic!(
             "openapi.json differs from tests/snapshots/openapi.json from line {}:\n  got:      {}\n  snapshot: {}\n\
-             If the change is intended, run UPDATE_SNAPSHOTS=1 cargo test --test openapi and review the diff.",
+             If the change is intended, run UPDATE_SNAPSHOTS=1 cargo test --test all api::openapi and review the diff.",
             line + 1,
             got.lines().nth(line).unwrap_or("<end>"),
             want.lines().nth(line).unwrap_or("<end>"),
@@ -463,7 +463,7 @@ fn every_document_path_routes_to_its_operation() {
             "{template} ({path}) routes to {target:?}"
         );
         if template.ends_with('/') {
-            // The same list without the slash, as API.md promises.
+            // The same list without the slash, as docs/api.md §2 promises.
             let bare = route(path.trim_end_matches('/'));
             assert_eq!(
                 target_operation(&bare),

@@ -6,4 +6,5 @@ mod export;
 mod generate;
 mod import;
 mod layering;
+mod serve;
 mod synth;

@@ -1,5 +1,5 @@
 //! GraphQL over HTTP: the auth matrix per environment, CSRF, introspection, the
-//! explorer, the limits and the error shapes (API.md sections 1 and 5).
+//! explorer, the limits and the error shapes (docs/api.md §1 and §5).
 
 use std::time::Duration;
 

@@ -1,6 +1,6 @@
 //! The committed SDL (`schema.graphql`) is the schema roost serves: frontend
-//! developers generate their types from it. `UPDATE_SNAPSHOTS=1 cargo test --test
-//! graphql_sdl` rewrites it; review the diff like any API change.
+//! developers generate their types from it. `UPDATE_SNAPSHOTS=1 cargo test --test all
+//! graphql::sdl` rewrites it; review the diff like any API change.
 
 use std::path::Path;
 
@@ -15,7 +15,7 @@ fn committed_sdl_matches_the_schema() {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == sdl,
-        "{} differs from the schema; run `UPDATE_SNAPSHOTS=1 cargo test --test graphql_sdl` \
+        "{} differs from the schema; run `UPDATE_SNAPSHOTS=1 cargo test --test all graphql::sdl` \
          and review the diff",
         path.display()
     );

@@ -135,6 +135,11 @@ pub fn shared() -> &'static Fixture {
     FIXTURE.get_or_init(|| Fixture::new(false))
 }
 
+/// An app over the shared fixture in the local environment.
+pub fn local() -> Router {
+    shared().app(Env::Local, |_| {})
+}
+
 /// One precompressed fixture for the whole run (read-only use only).
 pub fn shared_precompressed() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();

@@ -2,7 +2,18 @@
 //! string, `TODAY` as the day), checked against expectations computed independently
 //! from the sample's interchange records.
 
+mod chapters;
+mod details;
+mod events;
+mod indexes;
+mod issues;
+mod labels;
 mod lists;
+mod members;
+mod projects;
+mod releases;
+mod snapshots;
+mod sponsors;
 
 use roost::catalog::{self, AnswerError};
 use rusqlite::Connection;
