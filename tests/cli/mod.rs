@@ -1,5 +1,6 @@
 //! The commands and the `roost` binary: `db import`/`check`, `db synth`, `db export`,
-//! `generate`, the migration of an old auth.db, and the module graph of `src/`.
+//! `generate`, `roost serve` as a process, the migration of an old auth.db, and the
+//! module graph of `src/` (which no command owns; it is read from the files).
 
 mod credentials_migration;
 mod export;
