@@ -18,6 +18,11 @@ fn roost_in(dir: &Path) -> Command {
     command
 }
 
+/// The standard output of `roost ARGS` in `dir`, which must succeed.
+fn run_in(dir: &Path, args: &[&str]) -> String {
+    stdout(&roost_in(dir).args(args).output().unwrap())
+}
+
 /// A child process, killed and reaped when dropped.
 struct Killed(Child);
 impl Drop for Killed {
@@ -102,12 +107,7 @@ async fn roost_serve_on_a_fresh_folder_in_production() {
         200
     );
 
-    let out = stdout(
-        &roost_in(dir)
-            .args(["keys", "create", "--name", "e2e"])
-            .output()
-            .unwrap(),
-    );
+    let out = run_in(dir, &["keys", "create", "--name", "e2e"]);
     let key = out.lines().last().unwrap().to_string();
     let get = |path: &str| {
         client
@@ -134,12 +134,7 @@ async fn roost_serve_on_a_fresh_folder_in_production() {
             .unwrap();
         *london = london.replacen("\"name\": \"London\"", "\"name\": \"Londinium\"", 1);
     });
-    stdout(
-        &roost_in(dir)
-            .args(["db", "import", "changed"])
-            .output()
-            .unwrap(),
-    );
+    run_in(dir, &["db", "import", "changed"]);
     let live: serde_json::Value = get("/api/v0/chapters/?page_size=50")
         .await
         .unwrap()
@@ -148,7 +143,7 @@ async fn roost_serve_on_a_fresh_folder_in_production() {
         .unwrap();
     assert!(live.to_string().contains("Londinium"), "{live}");
     // ... and a regenerated tree from the next request, without a restart.
-    stdout(&roost_in(dir).args(["generate"]).output().unwrap());
+    run_in(dir, &["generate"]);
     let london = get("/api/v0/chapters/london")
         .await
         .unwrap()
@@ -158,12 +153,7 @@ async fn roost_serve_on_a_fresh_folder_in_production() {
     assert_eq!(name(london), "Londinium");
 
     // Revocation applies to the running server.
-    stdout(
-        &roost_in(dir)
-            .args(["keys", "revoke", "1"])
-            .output()
-            .unwrap(),
-    );
+    run_in(dir, &["keys", "revoke", "1"]);
     assert_eq!(get("/api/v0/chapters/").await.unwrap().status(), 401);
 
     // SIGTERM: a clean exit.
