@@ -3,7 +3,7 @@
 //! answers, the OpenAPI document and the docs page.
 
 mod auth;
-pub mod catalog;
+mod catalog;
 mod compression;
 mod connections;
 mod docs;
