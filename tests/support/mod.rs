@@ -164,18 +164,10 @@ pub fn credential(
 /// (`ROOST_*`, `RUST_LOG`): what a test passes is all it reads.
 pub fn roost() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_roost"));
-    for var in [
-        "ROOST_DB",
-        "ROOST_SITE",
-        "ROOST_AUTH_DB",
-        "ROOST_LISTEN",
-        "ROOST_ENV",
-        "ROOST_RATE_LIMIT",
-        "ROOST_PUBLIC_URL",
-        "ROOST_CORS_ORIGINS",
-        "RUST_LOG",
-    ] {
-        command.env_remove(var);
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("ROOST_") || name == "RUST_LOG" {
+            command.env_remove(name);
+        }
     }
     command
 }
