@@ -6,8 +6,8 @@
 # 5xx at the end.
 #
 # The `ignored_auth` check is left out: its requests without a key or with a wrong
-# one lock the client address after ten failures a minute (API.md section 5), after
-# which every answer is a 429. tests/shim_auth.rs covers authentication instead.
+# one lock the client address after ten failures a minute (docs/api.md §5), after
+# which every answer is a 429. tests/api/auth.rs covers authentication instead.
 # The seed is fixed, so a failure reproduces.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -1,0 +1,215 @@
+//! Slow, idle and too many connections over real sockets on 127.0.0.1, with
+//! millisecond limits: partial request heads are dropped after the header timeout
+//! while other clients are answered, idle keep-alive connections are closed,
+//! connections over the caps are closed at once, and shutdown does not wait for
+//! connections that have no request in progress.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use roost::config::Env;
+use roost::shim::conn::ConnLimits;
+
+use crate::support::*;
+
+async fn start(limits: ConnLimits) -> Server {
+    serve(shared().state(Env::Local, |c| c.conn = limits)).await
+}
+
+fn limits(header_ms: u64, idle_ms: u64, total: usize, per_address: usize) -> ConnLimits {
+    ConnLimits {
+        header_timeout: Duration::from_millis(header_ms),
+        idle_timeout: Duration::from_millis(idle_ms),
+        max_connections: total,
+        max_connections_per_address: per_address,
+    }
+}
+
+const PARTIAL: &[u8] = b"GET /api/v0/chapters/ HTTP/1.1\r\nHo";
+const FULL: &[u8] = b"GET /api/v0/chapters/ HTTP/1.1\r\nHost: t\r\n\r\n";
+
+fn connect(addr: SocketAddr, send: &[u8]) -> TcpStream {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.write_all(send).unwrap();
+    s
+}
+
+/// Reads until the server closes the connection; the time it took, or `None` when it
+/// was still open after `within`.
+fn closed_within(s: &mut TcpStream, within: Duration) -> Option<Duration> {
+    let started = Instant::now();
+    s.set_read_timeout(Some(within)).unwrap();
+    let mut buf = [0u8; 65536];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return Some(started.elapsed()),
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                return Some(started.elapsed())
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
+/// Reads one whole response (by Content-Length) from a keep-alive connection.
+fn read_response(s: &mut TcpStream) -> String {
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut out = Vec::new();
+    let mut buf = [0u8; 65536];
+    loop {
+        let n = s.read(&mut buf).unwrap();
+        assert!(n > 0, "closed before a whole response");
+        out.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&out).into_owned();
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let len: usize = head
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length:")
+                        .map(|v| v.trim().parse().unwrap())
+                })
+                .unwrap();
+            if body.len() >= len {
+                return head.lines().next().unwrap().to_string();
+            }
+        }
+    }
+}
+
+async fn get_ok(addr: SocketAddr) -> Duration {
+    let started = Instant::now();
+    let response = reqwest::Client::new()
+        .get(format!("http://{addr}/api/v0/chapters/"))
+        .timeout(Duration::from_secs(5))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    response.bytes().await.unwrap();
+    started.elapsed()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn partial_request_heads_are_dropped_while_others_are_answered() {
+    let server = start(limits(400, 60_000, 1000, 100)).await;
+    let addr = server.addr;
+    let connected = Instant::now();
+    let partial: Vec<TcpStream> = (0..50).map(|_| connect(addr, PARTIAL)).collect();
+    // Another client is answered at once while the partial ones are held.
+    let took = get_ok(addr).await;
+    assert!(took < Duration::from_secs(2), "answered in {took:?}");
+    // The partial ones are closed after the header timeout, not before.
+    let closed = tokio::task::spawn_blocking(move || {
+        partial
+            .into_iter()
+            .map(|mut s| closed_within(&mut s, Duration::from_secs(5)).map(|_| connected.elapsed()))
+            .collect::<Vec<_>>()
+    })
+    .await
+    .unwrap();
+    assert!(
+        closed.iter().all(Option::is_some),
+        "every partial connection is closed: {closed:?}"
+    );
+    let first = closed.iter().flatten().min().unwrap();
+    assert!(
+        *first >= Duration::from_millis(400),
+        "closed {first:?} after connecting"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_keep_alive_connections_are_closed() {
+    let server = start(limits(10_000, 300, 1000, 100)).await;
+    let addr = server.addr;
+    let (status, closed) = tokio::task::spawn_blocking(move || {
+        let mut s = connect(addr, FULL);
+        let status = read_response(&mut s);
+        // Still usable right after the answer: keep-alive.
+        s.write_all(FULL).unwrap();
+        let again = read_response(&mut s);
+        assert_eq!(again, status);
+        (status, closed_within(&mut s, Duration::from_secs(5)))
+    })
+    .await
+    .unwrap();
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    let closed = closed.expect("the idle connection is closed");
+    assert!(
+        closed >= Duration::from_millis(250) && closed < Duration::from_secs(3),
+        "closed after {closed:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_over_the_caps_are_closed_at_once() {
+    // Per address: 5 from 127.0.0.1.
+    let server = start(limits(10_000, 60_000, 1000, 5)).await;
+    let addr = server.addr;
+    let held: Vec<TcpStream> = (0..5).map(|_| connect(addr, b"")).collect();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let refused = tokio::task::spawn_blocking(move || {
+        let mut extra = connect(addr, b"");
+        closed_within(&mut extra, Duration::from_secs(2))
+    })
+    .await
+    .unwrap();
+    let refused = refused.expect("the sixth connection is closed");
+    assert!(refused < Duration::from_secs(1), "closed after {refused:?}");
+    // A slot given back is usable again.
+    drop(held);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    get_ok(addr).await;
+
+    // Overall: 3, whatever the address.
+    let server = start(limits(10_000, 60_000, 3, 100)).await;
+    let addr = server.addr;
+    let _held: Vec<TcpStream> = (0..3).map(|_| connect(addr, b"")).collect();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let refused = tokio::task::spawn_blocking(move || {
+        let mut extra = connect(addr, FULL);
+        closed_within(&mut extra, Duration::from_secs(2))
+    })
+    .await
+    .unwrap();
+    assert!(refused.is_some(), "the fourth connection is closed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_does_not_wait_for_idle_or_partial_connections() {
+    let mut server = start(limits(30_000, 60_000, 1000, 100)).await;
+    let addr = server.addr;
+    let held = tokio::task::spawn_blocking(move || {
+        let mut held: Vec<TcpStream> = (0..10).map(|_| connect(addr, PARTIAL)).collect();
+        for _ in 0..10 {
+            let mut s = connect(addr, FULL);
+            read_response(&mut s);
+            held.push(s);
+        }
+        held.extend((0..10).map(|_| connect(addr, b"")));
+        held
+    })
+    .await
+    .unwrap();
+    let started = Instant::now();
+    server.stop.take().unwrap().send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(5), &mut server.task)
+        .await
+        .expect("the server stops")
+        .unwrap()
+        .unwrap();
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(1), "stopped in {took:?}");
+    let closed = tokio::task::spawn_blocking(move || {
+        held.into_iter()
+            .map(|mut s| closed_within(&mut s, Duration::from_secs(2)))
+            .filter(Option::is_some)
+            .count()
+    })
+    .await
+    .unwrap();
+    assert_eq!(closed, 30, "every held connection is closed");
+}

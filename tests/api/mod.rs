@@ -1,0 +1,13 @@
+//! The REST API (docs/api.md §2–§5, §7): the catalog's answers per resource, the
+//! shim over HTTP in-process and over sockets, keys and limits, the tree against live
+//! answers, the OpenAPI document and the docs page.
+
+mod auth;
+mod catalog;
+mod compression;
+mod connections;
+mod docs;
+mod http;
+mod identity;
+mod openapi;
+mod socket;

@@ -1,0 +1,300 @@
+//! `roost generate`: the file tree contract, incremental regeneration, stale files,
+//! atomic swaps and precompressed siblings.
+
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use roost::catalog;
+use roost::generate;
+use roost::tree::{self, Target};
+
+use crate::support::*;
+
+/// The sample and the path its tree is generated to.
+fn fixture() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let Sample { dir, db } = Sample::new();
+    let out = dir.path().join("site");
+    (dir, db, out)
+}
+
+fn read(out: &Path, rel: &str) -> serde_json::Value {
+    let path = out.join(rel);
+    serde_json::from_slice(&fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+        .unwrap()
+}
+
+#[test]
+fn the_tree_holds_lists_details_and_fixed_documents_at_contract_paths() {
+    let (_tmp, db, out) = fixture();
+    let summary = generate::generate(&generate_options(&db, &out)).unwrap();
+    assert!(summary.files > 1000, "{summary}");
+    assert_eq!(
+        read(&out, "api/v0/index.json")["message"],
+        "Welcome to the API v0"
+    );
+    assert!(out.join("api/v0/openapi.json").is_file());
+    assert!(out.join("api/v0/docs/index.html").is_file());
+    // Lists: default query, other pages, orderings, filter combinations.
+    assert_eq!(read(&out, "api/v0/issues/index.json")["total_pages"], 3);
+    assert_eq!(
+        read(&out, "api/v0/issues/index@page=3.json")["current_page"],
+        3
+    );
+    assert!(!out.join("api/v0/issues/index@page=4.json").exists());
+    assert!(out
+        .join("api/v0/issues/index@ordering=-updated_at&page=2.json")
+        .is_file());
+    assert!(out
+        .join("api/v0/issues/index@organization=juice-labs&repository=juice-shop&state=open.json")
+        .is_file());
+    assert!(out
+        .join("api/v0/projects/index@type=code&type=tool.json")
+        .is_file());
+    assert!(out
+        .join("api/v0/chapters/index@country=united%20kingdom.json")
+        .is_file());
+    assert!(out
+        .join("api/v0/sponsors/index@is_member=false.json")
+        .is_file());
+    assert!(out
+        .join("api/v0/events/index@is_upcoming=true.json")
+        .is_file());
+    assert!(out
+        .join("api/v0/releases/index@tag_name=release%2F2.0.json")
+        .is_file());
+    // Details with canonical ids.
+    assert_eq!(
+        read(&out, "api/v0/chapters/london.json")["key"],
+        "www-chapter-london"
+    );
+    assert_eq!(
+        read(
+            &out,
+            "api/v0/releases/appsec-tools/zap-extensions/release%2F2.0.json"
+        )["tag_name"],
+        "release/2.0"
+    );
+    assert_eq!(
+        read(&out, "api/v0/releases/juice-labs/juice-shop/V1.0.0.json")["tag_name"],
+        "V1.0.0"
+    );
+    assert_eq!(
+        read(&out, "api/v0/releases/juice-labs/juice-shop/v1.0.0.json")["tag_name"],
+        "v1.0.0"
+    );
+    assert!(out
+        .join("api/v0/organizations/secdocs-community.json")
+        .is_file());
+    assert!(!out.join("api/v0/chapters/montreal.json").exists());
+    assert!(!out
+        .join("api/v0/organizations/cryptoguard-dev.json")
+        .exists());
+    // Snapshot sub-lists, completed snapshots only.
+    assert!(out
+        .join("api/v0/snapshots/2026-05/issues/index.json")
+        .is_file());
+    assert!(out
+        .join("api/v0/snapshots/2026-06/releases/index.json")
+        .is_file());
+    assert_eq!(
+        read(&out, "api/v0/snapshots/2026-06/releases/index.json")["total_count"],
+        0
+    );
+    // No file name starts with a dot or exceeds 255 bytes.
+    for entry in walkdir::WalkDir::new(out.join("api")) {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy();
+        assert!(!name.starts_with('.') && name.len() <= 255, "{name}");
+    }
+    // Pages-style static hosts: JSON by folder pattern, listed in the manifest.
+    let headers = fs::read_to_string(out.join("_headers")).unwrap();
+    assert!(headers.contains("/api/v0/issues/*\n  Content-Type: application/json\n"));
+    assert!(headers.contains("/api/v0/snapshots/*\n"));
+    assert!(!headers.contains("/api/v0/docs"));
+    let manifest = generate::read_manifest(&out.canonicalize().unwrap()).unwrap();
+    assert!(manifest.files.iter().any(|e| e.path == "_headers"));
+}
+
+/// Every list file maps back, through the URL the contract gives it, to the same
+/// canonical query and file: the mapping is injective and round-trips.
+#[test]
+fn every_file_round_trips_through_its_url() {
+    let (_tmp, db, out) = fixture();
+    generate::generate(&generate_options(&db, &out)).unwrap();
+    let manifest = generate::read_manifest(&out.canonicalize().unwrap()).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    for entry in &manifest.files {
+        assert!(seen.insert(entry.path.clone()), "duplicate {}", entry.path);
+        if entry.path == generate::PAGES_HEADERS {
+            continue;
+        }
+        let rel = entry.path.strip_prefix("api/v0/").unwrap();
+        if !rel.ends_with(".json") || rel == "index.json" || rel == "openapi.json" {
+            continue;
+        }
+        let stem = rel.strip_suffix(".json").unwrap();
+        let (dir, name) = stem.rsplit_once('/').unwrap_or(("", stem));
+        if name == "index" || name.starts_with("index@") {
+            let query = name.strip_prefix("index@").unwrap_or("");
+            let url = format!("/api/v0/{dir}/");
+            let segs = tree::split_path(&url).unwrap();
+            let Target::List { spec, snapshot } = tree::route(&segs) else {
+                panic!("{url} is not a list");
+            };
+            let q = catalog::parse_query(spec, &pairs(query)).unwrap();
+            let dir_segs: Vec<String> = match &snapshot {
+                Some(key) => tree::snapshot_list_dir(key, spec),
+                None => vec![spec.path.to_string()],
+            };
+            let back = tree::list_file(&dir_segs, &q.canonical(spec)).unwrap();
+            assert_eq!(back, PathBuf::from(&entry.path));
+        } else {
+            let url = format!("/api/v0/{stem}");
+            let segs = tree::split_path(&url).unwrap();
+            let Target::Detail { spec, ids } = tree::route(&segs) else {
+                panic!("{url} is not a detail");
+            };
+            assert_eq!(
+                tree::detail_file(spec.path, &ids).unwrap(),
+                PathBuf::from(&entry.path)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_second_run_writes_nothing_and_keeps_mtimes() {
+    let (_tmp, db, out) = fixture();
+    let first = generate::generate(&generate_options(&db, &out)).unwrap();
+    let probe = out.join("api/v0/issues/index.json");
+    let before = fs::metadata(&probe).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let second = generate::generate(&generate_options(&db, &out)).unwrap();
+    assert_eq!(second.written, 0, "{second}");
+    assert_eq!(second.unchanged, first.written);
+    assert_eq!(second.removed, 0);
+    let after = fs::metadata(&probe).unwrap();
+    assert_eq!(before.ino(), after.ino());
+    assert_eq!(before.mtime_nsec(), after.mtime_nsec());
+    // Only the live generation remains beside the tree.
+    let gens: Vec<_> = fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".site.g"))
+        .collect();
+    assert_eq!(gens.len(), 1);
+}
+
+#[test]
+fn changed_data_rewrites_only_what_changed_and_removes_stale_files() {
+    let (tmp, db, out) = fixture();
+    generate::generate(&generate_options(&db, &out)).unwrap();
+    let london_before = fs::metadata(out.join("api/v0/chapters/london.json"))
+        .unwrap()
+        .ino();
+    assert!(out.join("api/v0/sponsors/nakatomi.json").is_file());
+    // The same sample without one sponsor.
+    let dir = tmp.path().join("jsonl");
+    write_sample(&dir, "sponsors.jsonl", |lines| {
+        lines.retain(|l| !l.contains("\"nakatomi\""))
+    });
+    roost::store::import_dir(&dir, &db).unwrap();
+    let summary = generate::generate(&generate_options(&db, &out)).unwrap();
+    assert!(summary.removed >= 1, "{summary}");
+    assert!(summary.written >= 1 && summary.written < 100, "{summary}");
+    assert!(!out.join("api/v0/sponsors/nakatomi.json").exists());
+    assert_eq!(
+        fs::metadata(out.join("api/v0/chapters/london.json"))
+            .unwrap()
+            .ino(),
+        london_before
+    );
+}
+
+#[test]
+fn a_failed_generation_leaves_the_live_tree_untouched() {
+    let (_tmp, db, out) = fixture();
+    generate::generate(&generate_options(&db, &out)).unwrap();
+    let target = fs::read_link(&out).unwrap();
+    let manifest = fs::read(out.join("manifest.json")).unwrap();
+    // Break the dataset so generation fails midway (after the plan, while rendering).
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch("PRAGMA foreign_keys = OFF; DROP TABLE sponsors;")
+            .unwrap();
+    }
+    let err = generate::generate(&generate_options(&db, &out)).unwrap_err();
+    assert!(format!("{err:#}").contains("sponsors"), "{err:#}");
+    assert_eq!(fs::read_link(&out).unwrap(), target);
+    assert_eq!(fs::read(out.join("manifest.json")).unwrap(), manifest);
+    assert!(out.join("api/v0/sponsors/index.json").is_file());
+    let gens: Vec<_> = fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".site.g"))
+        .collect();
+    assert_eq!(
+        gens.len(),
+        1,
+        "the failed generation's folder was left behind"
+    );
+}
+
+#[test]
+fn leftovers_of_a_killed_run_are_cleaned_and_a_plain_folder_is_replaced() {
+    let (tmp, db, out) = fixture();
+    fs::create_dir_all(out.join("api")).unwrap();
+    fs::write(out.join("api/stale.json"), b"{}").unwrap();
+    let killed = tmp.path().join(".site.g1-1");
+    fs::create_dir_all(killed.join("api")).unwrap();
+    generate::generate(&generate_options(&db, &out)).unwrap();
+    generate::generate(&generate_options(&db, &out)).unwrap();
+    assert!(!killed.exists());
+    assert!(!out.join("api/stale.json").exists());
+    assert!(fs::symlink_metadata(&out).unwrap().file_type().is_symlink());
+}
+
+#[test]
+fn precompressed_siblings_decompress_to_the_same_bytes() {
+    let (_tmp, db, out) = fixture();
+    let mut opts = generate_options(&db, &out);
+    opts.precompress = true;
+    generate::generate(&opts).unwrap();
+    let json = fs::read(out.join("api/v0/members/index.json")).unwrap();
+    let gz = gunzip(&fs::read(out.join("api/v0/members/index.json.gz")).unwrap());
+    assert_eq!(gz, json);
+    let br = unbrotli(&fs::read(out.join("api/v0/members/index.json.br")).unwrap());
+    assert_eq!(br, json);
+    let again = generate::generate(&opts).unwrap();
+    assert_eq!(again.written, 0, "{again}");
+}
+
+#[test]
+fn the_cli_generates_and_prints_a_summary() {
+    let (_tmp, db, out) = fixture();
+    let output = roost()
+        .args(["generate", "--db"])
+        .arg(&db)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.starts_with("generated ") && stdout.contains("MB/s"),
+        "{stdout}"
+    );
+    let missing = roost()
+        .args(["generate", "--db", "/nonexistent/roost.db", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("roost db init"));
+}

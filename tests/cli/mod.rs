@@ -1,0 +1,11 @@
+//! The commands and the `roost` binary: `db import`/`check`, `db synth`, `db export`,
+//! `generate`, `roost serve` as a process, the migration of an old auth.db, and the
+//! module graph of `src/` (which no command owns; it is read from the files).
+
+mod credentials_migration;
+mod export;
+mod generate;
+mod import;
+mod layering;
+mod serve;
+mod synth;

@@ -1,0 +1,213 @@
+//! `roost serve` as a process: on a fresh folder in production (dataset and tree
+//! created, keys, a replaced dataset and a regenerated tree picked up without a
+//! restart, one log line per request, SIGTERM), and refused on a public address when
+//! the environment needs no authentication.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::support::*;
+
+/// `roost` in `dir`.
+fn roost_in(dir: &Path) -> Command {
+    let mut command = roost();
+    command.current_dir(dir);
+    command
+}
+
+/// The standard output of `roost ARGS` in `dir`, which must succeed.
+fn run_in(dir: &Path, args: &[&str]) -> String {
+    stdout(&roost_in(dir).args(args).output().unwrap())
+}
+
+/// A child process, killed and reaped when dropped.
+struct Killed(Child);
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn roost_serve_on_a_fresh_folder_in_production() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let mut child = roost_in(dir)
+        .args(["serve", "--env", "production", "--listen", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let child_out = child.stdout.take().unwrap();
+    let child_err = child.stderr.take().unwrap();
+    let pid = child.id();
+    let child = Killed(child);
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(child_out).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let log = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = BufReader::new(child_err).read_to_string(&mut text);
+        text
+    });
+    let mut printed = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(180);
+    let addr = loop {
+        let line = rx
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .unwrap_or_else(|_| panic!("no 'listening on' line; got {printed:?}"));
+        printed.push(line.clone());
+        if let Some(rest) = line.strip_prefix("listening on http://") {
+            break rest.split_whitespace().next().unwrap().to_string();
+        }
+    };
+    let next = rx.recv_timeout(Duration::from_secs(5)).unwrap();
+    printed.push(next);
+    let all = printed.join("\n");
+    assert!(
+        all.contains("creating it from the embedded sample"),
+        "{all}"
+    );
+    assert!(all.contains("generating the tree"), "{all}");
+    assert!(all.contains("roost keys create --name NAME"), "{all}");
+    assert!(dir.join("data/roost.db").is_file());
+    assert!(dir.join("site/manifest.json").is_file());
+    assert!(
+        dir.join("data/auth.db").is_file(),
+        "auth.db is created on start"
+    );
+
+    let base = format!("http://{addr}");
+    let client = reqwest::Client::new();
+    let r = client
+        .get(format!("{base}/api/v0/chapters/"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 401);
+    let v: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(
+        v["detail"],
+        "Missing or invalid API key in 'X-API-Key' header"
+    );
+    assert_eq!(
+        client
+            .get(format!("{base}/api/v0/openapi.json"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+
+    let out = run_in(dir, &["keys", "create", "--name", "e2e"]);
+    let key = out.lines().last().unwrap().to_string();
+    let get = |path: &str| {
+        client
+            .get(format!("{base}{path}"))
+            .header("x-api-key", &key)
+            .send()
+    };
+    let r = get("/api/v0/chapters/").await.unwrap();
+    assert_eq!(r.status(), 200);
+    let name = |v: serde_json::Value| v["name"].as_str().unwrap().to_string();
+    let london = get("/api/v0/chapters/london")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(name(london), "London");
+
+    // A replaced dataset is answered from at once (live answers) ...
+    write_sample(&dir.join("changed"), "chapters.jsonl", |lines| {
+        let london = lines
+            .iter_mut()
+            .find(|l| l.contains("\"name\": \"London\""))
+            .unwrap();
+        *london = london.replacen("\"name\": \"London\"", "\"name\": \"Londinium\"", 1);
+    });
+    run_in(dir, &["db", "import", "changed"]);
+    let live: serde_json::Value = get("/api/v0/chapters/?page_size=50")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(live.to_string().contains("Londinium"), "{live}");
+    // ... and a regenerated tree from the next request, without a restart.
+    run_in(dir, &["generate"]);
+    let london = get("/api/v0/chapters/london")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(name(london), "Londinium");
+
+    // Revocation applies to the running server.
+    run_in(dir, &["keys", "revoke", "1"]);
+    assert_eq!(get("/api/v0/chapters/").await.unwrap().status(), 401);
+
+    // SIGTERM: a clean exit.
+    let status = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut child = child;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let exit = loop {
+        if let Some(s) = child.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "roost serve did not stop on SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(exit.success(), "{exit:?}");
+    let log = log.join().unwrap();
+    assert!(!log.contains(&key), "the key never reaches the log");
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|v: &serde_json::Value| v["path"].is_string())
+        .collect();
+    assert_eq!(lines.len(), 7, "one line per request: {log}");
+    let keyed = lines
+        .iter()
+        .find(|v| v["path"] == "/api/v0/chapters/london" && v["status"] == 200)
+        .unwrap_or_else(|| panic!("{log}"));
+    assert_eq!(keyed["method"], "GET");
+    assert_eq!(keyed["key_id"], 1);
+    assert!(keyed["duration_ms"].is_number());
+    let anonymous = lines.iter().find(|v| v["status"] == 401).unwrap();
+    assert!(anonymous.get("key_id").is_none());
+}
+
+#[test]
+fn an_unauthenticated_environment_is_refused_on_a_public_address() {
+    let tmp = tempfile::tempdir().unwrap();
+    for env in ["local", "e2e"] {
+        let out = roost_in(tmp.path())
+            .args(["serve", "--env", env, "--listen", "0.0.0.0:0"])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--allow-unauthenticated-public"), "{err}");
+        assert!(
+            !tmp.path().join("data").exists(),
+            "refused before creating anything"
+        );
+    }
+}

@@ -1,0 +1,177 @@
+//! No N+1: a representative frontend page query (a project page with repositories,
+//! recent issues with authors, releases, milestones and leaders) costs a number of SQL
+//! statements that does not grow with the number of records it returns.
+
+use roost::config::Env;
+use roost::records::{Dataset, Origin};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+use crate::support::graphql::*;
+
+const PROJECT: &str = "www-project-juice-shop";
+const ORG: &str = "juice-labs";
+
+const PAGE: &str = "query($k: String!) { project(key: $k) {
+    name starsCount forksCount contributorsCount openIssuesCount repositoriesCount
+    leaders entityLeaders { memberName member { login avatarUrl issuesCount } }
+    repositories {
+        name url starsCount organization { login } project { key }
+        issues { title labels author { login } }
+        releases { tagName author { login } }
+        recentMilestones(limit: 2) { title progress }
+        topContributors(limit: 3) { login contributionsCount }
+    }
+    recentIssues { title labels author { login name avatarUrl } }
+    recentReleases { tagName projectName author { login } }
+    recentMilestones(limit: 5) { title progress author { login } }
+} }";
+
+fn record<T: DeserializeOwned>(file: &'static str, line: usize, value: Value) -> (Origin, T) {
+    (
+        Origin { file, line },
+        serde_json::from_value(value).unwrap(),
+    )
+}
+
+/// The sample plus `extra` repositories for the project, each with issues, releases,
+/// milestones and contributors by new members, and more leaders.
+fn dataset(extra: usize) -> Dataset {
+    let mut ds = roost::store::sample_dataset().unwrap();
+    let ts = "2026-01-01T00:00:00Z";
+    let labels: Vec<String> = ds
+        .labels
+        .iter()
+        .take(3)
+        .map(|(_, l)| l.name.clone())
+        .collect();
+    for r in 0..extra {
+        let repo = format!("extra-{r}");
+        let line = ds.repositories.len() + 1;
+        ds.repositories.push(record(
+            "repositories.jsonl",
+            line,
+            json!({"organization": ORG, "name": repo, "stars_count": r, "created_at": ts, "updated_at": ts}),
+        ));
+        for k in 0..8 {
+            let login = format!("extra-member-{r}-{k}");
+            let line = ds.members.len() + 1;
+            ds.members.push(record(
+                "members.jsonl",
+                line,
+                json!({"login": login, "created_at": ts, "updated_at": ts}),
+            ));
+            let line = ds.issues.len() + 1;
+            ds.issues.push(record(
+                "issues.jsonl",
+                line,
+                json!({"organization": ORG, "repository": repo, "number": k + 1,
+                       "title": format!("issue {k} of {repo}"), "state": "open", "author": login,
+                       "url": format!("https://example.org/{repo}/{k}"), "labels": labels,
+                       "created_at": format!("2026-02-{:02}T00:00:00Z", k + 1), "updated_at": ts}),
+            ));
+            let line = ds.repository_contributors.len() + 1;
+            ds.repository_contributors.push(record(
+                "repository_contributors.jsonl",
+                line,
+                json!({"organization": ORG, "repository": repo, "member": login,
+                       "contributions_count": k + 1}),
+            ));
+            if k < 4 {
+                let line = ds.releases.len() + 1;
+                ds.releases.push(record(
+                    "releases.jsonl",
+                    line,
+                    json!({"organization": ORG, "repository": repo, "tag_name": format!("v{k}"),
+                           "author": login, "published_at": ts, "created_at": ts}),
+                ));
+                let line = ds.milestones.len() + 1;
+                ds.milestones.push(record(
+                    "milestones.jsonl",
+                    line,
+                    json!({"organization": ORG, "repository": repo, "number": k + 1,
+                           "title": format!("m{k}"), "state": "open", "author": login,
+                           "url": "https://example.org/m", "open_issues_count": k,
+                           "closed_issues_count": 3, "created_at": ts, "updated_at": ts}),
+                ));
+            }
+        }
+        let (_, project) = ds
+            .projects
+            .iter_mut()
+            .find(|(_, p)| p.key == PROJECT)
+            .unwrap();
+        project
+            .repositories
+            .push(serde_json::from_value(json!({"organization": ORG, "name": repo})).unwrap());
+        project.leaders.push(
+            serde_json::from_value(
+                json!({"name": format!("Leader {r}"), "login": format!("extra-member-{r}-0")}),
+            )
+            .unwrap(),
+        );
+    }
+    ds
+}
+
+/// Objects in a JSON value: the records (and sub-records) a response carries.
+fn objects(value: &Value) -> usize {
+    match value {
+        Value::Object(map) => 1 + map.values().map(objects).sum::<usize>(),
+        Value::Array(items) => items.iter().map(objects).sum(),
+        _ => 0,
+    }
+}
+
+/// (statements, records) of the page query over a dataset with `extra` repositories.
+async fn measure(extra: usize) -> (u64, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("roost.db");
+    roost::store::build(&dataset(extra), &db).unwrap();
+    let app = App::over(dir, db, Env::Local, Default::default());
+    let before = app.service.sql_statements();
+    let data = app.data(PAGE, json!({"k": PROJECT})).await;
+    let statements = app.service.sql_statements() - before;
+    let repos = data["project"]["repositories"].as_array().unwrap().len();
+    assert_eq!(repos, 2 + extra, "the page shows every repository");
+    (statements, objects(&data))
+}
+
+#[tokio::test]
+async fn project_page_statements_do_not_grow_with_records() {
+    let (small_statements, small_records) = measure(0).await;
+    let (large_statements, large_records) = measure(40).await;
+    println!(
+        "project page: {small_statements} statements for {small_records} records; \
+         {large_statements} statements for {large_records} records"
+    );
+    assert!(
+        large_records >= 10 * small_records,
+        "{large_records} vs {small_records}"
+    );
+    // One statement for the project, then one per relation (key type) and wave of
+    // the page: the same number whatever the number of records.
+    assert_eq!(large_statements, small_statements);
+    assert!(small_statements <= 20, "{small_statements}");
+    assert!((large_statements as usize) < large_records / 20);
+}
+
+#[tokio::test]
+async fn list_queries_batch_their_relations() {
+    let app = App::new(Env::Local);
+    let before = app.service.sql_statements();
+    let data = app
+        .data(
+            "{ snapshots(limit: 5) { key newChapters { key leaders entityLeaders { member { login } } }
+                 newIssues { title labels author { login issuesCount } }
+                 newProjects { key repositoriesCount repositories { name } }
+                 newReleases { tagName author { login } } newUsers { login releasesCount } } }",
+            json!({}),
+        )
+        .await;
+    let statements = app.service.sql_statements() - before;
+    let records = objects(&data);
+    println!("snapshots page: {statements} statements for {records} records");
+    assert!(records > 100, "{records}");
+    assert!(statements <= 20, "{statements}");
+}

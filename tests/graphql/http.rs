@@ -1,0 +1,659 @@
+//! GraphQL over HTTP: the auth matrix per environment, CSRF, introspection, the
+//! explorer, the limits and the error shapes (docs/api.md §1 and §5).
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use roost::config::Env;
+use roost::graphql::Limits;
+use serde_json::{json, Value};
+
+use crate::support::graphql::*;
+use crate::support::*;
+
+const QUERY: &str = "{ statsOverview { activeChaptersStats } }";
+const INTROSPECTION: &str = "{ __schema { queryType { name } } }";
+
+fn cookies(session: Option<&str>, csrf: Option<&str>) -> String {
+    let mut parts = Vec::new();
+    if let Some(s) = session {
+        parts.push(format!("sessionid={s}"));
+    }
+    if let Some(c) = csrf {
+        parts.push(format!("csrftoken={c}"));
+    }
+    parts.join("; ")
+}
+
+/// POST `QUERY` with an optional session, CSRF cookie and CSRF header.
+async fn post_as(
+    app: &App,
+    session: Option<&str>,
+    cookie: Option<&str>,
+    header: Option<&str>,
+) -> Reply {
+    let cookie_header = cookies(session, cookie);
+    let mut headers = Vec::new();
+    if !cookie_header.is_empty() {
+        headers.push(("cookie", cookie_header.as_str()));
+    }
+    if let Some(h) = header {
+        headers.push(("x-csrftoken", h));
+    }
+    app.send(post_json(json!({"query": QUERY}), &headers)).await
+}
+
+fn assert_data(reply: &Reply) {
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
+    assert!(
+        reply.json()["data"]["statsOverview"]["activeChaptersStats"].is_i64(),
+        "{}",
+        reply.text()
+    );
+}
+
+fn assert_refused(reply: &Reply, status: u16, code: &str) {
+    assert_eq!(reply.status.as_u16(), status, "{}", reply.text());
+    assert_eq!(reply.code(), code, "{}", reply.text());
+    assert!(reply
+        .header("content-type")
+        .is_some_and(|t| t.starts_with("application/json")));
+    assert!(reply.json().get("data").is_none(), "{}", reply.text());
+}
+
+#[tokio::test]
+async fn local_and_e2e_need_no_session() {
+    for env in [Env::Local, Env::E2e] {
+        let app = App::new(env);
+        assert_data(&post_as(&app, None, None, None).await);
+        // A stray cookie without CSRF is fine too: there is no auth to protect.
+        assert_data(&post_as(&app, Some("whatever"), None, None).await);
+        assert_data(&app.send(get_request(&query_uri(QUERY), &[])).await);
+        let reply = app.post(INTROSPECTION, json!({})).await;
+        assert_eq!(
+            reply.json()["data"]["__schema"]["queryType"]["name"],
+            "Query"
+        );
+    }
+}
+
+#[tokio::test]
+async fn production_and_staging_need_a_session_and_csrf() {
+    for env in [Env::Production, Env::Staging] {
+        let app = App::new(env);
+        let (id, token) = app.session("frontend", None);
+        let csrf = "c".repeat(43);
+
+        // No session, an unknown one, an empty one: 401.
+        assert_refused(
+            &post_as(&app, None, None, None).await,
+            401,
+            "UNAUTHENTICATED",
+        );
+        assert_refused(
+            &post_as(&app, Some("nope"), Some(&csrf), Some(&csrf)).await,
+            401,
+            "UNAUTHENTICATED",
+        );
+        assert_refused(
+            &post_as(&app, Some(""), Some(&csrf), Some(&csrf)).await,
+            401,
+            "UNAUTHENTICATED",
+        );
+        assert_refused(
+            &app.send(get_request(&query_uri(QUERY), &[])).await,
+            401,
+            "UNAUTHENTICATED",
+        );
+
+        // A session without the CSRF pair, or with a mismatch: 403.
+        assert_refused(
+            &post_as(&app, Some(&token), None, None).await,
+            403,
+            "CSRF_FAILED",
+        );
+        assert_refused(
+            &post_as(&app, Some(&token), Some(&csrf), None).await,
+            403,
+            "CSRF_FAILED",
+        );
+        assert_refused(
+            &post_as(&app, Some(&token), None, Some(&csrf)).await,
+            403,
+            "CSRF_FAILED",
+        );
+        let other = "d".repeat(43);
+        assert_refused(
+            &post_as(&app, Some(&token), Some(&csrf), Some(&other)).await,
+            403,
+            "CSRF_FAILED",
+        );
+
+        // Session and matching CSRF: served.
+        assert_data(&post_as(&app, Some(&token), Some(&csrf), Some(&csrf)).await);
+        // GET is a read without side effects: the session suffices.
+        let session_cookie = format!("sessionid={token}");
+        assert_data(
+            &app.send(get_request(
+                &query_uri(QUERY),
+                &[("cookie", &session_cookie)],
+            ))
+            .await,
+        );
+
+        // Introspection is disabled.
+        let reply = app
+            .send(post_json(
+                json!({"query": INTROSPECTION}),
+                &[
+                    ("cookie", &cookies(Some(&token), Some(&csrf))),
+                    ("x-csrftoken", &csrf),
+                ],
+            ))
+            .await;
+        assert_eq!(reply.status, StatusCode::OK);
+        assert_eq!(reply.code(), "INTROSPECTION_DISABLED", "{}", reply.text());
+        assert!(reply.json().get("data").is_none());
+        // Also when hidden in a fragment or under `__type`; `__typename` stays available.
+        let auth = [
+            ("cookie", cookies(Some(&token), Some(&csrf))),
+            ("x-csrftoken", csrf.clone()),
+        ];
+        let auth: Vec<(&str, &str)> = auth.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        for query in [
+            "{ ...F } fragment F on Query { __schema { types { name } } }",
+            "{ __type(name: \"Project\") { name } }",
+        ] {
+            let reply = app.send(post_json(json!({"query": query}), &auth)).await;
+            assert_eq!(reply.code(), "INTROSPECTION_DISABLED", "{query}");
+        }
+        let reply = app
+            .send(post_json(json!({"query": "{ __typename }"}), &auth))
+            .await;
+        assert_eq!(reply.json(), json!({"data": {"__typename": "Query"}}));
+
+        // Revocation is effective on the next request.
+        app.revoke_session(id);
+        assert_refused(
+            &post_as(&app, Some(&token), Some(&csrf), Some(&csrf)).await,
+            401,
+            "UNAUTHENTICATED",
+        );
+    }
+}
+
+#[tokio::test]
+async fn expired_sessions_are_refused() {
+    let app = App::new(Env::Production);
+    let (id, token) = app.session("short", Some(1));
+    let csrf = "e".repeat(43);
+    assert_data(&post_as(&app, Some(&token), Some(&csrf), Some(&csrf)).await);
+    let conn = rusqlite::Connection::open(&app.auth_db).unwrap();
+    conn.execute(
+        "UPDATE credentials SET expires_at = created_at WHERE kind = 'session' AND id = ?1",
+        [id],
+    )
+    .unwrap();
+    assert_refused(
+        &post_as(&app, Some(&token), Some(&csrf), Some(&csrf)).await,
+        401,
+        "UNAUTHENTICATED",
+    );
+}
+
+#[tokio::test]
+async fn csrf_endpoint_sets_the_cookie() {
+    for (env, secure) in [
+        (Env::Production, true),
+        (Env::Staging, true),
+        (Env::Local, false),
+        (Env::E2e, false),
+    ] {
+        let app = App::new(env);
+        for path in ["/csrf/", "/csrf"] {
+            let reply = app.send(get_request(path, &[])).await;
+            assert_eq!(reply.status, StatusCode::OK, "{path}");
+            let token = reply.json()["csrftoken"].as_str().unwrap().to_string();
+            assert!(
+                token.len() >= 43
+                    && token
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            );
+            let cookie = reply.header("set-cookie").unwrap_or("");
+            assert!(
+                cookie.starts_with(&format!("csrftoken={token};")),
+                "{cookie}"
+            );
+            assert!(
+                cookie.contains("SameSite=Lax") && cookie.contains("Path=/"),
+                "{cookie}"
+            );
+            assert_eq!(cookie.contains("Secure"), secure, "{env:?}: {cookie}");
+            assert_eq!(reply.header("cache-control"), Some("no-store"));
+        }
+        // An existing token is kept (several tabs share it); a malformed one is replaced.
+        let existing = "k".repeat(43);
+        let reply = app
+            .send(get_request(
+                "/csrf/",
+                &[("cookie", &format!("csrftoken={existing}"))],
+            ))
+            .await;
+        assert_eq!(reply.json()["csrftoken"], existing.as_str());
+        let reply = app
+            .send(get_request("/csrf/", &[("cookie", "csrftoken=bad!")]))
+            .await;
+        assert_ne!(reply.json()["csrftoken"], "bad!");
+        let post = Request::builder()
+            .method(Method::POST)
+            .uri("/csrf/")
+            .body(Body::empty())
+            .unwrap();
+        let reply = app.send(post).await;
+        assert_refused(&reply, 405, "METHOD_NOT_ALLOWED");
+        assert_eq!(reply.header("allow"), Some("GET, HEAD"));
+    }
+}
+
+#[tokio::test]
+async fn the_csrf_endpoint_feeds_a_production_post() {
+    let app = App::new(Env::Production);
+    let (_, session) = app.session("frontend", Some(30));
+    let token = app.send(get_request("/csrf/", &[])).await.json()["csrftoken"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_data(&post_as(&app, Some(&session), Some(&token), Some(&token)).await);
+}
+
+#[tokio::test]
+async fn explorer_only_in_local_and_e2e() {
+    let html = [("accept", "text/html,application/xhtml+xml,*/*;q=0.8")];
+    for env in [Env::Local, Env::E2e] {
+        let app = App::new(env);
+        for path in ["/graphql/", "/graphql"] {
+            let reply = app.send(get_request(path, &html)).await;
+            assert_eq!(reply.status, StatusCode::OK);
+            assert!(reply
+                .header("content-type")
+                .is_some_and(|t| t.starts_with("text/html")));
+            assert!(reply.text().contains("/graphql/explorer.js"));
+            // Every asset is roost's own: no other origin is allowed or referenced.
+            let csp = reply.header("content-security-policy").unwrap_or("");
+            assert!(
+                csp.contains("script-src 'self'") && csp.contains("default-src 'none'"),
+                "{csp}"
+            );
+            assert!(!reply.text().contains("http://") && !reply.text().contains("https://"));
+        }
+        for (path, kind) in [
+            ("/graphql/explorer.js", "text/javascript"),
+            ("/graphql/explorer.css", "text/css"),
+        ] {
+            let reply = app.send(get_request(path, &[])).await;
+            assert_eq!(reply.status, StatusCode::OK, "{path}");
+            assert!(reply
+                .header("content-type")
+                .is_some_and(|t| t.starts_with(kind)));
+            assert!(
+                !reply.text().contains("https://") && !reply.text().contains("http://"),
+                "{path}"
+            );
+        }
+        // The explorer's own introspection query passes the depth limit.
+        let js = app
+            .send(get_request("/graphql/explorer.js", &[]))
+            .await
+            .text();
+        let start = js.find("query ExplorerIntrospection").unwrap();
+        let end = start + js[start..].find('`').unwrap();
+        let data = app.data(&js[start..end], json!({})).await;
+        let types = data["__schema"]["types"].as_array().unwrap();
+        assert!(types.iter().any(|t| t["name"] == "Project"));
+        // A browser asking for a query still gets JSON.
+        let reply = app.send(get_request(&query_uri(QUERY), &html)).await;
+        assert_data(&reply);
+    }
+    for env in [Env::Production, Env::Staging] {
+        let app = App::new(env);
+        let reply = app.send(get_request("/graphql/", &html)).await;
+        assert_refused(&reply, 401, "UNAUTHENTICATED");
+        let reply = app.send(get_request("/graphql/explorer.js", &[])).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    }
+}
+
+#[tokio::test]
+async fn depth_is_limited_to_five() {
+    let app = App::new(Env::Local);
+    let before = app.service.sql_statements();
+    // Depth 6: project > repositories > project > repositories > issues > title.
+    let deep = "{ project(key: \"juice-shop\") { repositories { project { repositories { issues { title } } } } } }";
+    let reply = app.post(deep, json!({})).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(reply.code(), "QUERY_TOO_DEEP");
+    assert!(reply.json().get("data").is_none());
+    // The same depth hidden in fragments.
+    let fragments = "query { project(key: \"juice-shop\") { ...A } }
+        fragment A on Project { repositories { ...B } }
+        fragment B on Repository { project { repositories { issues { ...C } } } }
+        fragment C on Issue { title }";
+    assert_eq!(
+        app.post(fragments, json!({})).await.code(),
+        "QUERY_TOO_DEEP"
+    );
+    assert_eq!(
+        app.service.sql_statements(),
+        before,
+        "refused before reading data"
+    );
+    // Depth 5 is served.
+    let five =
+        "{ project(key: \"juice-shop\") { repositories { project { repositories { name } } } } }";
+    let data = app.data(five, json!({})).await;
+    assert!(data["project"]["repositories"].is_array());
+    // A fragment cycle is a validation error, not a hang.
+    let cycle = "{ project(key: \"zap\") { ...A } } fragment A on Project { ...B } fragment B on Project { ...A }";
+    let code = app.post(cycle, json!({})).await.code();
+    assert!(
+        code == "GRAPHQL_PARSE_FAILED" || code == "GRAPHQL_VALIDATION_FAILED",
+        "{code}"
+    );
+}
+
+#[tokio::test]
+async fn complexity_is_bounded() {
+    let app = App::new(Env::Local);
+    let before = app.service.sql_statements();
+    let costly = "{ snapshots(limit: 1000) { newIssues { title author { login } labels } } }";
+    let reply = app.post(costly, json!({})).await;
+    assert_eq!(reply.code(), "QUERY_TOO_COMPLEX", "{}", reply.text());
+    // Many aliases of a big list add up.
+    let aliases: String = (0..30)
+        .map(|i| format!("a{i}: recentIssues(limit: 1000) {{ title }} "))
+        .collect();
+    let reply = app.post(&format!("{{ {aliases} }}"), json!({})).await;
+    assert_eq!(reply.code(), "QUERY_TOO_COMPLEX", "{}", reply.text());
+    // The limit counts the variable's value.
+    let reply = app
+        .post(
+            "query($n: Int) { snapshots(limit: $n) { newIssues { title author { login name } } } }",
+            json!({"n": 1000}),
+        )
+        .await;
+    assert_eq!(reply.code(), "QUERY_TOO_COMPLEX", "{}", reply.text());
+    assert_eq!(
+        app.service.sql_statements(),
+        before,
+        "refused before reading data"
+    );
+    // A large but reasonable list is served.
+    app.data(
+        "{ recentIssues(limit: 1000) { title url state author { login } } }",
+        json!({}),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn body_size_is_bounded() {
+    let app = App::new(Env::Local);
+    let padding = " ".repeat(70 * 1024);
+    let body = json!({"query": format!("{{ chapterCountries }}{padding}")});
+    let reply = app.send(post_json(body.clone(), &[])).await;
+    assert_refused(&reply, 413, "PAYLOAD_TOO_LARGE");
+    // (In-process requests carry no Content-Length: that was the streamed case.) A
+    // declared length over the limit is refused before the body is read.
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri("/graphql/")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::CONTENT_LENGTH, "1000000")
+        .body(Body::from(json!({"query": QUERY}).to_string()))
+        .unwrap();
+    assert_refused(&app.send(request).await, 413, "PAYLOAD_TOO_LARGE");
+    // Just under the limit is served.
+    let padding = " ".repeat(60 * 1024);
+    let reply = app
+        .send(post_json(
+            json!({"query": format!("{QUERY}{padding}")}),
+            &[],
+        ))
+        .await;
+    assert_data(&reply);
+    // A GET query string over the limit (a small limit: URIs over 64 KiB cannot even be
+    // built).
+    let small = Limits {
+        max_body_bytes: 1024,
+        ..Limits::default()
+    };
+    let app = App::with_limits(Env::Local, small);
+    let padding = " ".repeat(2048);
+    let uri = query_uri(&format!("{{ chapterCountries }}{padding}"));
+    assert_refused(&app.send(get_request(&uri, &[])).await, 414, "URI_TOO_LONG");
+    let body = json!({"query": format!("{QUERY}{padding}")});
+    assert_refused(
+        &app.send(post_json(body, &[])).await,
+        413,
+        "PAYLOAD_TOO_LARGE",
+    );
+}
+
+#[tokio::test]
+async fn timeout_is_an_error() {
+    let limits = Limits {
+        timeout: Duration::ZERO,
+        ..Limits::default()
+    };
+    let app = App::with_limits(Env::Local, limits);
+    let reply = app.post(QUERY, json!({})).await;
+    assert_refused(&reply, 503, "TIMEOUT");
+}
+
+#[tokio::test]
+async fn malformed_requests_are_clear_json_errors() {
+    let app = App::new(Env::Local);
+    let raw = |content_type: Option<&str>, body: &str| {
+        let mut request = Request::builder().method(Method::POST).uri("/graphql/");
+        if let Some(ct) = content_type {
+            request = request.header(header::CONTENT_TYPE, ct);
+        }
+        request.body(Body::from(body.to_string())).unwrap()
+    };
+    let json_ct = Some("application/json");
+    let cases: Vec<(Request<Body>, u16, &str, &str)> = vec![
+        (
+            raw(json_ct, "{\"query\": "),
+            400,
+            "BAD_REQUEST",
+            "not valid JSON",
+        ),
+        (raw(json_ct, ""), 400, "BAD_REQUEST", "not valid JSON"),
+        (
+            raw(json_ct, "[{\"query\": \"{ sponsors { key } }\"}]"),
+            400,
+            "BAD_REQUEST",
+            "Batched",
+        ),
+        (
+            raw(json_ct, "\"{ sponsors { key } }\""),
+            400,
+            "BAD_REQUEST",
+            "JSON object",
+        ),
+        (raw(json_ct, "{}"), 400, "BAD_REQUEST", "Missing 'query'"),
+        (
+            raw(json_ct, "{\"query\": 5}"),
+            400,
+            "BAD_REQUEST",
+            "'query' must be a string",
+        ),
+        (
+            raw(
+                json_ct,
+                "{\"query\": \"{ sponsors { key } }\", \"variables\": [1]}",
+            ),
+            400,
+            "BAD_REQUEST",
+            "'variables'",
+        ),
+        (
+            raw(
+                json_ct,
+                "{\"query\": \"{ sponsors { key } }\", \"operationName\": 1}",
+            ),
+            400,
+            "BAD_REQUEST",
+            "'operationName'",
+        ),
+        (
+            raw(Some("text/plain"), "{ sponsors { key } }"),
+            415,
+            "UNSUPPORTED_MEDIA_TYPE",
+            "application/json",
+        ),
+        (
+            raw(Some("application/graphql"), "{ sponsors { key } }"),
+            415,
+            "UNSUPPORTED_MEDIA_TYPE",
+            "application/json",
+        ),
+        (
+            raw(None, "{\"query\": \"{ sponsors { key } }\"}"),
+            415,
+            "UNSUPPORTED_MEDIA_TYPE",
+            "got none",
+        ),
+        (
+            get_request("/graphql/", &[("accept", "application/json")]),
+            400,
+            "BAD_REQUEST",
+            "Missing 'query'",
+        ),
+        (
+            get_request("/graphql/?query={sponsors{key}}&query=x", &[]),
+            400,
+            "BAD_REQUEST",
+            "more than once",
+        ),
+        (
+            get_request("/graphql/?query={sponsors{key}}&variables=nope", &[]),
+            400,
+            "BAD_REQUEST",
+            "not valid JSON",
+        ),
+    ];
+    for (request, status, code, words) in cases {
+        let reply = app.send(request).await;
+        assert_refused(&reply, status, code);
+        let message = reply.json()["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(message.contains(words), "{message}");
+    }
+    for method in [Method::PUT, Method::DELETE, Method::PATCH] {
+        let request = Request::builder()
+            .method(method)
+            .uri("/graphql/")
+            .body(Body::empty())
+            .unwrap();
+        let reply = app.send(request).await;
+        assert_refused(&reply, 405, "METHOD_NOT_ALLOWED");
+        assert_eq!(reply.header("allow"), Some("GET, POST"));
+    }
+    // charset parameters and upper case are fine.
+    let request = raw(
+        Some("Application/JSON; charset=utf-8"),
+        &json!({"query": QUERY}).to_string(),
+    );
+    assert_data(&app.send(request).await);
+}
+
+#[tokio::test]
+async fn document_errors_follow_graphql_over_http() {
+    let app = App::new(Env::Local);
+    for (query, code) in [
+        ("{ sponsors { key ", "GRAPHQL_PARSE_FAILED"),
+        ("{ sponsors { nope } }", "GRAPHQL_VALIDATION_FAILED"),
+        ("{ chapter { key } }", "GRAPHQL_VALIDATION_FAILED"),
+        ("mutation { sponsors { key } }", "GRAPHQL_VALIDATION_FAILED"),
+    ] {
+        // application/json: 200, errors, no data.
+        let reply = app.post(query, json!({})).await;
+        assert_eq!(reply.status, StatusCode::OK, "{query}");
+        assert_eq!(reply.code(), code, "{query}: {}", reply.text());
+        assert!(reply.json().get("data").is_none());
+        assert!(reply
+            .header("content-type")
+            .is_some_and(|t| t.starts_with("application/json")));
+        // application/graphql-response+json: 400.
+        let accept = [(
+            "accept",
+            "application/graphql-response+json, application/json;q=0.9",
+        )];
+        let reply = app.send(post_json(json!({"query": query}), &accept)).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{query}");
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/graphql-response+json")
+        );
+        assert_eq!(reply.code(), code);
+    }
+    // An error while executing keeps 200 and the data of the other fields.
+    let accept = [("accept", "application/graphql-response+json")];
+    let reply = app
+        .send(post_json(
+            json!({"query": "{ recentMilestones(state: \"bad\") { title } sponsors { key } }"}),
+            &accept,
+        ))
+        .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let body = reply.json();
+    assert!(
+        body["data"]["sponsors"].is_array() && body["errors"].is_array(),
+        "{body}"
+    );
+    assert_eq!(body["errors"][0]["path"], json!(["recentMilestones"]));
+    // Operation names pick the operation; variables are typed.
+    let body = app
+        .send(post_json(
+            json!({"query": "query A { sponsors { key } } query B($k: String!) { chapter(key: $k) { key } }",
+                   "operationName": "B", "variables": {"k": "london"}}),
+            &[],
+        ))
+        .await
+        .json();
+    assert_eq!(
+        body["data"],
+        json!({"chapter": {"key": "www-chapter-london"}})
+    );
+    let reply = app
+        .post(
+            "query($k: String!) { chapter(key: $k) { key } }",
+            json!({"k": 5}),
+        )
+        .await;
+    assert!(reply.json()["errors"].is_array());
+}
+
+#[tokio::test]
+async fn both_paths_are_served() {
+    let app = App::new(Env::Local);
+    for path in ["/graphql/", "/graphql"] {
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri(path)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(json!({"query": QUERY}).to_string()))
+            .unwrap();
+        assert_data(&app.send(request).await);
+    }
+    let value: Value = app
+        .send(get_request("/graphql?query={chapterCountries}", &[]))
+        .await
+        .json();
+    assert!(value["data"]["chapterCountries"].is_array());
+}

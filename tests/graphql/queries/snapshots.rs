@@ -1,0 +1,106 @@
+//! `snapshot(key)` and `snapshots`.
+
+use super::*;
+
+#[tokio::test]
+async fn snapshot_and_snapshots() {
+    let app = app();
+    let conn = app.sql();
+    let completed = strings(
+        &conn,
+        "SELECT key FROM snapshots WHERE status = 'completed' ORDER BY created_at DESC, id DESC",
+        [],
+    );
+    let data = app.data("{ snapshots { key } }", json!({})).await;
+    assert_eq!(pluck(&data["snapshots"], "key"), completed);
+    let data = app.data("{ snapshots(limit: 2) { key } }", json!({})).await;
+    assert_eq!(pluck(&data["snapshots"], "key"), completed[..2].to_vec());
+
+    // The completed snapshot with the most new records.
+    let row = &rows(
+        &conn,
+        "SELECT s.id, s.key, s.title, s.start_at, s.end_at, s.created_at, s.updated_at \
+         FROM snapshots s WHERE s.status = 'completed' ORDER BY \
+         (SELECT COUNT(*) FROM snapshot_issues i WHERE i.snapshot_id = s.id) + \
+         (SELECT COUNT(*) FROM snapshot_members i WHERE i.snapshot_id = s.id) DESC, s.id LIMIT 1",
+        [],
+    )[0];
+    let id = row[0].as_i64().unwrap();
+    let chapters = strings(
+        &conn,
+        "SELECT c.key FROM snapshot_chapters s JOIN chapters c ON c.id = s.chapter_id \
+         WHERE s.snapshot_id = ?1 AND c.is_active = 1 ORDER BY c.created_at DESC, c.id DESC",
+        [id],
+    );
+    let projects = strings(
+        &conn,
+        "SELECT p.key FROM snapshot_projects s JOIN projects p ON p.id = s.project_id \
+         WHERE s.snapshot_id = ?1 AND p.is_active = 1 ORDER BY p.created_at DESC, p.id DESC",
+        [id],
+    );
+    let issues = strings(
+        &conn,
+        "SELECT i.title FROM snapshot_issues s JOIN issues i ON i.id = s.issue_id \
+         WHERE s.snapshot_id = ?1 ORDER BY i.created_at DESC, i.id DESC LIMIT 100",
+        [id],
+    );
+    let releases = strings(
+        &conn,
+        "SELECT x.tag_name FROM snapshot_releases s JOIN releases x ON x.id = s.release_id \
+         WHERE s.snapshot_id = ?1 AND x.published_at IS NOT NULL ORDER BY x.published_at DESC, x.created_at DESC, x.id DESC",
+        [id],
+    );
+    let users = strings(
+        &conn,
+        "SELECT m.login FROM snapshot_members s JOIN members m ON m.id = s.member_id \
+         WHERE s.snapshot_id = ?1 ORDER BY m.created_at DESC, m.id DESC",
+        [id],
+    );
+    let data = app
+        .data(
+            "query($k: String!) { snapshot(key: $k) { key title startAt endAt createdAt updatedAt \
+               newChaptersCount newIssuesCount newProjectsCount newReleasesCount newUsersCount \
+               newChapters { key } newIssues { title } newProjects { key } \
+               newReleases { tagName } newUsers { login } } }",
+            json!({"k": row[1]}),
+        )
+        .await;
+    let s = &data["snapshot"];
+    assert_eq!(s["key"], row[1]);
+    assert_eq!(s["title"], row[2]);
+    assert_eq!(s["startAt"], json!(ts(row[3].as_i64().unwrap())));
+    assert_eq!(s["endAt"], json!(ts(row[4].as_i64().unwrap())));
+    assert_eq!(s["createdAt"], json!(ts(row[5].as_i64().unwrap())));
+    assert_eq!(s["updatedAt"], json!(ts(row[6].as_i64().unwrap())));
+    assert_eq!(pluck(&s["newChapters"], "key"), chapters);
+    assert_eq!(pluck(&s["newProjects"], "key"), projects);
+    assert_eq!(pluck(&s["newIssues"], "title"), issues);
+    assert_eq!(pluck(&s["newReleases"], "tagName"), releases);
+    assert_eq!(pluck(&s["newUsers"], "login"), users);
+    assert_eq!(s["newChaptersCount"], json!(chapters.len()));
+    assert_eq!(s["newProjectsCount"], json!(projects.len()));
+    assert_eq!(s["newReleasesCount"], json!(releases.len()));
+    assert_eq!(s["newUsersCount"], json!(users.len()));
+    assert_eq!(
+        s["newIssuesCount"],
+        json!(int(
+            &conn,
+            "SELECT COUNT(*) FROM snapshot_issues WHERE snapshot_id = ?1",
+            [id]
+        ))
+    );
+    assert!(!issues.is_empty() && !users.is_empty());
+
+    let other = strings(
+        &conn,
+        "SELECT key FROM snapshots WHERE status != 'completed'",
+        [],
+    );
+    let data = app
+        .data(
+            "query($k: String!) { snapshot(key: $k) { key } }",
+            json!({"k": other[0]}),
+        )
+        .await;
+    assert_eq!(data["snapshot"], Value::Null);
+}

@@ -1,0 +1,53 @@
+//! The committed SDL (`schema.graphql`) is the schema roost serves: frontend
+//! developers generate their types from it. `UPDATE_SNAPSHOTS=1 cargo test --test all
+//! graphql::sdl` rewrites it; review the diff like any API change.
+
+use std::path::Path;
+
+#[test]
+fn committed_sdl_matches_the_schema() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema.graphql");
+    let sdl = roost::graphql::sdl();
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &sdl).unwrap();
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == sdl,
+        "{} differs from the schema; run `UPDATE_SNAPSHOTS=1 cargo test --test all graphql::sdl` \
+         and review the diff",
+        path.display()
+    );
+}
+
+#[test]
+fn sdl_names_every_query_of_the_contract() {
+    let sdl = roost::graphql::sdl();
+    for query in [
+        "chapter(key: String!): Chapter",
+        "chapterCountries: [String!]!",
+        "recentChapters(limit: Int = 8): [Chapter!]!",
+        "committee(key: String!): Committee",
+        "upcomingEvents(limit: Int = 6): [Event!]!",
+        "event(key: String!): Event",
+        "project(key: String!): Project",
+        "recentProjects(limit: Int = 8): [Project!]!",
+        "searchProjects(query: String!): [Project!]!",
+        "snapshot(key: String!): Snapshot",
+        "snapshots(limit: Int = 12): [Snapshot!]!",
+        "sponsors: [Sponsor!]!",
+        "statsOverview: StatsOverview!",
+        "organization(login: String!): Organization",
+        "repository(organizationKey: String!, repositoryKey: String!): Repository",
+        "repositories(organization: String!, limit: Int = 12): [Repository!]!",
+        "recentIssues(limit: Int = 5, login: String, organization: String, distinct: Boolean = false): [Issue!]!",
+        "recentMilestones(limit: Int = 5, login: String, organization: String, state: String, distinct: Boolean = false): [Milestone!]!",
+        "recentReleases(limit: Int = 6, login: String, organization: String, distinct: Boolean = false): [Release!]!",
+        "user(login: String!): User",
+        "topContributedRepositories(login: String!): [Repository!]!",
+        "topContributors(limit: Int = 24, organization: String, project: String, repository: String): [Contributor!]!",
+    ] {
+        assert!(sdl.contains(query), "missing `{query}` in:\n{sdl}");
+    }
+}
