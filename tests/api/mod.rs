@@ -7,6 +7,7 @@ mod catalog;
 mod compression;
 mod connections;
 mod docs;
+mod health;
 mod http;
 mod identity;
 mod openapi;

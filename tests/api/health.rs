@@ -1,11 +1,10 @@
 //! `/healthz` and `/readyz`: answered without a key in production; ready only while
 //! the dataset answers and the tree's manifest is readable, with the reason otherwise.
 
-mod shim_support;
-
 use axum::http::Method;
 use roost::config::Env;
-use shim_support::*;
+
+use crate::support::*;
 
 #[tokio::test]
 async fn health_needs_no_key_and_readiness_follows_the_dataset_and_the_tree() {
@@ -26,7 +25,7 @@ async fn health_needs_no_key_and_readiness_follows_the_dataset_and_the_tree() {
     assert_eq!(r.header("allow"), Some("GET, HEAD"));
 
     // The dataset file gone: not ready, and the reason names it.
-    let moved = fx.dir.path().join("roost.db.away");
+    let moved = fx.db.with_extension("away");
     std::fs::rename(&fx.db, &moved).unwrap();
     let r = get(&app, "/readyz").await;
     assert_eq!(r.status, 503, "{}", r.text());
@@ -44,7 +43,7 @@ async fn health_needs_no_key_and_readiness_follows_the_dataset_and_the_tree() {
 
     // The tree without its manifest: not ready.
     let manifest = fx.site.join(roost::generate::MANIFEST);
-    let aside = fx.dir.path().join("manifest.away");
+    let aside = fx.db.with_extension("manifest-away");
     std::fs::rename(&manifest, &aside).unwrap();
     let r = get(&app, "/readyz").await;
     assert_eq!(r.status, 503);
