@@ -154,6 +154,10 @@ pub struct ServeArgs {
     /// key is served whatever its address sends. 0 = no budget.
     #[arg(long, env = "ROOST_FAILED_AUTH_RATE", default_value_t = crate::shim::FAILED_AUTH_RATE)]
     pub failed_auth_rate: u32,
+    /// GraphQL requests per second per session (production and staging) or per client
+    /// address (local and e2e), burst as large; more are 429. 0 = no limit.
+    #[arg(long, env = "ROOST_GRAPHQL_RATE_LIMIT", default_value_t = 20)]
+    pub graphql_rate_limit: u32,
     /// Serve local/e2e (no auth) on a non-loopback address anyway.
     #[arg(long)]
     pub allow_unauthenticated_public: bool,
@@ -347,6 +351,10 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let config = ShimConfig {
         rate_limit: args.rate_limit,
         failed_auth_rate: args.failed_auth_rate,
+        graphql: crate::graphql::Limits {
+            rate_limit: args.graphql_rate_limit,
+            ..crate::graphql::Limits::default()
+        },
         public_url: args.public_url.clone(),
         cors_origins: args.cors_origins.clone(),
         conn: ConnLimits {

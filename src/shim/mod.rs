@@ -72,6 +72,9 @@ pub struct ShimConfig {
     pub workers: usize,
     /// Timeouts and caps of client connections.
     pub conn: conn::ConnLimits,
+    /// GraphQL's limits (width, depth, complexity, time, database time, pool share,
+    /// requests per second).
+    pub graphql: crate::graphql::Limits,
 }
 
 impl ShimConfig {
@@ -89,6 +92,7 @@ impl ShimConfig {
             today: None,
             workers: default_workers(),
             conn: conn::ConnLimits::default(),
+            graphql: crate::graphql::Limits::default(),
         }
     }
 }
@@ -200,11 +204,14 @@ pub fn app(state: AppState) -> Router {
     if let Some(cors) = cors_layer(&state.config.cors_origins) {
         api = api.layer(cors);
     }
-    let graphql = crate::graphql::routes(crate::graphql::GraphqlConfig {
-        pool: state.pool.clone(),
-        credentials: state.credentials.clone(),
-        env: state.config.env,
-    });
+    let graphql = crate::graphql::routes(
+        crate::graphql::GraphqlConfig {
+            pool: state.pool.clone(),
+            credentials: state.credentials.clone(),
+            env: state.config.env,
+        },
+        state.config.graphql,
+    );
     Router::new()
         .merge(api)
         .merge(graphql)
