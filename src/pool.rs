@@ -441,7 +441,11 @@ mod tests {
         for call in heavy {
             call.await.unwrap().unwrap();
         }
-        assert_eq!(peak.load(Ordering::SeqCst), 1, "one call of the share at a time");
+        assert_eq!(
+            peak.load(Ordering::SeqCst),
+            1,
+            "one call of the share at a time"
+        );
         assert_eq!(pool.share(99).permits.available_permits(), 4);
         assert_eq!(pool.share(0).permits.available_permits(), 1);
     }

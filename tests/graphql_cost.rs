@@ -36,7 +36,10 @@ async fn a_thousand_aliases_of_an_aggregate_are_refused_before_any_resolver_runs
         .as_str()
         .unwrap()
         .to_string();
-    assert!(message.contains("1000") && message.contains("50"), "{message}");
+    assert!(
+        message.contains("1000") && message.contains("50"),
+        "{message}"
+    );
     assert!(reply.json().get("data").is_none());
     assert_eq!(app.service.sql_statements(), before, "no statement ran");
     println!("1,000-alias query refused in {took:?}");
@@ -76,7 +79,11 @@ async fn aggregates_cost_what_their_sql_reads() {
         let reply = app.post(&query, json!({})).await;
         assert_eq!(reply.code(), "QUERY_TOO_COMPLEX", "{query}: {}", reply.text);
     }
-    assert_eq!(app.service.sql_statements(), before, "refused before reading");
+    assert_eq!(
+        app.service.sql_statements(),
+        before,
+        "refused before reading"
+    );
     // A page's worth is served.
     let data = app
         .data(
@@ -92,12 +99,21 @@ async fn aggregates_cost_what_their_sql_reads() {
         ..Limits::default()
     };
     let app = App::with_limits(Env::Local, small);
-    let reply = app.post("{ statsOverview { contributorsStats } }", json!({})).await;
+    let reply = app
+        .post("{ statsOverview { contributorsStats } }", json!({}))
+        .await;
     assert_eq!(reply.code(), "QUERY_TOO_COMPLEX", "{}", reply.text);
     let reply = app
-        .post("{ repositories(organization: \"owasp\", limit: 5) { name } }", json!({}))
+        .post(
+            "{ repositories(organization: \"owasp\", limit: 5) { name } }",
+            json!({}),
+        )
         .await;
-    assert!(reply.json()["data"]["repositories"].is_array(), "{}", reply.text);
+    assert!(
+        reply.json()["data"]["repositories"].is_array(),
+        "{}",
+        reply.text
+    );
 }
 
 #[tokio::test]
@@ -118,21 +134,24 @@ async fn the_selected_fields_are_capped_through_fragments() {
     // A fragment chain that doubles at each step is counted, not walked.
     let mut chain = String::from("{ recentChapters(limit: 1) { ...F0 } }\n");
     for i in 0..25 {
-        chain.push_str(&format!("fragment F{i} on Chapter {{ ...F{} ...F{} }}\n", i + 1, i + 1));
+        chain.push_str(&format!(
+            "fragment F{i} on Chapter {{ ...F{} ...F{} }}\n",
+            i + 1,
+            i + 1
+        ));
     }
     chain.push_str("fragment F25 on Chapter { key }");
     let started = Instant::now();
     let reply = app.post(&chain, json!({})).await;
     let code = reply.code();
-    assert!(
-        code == "TOO_MANY_FIELDS",
-        "{code}: {}",
-        reply.text
-    );
+    assert!(code == "TOO_MANY_FIELDS", "{code}: {}", reply.text);
     assert!(started.elapsed() < Duration::from_secs(5));
     // Within the cap, served.
     let data = app
-        .data("{ recentChapters(limit: 1) { ...A } } fragment A on Chapter { key name }", json!({}))
+        .data(
+            "{ recentChapters(limit: 1) { ...A } } fragment A on Chapter { key name }",
+            json!({}),
+        )
         .await;
     assert!(data["recentChapters"].is_array());
 }
@@ -157,7 +176,12 @@ async fn a_session_over_its_rate_gets_429_with_retry_after() {
         assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
     }
     let reply = app.send(get_as(&busy)).await;
-    assert_eq!(reply.status, StatusCode::TOO_MANY_REQUESTS, "{}", reply.text);
+    assert_eq!(
+        reply.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        reply.text
+    );
     assert_eq!(reply.code(), "RATE_LIMITED");
     assert!(reply.json().get("data").is_none());
     let retry: u64 = reply.header("retry-after").parse().unwrap();

@@ -21,7 +21,12 @@ async fn assert_refused(app: &App, body: Value, code: &str) -> String {
     assert_eq!(reply.code(), code, "{body}: {}", reply.text);
     assert!(reply.json().get("data").is_none(), "{}", reply.text);
     let reply = app.send(post_json(body.clone(), &GRAPHQL_RESPONSE)).await;
-    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{body}: {}", reply.text);
+    assert_eq!(
+        reply.status,
+        StatusCode::BAD_REQUEST,
+        "{body}: {}",
+        reply.text
+    );
     assert_eq!(
         reply.header("content-type"),
         "application/graphql-response+json"
@@ -44,7 +49,10 @@ async fn a_missing_variable_is_refused_before_execution() {
     let app = App::new(Env::Local);
     let query = "query($k: String!) { chapter(key: $k) { key } }";
     let message = assert_refused(&app, json!({"query": query}), "GRAPHQL_VALIDATION_FAILED").await;
-    assert!(message.contains("$k") && message.contains("String!"), "{message}");
+    assert!(
+        message.contains("$k") && message.contains("String!"),
+        "{message}"
+    );
     let message = assert_refused(
         &app,
         json!({"query": query, "variables": {"k": null}}),
@@ -94,10 +102,7 @@ async fn the_operation_to_run_must_be_known() {
     assert!(message.len() < 300, "{}", message.len());
     // The named operation runs; so does a lone named operation without a name given.
     let body = app
-        .send(post_json(
-            json!({"query": two, "operationName": "B"}),
-            &[],
-        ))
+        .send(post_json(json!({"query": two, "operationName": "B"}), &[]))
         .await
         .json();
     assert!(body["data"]["chapterCountries"].is_array(), "{body}");
@@ -157,7 +162,10 @@ async fn errors_do_not_echo_a_long_query() {
         "GRAPHQL_PARSE_FAILED",
     )
     .await;
-    assert!(message.contains("1:18") && message.contains("expected"), "{message}");
+    assert!(
+        message.contains("1:18") && message.contains("expected"),
+        "{message}"
+    );
     // A validation error naming a 10,000-character field.
     let field = "b".repeat(10_000);
     let message = assert_refused(

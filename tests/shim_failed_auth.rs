@@ -61,13 +61,23 @@ async fn every_kind_of_invalid_key_spends_the_budget_and_a_valid_key_is_always_s
     let (_, expired) = key_in(&fx.auth_db, "expired", Some(1), two_days_ago);
 
     // The burst of 4: a missing, a wrong, a revoked and an expired key, each a 401.
-    for key in [None, Some("rk_wrong"), Some(revoked.as_str()), Some(expired.as_str())] {
+    for key in [
+        None,
+        Some("rk_wrong"),
+        Some(revoked.as_str()),
+        Some(expired.as_str()),
+    ] {
         let r = from_nat(&app, key).await;
         assert_detail(&r, 401, UNAUTHORIZED);
         assert!(r.header("retry-after").is_none());
     }
     // Past it, each of them is a 429 with Retry-After.
-    for key in [None, Some("rk_wrong"), Some(revoked.as_str()), Some(expired.as_str())] {
+    for key in [
+        None,
+        Some("rk_wrong"),
+        Some(revoked.as_str()),
+        Some(expired.as_str()),
+    ] {
         let r = from_nat(&app, key).await;
         assert_detail(&r, 429, "Too many requests.");
         assert_eq!(r.header("retry-after"), Some("1"));

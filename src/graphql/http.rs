@@ -240,7 +240,9 @@ async fn handle(
         return Ok(explorer_page());
     }
     let client = if service.protected() {
-        Some(Client::Session(authenticate(service, &parts.headers).await?))
+        Some(Client::Session(
+            authenticate(service, &parts.headers).await?,
+        ))
     } else {
         // In-process requests without a peer (tests) have no address to count.
         parts
@@ -249,7 +251,9 @@ async fn handle(
             .map(|c| Client::Address(c.0.ip()))
     };
     if let (Some(limiter), Some(client)) = (&service.rate, client) {
-        limiter.check(client).map_err(HttpError::too_many_requests)?;
+        limiter
+            .check(client)
+            .map_err(HttpError::too_many_requests)?;
     }
     if service.protected() && !is_get {
         check_csrf(&parts.headers)?;

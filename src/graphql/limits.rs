@@ -299,9 +299,10 @@ fn parse_message(message: &str) -> String {
         .rev()
         .find_map(|l| l.trim_start().strip_prefix("= "));
     match (location, reason) {
-        (Some(location), Some(reason)) => {
-            clip(&format!("Syntax error at {location}: {reason}"), MAX_MESSAGE_CHARS)
-        }
+        (Some(location), Some(reason)) => clip(
+            &format!("Syntax error at {location}: {reason}"),
+            MAX_MESSAGE_CHARS,
+        ),
         _ => clip(message, MAX_MESSAGE_CHARS),
     }
 }
@@ -385,7 +386,9 @@ fn selected_operation<'a>(
     match (&doc.operations, name) {
         (DocumentOperations::Single(op), None) => Ok(op),
         (DocumentOperations::Single(_), Some(name)) => Err(unknown(name)),
-        (DocumentOperations::Multiple(ops), Some(name)) => ops.get(name).ok_or_else(|| unknown(name)),
+        (DocumentOperations::Multiple(ops), Some(name)) => {
+            ops.get(name).ok_or_else(|| unknown(name))
+        }
         (DocumentOperations::Multiple(ops), None) if ops.len() == 1 => ops
             .values()
             .next()
@@ -464,11 +467,7 @@ impl<'a> Width<'a> {
     }
 
     fn fragment(&mut self, name: &'a Name, roots: bool) -> usize {
-        let memo = if roots {
-            &self.roots
-        } else {
-            &self.selections
-        };
+        let memo = if roots { &self.roots } else { &self.selections };
         if let Some(n) = memo.get(name) {
             return *n;
         }

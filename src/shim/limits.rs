@@ -108,7 +108,10 @@ mod tests {
         assert!(wait <= Duration::from_millis(500), "{wait:?}");
         assert!(f.failure(other).is_ok(), "addresses are independent");
         std::thread::sleep(wait);
-        assert!(f.failure(ip).is_ok(), "the budget refills within the second");
+        assert!(
+            f.failure(ip).is_ok(),
+            "the budget refills within the second"
+        );
     }
 
     #[test]

@@ -313,12 +313,15 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(body).unwrap();
         assert!(v["detail"].as_str().unwrap().starts_with("Bad Request"));
         let big = b"HTTP/1.1 431 Request Header Fields Too Large\r\nconnection: close\r\ncontent-length: 0\r\n\r\n";
-        assert!(String::from_utf8(rewrite_automatic_error(big, false).unwrap())
-            .unwrap()
-            .ends_with("{\"detail\":\"Request Header Fields Too Large\"}"));
+        assert!(
+            String::from_utf8(rewrite_automatic_error(big, false).unwrap())
+                .unwrap()
+                .ends_with("{\"detail\":\"Request Header Fields Too Large\"}")
+        );
         let long = b"HTTP/1.1 414 URI Too Long\r\nconnection: close\r\ncontent-length: 0\r\n\r\n";
         let out = String::from_utf8(rewrite_automatic_error(long, true).unwrap()).unwrap();
-        let v: serde_json::Value = serde_json::from_str(out.split_once("\r\n\r\n").unwrap().1).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(out.split_once("\r\n\r\n").unwrap().1).unwrap();
         assert_eq!(v["errors"][0]["extensions"]["code"], "URI_TOO_LONG");
     }
 
