@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A light GraphQL query's latency while heavy ones are in flight (a figure, not a test).
 
-    bench/graphql_fairness.py [--bin ROOST]... [--seconds N] [--heavy N] [--keep]
+    bench/graphql_fairness.py [--bin [LABEL=]ROOST]... [--seconds N] [--heavy N] [--keep]
 
 For each roost binary given (default: `cargo build --release`, then target/release/roost),
 on the `nest` dataset (`roost db synth --scale nest --seed 1`, made once in
@@ -12,8 +12,12 @@ two scenarios are measured:
   `topContributors(limit: 1) { login }` (26 KB);
 - heaviest accepted: N clients send the heaviest aggregate the current limits accept,
   one unfiltered `topContributors(limit: 24) { login name }` (complexity 10,048 of
-  20,000; a second alias would be over), which groups every contribution.
+  20,000; a second alias would be over), which groups every contribution;
+- many aggregates: N clients send 39 aliases of `statsOverview` (complexity 19,656,
+  accepted by both): 39 dataset calls per request, which the read pool's share per
+  request keeps from queueing ahead of everyone else's.
 
+Before the scenarios, the attack request is sent alone twice and its answer timed.
 Meanwhile one client sends `{ chapterCountries sponsors { key } }` back to back for
 --seconds (default 15); the script prints its latency percentiles and the heavy
 clients' answers as a Markdown table, with the machine and the load. The per-address
@@ -46,6 +50,8 @@ SCENARIOS = [
     ("attack: 1,000 aliases of topContributors(limit: 1)", aliases(1000)),
     ("heaviest accepted: topContributors(limit: 24)",
      "{ topContributors(limit: 24) { login name } }"),
+    ("many aggregates: 39 aliases of statsOverview",
+     "{ " + " ".join(f"s{i}: statsOverview {{ contributorsStats }}" for i in range(39)) + " }"),
 ]
 
 
@@ -159,13 +165,17 @@ def machine():
     return f"{os.cpu_count()} cores, {model}"
 
 
-def describe(binary):
+def split_label(arg):
+    """`LABEL=PATH` or `PATH` (labelled by the worktree's commit)."""
+    if "=" in arg:
+        label, path = arg.split("=", 1)
+        return label, path
     try:
-        out = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True).stdout.strip()
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True).stdout.strip()
     except OSError:
-        out = "?"
-    return f"{binary} (worktree at {out})"
+        commit = "?"
+    return f"{Path(arg).name} at {commit}", arg
 
 
 def main():
@@ -180,12 +190,13 @@ def main():
     if not binaries:
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
         binaries = [str(ROOT / "target" / "release" / "roost")]
+    binaries = [split_label(b) for b in binaries]
     work = Path(os.environ.get("BENCH_DIR", "/tmp/roost-bench"))
     work.mkdir(parents=True, exist_ok=True)
     db = work / "nest.db"
     if not db.exists():
         started = time.monotonic()
-        subprocess.run([binaries[-1], "db", "synth", "--scale", "nest", "--seed", "1",
+        subprocess.run([binaries[-1][1], "db", "synth", "--scale", "nest", "--seed", "1",
                         "--db", str(db)], check=True, stdout=subprocess.DEVNULL)
         print(f"synthesised {db} in {time.monotonic() - started:.1f} s", file=sys.stderr)
     # GraphQL does not read the tree: an empty one, newer than the dataset, keeps
@@ -199,8 +210,17 @@ def main():
     print("| binary | scenario | light requests | light p50 | light p99 | light max "
           "| light errors | heavy answers (count, median time) |")
     print("|---|---|---|---|---|---|---|---|")
+    alone = []
     try:
-        for binary in binaries:
+        for label, binary in binaries:
+            port = free_port()
+            proc = serve(binary, str(db), str(site), port)
+            try:
+                answers = [post(port, SCENARIOS[0][1]) for _ in range(2)]
+            finally:
+                proc.terminate()
+                proc.wait(timeout=40)
+            alone.append((label, answers))
             for name, heavy_query in SCENARIOS:
                 port = free_port()
                 proc = serve(binary, str(db), str(site), port)
@@ -217,11 +237,16 @@ def main():
                     f"{key}: {len(v)}, {statistics.median(v) * 1000:.0f} ms"
                     for key, v in sorted(heavy.items()))
                 ms = lambda s: f"{s * 1000:.1f} ms"
-                print(f"| {describe(binary)} | {name} | {len(light)} "
+                print(f"| {label} | {name} | {len(light)} "
                       f"| {ms(percentile(light, 50))} | {ms(percentile(light, 99))} "
                       f"| {ms(light[-1] if light else float('nan'))} | {light_errors} "
                       f"| {heavy_text} |", flush=True)
     finally:
+        print()
+        for label, answers in alone:
+            text = ", ".join(f"{status} {code or 'ok'} in {took * 1000:.1f} ms"
+                             for took, status, code in answers)
+            print(f"- {label}: the 1,000-alias request alone: {text}")
         print()
         print(f"load average after: {os.getloadavg()}")
         if not args.keep:
