@@ -149,6 +149,15 @@ pub struct ServeArgs {
     /// Requests per second per API key (production and staging).
     #[arg(long, env = "ROOST_RATE_LIMIT", default_value_t = 10)]
     pub rate_limit: u32,
+    /// Requests without a valid API key per second per client address (production
+    /// and staging; burst as large): they are 401, and 429 past this budget. A valid
+    /// key is served whatever its address sends. 0 = no budget.
+    #[arg(long, env = "ROOST_FAILED_AUTH_RATE", default_value_t = crate::shim::FAILED_AUTH_RATE)]
+    pub failed_auth_rate: u32,
+    /// GraphQL requests per second per session (production and staging) or per client
+    /// address (local and e2e), burst as large; more are 429. 0 = no limit.
+    #[arg(long, env = "ROOST_GRAPHQL_RATE_LIMIT", default_value_t = 20)]
+    pub graphql_rate_limit: u32,
     /// Serve local/e2e (no auth) on a non-loopback address anyway.
     #[arg(long)]
     pub allow_unauthenticated_public: bool,
@@ -319,6 +328,11 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     prepare_data(&args)?;
     let config = ShimConfig {
         rate_limit: args.rate_limit,
+        failed_auth_rate: args.failed_auth_rate,
+        graphql: crate::graphql::Limits {
+            rate_limit: args.graphql_rate_limit,
+            ..crate::graphql::Limits::default()
+        },
         public_url: args.public_url.clone(),
         cors_origins: args.cors_origins.clone(),
         conn: ConnLimits {

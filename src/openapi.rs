@@ -166,7 +166,9 @@ sponsors, members, organizations and snapshots, and the code-hosting activity ar
 
 **Authentication.** Send your key in the `X-API-Key` header. Production and staging \
 require it and allow 10 requests per second per key (a 429 says how long to wait in \
-`Retry-After`); local and e2e servers need no key.
+`Retry-After`). Requests without a valid key are 401, limited per client address to 10 \
+per second (then 429); a valid key is served whatever else its address sends. Local and \
+e2e servers need no key.
 
 **Lists** end with `/`, take `page` (from 1) and `page_size` (1 to 100, default 100) \
 and answer `{current_page, has_next, has_previous, items, total_count, total_pages}`. \

@@ -18,6 +18,10 @@
 //!   by it is recovered, never propagated: the idle list is whole at every step.
 //! - [`Reader::with_deadline`]: SQLite interrupts the call's statements once the
 //!   deadline has passed (GraphQL's time limit).
+//! - [`Share`]: fairness. One request (a GraphQL query of many aggregates) may hold at
+//!   most its share of the pool's permits at once; its further calls wait on the
+//!   share, outside the gate's queue, so calls of other requests are not queued behind
+//!   all of them and light queries keep answering while heavy ones run.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -213,6 +217,46 @@ impl ReadPool {
     }
 }
 
+impl ReadPool {
+    /// A share of this pool for one request: at most `permits` of its calls (at least
+    /// one, at most the pool's) hold a permit of the pool at once.
+    pub fn share(&self, permits: usize) -> Share {
+        Share {
+            pool: self.clone(),
+            permits: Arc::new(Semaphore::new(permits.clamp(1, self.permits()))),
+        }
+    }
+}
+
+/// One request's bounded share of a [`ReadPool`] (see the module doc).
+#[derive(Debug, Clone)]
+pub struct Share {
+    pool: ReadPool,
+    permits: Arc<Semaphore>,
+}
+
+impl Share {
+    /// Like [`ReadPool::run`], once one of the share's permits is free. The share's
+    /// permit moves into the blocking task with the pool's, so a caller that gives up
+    /// frees neither while its call still runs.
+    pub async fn run<T, F>(&self, f: F) -> Result<T, PoolError>
+    where
+        F: FnOnce(&Reader<'_>) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let permit = Arc::clone(&self.permits)
+            .acquire_owned()
+            .await
+            .map_err(|_| PoolError::Closed)?;
+        self.pool
+            .run(move |reader| {
+                let _permit = permit;
+                f(reader)
+            })
+            .await
+    }
+}
+
 /// Access to the dataset from inside one call of a [`ReadPool`].
 pub struct Reader<'a> {
     pool: &'a Inner,
@@ -357,6 +401,53 @@ mod tests {
         }
         let peak = peak.load(Ordering::SeqCst);
         assert!((1..=2).contains(&peak), "{peak} calls at once");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_share_leaves_the_rest_of_the_pool_to_others() {
+        let (_dir, db) = dataset();
+        let pool = ReadPool::new(&db, 4);
+        let share = pool.share(1);
+        let running = Arc::new(AtomicUsize::new(0));
+        let peak = Arc::new(AtomicUsize::new(0));
+        let done = Arc::new(AtomicUsize::new(0));
+        // A heavy request: 6 slow calls through a share of one permit.
+        let heavy: Vec<_> = (0..6)
+            .map(|_| {
+                let (share, running, peak, done) = (
+                    share.clone(),
+                    Arc::clone(&running),
+                    Arc::clone(&peak),
+                    Arc::clone(&done),
+                );
+                tokio::spawn(async move {
+                    share
+                        .run(move |_| {
+                            let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                            peak.fetch_max(now, Ordering::SeqCst);
+                            std::thread::sleep(Duration::from_millis(30));
+                            running.fetch_sub(1, Ordering::SeqCst);
+                            done.fetch_add(1, Ordering::SeqCst);
+                        })
+                        .await
+                })
+            })
+            .collect();
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        // A light call of another request is answered while the heavy one runs, not
+        // after all its calls.
+        assert!(pool.run(|r| r.with(count)).await.unwrap().unwrap() > 0);
+        assert!(done.load(Ordering::SeqCst) < 6, "the light call waited");
+        for call in heavy {
+            call.await.unwrap().unwrap();
+        }
+        assert_eq!(
+            peak.load(Ordering::SeqCst),
+            1,
+            "one call of the share at a time"
+        );
+        assert_eq!(pool.share(99).permits.available_permits(), 4);
+        assert_eq!(pool.share(0).permits.available_permits(), 1);
     }
 
     #[tokio::test]

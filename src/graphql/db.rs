@@ -3,46 +3,68 @@
 //! SQLite work, one set of connections, a replaced dataset picked up without a
 //! restart).
 //!
-//! Each call gets a deadline (the request's time limit), after which SQLite interrupts
-//! its statements. Resolvers only see [`Conn`], which counts every statement it runs;
-//! the statement count is how the tests prove that the dataloaders keep a page query
-//! from costing one query per record (N+1).
+//! Each request reads through its own [`RequestDb`]: a share of the read pool (at most
+//! a few of its calls hold a permit at once, [`crate::pool::Share`]), and a budget of
+//! database time shared by all its calls. A call runs with a deadline (what is left of
+//! the budget, and never past the request's time limit), after which SQLite interrupts
+//! its statements; a call past the budget fails with `DATABASE_TIME_EXCEEDED`.
+//! Resolvers only see [`Conn`], which counts every statement it runs; the statement
+//! count is how the tests prove that the dataloaders keep a page query from costing
+//! one query per record (N+1).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use async_graphql::ErrorExtensions as _;
 use rusqlite::{Connection, Params, Row};
 
 use crate::error::InternalCause;
-use crate::pool::{PoolError, ReadPool};
+use crate::pool::{PoolError, ReadPool, Share};
 use crate::records::Ts;
 
-/// A failed dataset call. Clients see "Internal server error"; the cause travels in
-/// the GraphQL error's `source` to the HTTP layer, which hands it to the access log
-/// (see [`crate::error`]).
+/// A failed dataset call. Clients see "Internal server error" (the cause travels in
+/// the GraphQL error's `source` to the HTTP layer, which hands it to the access log:
+/// see [`crate::error`]), or a coded error when the request's database time is spent.
 /// (Deliberately not `Display`: async-graphql would turn any `Display` error into a
 /// message for the client.)
 #[derive(Debug, Clone)]
-pub struct DbError(Arc<anyhow::Error>);
+pub enum DbError {
+    Failed(Arc<anyhow::Error>),
+    /// The request's database time was spent (the call was not started, or SQLite
+    /// interrupted it).
+    OverBudget(Duration),
+}
 
 impl From<PoolError> for DbError {
     fn from(e: PoolError) -> Self {
-        DbError(Arc::new(e.into()))
+        DbError::Failed(Arc::new(e.into()))
     }
 }
 
 impl From<rusqlite::Error> for DbError {
     fn from(e: rusqlite::Error) -> Self {
-        DbError(Arc::new(e.into()))
+        DbError::Failed(Arc::new(e.into()))
     }
 }
 
 impl From<DbError> for async_graphql::Error {
     fn from(e: DbError) -> Self {
-        let mut error = async_graphql::Error::new("Internal server error");
-        error.source = Some(Arc::new(InternalCause::new(&*e.0)));
-        error
+        match e {
+            DbError::Failed(e) => {
+                let mut error = async_graphql::Error::new("Internal server error");
+                error.source = Some(Arc::new(InternalCause::new(format!("{e:#}"))));
+                error
+            }
+            DbError::OverBudget(budget) => {
+                let message = format!(
+                    "The request used up its database time ({} ms); ask for less per request",
+                    budget.as_millis()
+                );
+                async_graphql::Error::new(message)
+                    .extend_with(|_, ext| ext.set("code", "DATABASE_TIME_EXCEEDED"))
+            }
+        }
     }
 }
 
@@ -50,16 +72,13 @@ impl From<DbError> for async_graphql::Error {
 pub struct Db {
     pool: ReadPool,
     statements: AtomicU64,
-    /// Longest time one call may run SQL before SQLite interrupts it.
-    call_timeout: Duration,
 }
 
 impl Db {
-    pub fn new(pool: ReadPool, call_timeout: Duration) -> Arc<Db> {
+    pub fn new(pool: ReadPool) -> Arc<Db> {
         Arc::new(Db {
             pool,
             statements: AtomicU64::new(0),
-            call_timeout,
         })
     }
 
@@ -68,26 +87,79 @@ impl Db {
         self.statements.load(Ordering::Relaxed)
     }
 
-    /// Runs `f` on a pooled connection, off the async workers.
+    /// The read pool's permits.
+    pub fn permits(&self) -> usize {
+        self.pool.permits()
+    }
+}
+
+/// One request's access to the dataset (see the module doc).
+pub struct RequestDb {
+    db: Arc<Db>,
+    share: Share,
+    budget: Duration,
+    /// The request's time limit: no call runs past it.
+    deadline: Instant,
+    /// Database time used so far, in microseconds.
+    spent_us: AtomicU64,
+}
+
+impl RequestDb {
+    /// `share` permits of the pool at once, `budget` of database time, nothing past
+    /// `deadline`.
+    pub fn new(db: &Arc<Db>, share: usize, budget: Duration, deadline: Instant) -> Arc<Self> {
+        Arc::new(RequestDb {
+            share: db.pool.share(share),
+            db: Arc::clone(db),
+            budget,
+            deadline,
+            spent_us: AtomicU64::new(0),
+        })
+    }
+
+    /// Database time the request has used so far.
+    pub fn spent(&self) -> Duration {
+        Duration::from_micros(self.spent_us.load(Ordering::Relaxed))
+    }
+
+    /// Runs `f` on a pooled connection, off the async workers, within the request's
+    /// share and budget.
     pub async fn run<T, F>(self: &Arc<Self>, f: F) -> Result<T, DbError>
     where
         T: Send + 'static,
         F: FnOnce(&Conn) -> rusqlite::Result<T> + Send + 'static,
     {
-        let db = Arc::clone(self);
+        if self.spent() >= self.budget {
+            return Err(DbError::OverBudget(self.budget));
+        }
+        let me = Arc::clone(self);
         let out = self
-            .pool
+            .share
             .run(move |reader| {
-                let deadline = Instant::now() + db.call_timeout;
-                reader.with_deadline(deadline, |conn| {
+                let started = Instant::now();
+                let left = me.budget.saturating_sub(me.spent());
+                let deadline = (started + left).min(me.deadline);
+                let out = reader.with_deadline(deadline, |conn| {
                     f(&Conn {
                         conn,
-                        statements: &db.statements,
+                        statements: &me.db.statements,
                     })
-                })
+                });
+                let took = started.elapsed();
+                me.spent_us.fetch_add(
+                    u64::try_from(took.as_micros()).unwrap_or(u64::MAX),
+                    Ordering::Relaxed,
+                );
+                let interrupted = Instant::now() >= deadline;
+                (out, interrupted)
             })
-            .await;
-        out??.map_err(DbError::from)
+            .await?;
+        match out {
+            (Ok(Ok(value)), _) => Ok(value),
+            (Ok(Err(_)), true) => Err(DbError::OverBudget(self.budget)),
+            (Ok(Err(e)), false) => Err(e.into()),
+            (Err(e), _) => Err(e.into()),
+        }
     }
 }
 

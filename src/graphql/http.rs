@@ -18,14 +18,23 @@
 //!   | GET query string over the limit | 414 | `URI_TOO_LONG` |
 //!   | malformed JSON, batch, missing `query`, bad `variables` | 400 | `BAD_REQUEST` |
 //!   | production/staging: no valid `sessionid` cookie | 401 | `UNAUTHENTICATED` |
+//!   | over the rate limit (per session; per address in local/e2e) | 429 + `Retry-After` | `RATE_LIMITED` |
 //!   | production/staging: POST whose `X-CSRFToken` differs from the `csrftoken` cookie | 403 | `CSRF_FAILED` |
 //!   | over the time limit (10 s) | 503 | `TIMEOUT` |
 //!   | dataset or auth database failure | 500 | `INTERNAL_SERVER_ERROR` |
 //!
+//!   A URI or headers over the HTTP layer's own limits are answered by hyper before
+//!   this handler runs; [`crate::shim::net`] writes them in the same shape (414
+//!   `URI_TOO_LONG`, 431 `REQUEST_HEADER_FIELDS_TOO_LARGE`, 400 `BAD_REQUEST`).
+//!
 //!   Refused documents (200, or 400 under `application/graphql-response+json`, never
-//!   executed, no `data`): `GRAPHQL_PARSE_FAILED`, `GRAPHQL_VALIDATION_FAILED`,
-//!   `QUERY_TOO_DEEP`, `QUERY_TOO_COMPLEX`, and `INTROSPECTION_DISABLED` for `__schema` or
-//!   `__type` in production and staging.
+//!   executed, no `data`): `GRAPHQL_PARSE_FAILED`, `GRAPHQL_VALIDATION_FAILED` (also a
+//!   missing required variable, an unknown `operationName`, several operations and no
+//!   `operationName`), `TOO_MANY_ROOT_FIELDS`, `TOO_MANY_FIELDS`, `QUERY_TOO_DEEP`,
+//!   `QUERY_TOO_COMPLEX`, and `INTROSPECTION_DISABLED` for `__schema` or `__type` in
+//!   production and staging. Errors while executing keep 200 and the other fields'
+//!   data: `BAD_USER_INPUT` for a bad argument value, `DATABASE_TIME_EXCEEDED` once
+//!   the request's database time is spent.
 //! - Production and staging: the session is checked first (401), then, for a POST, the
 //!   CSRF pair (403). A GET query needs the session only: it reads and changes nothing.
 //!   Local and e2e check neither.
@@ -37,11 +46,13 @@
 //! - In local and e2e, `GET /graphql/` from a browser (`Accept: text/html`, no `query`)
 //!   is the explorer page; its script and style are served by roost itself.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use async_graphql::Variables;
 use axum::body::Body;
-use axum::extract::{Query, Request, State};
+use axum::extract::{ConnectInfo, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get};
@@ -49,7 +60,8 @@ use axum::Router;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::{json, Value};
 
-use super::limits::Rejected;
+use super::db::RequestDb;
+use super::limits::{Client, OperationName, Rejected};
 use super::{loaders, Service};
 use crate::credentials::{self, Kind};
 use crate::error::{join_causes, InternalCause};
@@ -128,6 +140,7 @@ struct HttpError {
     allow: Option<&'static str>,
     /// What went wrong inside, for the access log (never sent).
     cause: Option<InternalCause>,
+    retry_after: Option<u64>,
 }
 
 impl HttpError {
@@ -137,7 +150,20 @@ impl HttpError {
             code,
             message: message.into(),
             allow: None,
+            retry_after: None,
             cause: None,
+        }
+    }
+
+    fn too_many_requests(wait: Duration) -> Self {
+        let secs = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
+        HttpError {
+            retry_after: Some(secs),
+            ..HttpError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "RATE_LIMITED",
+                format!("Too many requests: retry in {secs} s"),
+            )
         }
     }
 
@@ -180,6 +206,11 @@ impl HttpError {
                 .headers_mut()
                 .insert(header::ALLOW, HeaderValue::from_static(allow));
         }
+        if let Some(secs) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
         response
     }
 }
@@ -217,11 +248,24 @@ async fn handle(
     if is_get && !service.protected() && wants_html(&parts.headers) && !has_query(&parts.uri) {
         return Ok(explorer_page());
     }
-    if service.protected() {
-        authenticate(service, &parts.headers).await?;
-        if !is_get {
-            check_csrf(&parts.headers)?;
-        }
+    let client = if service.protected() {
+        Some(Client::Session(
+            authenticate(service, &parts.headers).await?,
+        ))
+    } else {
+        // In-process requests without a peer (tests) have no address to count.
+        parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| Client::Address(c.0.ip()))
+    };
+    if let (Some(limiter), Some(client)) = (&service.rate, client) {
+        limiter
+            .check(client)
+            .map_err(HttpError::too_many_requests)?;
+    }
+    if service.protected() && !is_get {
+        check_csrf(&parts.headers)?;
     }
     let params = if is_get {
         params_from_uri(&parts.uri, service.limits.max_body_bytes)?
@@ -259,7 +303,8 @@ fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         })
 }
 
-async fn authenticate(service: &Arc<Service>, headers: &HeaderMap) -> Result<(), HttpError> {
+/// The id of the request's session, or 401.
+async fn authenticate(service: &Arc<Service>, headers: &HeaderMap) -> Result<i64, HttpError> {
     let unauthenticated = || {
         HttpError::new(
             StatusCode::UNAUTHORIZED,
@@ -278,7 +323,7 @@ async fn authenticate(service: &Arc<Service>, headers: &HeaderMap) -> Result<(),
         .check(Kind::Session, Some(token.as_bytes()), chrono::Utc::now())
         .await
         .map_err(|e| HttpError::internal(format!("{:#}", anyhow::Error::from(e))))?;
-    found.map(drop).ok_or_else(unauthenticated)
+    found.ok_or_else(unauthenticated)
 }
 
 /// Compares without an early exit, so timing does not reveal how much matched.
@@ -415,12 +460,16 @@ fn graphql_request(params: Value) -> Result<async_graphql::Request, HttpError> {
         Some(vars @ Value::Object(_)) => request = request.variables(Variables::from_json(vars)),
         Some(_) => return Err(HttpError::bad_request("'variables' must be a JSON object")),
     }
-    match params.remove("operationName") {
-        None | Some(Value::Null) => {}
-        Some(Value::String(name)) => request = request.operation_name(name),
+    let name = match params.remove("operationName") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(name)) => Some(name),
         Some(_) => return Err(HttpError::bad_request("'operationName' must be a string")),
+    };
+    if let Some(name) = &name {
+        request = request.operation_name(name.clone());
     }
-    Ok(request)
+    // The guard checks the operation name against the document before anything runs.
+    Ok(request.data(Arc::new(OperationName(name))))
 }
 
 async fn execute(
@@ -429,12 +478,19 @@ async fn execute(
     media: Media,
 ) -> Result<Response, HttpError> {
     let rejected = Arc::new(Rejected::default());
-    let (loader, waves) = loaders::request_loader(Arc::clone(&service.db));
+    let timeout = service.limits.timeout;
+    let db = RequestDb::new(
+        &service.db,
+        service.pool_share,
+        service.limits.db_budget,
+        Instant::now() + timeout,
+    );
+    let (loader, waves) = loaders::request_loader(Arc::clone(&db));
     let request = request
+        .data(db)
         .data(loader)
         .data(Arc::clone(&waves))
         .data(Arc::clone(&rejected));
-    let timeout = service.limits.timeout;
     let execution = loaders::in_waves(waves, service.schema.execute(request));
     let response = tokio::time::timeout(timeout, execution)
         .await

@@ -1,30 +1,51 @@
-//! Request limits and the classification of document errors.
+//! Request limits and the classification of document errors (docs/api.md §6).
 //!
-//! Depth and complexity are checked after parsing and validation, before any resolver
-//! runs, so an expensive query is refused without reading data. The depth counts
-//! nested fields (`{ a { b } }` is 2) through fragments; the introspection fields
-//! `__schema` and `__type` are not counted, so the explorer's introspection query works
-//! where introspection is enabled (its cost is still bounded by the complexity limit).
+//! Checked after parsing, before any resolver runs, so an expensive or malformed query
+//! is refused without reading data ([`Guard`]):
 //!
-//! Where introspection is disabled (production, staging), a document selecting
-//! `__schema` or `__type` is refused with an error; async-graphql alone would answer
-//! with a silent `null`.
+//! - the operation to run: an unknown `operationName`, or several operations and no
+//!   `operationName`, is refused (async-graphql alone would answer an uncoded error);
+//! - width: at most `max_root_fields` root fields (aliases count: 1,000 aliases of one
+//!   aggregate are 1,000 statements) and `max_fields` selected fields in all, fragments
+//!   expanded;
+//! - depth: nested fields (`{ a { b } }` is 2) through fragments;
+//! - variables: every non-null variable without a default must be given;
+//! - complexity (in validation): each field 1, list fields multiply their children,
+//!   aggregates cost what their SQL reads (see [`super::query`]).
 //!
-//! The extension also records, per request, that the document was rejected (syntax,
-//! validation, introspection, depth or complexity), which decides the HTTP status under
-//! `application/graphql-response+json` (GraphQL over HTTP: 400 for a document that was
-//! never executed).
+//! The introspection fields `__schema` and `__type` count for neither depth nor width,
+//! so the explorer's introspection query works where introspection is enabled (its cost
+//! is still bounded by the complexity limit). Where it is disabled (production,
+//! staging), a document selecting them is refused with an error; async-graphql alone
+//! would answer with a silent `null`.
+//!
+//! Messages quoting the document are clipped: a parse error of a 60 KB query does not
+//! send the query back.
+//!
+//! The extension also records, per request, that the document was rejected, which
+//! decides the HTTP status under `application/graphql-response+json` (GraphQL over HTTP:
+//! 400 for a document that was never executed).
+//!
+//! Also here: [`ClientLimiter`], the requests per second of one session (production,
+//! staging) or one client address (local, e2e).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::hash::Hash;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use async_graphql::extensions::{
     Extension, ExtensionContext, ExtensionFactory, NextParseQuery, NextValidation,
 };
-use async_graphql::parser::types::{ExecutableDocument, Selection, SelectionSet};
-use async_graphql::{Name, ServerError, ServerResult, ValidationResult, Variables};
+use async_graphql::parser::types::{
+    DocumentOperations, ExecutableDocument, OperationDefinition, Selection, SelectionSet,
+};
+use async_graphql::{Name, Positioned, ServerError, ServerResult, ValidationResult, Variables};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 /// The limits of one set of GraphQL routes.
 #[derive(Debug, Clone, Copy)]
@@ -32,12 +53,26 @@ pub struct Limits {
     /// Deepest field nesting allowed.
     pub max_depth: usize,
     /// Highest query complexity allowed (each field costs 1; a list field multiplies
-    /// its children's cost by its `limit` or its stated size).
+    /// its children's cost by its `limit` or its stated size; aggregates cost more).
     pub max_complexity: usize,
+    /// Most root fields (aliases included) in the operation.
+    pub max_root_fields: usize,
+    /// Most selections in the operation (fields, introspection included, and fragment
+    /// spreads), fragments expanded at each use.
+    pub max_fields: usize,
     /// Largest request body, and largest GET query string, in bytes.
     pub max_body_bytes: usize,
     /// Longest time a request may take.
     pub timeout: Duration,
+    /// Database time one request may use, over all its dataset calls; the calls of a
+    /// request past it are interrupted and fail with `DATABASE_TIME_EXCEEDED`.
+    pub db_budget: Duration,
+    /// Calls of one request that may hold a read-pool permit at once; `None` = half
+    /// the pool (at least one), so that other requests keep being answered.
+    pub pool_share: Option<usize>,
+    /// Requests per second (burst as large) per session in production and staging, per
+    /// client address in local and e2e; 0 = no limit.
+    pub rate_limit: u32,
 }
 
 impl Default for Limits {
@@ -45,9 +80,89 @@ impl Default for Limits {
         Limits {
             max_depth: 5,
             max_complexity: 20_000,
+            max_root_fields: 50,
+            max_fields: 500,
             max_body_bytes: 64 * 1024,
             timeout: Duration::from_secs(10),
+            db_budget: Duration::from_secs(5),
+            pool_share: None,
+            rate_limit: 20,
         }
+    }
+}
+
+/// The complexity of aggregate fields: what their SQL reads, in units of an ordinary
+/// field (1). A plain field or a row of a list costs 1; an aggregate reads many rows
+/// for one value, and costs in proportion to what it took at `nest` scale (2 cores,
+/// release build): an unfiltered `topContributors` groups all ~91,000 contributions
+/// (0.3 to 1 s), so it costs half the limit of 20,000 and a request holds at most one;
+/// `statsOverview` counts distinct contributors (5 to 25 ms); filtered aggregates and
+/// per-record counts read a few hundred rows at most (about 1 ms).
+pub mod cost {
+    /// `topContributors` over every repository: a GROUP BY of all contributions.
+    pub const ALL_CONTRIBUTORS: usize = 10_000;
+    /// `topContributors` of an organization, a project or a repository name.
+    pub const SOME_CONTRIBUTORS: usize = 100;
+    /// `statsOverview`: distinct contributors over all contributions, and counts.
+    pub const STATS_OVERVIEW: usize = 500;
+    /// `Organization.stats`: five aggregates over the organization's repositories.
+    pub const ORGANIZATION_STATS: usize = 100;
+    /// `chapterCountries`: a GROUP BY over the chapters.
+    pub const CHAPTER_COUNTRIES: usize = 20;
+    /// A count over a project's repositories or a member's issues and releases.
+    pub const TOTALS: usize = 10;
+
+    /// `topContributors(limit, ...)` with or without a filter.
+    pub fn top_contributors(limit: usize, filtered: bool, child_complexity: usize) -> usize {
+        let scan = if filtered {
+            SOME_CONTRIBUTORS
+        } else {
+            ALL_CONTRIBUTORS
+        };
+        scan.saturating_add(limit.saturating_mul(child_complexity))
+    }
+}
+
+/// Who a GraphQL rate limit counts: a session, or a client address where there are
+/// no sessions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Client {
+    Session(i64),
+    Address(IpAddr),
+}
+
+/// Requests per second per [`Client`] (GCRA, `governor`, no background thread).
+pub struct ClientLimiter {
+    inner: DefaultKeyedRateLimiter<Client>,
+    checks: AtomicU64,
+}
+
+/// Checks between two sweeps of clients whose budget is full again.
+const SWEEP_EVERY: u64 = 4096;
+
+impl ClientLimiter {
+    /// `per_second` requests per second with a burst as large; `None` for 0.
+    pub fn new(per_second: u32) -> Option<ClientLimiter> {
+        let n = NonZeroU32::new(per_second)?;
+        Some(ClientLimiter {
+            inner: RateLimiter::keyed(Quota::per_second(n).allow_burst(n)),
+            checks: AtomicU64::new(0),
+        })
+    }
+
+    /// Takes one request of `client`; `Err(wait)` when its budget is spent.
+    pub fn check(&self, client: Client) -> Result<(), Duration> {
+        if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
+            self.retain_recent();
+        }
+        self.inner
+            .check_key(&client)
+            .map_err(|not_until| not_until.wait_time_from(DefaultClock::default().now()))
+    }
+
+    /// Forgets clients whose budget is full again (memory stays bounded).
+    fn retain_recent(&self) {
+        self.inner.retain_recent();
     }
 }
 
@@ -81,7 +196,121 @@ fn with_code(mut error: ServerError, code: &str) -> ServerError {
 pub struct Guard {
     pub max_depth: usize,
     pub max_complexity: usize,
+    pub max_root_fields: usize,
+    pub max_fields: usize,
     pub introspection: bool,
+}
+
+impl Guard {
+    /// Everything checked on the parsed document before async-graphql sees it.
+    fn check(
+        &self,
+        ctx: &ExtensionContext<'_>,
+        doc: &ExecutableDocument,
+        variables: &Variables,
+    ) -> Result<(), ServerError> {
+        if !self.introspection && uses_introspection(doc) {
+            return Err(refusal(
+                "Introspection is disabled in this environment; the schema is published as \
+                 schema.graphql"
+                    .to_string(),
+                "INTROSPECTION_DISABLED",
+            ));
+        }
+        let name = ctx
+            .data_opt::<Arc<OperationName>>()
+            .and_then(|n| n.0.as_deref());
+        let operation = selected_operation(doc, name)
+            .map_err(|message| refusal(message, "GRAPHQL_VALIDATION_FAILED"))?;
+        let mut width = Width::new(doc);
+        let roots = width.roots(&operation.node.selection_set.node);
+        if roots > self.max_root_fields {
+            return Err(refusal(
+                format!(
+                    "Too many root fields: {roots} (aliases included) exceed the limit of {}; \
+                     send fewer per request",
+                    self.max_root_fields
+                ),
+                "TOO_MANY_ROOT_FIELDS",
+            ));
+        }
+        let fields = width.selections(&operation.node.selection_set.node);
+        if fields > self.max_fields {
+            return Err(refusal(
+                format!(
+                    "Too many fields: {fields} selections (fragments expanded) exceed the \
+                     limit of {}",
+                    self.max_fields
+                ),
+                "TOO_MANY_FIELDS",
+            ));
+        }
+        let depth = depth(doc);
+        if depth > self.max_depth {
+            return Err(refusal(
+                format!(
+                    "Query is nested too deep: depth {depth} exceeds the limit of {}",
+                    self.max_depth
+                ),
+                "QUERY_TOO_DEEP",
+            ));
+        }
+        if let Some(message) = missing_variable(&operation.node, variables) {
+            return Err(refusal(message, "GRAPHQL_VALIDATION_FAILED"));
+        }
+        Ok(())
+    }
+
+    pub fn new(limits: &Limits, introspection: bool) -> Guard {
+        Guard {
+            max_depth: limits.max_depth,
+            max_complexity: limits.max_complexity,
+            max_root_fields: limits.max_root_fields,
+            max_fields: limits.max_fields,
+            introspection,
+        }
+    }
+}
+
+/// The `operationName` of a request, handed to the [`Guard`] as request data.
+#[derive(Debug, Default)]
+pub struct OperationName(pub Option<String>);
+
+/// Longest error message quoting the document, in characters.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+/// `text` cut to `max` characters, with `…` when cut.
+pub fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// A parse error's message without the echo of the query: pest's
+/// ` --> 1:18 | <the line> | ^--- = expected ...` becomes
+/// `Syntax error at 1:18: expected ...`.
+fn parse_message(message: &str) -> String {
+    let location = message
+        .strip_prefix(" --> ")
+        .and_then(|rest| rest.lines().next())
+        .filter(|l| l.len() < 32);
+    let reason = message
+        .lines()
+        .rev()
+        .find_map(|l| l.trim_start().strip_prefix("= "));
+    match (location, reason) {
+        (Some(location), Some(reason)) => clip(
+            &format!("Syntax error at {location}: {reason}"),
+            MAX_MESSAGE_CHARS,
+        ),
+        _ => clip(message, MAX_MESSAGE_CHARS),
+    }
+}
+
+fn clipped(mut error: ServerError) -> ServerError {
+    error.message = clip(&error.message, MAX_MESSAGE_CHARS);
+    error
 }
 
 impl ExtensionFactory for Guard {
@@ -103,31 +332,22 @@ impl Extension for Guard {
         variables: &Variables,
         next: NextParseQuery<'_>,
     ) -> ServerResult<ExecutableDocument> {
-        let doc = next.run(ctx, query, variables).await.map_err(|e| {
+        let parse_failed = |e: ServerError| {
             reject(ctx);
-            with_code(e, "GRAPHQL_PARSE_FAILED")
-        })?;
-        if !self.introspection && uses_introspection(&doc) {
+            let message = parse_message(&e.message);
+            with_code(ServerError { message, ..e }, "GRAPHQL_PARSE_FAILED")
+        };
+        // Parsed and checked here first: async-graphql's own parse then walks the
+        // document expanding every fragment at every use, which a chain of fragments
+        // spreading the next one twice makes exponential; the width checked below
+        // bounds that walk.
+        let doc = async_graphql::parser::parse_query(query)
+            .map_err(|e| parse_failed(ServerError::from(e)))?;
+        if let Err(error) = self.check(ctx, &doc, variables) {
             reject(ctx);
-            return Err(refusal(
-                "Introspection is disabled in this environment; the schema is published as \
-                 schema.graphql"
-                    .to_string(),
-                "INTROSPECTION_DISABLED",
-            ));
+            return Err(error);
         }
-        let depth = depth(&doc);
-        if depth > self.max_depth {
-            reject(ctx);
-            return Err(refusal(
-                format!(
-                    "Query is nested too deep: depth {depth} exceeds the limit of {}",
-                    self.max_depth
-                ),
-                "QUERY_TOO_DEEP",
-            ));
-        }
-        Ok(doc)
+        next.run(ctx, query, variables).await.map_err(parse_failed)
     }
 
     async fn validation(
@@ -140,7 +360,7 @@ impl Extension for Guard {
                 reject(ctx);
                 Err(errors
                     .into_iter()
-                    .map(|e| with_code(e, "GRAPHQL_VALIDATION_FAILED"))
+                    .map(|e| with_code(clipped(e), "GRAPHQL_VALIDATION_FAILED"))
                     .collect())
             }
             Ok(result) if result.complexity > self.max_complexity => {
@@ -155,6 +375,125 @@ impl Extension for Guard {
             }
             Ok(result) => Ok(result),
         }
+    }
+}
+
+/// The operation a request runs, chosen as async-graphql chooses it, or why none.
+fn selected_operation<'a>(
+    doc: &'a ExecutableDocument,
+    name: Option<&str>,
+) -> Result<&'a Positioned<OperationDefinition>, String> {
+    let unknown = |name: &str| format!("Unknown operation named \"{}\"", clip(name, 100));
+    match (&doc.operations, name) {
+        (DocumentOperations::Single(op), None) => Ok(op),
+        (DocumentOperations::Single(_), Some(name)) => Err(unknown(name)),
+        (DocumentOperations::Multiple(ops), Some(name)) => {
+            ops.get(name).ok_or_else(|| unknown(name))
+        }
+        (DocumentOperations::Multiple(ops), None) if ops.len() == 1 => ops
+            .values()
+            .next()
+            .ok_or_else(|| "The document has no operation".to_string()),
+        (DocumentOperations::Multiple(_), None) => Err(
+            "The document has several operations: name the one to run in 'operationName'"
+                .to_string(),
+        ),
+    }
+}
+
+/// The first non-null variable without a default that the request does not give.
+fn missing_variable(operation: &OperationDefinition, variables: &Variables) -> Option<String> {
+    operation.variable_definitions.iter().find_map(|def| {
+        let def = &def.node;
+        let given = variables
+            .get(&def.name.node)
+            .is_some_and(|v| *v != async_graphql::Value::Null);
+        (!def.var_type.node.nullable && def.default_value.is_none() && !given).then(|| {
+            format!(
+                "Variable \"${}\" of required type \"{}\" was not provided",
+                clip(&def.name.node, 100),
+                clip(&def.var_type.node.to_string(), 100)
+            )
+        })
+    })
+}
+
+/// Counts what an operation selects, fragments expanded (memoised, so a chain of
+/// fragments that doubles at each step is counted, not walked).
+struct Width<'a> {
+    doc: &'a ExecutableDocument,
+    selections: HashMap<&'a Name, usize>,
+    roots: HashMap<&'a Name, usize>,
+    path: Vec<&'a Name>,
+}
+
+impl<'a> Width<'a> {
+    fn new(doc: &'a ExecutableDocument) -> Width<'a> {
+        Width {
+            doc,
+            selections: HashMap::new(),
+            roots: HashMap::new(),
+            path: Vec::new(),
+        }
+    }
+
+    /// Fields directly in `set` (through fragments), each alias one.
+    fn roots(&mut self, set: &'a SelectionSet) -> usize {
+        set.items.iter().fold(0usize, |n, item| {
+            n.saturating_add(match &item.node {
+                Selection::Field(_) => 1,
+                Selection::InlineFragment(inline) => self.roots(&inline.node.selection_set.node),
+                Selection::FragmentSpread(spread) => {
+                    self.fragment(&spread.node.fragment_name.node, true)
+                }
+            })
+        })
+    }
+
+    /// Every selection under `set` (fields, introspection included, and fragments),
+    /// each fragment counted at every use: the size of the walk that executes it.
+    fn selections(&mut self, set: &'a SelectionSet) -> usize {
+        set.items.iter().fold(0usize, |n, item| {
+            let inner = match &item.node {
+                Selection::Field(field) => self.selections(&field.node.selection_set.node),
+                Selection::InlineFragment(inline) => {
+                    self.selections(&inline.node.selection_set.node)
+                }
+                Selection::FragmentSpread(spread) => {
+                    self.fragment(&spread.node.fragment_name.node, false)
+                }
+            };
+            n.saturating_add(1).saturating_add(inner)
+        })
+    }
+
+    fn fragment(&mut self, name: &'a Name, roots: bool) -> usize {
+        let memo = if roots { &self.roots } else { &self.selections };
+        if let Some(n) = memo.get(name) {
+            return *n;
+        }
+        // A cycle is a validation error; it must not loop here.
+        if self.path.contains(&name) {
+            return 0;
+        }
+        let Some(fragment) = self.doc.fragments.get(name) else {
+            return 0;
+        };
+        self.path.push(name);
+        let set = &fragment.node.selection_set.node;
+        let n = if roots {
+            self.roots(set)
+        } else {
+            self.selections(set)
+        };
+        self.path.pop();
+        let memo = if roots {
+            &mut self.roots
+        } else {
+            &mut self.selections
+        };
+        memo.insert(name, n);
+        n
     }
 }
 

@@ -25,7 +25,7 @@ use async_graphql::futures_util::future::BoxFuture;
 use async_graphql::{Context, Result};
 use rusqlite::types::Value;
 
-use super::db::{ids_json, Db, DbError};
+use super::db::{ids_json, DbError, RequestDb};
 use super::records::relations::ListKey;
 use super::records::Record;
 
@@ -34,12 +34,12 @@ pub type RequestLoader = DataLoader<Batch>;
 
 /// Loads every relation key type ([`ListKey`]).
 pub struct Batch {
-    db: Arc<Db>,
+    db: Arc<RequestDb>,
 }
 
 /// A new loader for one request, and the waves that dispatch its loads: the request
 /// must execute inside [`in_waves`] with them, or its loads never start.
-pub fn request_loader(db: Arc<Db>) -> (RequestLoader, Arc<Waves>) {
+pub fn request_loader(db: Arc<RequestDb>) -> (RequestLoader, Arc<Waves>) {
     let waves = Arc::new(Waves::default());
     let queue = Arc::clone(&waves);
     let loader = DataLoader::new(Batch { db }, move |load| queue.queue(load)).delay(Duration::ZERO);

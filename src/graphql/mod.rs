@@ -5,8 +5,9 @@
 //!   REST API; [`loaders`]: batched relations (no N+1); [`db`]: the resolvers' view of
 //!   the read pool the shim hands over ([`crate::pool`]), with a time limit per call and
 //!   a statement count.
-//! - [`limits`]: depth, complexity, body size and time limits, checked before any data
-//!   is read.
+//! - [`limits`]: width, depth, complexity, body size, time and rate limits, checked
+//!   before any data is read; the database-time budget and the pool share of a request
+//!   are kept by [`db`].
 //! - [`http`]: GraphQL over HTTP (POST JSON and GET), sessions (checked in the shim's
 //!   credential store, [`crate::credentials`]) and CSRF in production and staging, the
 //!   explorer page in local and e2e.
@@ -49,8 +50,8 @@ pub type RoostSchema = Schema<query::Query, EmptyMutation, EmptySubscription>;
 
 /// The routes `/graphql/` (and `/graphql`) and `/csrf/` (and `/csrf`), merged into the
 /// shim's app; in local and e2e also the explorer's assets under `/graphql/`.
-pub fn routes(config: GraphqlConfig) -> axum::Router {
-    Service::new(config, Limits::default()).router()
+pub fn routes(config: GraphqlConfig, limits: Limits) -> axum::Router {
+    Service::new(config, limits).router()
 }
 
 /// The schema in GraphQL SDL, as committed in `schema.graphql`.
@@ -67,18 +68,18 @@ pub struct Service {
     credentials: Option<Credentials>,
     env: Env,
     limits: Limits,
+    /// Calls of one request holding a read-pool permit at once.
+    pool_share: usize,
+    /// Requests per second per session (production, staging) or client address.
+    rate: Option<limits::ClientLimiter>,
 }
 
 impl Service {
     pub fn new(config: GraphqlConfig, limits: Limits) -> Arc<Service> {
-        let db = db::Db::new(config.pool, limits.timeout);
+        let db = db::Db::new(config.pool);
+        let pool_share = limits.pool_share.unwrap_or(db.permits() / 2).max(1);
         let mut builder = Schema::build(query::Query, EmptyMutation, EmptySubscription)
-            .data(Arc::clone(&db))
-            .extension(limits::Guard {
-                max_depth: limits.max_depth,
-                max_complexity: limits.max_complexity,
-                introspection: !config.env.is_protected(),
-            });
+            .extension(limits::Guard::new(&limits, !config.env.is_protected()));
         if config.env.is_protected() {
             builder = builder.disable_introspection();
             if config.credentials.is_none() {
@@ -90,7 +91,9 @@ impl Service {
             db,
             credentials: config.credentials,
             env: config.env,
+            rate: limits::ClientLimiter::new(limits.rate_limit),
             limits,
+            pool_share,
         })
     }
 

@@ -14,10 +14,11 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use async_graphql::{Context, Object, Result};
+use async_graphql::{Context, ErrorExtensions as _, Object, Result};
 use rusqlite::types::Value;
 
-use super::db::{Conn, Db};
+use super::db::{Conn, RequestDb};
+use super::limits::cost;
 use super::loaders::Waves;
 use super::records::*;
 use super::types::{limit_cost, limit_or, list_cost, TYPICAL_LIST};
@@ -33,12 +34,17 @@ const SEARCH_MIN_CHARS: usize = 3;
 const SEARCH_MAX_CHARS: usize = 100;
 const SEARCH_RESULTS: i64 = 3;
 
+/// A bad argument value: a client error (`extensions.code` `BAD_USER_INPUT`).
+fn bad_user_input(message: String) -> async_graphql::Error {
+    async_graphql::Error::new(message).extend_with(|_, ext| ext.set("code", "BAD_USER_INPUT"))
+}
+
 /// Runs one dataset call of a root query, counted in the request's waves.
 async fn run<T: Send + 'static>(
     ctx: &Context<'_>,
     work: impl FnOnce(&Conn) -> rusqlite::Result<T> + Send + 'static,
 ) -> Result<T> {
-    let db = ctx.data::<Arc<Db>>()?;
+    let db = ctx.data::<Arc<RequestDb>>()?;
     let call = db.run(work);
     let out = match ctx.data_opt::<Arc<Waves>>() {
         Some(waves) => waves.track(call).await,
@@ -197,6 +203,7 @@ impl Query {
     }
 
     /// The distinct countries of active chapters, sorted.
+    #[graphql(complexity = "cost::CHAPTER_COUNTRIES")]
     async fn chapter_countries(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
         run(ctx, |conn| {
             conn.rows(
@@ -302,6 +309,7 @@ impl Query {
     }
 
     /// Community totals.
+    #[graphql(complexity = "cost::STATS_OVERVIEW + child_complexity")]
     async fn stats_overview(&self, ctx: &Context<'_>) -> Result<StatsOverview> {
         let sql = format!("SELECT {}", StatsOverview::COLS);
         let stats = fetch(ctx, sql, vec![]).await?.into_iter().next();
@@ -368,8 +376,9 @@ impl Query {
     ) -> Result<Vec<Milestone>> {
         if let Some(state) = &state {
             if !vocab::ISSUE_STATE.contains(state) {
-                return Err(async_graphql::Error::new(format!(
-                    "Invalid state '{state}': expected 'open' or 'closed'"
+                return Err(bad_user_input(format!(
+                    "Invalid state '{}': expected 'open' or 'closed'",
+                    super::limits::clip(state, 40)
                 )));
             }
         }
@@ -424,7 +433,11 @@ impl Query {
     /// Members by their contributions summed over the selected repositories (all, or
     /// those of an organization, of an active project, or named `repository`), most
     /// first.
-    #[graphql(complexity = "limit_cost(limit, 24, child_complexity)")]
+    #[graphql(complexity = "cost::top_contributors(
+        limit_or(limit, 24).unwrap_or(0) as usize,
+        organization.is_some() || project.is_some() || repository.is_some(),
+        child_complexity
+    )")]
     async fn top_contributors(
         &self,
         ctx: &Context<'_>,

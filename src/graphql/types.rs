@@ -5,10 +5,12 @@
 //! per relation, not N.
 //!
 //! Timestamps are ISO 8601 UTC strings like the REST API's; event dates `YYYY-MM-DD`.
-//! Also here: the `limit` arguments and the complexity they add.
+//! Also here: the `limit` arguments and the complexity they add (aggregates cost what
+//! their SQL reads: [`super::limits::cost`]).
 
 use async_graphql::{ComplexObject, Context, Result, SimpleObject};
 
+use super::limits::cost;
 use super::loaders::{many, one};
 use super::records::relations as l;
 use super::records::*;
@@ -106,15 +108,18 @@ fn leader_names(leaders: Vec<EntityLeader>) -> Result<Vec<String>> {
 #[ComplexObject]
 impl Project {
     /// Sum of the contributor counts of the project's repositories.
+    #[graphql(complexity = "cost::TOTALS")]
     async fn contributors_count(&self, ctx: &Context<'_>) -> Result<i64> {
         Ok(self.totals(ctx).await?.contributors)
     }
 
     /// Sum of the open issue counts of the project's repositories.
+    #[graphql(complexity = "cost::TOTALS")]
     async fn open_issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
         Ok(self.totals(ctx).await?.open_issues)
     }
 
+    #[graphql(complexity = "cost::TOTALS")]
     async fn repositories_count(&self, ctx: &Context<'_>) -> Result<i64> {
         Ok(self.totals(ctx).await?.repositories)
     }
@@ -176,6 +181,7 @@ impl Project {
 
 #[ComplexObject]
 impl Organization {
+    #[graphql(complexity = "cost::ORGANIZATION_STATS + child_complexity")]
     async fn stats(&self, ctx: &Context<'_>) -> Result<OrganizationStats> {
         Ok(one(ctx, l::OrganizationStatsOf(self.id))
             .await?
@@ -283,11 +289,13 @@ impl Release {
 #[ComplexObject]
 impl User {
     /// Issues the member opened.
+    #[graphql(complexity = "cost::TOTALS")]
     async fn issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
         Ok(self.totals(ctx).await?.issues)
     }
 
     /// Published releases the member authored.
+    #[graphql(complexity = "cost::TOTALS")]
     async fn releases_count(&self, ctx: &Context<'_>) -> Result<i64> {
         Ok(self.totals(ctx).await?.releases)
     }

@@ -128,7 +128,9 @@ fn common_responses(builder: ResponsesBuilder, with_400: bool) -> ResponsesBuild
     b.response(
         "401",
         json_response(
-            "Missing, unknown, revoked or expired API key (production and staging).",
+            "Missing, unknown, revoked or expired API key (production and staging). \
+             Requests without a valid key are limited per client address (by default 10 per \
+             second, burst 10); past that they are answered 429.",
             schema_ref("ErrorDetail"),
         )
         .build(),
@@ -136,7 +138,11 @@ fn common_responses(builder: ResponsesBuilder, with_400: bool) -> ResponsesBuild
     .response(
         "429",
         json_response(
-            "Rate limit exceeded (production and staging).",
+            "Rate limit exceeded (production and staging): the key has spent its budget \
+             (by default 10 requests per second, burst 10, failed ones included), or its \
+             client address has sent more requests without a valid key than its own budget \
+             allows (by default 10 per second). A valid key is never refused for what other \
+             requests from its address send.",
             schema_ref("ErrorDetail"),
         )
         .header(

@@ -126,12 +126,10 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
     Ok(respond::outcome_response(outcome))
 }
 
-/// The key's id, or 401 (429 once the client address has failed too often).
+/// The key's id, or 401 for a request without a valid key (429 with `Retry-After`
+/// once its client address has spent the budget of such requests). The key is looked
+/// up first: a valid key is never refused here, whatever its address sent before.
 async fn authenticate(app: &AppState, req: &Parts) -> Result<i64, ApiError> {
-    let ip = client_ip(req);
-    if let Some(wait) = app.failed_auth.as_ref().and_then(|f| f.blocked_for(ip)) {
-        return Err(ApiError::TooManyRequests(wait));
-    }
     let Some(credentials) = &app.credentials else {
         return Err(ApiError::Internal(anyhow::anyhow!(
             "protected environment without a credential store"
@@ -142,12 +140,15 @@ async fn authenticate(app: &AppState, req: &Parts) -> Result<i64, ApiError> {
         .check(Kind::Key, raw, chrono::Utc::now())
         .await
         .map_err(internal)?;
-    match check {
-        Some(id) => Ok(id),
-        None => match app.failed_auth.as_ref().and_then(|f| f.failure(ip)) {
-            Some(wait) => Err(ApiError::TooManyRequests(wait)),
-            None => Err(ApiError::Unauthorized),
+    if let Some(id) = check {
+        return Ok(id);
+    }
+    match &app.failed_auth {
+        Some(budget) => match budget.failure(client_ip(req)) {
+            Ok(()) => Err(ApiError::Unauthorized),
+            Err(wait) => Err(ApiError::TooManyRequests(wait)),
         },
+        None => Err(ApiError::Unauthorized),
     }
 }
 

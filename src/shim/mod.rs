@@ -7,7 +7,8 @@
 //!
 //! - [`api`]: the `/api/v0` handler (routing, auth, tree or catalog, ETag);
 //! - [`respond`]: error shapes, ETag, encodings, HEAD;
-//! - [`limits`]: per-key and failed-authentication rate limits;
+//! - [`limits`]: the per-key rate limit and the per-address budget of requests
+//!   without a valid key;
 //! - [`net`]: the listener (JSON for hyper's own error responses).
 //!
 //! Layers, outermost first: access log (one line per request) → `nosniff` on every
@@ -46,8 +47,9 @@ use crate::pool::ReadPool;
 use self::limits::{FailedAuth, Limiter};
 use self::respond::ApiError;
 
-/// Failed authentications allowed per client address and minute (burst as large).
-pub const FAILED_AUTH_PER_MINUTE: u32 = 10;
+/// Requests without a valid key allowed per client address and second (burst as
+/// large); past it they are 429 instead of 401.
+pub const FAILED_AUTH_RATE: u32 = 10;
 /// How long in-flight requests get after SIGTERM/SIGINT before the process exits.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
@@ -61,8 +63,9 @@ pub struct ShimConfig {
     pub auth_db: PathBuf,
     /// Requests per second (and burst) per API key in production/staging; 0 = off.
     pub rate_limit: u32,
-    /// Failed authentications per client address and minute; 0 = off.
-    pub failed_auth_per_minute: u32,
+    /// Requests without a valid key per client address and second (burst as large)
+    /// in production/staging, answered 401; more are 429. 0 = off (all 401).
+    pub failed_auth_rate: u32,
     pub public_url: Option<String>,
     pub cors_origins: Vec<String>,
     /// The date `is_upcoming` is answered for; `None` = the UTC date of each request.
@@ -71,6 +74,9 @@ pub struct ShimConfig {
     pub workers: usize,
     /// Timeouts and caps of client connections.
     pub conn: conn::ConnLimits,
+    /// GraphQL's limits (width, depth, complexity, time, database time, pool share,
+    /// requests per second).
+    pub graphql: crate::graphql::Limits,
 }
 
 impl ShimConfig {
@@ -82,12 +88,13 @@ impl ShimConfig {
             site: site.map(Path::to_path_buf),
             auth_db: auth_db.to_path_buf(),
             rate_limit: 10,
-            failed_auth_per_minute: FAILED_AUTH_PER_MINUTE,
+            failed_auth_rate: FAILED_AUTH_RATE,
             public_url: None,
             cors_origins: Vec::new(),
             today: None,
             workers: default_workers(),
             conn: conn::ConnLimits::default(),
+            graphql: crate::graphql::Limits::default(),
         }
     }
 }
@@ -133,7 +140,7 @@ impl AppState {
         let key_limiter = NonZeroU32::new(config.rate_limit)
             .filter(|_| protected)
             .map(|n| Limiter::new(n, Duration::from_secs(1)));
-        let failed_auth = NonZeroU32::new(config.failed_auth_per_minute)
+        let failed_auth = NonZeroU32::new(config.failed_auth_rate)
             .filter(|_| protected)
             .map(FailedAuth::new);
         let documents = Documents::render(config.env, config.public_url.as_deref())?;
@@ -197,11 +204,14 @@ pub fn app(state: AppState) -> Router {
     if let Some(cors) = cors_layer(&state.config.cors_origins) {
         api = api.layer(cors);
     }
-    let graphql = crate::graphql::routes(crate::graphql::GraphqlConfig {
-        pool: state.pool.clone(),
-        credentials: state.credentials.clone(),
-        env: state.config.env,
-    });
+    let graphql = crate::graphql::routes(
+        crate::graphql::GraphqlConfig {
+            pool: state.pool.clone(),
+            credentials: state.credentials.clone(),
+            env: state.config.env,
+        },
+        state.config.graphql,
+    );
     let health = Router::new()
         .route("/healthz", any(health::healthz))
         .route("/readyz", any(health::readyz))

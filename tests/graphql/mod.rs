@@ -1,8 +1,10 @@
 //! The GraphQL API (docs/api.md §6): HTTP and auth, the queries against the sample,
 //! sessions, batching of relations, and the committed SDL.
 
+mod cost;
 mod dataloader;
 mod http;
 mod queries;
+mod request_errors;
 mod sdl;
 mod sessions;
