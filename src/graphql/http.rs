@@ -35,9 +35,10 @@
 //!   production and staging. Errors while executing keep 200 and the other fields'
 //!   data: `BAD_USER_INPUT` for a bad argument value, `DATABASE_TIME_EXCEEDED` once
 //!   the request's database time is spent.
-//! - Production and staging: the session is checked first (401), then, for a POST, the
-//!   CSRF pair (403). A GET query needs the session only: it reads and changes nothing.
-//!   Local and e2e check neither.
+//! - Production and staging: the session is checked first (401), then its rate (429),
+//!   then, for a POST, the CSRF pair (403). A GET query needs the session only: it
+//!   reads and changes nothing. Local and e2e check neither, and count the rate per
+//!   client address.
 //!
 //! - `GET /csrf/` returns `{"csrftoken": "..."}` and sets the `csrftoken` cookie
 //!   (`Path=/; SameSite=Lax`, plus `Secure` in production and staging). The check is
