@@ -285,14 +285,24 @@ fn small_is_healthy_sized_and_shaped() {
         .any(|n| n.chars().any(|c| "éèöüçñ".contains(c))));
     let avg_body = count(
         &conn,
-        "SELECT CAST(AVG(LENGTH(body)) AS INTEGER) FROM issues WHERE body != ''",
+        "SELECT CAST(AVG(LENGTH(body)) AS INTEGER) FROM issue_bodies WHERE body != ''",
     );
     assert!(
         (500..=4_000).contains(&avg_body),
         "average body {avg_body} bytes"
     );
-    assert!(count(&conn, "SELECT COUNT(*) FROM issues WHERE body LIKE '%```%'") > 1_000);
-    assert!(count(&conn, "SELECT COUNT(*) FROM issues WHERE body LIKE '## %'") > 5_000);
+    assert!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM issue_bodies WHERE body LIKE '%```%'"
+        ) > 1_000
+    );
+    assert!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM issue_bodies WHERE body LIKE '## %'"
+        ) > 5_000
+    );
 
     // Filters have repeated values: companies and locations come from small pools.
     let companies = count(&conn, "SELECT COUNT(DISTINCT company) FROM members");
