@@ -63,9 +63,14 @@ CREATE TABLE members (
 );
 CREATE INDEX members_company ON members (company_lc);
 CREATE INDEX members_location ON members (location_lc);
+-- Each ordering in both directions, the id last and ascending (see `issues`).
 CREATE INDEX members_created ON members (created_at, id);
+CREATE INDEX members_created_desc ON members (created_at DESC);
 CREATE INDEX members_updated ON members (updated_at, id);
+CREATE INDEX members_updated_desc ON members (updated_at DESC);
 CREATE INDEX members_name ON members (name_lc, name, id);
+CREATE INDEX members_name_desc ON members (name_lc DESC, name DESC);
+CREATE INDEX members_login_desc ON members (login_lc DESC);
 
 CREATE TABLE repositories (
     id                 INTEGER PRIMARY KEY,
@@ -115,24 +120,55 @@ CREATE INDEX labels_color ON labels (color_lc);
 CREATE INDEX labels_created ON labels (created_at, id);
 CREATE INDEX labels_updated ON labels (updated_at, id);
 
+-- The issue rows stay narrow (about 200 bytes): every list count, filter and sort
+-- reads them, and the Markdown bodies (kilobytes each) live in `issue_bodies`, read
+-- only by the detail and GraphQL's `body`. `organization_id` repeats the repository's
+-- organization, so that an organization's issues are one index range.
+--
+-- One index per ordering the list offers, with the direction of every key as in its
+-- `ORDER BY` (the id, last and ascending, is the index's own row id), alone and after
+-- each filter that selects one value of a column of `issues` (state, organization,
+-- repository): a page is read in index order, its count from the same index, and
+-- skipping to a deep page steps over index entries, not rows. An organization's
+-- issues in one state (a large range) are counted from an index as well.
 CREATE TABLE issues (
-    id            INTEGER PRIMARY KEY,
-    repository_id INTEGER NOT NULL REFERENCES repositories (id),
-    number        INTEGER NOT NULL,
-    title         TEXT NOT NULL,
-    state         TEXT NOT NULL CHECK (state IN ('open', 'closed')),
-    body          TEXT NOT NULL,
-    author_id     INTEGER REFERENCES members (id),   -- nullable
-    url           TEXT NOT NULL,
-    created_at    INTEGER NOT NULL,
-    updated_at    INTEGER NOT NULL,
-    closed_at     INTEGER,                            -- nullable
+    id              INTEGER PRIMARY KEY,
+    repository_id   INTEGER NOT NULL REFERENCES repositories (id),
+    organization_id INTEGER NOT NULL REFERENCES organizations (id), -- the repository's
+    number          INTEGER NOT NULL,
+    title           TEXT NOT NULL,
+    state           TEXT NOT NULL CHECK (state IN ('open', 'closed')),
+    author_id       INTEGER REFERENCES members (id),   -- nullable
+    url             TEXT NOT NULL,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL,
+    closed_at       INTEGER,                            -- nullable
     UNIQUE (repository_id, number)
 );
-CREATE INDEX issues_created ON issues (created_at, updated_at, id);
-CREATE INDEX issues_updated ON issues (updated_at, id);
-CREATE INDEX issues_state ON issues (state);
+CREATE INDEX issues_created ON issues (created_at DESC, updated_at DESC);
+CREATE INDEX issues_created_asc ON issues (created_at, updated_at DESC);
+CREATE INDEX issues_updated ON issues (updated_at);
+CREATE INDEX issues_updated_desc ON issues (updated_at DESC);
+CREATE INDEX issues_state_created ON issues (state, created_at DESC, updated_at DESC);
+CREATE INDEX issues_state_created_asc ON issues (state, created_at, updated_at DESC);
+CREATE INDEX issues_state_updated ON issues (state, updated_at);
+CREATE INDEX issues_state_updated_desc ON issues (state, updated_at DESC);
+CREATE INDEX issues_org_created ON issues (organization_id, created_at DESC, updated_at DESC);
+CREATE INDEX issues_org_created_asc ON issues (organization_id, created_at, updated_at DESC);
+CREATE INDEX issues_org_updated ON issues (organization_id, updated_at);
+CREATE INDEX issues_org_updated_desc ON issues (organization_id, updated_at DESC);
+CREATE INDEX issues_org_state_created ON issues (organization_id, state, created_at DESC, updated_at DESC);
+CREATE INDEX issues_repo_created ON issues (repository_id, created_at DESC, updated_at DESC);
+CREATE INDEX issues_repo_created_asc ON issues (repository_id, created_at, updated_at DESC);
+CREATE INDEX issues_repo_updated ON issues (repository_id, updated_at);
+CREATE INDEX issues_repo_updated_desc ON issues (repository_id, updated_at DESC);
 CREATE INDEX issues_author ON issues (author_id);
+
+-- One Markdown body per issue (`issues.id`).
+CREATE TABLE issue_bodies (
+    issue_id INTEGER PRIMARY KEY REFERENCES issues (id),
+    body     TEXT NOT NULL
+);
 
 CREATE TABLE issue_labels (
     issue_id INTEGER NOT NULL REFERENCES issues (id),

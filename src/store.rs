@@ -34,8 +34,9 @@ pub use sample::{init_db, sample_dataset, SAMPLE};
 
 /// The schema, embedded from `data/schema.sql`.
 pub const SCHEMA: &str = include_str!("../data/schema.sql");
-/// Bumped whenever `data/schema.sql` changes incompatibly.
-pub const SCHEMA_VERSION: &str = "1";
+/// Bumped whenever `data/schema.sql` changes incompatibly (2: issue bodies moved out
+/// of `issues` into `issue_bodies`).
+pub const SCHEMA_VERSION: &str = "2";
 
 /// Import errors, one `file:line: what is wrong` per entry.
 #[derive(Debug)]
@@ -79,7 +80,12 @@ pub enum StoreError {
         #[source]
         source: rusqlite::Error,
     },
-    #[error("{} has schema version {found}, this roost reads {SCHEMA_VERSION}; re-import it", .path.display())]
+    #[error(
+        "{} was built by {} roost (schema version {found}, this roost reads {SCHEMA_VERSION}); \
+         re-import it (`roost db import`, `db init --force` or `db synth`)",
+        .path.display(),
+        if .found.parse::<u64>().ok() < SCHEMA_VERSION.parse::<u64>().ok() { "an older" } else { "another" }
+    )]
     SchemaVersion { path: PathBuf, found: String },
     #[error("{} is not a file path", .0.display())]
     NotAFilePath(PathBuf),

@@ -105,6 +105,61 @@ fn where_clause(
     (sql, args)
 }
 
+/// Whether `sql` names a column of the table aliased `alias` (`alias.` not preceded
+/// by a letter, digit or `_`).
+fn mentions(sql: &str, alias: &str) -> bool {
+    let pattern = format!("{alias}.");
+    sql.match_indices(&pattern).any(|(at, _)| {
+        sql[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'))
+    })
+}
+
+/// The tables of a list's `from` that a statement over `used` (its conditions,
+/// order and columns) needs: the record's own table, and each join whose alias `used`
+/// mentions or that a needed join goes through. A list's joins are inner joins on the
+/// joined table's `id` to a reference every row has (an issue's repository, a
+/// repository's organization: the import refuses a dangling one), so a join that no
+/// part of the statement reads neither filters nor repeats rows, and leaving it out
+/// keeps the answer and spares the planner a path through the joined tables. Anything
+/// else in `from` keeps it whole.
+fn needed_from(from: &str, used: &str) -> String {
+    let mut parts = from.split(" JOIN ");
+    let Some(base) = parts.next() else {
+        return from.to_string();
+    };
+    let mut joins: Vec<(&str, &str)> = Vec::new();
+    for join in parts {
+        let mut words = join.split_whitespace();
+        let (_table, alias, on) = (words.next(), words.next(), words.next());
+        let prunable = on == Some("ON")
+            && alias.is_some_and(|a| join.contains(&format!(" ON {a}.id = ")))
+            && !base.contains(" LEFT")
+            && !join.contains(" LEFT")
+            && !join.contains(" CROSS");
+        match alias {
+            Some(alias) if prunable => joins.push((alias, join)),
+            _ => return from.to_string(),
+        }
+    }
+    let mut needed = vec![false; joins.len()];
+    for k in (0..joins.len()).rev() {
+        let alias = joins[k].0;
+        needed[k] = mentions(used, alias)
+            || (k + 1..joins.len()).any(|later| needed[later] && mentions(joins[later].1, alias));
+    }
+    let mut out = base.to_string();
+    for (k, (_, join)) in joins.iter().enumerate() {
+        if needed[k] {
+            out.push_str(" JOIN ");
+            out.push_str(join);
+        }
+    }
+    out
+}
+
 /// Answers one list page live. `snapshot` is the canonical snapshot key of a
 /// sub-list; `today` is the request's UTC date (`YYYY-MM-DD`).
 pub fn list_page(
@@ -119,7 +174,10 @@ pub fn list_page(
         None => None,
     };
     let (cond, mut args) = where_clause(spec, snapshot_id, query, today);
-    let count_sql = format!("SELECT COUNT(*) FROM {} {cond}", spec.from);
+    let count_sql = format!(
+        "SELECT COUNT(*) FROM {} {cond}",
+        needed_from(spec.from, &cond)
+    );
     let total: i64 = conn
         .prepare_cached(&count_sql)?
         .query_row(rusqlite::params_from_iter(args.iter()), |r| r.get(0))?;
@@ -131,11 +189,16 @@ pub fn list_page(
             total_pages: pages,
         });
     }
+    // The page's ids first, from the tables the conditions and the order need (an
+    // index walk, or a sort of keys and ids), then the columns of those rows only.
+    let order = order_sql(spec, query.ordering, query.upcoming(spec));
+    let page_from = needed_from(spec.from, &format!("{cond} {order}"));
+    let from = needed_from(spec.from, &format!("{} {order}", spec.columns));
     let sql = format!(
-        "SELECT {} FROM {} {cond} ORDER BY {} LIMIT ? OFFSET ?",
-        spec.columns,
-        spec.from,
-        order_sql(spec, query.ordering, query.upcoming(spec))
+        "SELECT {} FROM {from} WHERE t.id IN \
+         (SELECT t.id FROM {page_from} {cond} ORDER BY {order} LIMIT ? OFFSET ?) \
+         ORDER BY {order}",
+        spec.columns
     );
     args.push(Value::Integer(query.page_size as i64));
     args.push(Value::Integer(((query.page - 1) * query.page_size) as i64));
@@ -281,4 +344,34 @@ pub fn root(docs_url: &str) -> Vec<u8> {
     })
     .to_string()
     .into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FROM: &str = "issues t JOIN repositories r ON r.id = t.repository_id \
+         JOIN organizations o ON o.id = r.organization_id";
+
+    #[test]
+    fn joins_nothing_reads_are_left_out() {
+        assert_eq!(needed_from(FROM, "WHERE 1 AND t.state = ?"), "issues t");
+        assert_eq!(
+            needed_from(FROM, "WHERE 1 AND r.name_lc = ?"),
+            "issues t JOIN repositories r ON r.id = t.repository_id"
+        );
+        // The organization is reached through the repository.
+        assert_eq!(needed_from(FROM, "WHERE o.login_lc = ?"), FROM);
+        assert_eq!(needed_from(FROM, "t.title, o.login WHERE 1"), FROM);
+        // `o.` inside another word is not the alias.
+        assert_eq!(
+            needed_from(FROM, "WHERE t.info.x = 1 AND foo.x"),
+            "issues t"
+        );
+        // Anything but a plain join on the joined table's id stays whole.
+        let left = "issues t LEFT JOIN members m ON m.id = t.author_id";
+        assert_eq!(needed_from(left, "WHERE 1"), left);
+        let other = "a t JOIN b x ON x.a_id = t.id";
+        assert_eq!(needed_from(other, "WHERE 1"), other);
+    }
 }

@@ -134,8 +134,9 @@ impl Item for model::Issue {
     }
 }
 
+/// Over the detail's `from`, which joins the body as `b` (`issue_bodies`).
 pub(super) const ISSUE_DETAIL_COLS: &str =
-    "t.created_at, t.state, t.title, t.updated_at, t.url, t.body";
+    "t.created_at, t.state, t.title, t.updated_at, t.url, b.body";
 
 impl Body for model::IssueDetail {
     fn read(_: &Connection, row: &Row) -> rusqlite::Result<Self> {

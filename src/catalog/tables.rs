@@ -70,8 +70,13 @@ const ORG_REPO_STATE: &[Param] = &[
     param("repository", ParamKind::Text, "r.name_lc"),
     param("state", ParamKind::Choice(&vocab::ISSUE_STATE), "t.state"),
 ];
+/// Issues join their organization directly (`issues.organization_id`), so that an
+/// organization filter reads one index range.
 const IN_REPO: &str = "issues t JOIN repositories r ON r.id = t.repository_id \
-     JOIN organizations o ON o.id = r.organization_id";
+     JOIN organizations o ON o.id = t.organization_id";
+const ISSUE_WITH_BODY: &str = "issues t JOIN issue_bodies b ON b.issue_id = t.id \
+     JOIN repositories r ON r.id = t.repository_id \
+     JOIN organizations o ON o.id = t.organization_id";
 const MILESTONE_IN_REPO: &str = "milestones t JOIN repositories r ON r.id = t.repository_id \
      JOIN organizations o ON o.id = r.organization_id";
 const RELEASE_IN_REPO: &str = "releases t JOIN repositories r ON r.id = t.repository_id \
@@ -470,7 +475,7 @@ pub static DETAILS: &[DetailSpec] = &[
         singular: "Issue",
         id_names: &["organization_id", "repository_id", "issue_id"],
         ids: &[IdRule::Ci, IdRule::Ci, IdRule::Number],
-        from: IN_REPO,
+        from: ISSUE_WITH_BODY,
         base_where: "1",
         columns: ISSUE_DETAIL_COLS,
         lookup: "o.login_lc = ?1 AND r.name_lc = ?2 AND t.number = ?3",

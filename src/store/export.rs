@@ -142,12 +142,13 @@ static FILES: &[FileSpec] = &[
     },
     FileSpec {
         file: "issues.jsonl",
-        sql: "SELECT o.login, r.name, t.number, t.title, t.state, t.body, a.login, t.url, \
+        sql: "SELECT o.login, r.name, t.number, t.title, t.state, b.body, a.login, t.url, \
               (SELECT json_group_array(name) FROM (SELECT l.name AS name FROM issue_labels il \
                  JOIN labels l ON l.id = il.label_id WHERE il.issue_id = t.id \
                  ORDER BY il.position)), \
               t.created_at, t.updated_at, t.closed_at \
-              FROM issues t JOIN repositories r ON r.id = t.repository_id \
+              FROM issues t JOIN issue_bodies b ON b.issue_id = t.id \
+              JOIN repositories r ON r.id = t.repository_id \
               JOIN organizations o ON o.id = r.organization_id \
               LEFT JOIN members a ON a.id = t.author_id ORDER BY t.id",
         fields: &[

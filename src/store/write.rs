@@ -306,22 +306,25 @@ fn insert_issues(
     r: &Resolved,
 ) -> Result<(), StoreError> {
     let mut st = conn.prepare("INSERT INTO issues VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)")?;
+    let mut st_body = conn.prepare("INSERT INTO issue_bodies VALUES (?1,?2)")?;
     let mut st_labels = conn.prepare("INSERT INTO issue_labels VALUES (?1,?2,?3)")?;
     for (i, (_, x)) in records.iter().enumerate() {
         let id = id(i);
+        let repo = r.issues.repo[i];
         st.execute(params![
             id,
-            r.issues.repo[i],
+            repo,
+            r.repo_org[(repo - 1) as usize],
             n(x.number),
             x.title,
             x.state.as_str(),
-            x.body,
             r.issues.author[i],
             x.url,
             x.created_at.0,
             x.updated_at.0,
             x.closed_at.map(|t| t.0)
         ])?;
+        st_body.execute(params![id, x.body])?;
         for (pos, label) in r.issue_labels[i].iter().enumerate() {
             st_labels.execute(params![id, label, pos as i64])?;
         }

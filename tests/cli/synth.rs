@@ -283,7 +283,7 @@ fn small_is_healthy_sized_and_shaped() {
         .any(|n| n.chars().any(|c| "éèöüçñ".contains(c))));
     let avg_body = int(
         &conn,
-        "SELECT CAST(AVG(LENGTH(body)) AS INTEGER) FROM issues WHERE body != ''",
+        "SELECT CAST(AVG(LENGTH(body)) AS INTEGER) FROM issue_bodies WHERE body != ''",
         [],
     );
     assert!(
@@ -293,14 +293,14 @@ fn small_is_healthy_sized_and_shaped() {
     assert!(
         int(
             &conn,
-            "SELECT COUNT(*) FROM issues WHERE body LIKE '%```%'",
+            "SELECT COUNT(*) FROM issue_bodies WHERE body LIKE '%```%'",
             []
         ) > 1_000
     );
     assert!(
         int(
             &conn,
-            "SELECT COUNT(*) FROM issues WHERE body LIKE '## %'",
+            "SELECT COUNT(*) FROM issue_bodies WHERE body LIKE '## %'",
             []
         ) > 5_000
     );

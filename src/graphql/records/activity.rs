@@ -113,7 +113,8 @@ impl Table for Issue {
 }
 
 impl Record for Issue {
-    const COLS: &'static str = "t.id, t.number, t.title, t.state, t.body, t.url, t.author_id, \
+    const COLS: &'static str = "t.id, t.number, t.title, t.state, \
+        (SELECT b.body FROM issue_bodies b WHERE b.issue_id = t.id), t.url, t.author_id, \
         o.login, r.name, t.created_at, t.updated_at";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         Ok(Issue {

@@ -93,8 +93,9 @@ async fn recent_issues_filters_and_distinct() {
     // Every field of the newest issue.
     let row = &rows(
         &conn,
-        "SELECT i.title, i.number, i.state, i.body, i.url, i.created_at, i.updated_at, o.login, \
-            r.name, m.login FROM issues i JOIN repositories r ON r.id = i.repository_id \
+        "SELECT i.title, i.number, i.state, b.body, i.url, i.created_at, i.updated_at, o.login, \
+            r.name, m.login FROM issues i JOIN issue_bodies b ON b.issue_id = i.id \
+         JOIN repositories r ON r.id = i.repository_id \
          JOIN organizations o ON o.id = r.organization_id LEFT JOIN members m ON m.id = i.author_id \
          ORDER BY i.created_at DESC, i.updated_at DESC, i.id DESC LIMIT 1",
         [],
