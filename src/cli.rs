@@ -92,6 +92,10 @@ pub enum DbCommand {
         /// Replace what a non-empty DIR holds.
         #[arg(long)]
         force: bool,
+        /// Only what the API shows (no inactive chapters, committees or projects,
+        /// unpublished releases, snapshots not completed, hidden fields).
+        #[arg(long)]
+        public_only: bool,
     },
 }
 
@@ -125,6 +129,12 @@ pub struct GenerateArgs {
     /// (the root's docs_url); without it they are host-relative paths.
     #[arg(long, env = "ROOST_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// Also publish the dataset, gzip-compressed, under dataset/ in the tree.
+    #[arg(long)]
+    pub with_dataset: bool,
+    /// With --with-dataset: only what the API shows.
+    #[arg(long, requires = "with_dataset")]
+    pub public_only: bool,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -290,8 +300,18 @@ pub fn run() -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::FAILURE);
             }
         }
-        Command::Db(DbCommand::Export { dir, db, force }) => {
-            let conn = store::open_read(&db.db)?;
+        Command::Db(DbCommand::Export {
+            dir,
+            db,
+            force,
+            public_only,
+        }) => {
+            let which = if public_only {
+                generate::Dataset::PublicOnly
+            } else {
+                generate::Dataset::Full
+            };
+            let conn = generate::dataset::open_for_export(&db.db, which)?;
             let counts = store::export::export_dir(&conn, &dir, force)?;
             let records: usize = counts.iter().map(|(_, n)| n).sum();
             println!(
@@ -303,7 +323,12 @@ pub fn run() -> anyhow::Result<ExitCode> {
         }
         Command::Generate(args) => {
             let opts = generate_options(&args)?;
-            let summary = generate::generate(&opts)?;
+            let dataset = match (args.with_dataset, args.public_only) {
+                (false, _) => None,
+                (true, false) => Some(generate::Dataset::Full),
+                (true, true) => Some(generate::Dataset::PublicOnly),
+            };
+            let summary = generate::generate_with(&opts, dataset)?;
             println!("{summary}");
         }
         Command::Serve(args) => serve(args)?,
@@ -358,6 +383,8 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
             precompress: false,
             today: None,
             public_url: args.public_url.clone(),
+            with_dataset: false,
+            public_only: false,
         })?;
         let summary = generate::generate(&opts)?;
         println!("{summary}");
