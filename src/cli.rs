@@ -17,7 +17,7 @@ use crate::credentials::{self, CredentialError, Kind, Revoked};
 use crate::shim::conn::ConnLimits;
 use crate::shim::ShimConfig;
 use crate::synth::Scale;
-use crate::{generate, records, store};
+use crate::{generate, mirror, records, store};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -45,6 +45,8 @@ pub enum Command {
     /// Manage GraphQL sessions for the frontend.
     #[command(subcommand)]
     Sessions(CredentialCommand),
+    /// Copy a published tree to a local folder, fetching only what changed.
+    Mirror(MirrorArgs),
 }
 
 #[derive(Debug, Args, Clone)]
@@ -135,6 +137,23 @@ pub struct GenerateArgs {
     /// With --with-dataset: only what the API shows.
     #[arg(long, requires = "with_dataset")]
     pub public_only: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct MirrorArgs {
+    /// The URL of the published site folder (where manifest.json is), http:// or
+    /// https://.
+    pub url: String,
+    /// The mirror's folder: DIR/site is the copy (and DIR/roost.db the dataset).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Also fetch the published dataset and import it into DIR/roost.db, so
+    /// `roost serve --site DIR/site --db DIR/roost.db` answers everything.
+    #[arg(long)]
+    pub with_dataset: bool,
+    /// Files fetched at a time.
+    #[arg(long, default_value_t = 8, value_parser = at_least_one)]
+    pub jobs: usize,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -330,6 +349,16 @@ pub fn run() -> anyhow::Result<ExitCode> {
             };
             let summary = generate::generate_with(&opts, dataset)?;
             println!("{summary}");
+        }
+        Command::Mirror(args) => {
+            let summary = mirror::mirror(&mirror::Options {
+                url: args.url.clone(),
+                out: args.out.clone(),
+                with_dataset: args.with_dataset,
+                jobs: args.jobs,
+                progress: std::io::stderr().is_terminal(),
+            })?;
+            println!("{} ← {}: {summary}", args.out.display(), args.url);
         }
         Command::Serve(args) => serve(args)?,
         Command::Keys(cmd) => credential_command(Kind::Key, cmd)?,

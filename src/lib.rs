@@ -12,6 +12,7 @@ pub mod error;
 pub mod generate;
 pub mod graphql;
 pub mod manifest;
+pub mod mirror;
 pub mod model;
 pub mod openapi;
 pub mod pool;
