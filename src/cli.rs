@@ -358,7 +358,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
                 jobs: args.jobs,
                 progress: std::io::stderr().is_terminal(),
             })?;
-            println!("{} ← {}: {summary}", args.out.display(), args.url);
+            println!("{} from {}: {summary}", args.out.display(), args.url);
         }
         Command::Serve(args) => serve(args)?,
         Command::Keys(cmd) => credential_command(Kind::Key, cmd)?,
