@@ -17,7 +17,7 @@ use crate::credentials::{self, CredentialError, Kind, Revoked};
 use crate::shim::conn::ConnLimits;
 use crate::shim::ShimConfig;
 use crate::synth::Scale;
-use crate::{generate, records, store};
+use crate::{generate, mirror, records, store};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -45,6 +45,8 @@ pub enum Command {
     /// Manage GraphQL sessions for the frontend.
     #[command(subcommand)]
     Sessions(CredentialCommand),
+    /// Copy a published tree to a local folder, fetching only what changed.
+    Mirror(MirrorArgs),
 }
 
 #[derive(Debug, Args, Clone)]
@@ -92,6 +94,10 @@ pub enum DbCommand {
         /// Replace what a non-empty DIR holds.
         #[arg(long)]
         force: bool,
+        /// Only what the API shows (no inactive chapters, committees or projects,
+        /// unpublished releases, snapshots not completed, hidden fields).
+        #[arg(long)]
+        public_only: bool,
     },
 }
 
@@ -125,6 +131,29 @@ pub struct GenerateArgs {
     /// (the root's docs_url); without it they are host-relative paths.
     #[arg(long, env = "ROOST_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// Also publish the dataset, gzip-compressed, under dataset/ in the tree.
+    #[arg(long)]
+    pub with_dataset: bool,
+    /// With --with-dataset: only what the API shows.
+    #[arg(long, requires = "with_dataset")]
+    pub public_only: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct MirrorArgs {
+    /// The URL of the published site folder (where manifest.json is), http:// or
+    /// https://.
+    pub url: String,
+    /// The mirror's folder: DIR/site is the copy (and DIR/roost.db the dataset).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Also fetch the published dataset and import it into DIR/roost.db, so
+    /// `roost serve --site DIR/site --db DIR/roost.db` answers everything.
+    #[arg(long)]
+    pub with_dataset: bool,
+    /// Files fetched at a time.
+    #[arg(long, default_value_t = 8, value_parser = at_least_one)]
+    pub jobs: usize,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -299,8 +328,18 @@ pub fn run() -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::FAILURE);
             }
         }
-        Command::Db(DbCommand::Export { dir, db, force }) => {
-            let conn = store::open_read(&db.db)?;
+        Command::Db(DbCommand::Export {
+            dir,
+            db,
+            force,
+            public_only,
+        }) => {
+            let which = if public_only {
+                generate::Dataset::PublicOnly
+            } else {
+                generate::Dataset::Full
+            };
+            let conn = generate::dataset::open_for_export(&db.db, which)?;
             let counts = store::export::export_dir(&conn, &dir, force)?;
             let records: usize = counts.iter().map(|(_, n)| n).sum();
             println!(
@@ -312,8 +351,23 @@ pub fn run() -> anyhow::Result<ExitCode> {
         }
         Command::Generate(args) => {
             let opts = generate_options(&args)?;
-            let summary = generate::generate(&opts)?;
+            let dataset = match (args.with_dataset, args.public_only) {
+                (false, _) => None,
+                (true, false) => Some(generate::Dataset::Full),
+                (true, true) => Some(generate::Dataset::PublicOnly),
+            };
+            let summary = generate::generate_with(&opts, dataset)?;
             println!("{summary}");
+        }
+        Command::Mirror(args) => {
+            let summary = mirror::mirror(&mirror::Options {
+                url: args.url.clone(),
+                out: args.out.clone(),
+                with_dataset: args.with_dataset,
+                jobs: args.jobs,
+                progress: std::io::stderr().is_terminal(),
+            })?;
+            println!("{} from {}: {summary}", args.out.display(), args.url);
         }
         Command::Serve(args) => serve(args)?,
         Command::Keys(cmd) => credential_command(Kind::Key, cmd)?,
@@ -372,6 +426,8 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
             precompress: false,
             today: None,
             public_url: args.public_url.clone(),
+            with_dataset: false,
+            public_only: false,
         })?;
         let summary = generate::generate(&opts)?;
         println!("{summary}");

@@ -9,6 +9,9 @@
 //! Incremental: a file whose bytes equal the previous tree's (by the manifest's
 //! hash) is hard-linked from it instead of written, so it keeps its inode and mtime;
 //! files no longer produced are simply absent from the new tree.
+//!
+//! Beside the tree files a generation writes its manifest documents and change lists
+//! ([`crate::manifest`]) and, when asked, the dataset itself ([`dataset`]).
 
 use std::collections::HashMap;
 use std::fs;
@@ -19,12 +22,15 @@ use std::time::Instant;
 
 use anyhow::{anyhow, Context};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::catalog::{self, FilterValue, ListQuery, ListSpec, OrderChoice, ParamKind};
 use crate::store;
 use crate::tree;
+
+pub mod dataset;
+
+pub use dataset::Dataset;
 
 /// Options of one generation.
 #[derive(Debug, Clone)]
@@ -70,28 +76,7 @@ impl std::fmt::Display for Summary {
     }
 }
 
-/// One line of the manifest.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct ManifestEntry {
-    pub path: String,
-    pub size: u64,
-    pub sha256: String,
-}
-
-/// `manifest.json` at the root of the tree: every file with its size and hash,
-/// sorted by path, with no timestamp (same data, same manifest).
-#[derive(Debug, Clone, Serialize, Deserialize, Default)]
-pub struct Manifest {
-    pub files: Vec<ManifestEntry>,
-}
-
-pub const MANIFEST: &str = "manifest.json";
-
-/// Reads the manifest of a tree, if it has one.
-pub fn read_manifest(root: &Path) -> Option<Manifest> {
-    let bytes = fs::read(root.join(MANIFEST)).ok()?;
-    serde_json::from_slice(&bytes).ok()
-}
+pub use crate::manifest::{read_manifest, Manifest, ManifestEntry, MANIFEST};
 
 fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
@@ -535,7 +520,7 @@ fn pages_headers() -> Vec<u8> {
 }
 
 /// Sibling paths of the live tree: `<parent>/.<name>.g<stamp>` generations.
-fn generation_prefix(out: &Path) -> anyhow::Result<(PathBuf, String)> {
+pub(crate) fn generation_prefix(out: &Path) -> anyhow::Result<(PathBuf, String)> {
     let name = out
         .file_name()
         .ok_or_else(|| anyhow!("--out {} has no folder name", out.display()))?
@@ -549,7 +534,7 @@ fn generation_prefix(out: &Path) -> anyhow::Result<(PathBuf, String)> {
 }
 
 /// Removes generation folders left by killed runs (not the live one).
-fn clean_leftovers(parent: &Path, prefix: &str, live: Option<&Path>) {
+pub(crate) fn clean_leftovers(parent: &Path, prefix: &str, live: Option<&Path>) {
     let Ok(entries) = fs::read_dir(parent) else {
         return;
     };
@@ -568,6 +553,12 @@ fn clean_leftovers(parent: &Path, prefix: &str, live: Option<&Path>) {
 
 /// Renders the whole tree into `opts.out` (see the module doc).
 pub fn generate(opts: &Options) -> anyhow::Result<Summary> {
+    generate_with(opts, None)
+}
+
+/// Renders the whole tree into `opts.out`, with the dataset under `dataset/` when
+/// `dataset` says which records to publish.
+pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result<Summary> {
     let started = Instant::now();
     let conn = store::open_read(&opts.db)?;
     let (parent, prefix) = generation_prefix(&opts.out)?;
@@ -639,6 +630,9 @@ pub fn generate(opts: &Options) -> anyhow::Result<Summary> {
         })?;
         bar.finish_and_clear();
         let mut files: Vec<ManifestEntry> = parts.into_iter().flatten().collect();
+        if let Some(which) = dataset {
+            files.extend(pool.install(|| dataset::write(&writer, &opts.db, which))?);
+        }
         files.sort_by(|a, b| a.path.cmp(&b.path));
         if let Some(dup) = files.windows(2).find(|w| w[0].path == w[1].path) {
             return Err(anyhow!("two answers map to one file: {}", dup[0].path));
@@ -650,17 +644,7 @@ pub fn generate(opts: &Options) -> anyhow::Result<Summary> {
             .count() as u64;
         let bytes = files.iter().map(|e| e.size).sum();
         let count = files.len() as u64;
-        let manifest = serde_json::to_vec(&Manifest { files })?;
-        if let Some(old) = previous_root
-            .as_ref()
-            .and_then(|p| fs::read(p.join(MANIFEST)).ok())
-        {
-            writer
-                .previous
-                .insert(MANIFEST.to_string(), (old.len() as u64, sha256_hex(&old)));
-        }
-        let mut sink = Vec::new();
-        writer.put_one(Path::new(MANIFEST), &manifest, &mut sink)?;
+        write_manifests(&mut writer, &files, previous_root.as_deref())?;
         Ok(Summary {
             files: count,
             bytes,
@@ -689,8 +673,33 @@ pub fn generate(opts: &Options) -> anyhow::Result<Summary> {
     Ok(summary)
 }
 
+/// The manifest documents and change lists of the new generation
+/// ([`crate::manifest::publish`]). The manifest documents go through the writer, so
+/// unchanged ones are linked from the previous generation; the change lists describe
+/// this generation and are written as they are, outside the counts.
+fn write_manifests(
+    writer: &mut Writer,
+    files: &[ManifestEntry],
+    previous_root: Option<&Path>,
+) -> anyhow::Result<()> {
+    let published = crate::manifest::publish(files, &writer.previous, previous_root)?;
+    for e in published.previous_documents {
+        writer.previous.insert(e.path, (e.size, e.sha256));
+    }
+    let mut sink = Vec::new();
+    for (path, bytes) in &published.documents {
+        writer.put_one(Path::new(path), bytes, &mut sink)?;
+    }
+    for (path, bytes) in published.changes.documents() {
+        let target = writer.root.join(&path);
+        ensure_parent(&target)?;
+        fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
+    }
+    Ok(())
+}
+
 /// Points `out` at the new generation with one atomic rename of a symlink.
-fn swap_in(out: &Path, parent: &Path, gen_name: &str) -> anyhow::Result<()> {
+pub(crate) fn swap_in(out: &Path, parent: &Path, gen_name: &str) -> anyhow::Result<()> {
     let meta = fs::symlink_metadata(out);
     if let Ok(meta) = &meta {
         if meta.is_dir() {

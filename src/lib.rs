@@ -11,6 +11,8 @@ pub mod docs;
 pub mod error;
 pub mod generate;
 pub mod graphql;
+pub mod manifest;
+pub mod mirror;
 pub mod model;
 pub mod openapi;
 pub mod pool;

@@ -9,6 +9,8 @@
 //! fraction is not zero; an omitted `url` that import filled in is written as filled
 //! in. Values computed at import (lower-case shadows, project stars and forks, level
 //! ranks) are not written: import computes them again.
+//!
+//! `public` narrows an export to what the API exposes (`--public-only`).
 
 use std::fs;
 use std::io::{self, BufWriter, Write};
@@ -17,6 +19,10 @@ use std::path::{Path, PathBuf};
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 use serde_json::Value;
+
+mod public;
+
+pub use public::{restrict_to, Exposure, HIDDEN_FIELDS};
 
 /// How a column becomes a JSON value.
 #[derive(Clone, Copy)]
@@ -404,48 +410,72 @@ pub fn export_with<W: Write>(
 ) -> Result<Vec<(&'static str, usize)>, ExportError> {
     let mut counts = Vec::new();
     for spec in FILES {
-        let sql_err = |source| ExportError::Sql {
-            file: spec.file,
-            source,
-        };
         let io_err = |source| ExportError::Io {
             path: PathBuf::from(spec.file),
             source,
         };
         let mut out = open(spec.file).map_err(io_err)?;
-        let mut stmt = conn.prepare(spec.sql).map_err(sql_err)?;
-        let mut rows = stmt.query([]).map_err(sql_err)?;
-        let mut n = 0;
-        let mut line = Vec::with_capacity(4096);
-        while let Some(row) = rows.next().map_err(sql_err)? {
-            // Written field by field, in the documented order (a JSON map would sort).
-            line.clear();
-            line.push(b'{');
-            for (i, (field, kind)) in spec.fields.iter().enumerate() {
-                let value = to_json(spec.file, field, *kind, row.get_ref(i).map_err(sql_err)?)?;
-                if i > 0 {
-                    line.push(b',');
-                }
-                serde_json::to_writer(&mut line, field)
-                    .and_then(|()| {
-                        line.push(b':');
-                        serde_json::to_writer(&mut line, &value)
-                    })
-                    .map_err(|source| ExportError::Json {
-                        file: spec.file,
-                        field,
-                        source,
-                    })?;
-            }
-            line.push(b'}');
-            line.push(b'\n');
-            out.write_all(&line).map_err(io_err)?;
-            n += 1;
-        }
+        let n = write_file(conn, spec, &mut out)?;
         finish(spec.file, out).map_err(io_err)?;
         counts.push((spec.file, n));
     }
     Ok(counts)
+}
+
+/// Writes one interchange file (one of [`file_names`]) of the dataset open on `conn`
+/// to `out`; returns the number of records. `None` for a name that is not one.
+pub fn export_file(
+    conn: &Connection,
+    file: &str,
+    out: &mut impl Write,
+) -> Option<Result<usize, ExportError>> {
+    let spec = FILES.iter().find(|f| f.file == file)?;
+    Some(write_file(conn, spec, out))
+}
+
+fn write_file(
+    conn: &Connection,
+    spec: &FileSpec,
+    out: &mut impl Write,
+) -> Result<usize, ExportError> {
+    let sql_err = |source| ExportError::Sql {
+        file: spec.file,
+        source,
+    };
+    let io_err = |source| ExportError::Io {
+        path: PathBuf::from(spec.file),
+        source,
+    };
+    let mut stmt = conn.prepare(spec.sql).map_err(sql_err)?;
+    let mut rows = stmt.query([]).map_err(sql_err)?;
+    let mut n = 0;
+    let mut line = Vec::with_capacity(4096);
+    while let Some(row) = rows.next().map_err(sql_err)? {
+        // Written field by field, in the documented order (a JSON map would sort).
+        line.clear();
+        line.push(b'{');
+        for (i, (field, kind)) in spec.fields.iter().enumerate() {
+            let value = to_json(spec.file, field, *kind, row.get_ref(i).map_err(sql_err)?)?;
+            if i > 0 {
+                line.push(b',');
+            }
+            serde_json::to_writer(&mut line, field)
+                .and_then(|()| {
+                    line.push(b':');
+                    serde_json::to_writer(&mut line, &value)
+                })
+                .map_err(|source| ExportError::Json {
+                    file: spec.file,
+                    field,
+                    source,
+                })?;
+        }
+        line.push(b'}');
+        line.push(b'\n');
+        out.write_all(&line).map_err(io_err)?;
+        n += 1;
+    }
+    Ok(n)
 }
 
 fn to_json(

@@ -7,5 +7,7 @@ mod export;
 mod generate;
 mod import;
 mod layering;
+mod mirror;
+mod public_dataset;
 mod serve;
 mod synth;

@@ -1,0 +1,131 @@
+//! A public-only export: the dataset as the API shows it, and nothing else.
+//!
+//! [`restrict_to`] puts temporary views in front of the tables of an open connection
+//! (SQLite looks a name up in `temp` before `main`), so the export's own statements
+//! read only what the API exposes. The conditions come from the caller as an
+//! [`Exposure`]: the store sits below the catalog, which states them.
+//!
+//! The rule:
+//! - records the API does not expose are left out: inactive chapters, committees and
+//!   projects, unpublished releases, snapshots that are not completed, and with them
+//!   everything that belongs only to them (their leaders, a project's repository
+//!   links, a snapshot's lists; a completed snapshot lists only the exposed chapters,
+//!   projects and releases, which is what its sub-lists and counts show);
+//! - an organization that is not affiliated is not in the API, but its login is
+//!   (every repository names its organization), so one that owns repositories is
+//!   written as a stub: its login, `is_affiliated: false`, every other field empty or
+//!   zero and its times at the Unix epoch; one that owns none is left out;
+//! - fields no answer shows are written empty: a repository's `subscribers_count`,
+//!   `is_archived`, `license`, `topics`, `languages` and `pushed_at`, a release's
+//!   `is_draft`, an organization's `followers_count` ([`HIDDEN_FIELDS`]);
+//! - everything else (members, repositories, contributors, labels, issues,
+//!   milestones, events, sponsors) is written whole.
+//!
+//! Such an export imports cleanly and renders the same tree, byte for byte, as the
+//! dataset it came from; GraphQL answers the same too.
+
+use rusqlite::Connection;
+
+use super::ExportError;
+
+/// What the API exposes, as SQL conditions on a table aliased `t`.
+#[derive(Debug, Clone, Copy)]
+pub struct Exposure {
+    pub chapters: &'static str,
+    pub committees: &'static str,
+    pub projects: &'static str,
+    pub organizations: &'static str,
+    pub releases: &'static str,
+    pub snapshots: &'static str,
+}
+
+/// The interchange fields a public-only export writes empty: no REST answer and no
+/// GraphQL field shows them (a test holds this list against the OpenAPI document and
+/// the GraphQL schema).
+pub const HIDDEN_FIELDS: &[(&str, &str)] = &[
+    ("repositories.jsonl", "subscribers_count"),
+    ("repositories.jsonl", "is_archived"),
+    ("repositories.jsonl", "license"),
+    ("repositories.jsonl", "topics"),
+    ("repositories.jsonl", "languages"),
+    ("repositories.jsonl", "pushed_at"),
+    ("releases.jsonl", "is_draft"),
+    ("organizations.jsonl", "followers_count"),
+];
+
+/// Restricts what the export statements on `conn` read to what `exposure` says the
+/// API shows (see the module doc). The views live as long as the connection.
+pub fn restrict_to(conn: &Connection, exposure: &Exposure) -> Result<(), ExportError> {
+    let sql = views(exposure);
+    let result = conn
+        .execute_batch("PRAGMA query_only = OFF;")
+        .and_then(|()| conn.execute_batch(&sql));
+    let restored = conn.execute_batch("PRAGMA query_only = ON;");
+    result.and(restored).map_err(|source| ExportError::Sql {
+        file: "the public-only views",
+        source,
+    })
+}
+
+fn views(e: &Exposure) -> String {
+    let org = e.organizations;
+    // A stub keeps the login; everything else of an organization that is not exposed
+    // is empty, zero, false or the epoch.
+    let keep = |column: &str, blank: &str| {
+        format!("CASE WHEN ({org}) THEN t.{column} ELSE {blank} END AS {column}")
+    };
+    let organization_columns = [
+        "t.id".to_string(),
+        "t.login".to_string(),
+        "t.login_lc".to_string(),
+        keep("name", "''"),
+        keep("company", "''"),
+        keep("location", "''"),
+        keep("location_lc", "''"),
+        keep("description", "''"),
+        keep("avatar_url", "''"),
+        keep("url", "''"),
+        "0 AS followers_count".to_string(),
+        "t.is_affiliated".to_string(),
+        keep("created_at", "0"),
+        keep("updated_at", "0"),
+    ]
+    .join(", ");
+    [
+        format!(
+            "CREATE TEMP VIEW chapters AS SELECT * FROM main.chapters t WHERE {}",
+            e.chapters
+        ),
+        format!(
+            "CREATE TEMP VIEW committees AS SELECT * FROM main.committees t WHERE {}",
+            e.committees
+        ),
+        format!(
+            "CREATE TEMP VIEW projects AS SELECT * FROM main.projects t WHERE {}",
+            e.projects
+        ),
+        format!(
+            "CREATE TEMP VIEW snapshots AS SELECT * FROM main.snapshots t WHERE {}",
+            e.snapshots
+        ),
+        format!(
+            "CREATE TEMP VIEW releases AS SELECT t.id, t.repository_id, t.tag_name, t.name, \
+             t.description, t.author_id, t.url, 0 AS is_draft, t.is_pre_release, \
+             t.published_at, t.created_at FROM main.releases t WHERE {}",
+            e.releases
+        ),
+        "CREATE TEMP VIEW repositories AS SELECT t.id, t.organization_id, t.name, t.name_lc, \
+         t.description, t.url, t.commits_count, t.contributors_count, t.forks_count, \
+         t.open_issues_count, t.stars_count, 0 AS subscribers_count, 0 AS is_archived, \
+         '' AS license, '[]' AS topics, '[]' AS languages, NULL AS pushed_at, t.created_at, \
+         t.updated_at FROM main.repositories t"
+            .to_string(),
+        format!(
+            "CREATE TEMP VIEW organizations AS SELECT {organization_columns} \
+             FROM main.organizations t WHERE ({org}) OR EXISTS \
+             (SELECT 1 FROM main.repositories r WHERE r.organization_id = t.id)"
+        ),
+    ]
+    .map(|statement| statement + ";\n")
+    .concat()
+}
