@@ -12,6 +12,11 @@
 //!
 //! Beside the tree files a generation writes its manifest documents and change lists
 //! ([`crate::manifest`]) and, when asked, the dataset itself ([`dataset`]).
+//!
+//! Why one file of about 750 lines: the phases share the plan, the write path and the
+//! incremental bookkeeping (hard links of unchanged files), and read best top to
+//! bottom in the order they run; the manifest and the published dataset, which stand
+//! on their own, already live in their modules.
 
 use std::collections::HashMap;
 use std::fs;
