@@ -9,7 +9,7 @@
 //! it; an added or removed file only its chunk and, when its path is a boundary, the
 //! neighbour. A chunk's name is the hash of its bytes, so an unchanged chunk keeps its
 //! name from one generation to the next and a reader that has it need not fetch it.
-//! At `nest` scale (~950,000 files) the root is about 200 KB.
+//! At `nest` scale (~950,000 files) the root is about 270 KB (935 chunks).
 
 use std::fs;
 use std::path::Path;
