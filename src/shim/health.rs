@@ -13,7 +13,7 @@ use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use super::respond::json_response;
+use super::respond::{json_response, ApiError};
 use super::AppState;
 
 fn answer(status: StatusCode, body: serde_json::Value) -> Response {
@@ -23,26 +23,16 @@ fn answer(status: StatusCode, body: serde_json::Value) -> Response {
     r
 }
 
-fn method_not_allowed() -> Response {
-    let mut r = answer(
-        StatusCode::METHOD_NOT_ALLOWED,
-        json!({"detail": "Method Not Allowed"}),
-    );
-    r.headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
-    r
-}
-
 pub async fn healthz(method: Method) -> Response {
     if method != Method::GET && method != Method::HEAD {
-        return method_not_allowed();
+        return ApiError::MethodNotAllowed.into_response();
     }
     answer(StatusCode::OK, json!({"status": "ok"}))
 }
 
 pub async fn readyz(State(state): State<AppState>, method: Method) -> Response {
     if method != Method::GET && method != Method::HEAD {
-        return method_not_allowed();
+        return ApiError::MethodNotAllowed.into_response();
     }
     match not_ready(&state).await {
         None => answer(StatusCode::OK, json!({"status": "ready"})),

@@ -98,6 +98,18 @@ async fn partial_request_heads_are_dropped_while_others_are_answered() {
     let addr = server.addr;
     let connected = Instant::now();
     let partial: Vec<TcpStream> = (0..50).map(|_| connect(addr, PARTIAL)).collect();
+    // Held, not dropped, before the header timeout.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    for s in &partial {
+        s.set_nonblocking(true).unwrap();
+        let mut byte = [0u8; 1];
+        let peeked = s.peek(&mut byte);
+        assert!(
+            matches!(&peeked, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+            "a partial connection is still open at 100 ms: {peeked:?}"
+        );
+        s.set_nonblocking(false).unwrap();
+    }
     // Another client is answered at once while the partial ones are held.
     let took = get_ok(addr).await;
     assert!(took < Duration::from_secs(2), "answered in {took:?}");
