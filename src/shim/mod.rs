@@ -7,6 +7,7 @@
 //!
 //! - [`api`]: the `/api/v0` handler (routing, auth, tree or catalog, ETag);
 //! - [`respond`]: error shapes, ETag, encodings, HEAD;
+//! - [`files`]: tree files read once per generation and answered from memory;
 //! - [`limits`]: per-key and failed-authentication rate limits;
 //! - [`net`]: the listener (JSON for hyper's own error responses).
 //!
@@ -15,6 +16,7 @@
 
 pub mod api;
 pub mod conn;
+pub mod files;
 pub mod limits;
 pub mod net;
 pub mod respond;
@@ -109,6 +111,8 @@ pub struct Shared {
     credentials: Option<Credentials>,
     key_limiter: Option<Limiter<i64>>,
     failed_auth: Option<FailedAuth>,
+    /// Responses of tree files, per generation of the tree.
+    files: files::FileCache,
 }
 
 impl std::ops::Deref for AppState {
@@ -141,6 +145,7 @@ impl AppState {
             credentials,
             key_limiter,
             failed_auth,
+            files: files::FileCache::default(),
             config,
         })))
     }
