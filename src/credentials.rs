@@ -624,7 +624,8 @@ impl Cache {
     fn current(&mut self) -> Option<i64> {
         let version = self
             .watcher
-            .query_row("PRAGMA data_version", [], |r| r.get::<_, i64>(0))
+            .prepare_cached("PRAGMA data_version")
+            .and_then(|mut st| st.query_row([], |r| r.get::<_, i64>(0)))
             .ok();
         if version.is_none() || version != self.version {
             self.rows.clear();

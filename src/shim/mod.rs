@@ -276,18 +276,24 @@ async fn access_log(req: Request, next: Next) -> Response {
     response
 }
 
-/// JSON log lines on stderr (`RUST_LOG` filters; default `info`).
-pub fn init_logging() {
+/// JSON log lines on stderr (`RUST_LOG` filters; default `info`), written by a thread
+/// of their own so that a request never waits for stderr. Lines are flushed when the
+/// returned guard is dropped; when more than the writer's buffer (128,000 lines) wait,
+/// further lines are dropped rather than holding up a request.
+pub fn init_logging() -> Option<tracing_appender::non_blocking::WorkerGuard> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
+    let (writer, guard) = tracing_appender::non_blocking(std::io::stderr());
+    tracing_subscriber::fmt()
         .json()
         .flatten_event(true)
         .with_current_span(false)
         .with_span_list(false)
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+        .with_writer(writer)
+        .try_init()
+        .ok()
+        .map(|()| guard)
 }
 
 /// Serves `state` on `listener` until `shutdown` completes, then lets in-flight
@@ -315,7 +321,7 @@ pub async fn run(
 
 /// `roost serve` on `addr` (checked by [`listen_addr`]) until SIGTERM or SIGINT.
 pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
-    init_logging();
+    let _log = init_logging();
     let env = config.env;
     let auth_db = config.auth_db.clone();
     let state = AppState::new(config)?;
