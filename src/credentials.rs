@@ -32,7 +32,6 @@
 //! Every function takes "now" as a parameter: tests make a credential that has already
 //! expired by creating it in the past.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
@@ -42,6 +41,10 @@ use rusqlite::{params, Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
 
 use crate::pool::{Gate, Idle, PoolError};
+
+use self::cache::{Cache, CacheKey};
+
+mod cache;
 
 /// Prefix of every raw API key.
 pub const KEY_PREFIX: &str = "rk_";
@@ -57,8 +60,6 @@ const MAX_SECRET_LEN: usize = 256;
 const LAST_USED_RESOLUTION_SECS: i64 = 60;
 /// Checks running at the same time, and connections kept open, in a [`Credentials`].
 const CHECK_PERMITS: usize = 4;
-/// Secrets a [`Credentials`] remembers (found or not) before it starts afresh.
-const CACHE_ENTRIES: usize = 10_000;
 /// How long a write waits for another writer of auth.db.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 /// `PRAGMA user_version` of the current schema.
@@ -607,34 +608,6 @@ struct Inner {
     cache: Mutex<Cache>,
 }
 
-/// Rows looked up, valid for one `data_version` of auth.db (see the module doc).
-#[derive(Debug)]
-struct Cache {
-    /// The connection that asks for `PRAGMA data_version`; it never writes, so every
-    /// change it sees was committed by someone else.
-    watcher: Connection,
-    version: Option<i64>,
-    /// (kind, SHA-256 of the secret) → the row, `None` for no such credential.
-    rows: HashMap<(Kind, [u8; 32]), Option<Found>>,
-}
-
-impl Cache {
-    /// The current `data_version`, the rows emptied when it moved; `None` when it
-    /// cannot be read (then nothing is cached).
-    fn current(&mut self) -> Option<i64> {
-        let version = self
-            .watcher
-            .prepare_cached("PRAGMA data_version")
-            .and_then(|mut st| st.query_row([], |r| r.get::<_, i64>(0)))
-            .ok();
-        if version.is_none() || version != self.version {
-            self.rows.clear();
-            self.version = version;
-        }
-        version
-    }
-}
-
 impl Credentials {
     /// Opens auth.db once (creating or migrating it) and keeps the connection.
     pub fn open(path: &Path) -> Result<Credentials> {
@@ -646,46 +619,20 @@ impl Credentials {
             path: path.to_path_buf(),
             gate: Gate::new(CHECK_PERMITS),
             idle,
-            cache: Mutex::new(Cache {
-                watcher,
-                version: None,
-                rows: HashMap::new(),
-            }),
+            cache: Mutex::new(Cache::new(watcher)),
         })))
     }
 
-    /// The cache's answer for a secret's hash at `now`, when it has one that needs no
-    /// write, and the `data_version` a look-up in the file would be cached under.
-    fn cached(
-        &self,
-        key: &(Kind, [u8; 32]),
-        now: DateTime<Utc>,
-    ) -> (Option<Option<i64>>, Option<i64>) {
+    /// The cache's answer for a secret's hash at `now` and the `data_version` a
+    /// look-up would be remembered under (see [`Cache::answer`]).
+    fn cached(&self, key: &CacheKey, now: DateTime<Utc>) -> (Option<Option<i64>>, Option<i64>) {
         let mut cache = self.0.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        let version = cache.current();
-        let answer = match cache.rows.get(key) {
-            None => None,
-            Some(None) => Some(None),
-            Some(Some(found)) => match found.active_id(now) {
-                None => Some(None),
-                Some(_) if found.use_is_stale(now) => None,
-                Some(id) => Some(Some(id)),
-            },
-        };
-        (answer, version)
+        cache.answer(key, now)
     }
 
-    /// Remembers a look-up made after `version` was read, unless auth.db has changed
-    /// since (the row may predate that change).
-    fn remember(&self, key: (Kind, [u8; 32]), found: Option<Found>, version: Option<i64>) {
+    fn remember(&self, key: CacheKey, found: Option<Found>, version: Option<i64>) {
         let mut cache = self.0.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        if version.is_none() || cache.current() != version {
-            return;
-        }
-        if cache.rows.len() >= CACHE_ENTRIES {
-            cache.rows.clear();
-        }
-        cache.rows.insert(key, found);
+        cache.remember(key, found, version);
     }
 
     pub fn path(&self) -> &Path {
@@ -706,7 +653,7 @@ impl Credentials {
             return Ok(None);
         }
         let digest: [u8; 32] = Sha256::digest(secret).into();
-        let key = (kind, digest);
+        let key: CacheKey = (kind, digest);
         let (answer, version) = self.cached(&key, now);
         if let Some(answer) = answer {
             return Ok(answer);
