@@ -81,7 +81,9 @@ timed() {
 # bench NAME URL [header]: wrk; sets $rps and $p99 (ms).
 bench() {
     local name=$1 url=$2; shift 2
-    local args=(-t2 -c"$connections" -d"${duration}s" --latency)
+    local threads=2
+    [ "$connections" -lt 2 ] && threads=1
+    local args=(-t"$threads" -c"$connections" -d"${duration}s" --latency)
     for h in "$@"; do args+=(-H "$h"); done
     wrk "${args[@]}" "$url" > "$work/wrk.txt" 2>&1
     rps=$(awk '/Requests\/sec/ {printf "%.0f", $2}' "$work/wrk.txt")
