@@ -162,6 +162,8 @@ CREATE INDEX issues_repo_created ON issues (repository_id, created_at DESC, upda
 CREATE INDEX issues_repo_created_asc ON issues (repository_id, created_at, updated_at DESC);
 CREATE INDEX issues_repo_updated ON issues (repository_id, updated_at);
 CREATE INDEX issues_repo_updated_desc ON issues (repository_id, updated_at DESC);
+-- Newest first with the id descending too: GraphQL's recent issues.
+CREATE INDEX issues_newest ON issues (created_at DESC, updated_at DESC, id DESC);
 CREATE INDEX issues_author ON issues (author_id);
 
 -- One Markdown body per issue (`issues.id`).

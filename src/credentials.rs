@@ -20,14 +20,20 @@
 //! - one status rule ([`Status`]): revoked, else expired once the expiry is not after
 //!   "now" (an unreadable expiry counts as expired: fail closed), else active;
 //! - [`Credentials`]: the server's view, a few pooled connections behind a small
-//!   [`Gate`], shared by the shim's key check and GraphQL's session check. Every check
-//!   reads the committed state (no cache), so a revocation or an expiry applies from
-//!   the next request on; `last_used_at` is written at most once a minute.
+//!   [`Gate`], shared by the shim's key check and GraphQL's session check, and a cache
+//!   of the rows it has looked up (found or not), keyed by the secret's hash. The cache
+//!   holds for one `PRAGMA data_version` of auth.db, asked of a connection of its own
+//!   on every check: any commit by another connection or process (`roost keys revoke`,
+//!   `create`, a recorded use) empties it, so a revocation applies from the next
+//!   request on; an expiry is decided at each check from the cached expiry; a hit
+//!   whose `last_used_at` is a minute old goes to the file, which records the use.
+//!   A hit costs a hash, a lock and that pragma, no blocking task.
 //!
 //! Every function takes "now" as a parameter: tests make a credential that has already
 //! expired by creating it in the past.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 use base64::Engine as _;
 use chrono::{DateTime, Datelike as _, SecondsFormat, Utc};
@@ -35,6 +41,10 @@ use rusqlite::{params, Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
 
 use crate::pool::{Gate, Idle, PoolError};
+
+use self::cache::{Cache, CacheKey};
+
+mod cache;
 
 /// Prefix of every raw API key.
 pub const KEY_PREFIX: &str = "rk_";
@@ -521,36 +531,68 @@ pub fn check(
     if secret.is_empty() || secret.len() > MAX_SECRET_LEN {
         return Ok(None);
     }
+    let row = look_up(conn, kind, &hash_secret(secret), now)?;
+    Ok(row.and_then(|row| row.active_id(now)))
+}
+
+/// What a check needs of a credential's row.
+#[derive(Debug, Clone)]
+struct Found {
+    id: i64,
+    expires_at: Option<String>,
+    revoked: bool,
+    /// When the use was last recorded (by this look-up, if it recorded one).
+    last_used_at: Option<DateTime<Utc>>,
+}
+
+impl Found {
+    fn active_id(&self, now: DateTime<Utc>) -> Option<i64> {
+        (Status::of(self.expires_at.as_deref(), self.revoked, now) == Status::Active)
+            .then_some(self.id)
+    }
+
+    /// Whether the next use at `now` is to be recorded.
+    fn use_is_stale(&self, now: DateTime<Utc>) -> bool {
+        self.last_used_at
+            .is_none_or(|t| (now - t).num_seconds() >= LAST_USED_RESOLUTION_SECS)
+    }
+}
+
+/// The row of the credential of `kind` whose secret hashes to `hash` (hex), recording
+/// its use at `now` when it is active and the last use is a minute old or more.
+fn look_up(conn: &Connection, kind: Kind, hash: &str, now: DateTime<Utc>) -> Result<Option<Found>> {
     type Row = (i64, Option<String>, Option<String>, Option<String>);
     let row: Option<Row> = conn
         .prepare_cached(
             "SELECT id, expires_at, revoked_at, last_used_at FROM credentials \
              WHERE hash = ?1 AND kind = ?2",
         )?
-        .query_row(params![hash_secret(secret), kind.as_str()], |r| {
+        .query_row(params![hash, kind.as_str()], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
         })
         .optional()?;
     let Some((id, expires_at, revoked_at, last_used_at)) = row else {
         return Ok(None);
     };
-    if Status::of(expires_at.as_deref(), revoked_at.is_some(), now) != Status::Active {
-        return Ok(None);
-    }
-    let stale = last_used_at
-        .as_deref()
-        .and_then(parse_time)
-        .is_none_or(|t| (now - t).num_seconds() >= LAST_USED_RESOLUTION_SECS);
-    if stale {
+    let mut found = Found {
+        id,
+        expires_at,
+        revoked: revoked_at.is_some(),
+        last_used_at: last_used_at.as_deref().and_then(parse_time),
+    };
+    if found.active_id(now).is_some() && found.use_is_stale(now) {
         // Best effort: a busy file must not fail the request.
-        if let Err(e) = conn.execute(
+        match conn.execute(
             "UPDATE credentials SET last_used_at = ?3 WHERE kind = ?1 AND id = ?2",
             params![kind.as_str(), id, format_time(now)],
         ) {
-            tracing::debug!(kind = kind.as_str(), id, error = %e, "could not record last use");
+            Ok(_) => found.last_used_at = Some(now),
+            Err(e) => {
+                tracing::debug!(kind = kind.as_str(), id, error = %e, "could not record last use");
+            }
         }
     }
-    Ok(Some(id))
+    Ok(Some(found))
 }
 
 /// The server's credential store: a few connections to auth.db, reused, behind a
@@ -563,19 +605,34 @@ struct Inner {
     path: PathBuf,
     gate: Gate,
     idle: Idle<()>,
+    cache: Mutex<Cache>,
 }
 
 impl Credentials {
     /// Opens auth.db once (creating or migrating it) and keeps the connection.
     pub fn open(path: &Path) -> Result<Credentials> {
         let conn = open(path)?;
+        let watcher = open(path)?;
         let idle = Idle::new(CHECK_PERMITS);
         idle.give(conn, ());
         Ok(Credentials(std::sync::Arc::new(Inner {
             path: path.to_path_buf(),
             gate: Gate::new(CHECK_PERMITS),
             idle,
+            cache: Mutex::new(Cache::new(watcher)),
         })))
+    }
+
+    /// The cache's answer for a secret's hash at `now` and the `data_version` a
+    /// look-up would be remembered under (see [`Cache::answer`]).
+    fn cached(&self, key: &CacheKey, now: DateTime<Utc>) -> (Option<Option<i64>>, Option<i64>) {
+        let mut cache = self.0.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        cache.answer(key, now)
+    }
+
+    fn remember(&self, key: CacheKey, found: Option<Found>, version: Option<i64>) {
+        let mut cache = self.0.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        cache.remember(key, found, version);
     }
 
     pub fn path(&self) -> &Path {
@@ -592,20 +649,32 @@ impl Credentials {
         let Some(secret) = secret.filter(|s| !s.is_empty() && s.len() <= MAX_SECRET_LEN) else {
             return Ok(None);
         };
-        let secret = secret.to_vec();
+        if std::str::from_utf8(secret).is_err() {
+            return Ok(None);
+        }
+        let digest: [u8; 32] = Sha256::digest(secret).into();
+        let key: CacheKey = (kind, digest);
+        let (answer, version) = self.cached(&key, now);
+        if let Some(answer) = answer {
+            return Ok(answer);
+        }
         let inner = std::sync::Arc::clone(&self.0);
-        self.0
+        let found = self
+            .0
             .gate
             .run(move || {
                 let conn = match inner.idle.take(()) {
                     Some(conn) => conn,
                     None => open(&inner.path)?,
                 };
-                let found = check(&conn, kind, &secret, now);
+                let found = look_up(&conn, kind, &hex::encode(digest), now);
                 inner.idle.give(conn, ());
                 found
             })
-            .await?
+            .await??;
+        let answer = found.as_ref().and_then(|f| f.active_id(now));
+        self.remember(key, found, version);
+        Ok(answer)
     }
 }
 

@@ -1,7 +1,9 @@
 //! Answers: running a list page or a detail against SQLite, the list envelope and
 //! pagination, and the whole-scope reads the generator partitions into files.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::sync::{Mutex, PoisonError};
 
 use rusqlite::types::Value;
 use rusqlite::Connection;
@@ -160,6 +162,55 @@ fn needed_from(from: &str, used: &str) -> String {
     out
 }
 
+/// What names one dataset file's contents: (device, inode, size, modification time in
+/// nanoseconds). A dataset is never changed in place (an import renames a new file
+/// over it), so the same identity means the same rows.
+type FileIdentity = (u64, u64, u64, i128);
+
+fn file_identity(conn: &Connection) -> Option<FileIdentity> {
+    use std::os::unix::fs::MetadataExt as _;
+    let path = conn.path().filter(|p| !p.is_empty())?;
+    let m = std::fs::metadata(path).ok()?;
+    Some((
+        m.dev(),
+        m.ino(),
+        m.len(),
+        i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
+    ))
+}
+
+/// Counts of list scopes already answered, per dataset file: a client paging through
+/// a list asks for the same count on every page, and a count is the one part of a
+/// page whose cost grows with the scope (an index range), not with the page.
+/// Process-wide, bounded ([`COUNTS_KEPT`], emptied when full).
+type Counts = HashMap<(FileIdentity, String), u64>;
+static COUNTS: Mutex<Option<Counts>> = Mutex::new(None);
+const COUNTS_KEPT: usize = 4096;
+
+/// `SELECT COUNT(*)` of `sql` with `args`, remembered per dataset file.
+fn count(conn: &Connection, sql: &str, args: &[Value]) -> rusqlite::Result<u64> {
+    let key = file_identity(conn).map(|file| (file, format!("{sql}\u{1f}{args:?}")));
+    if let Some(key) = &key {
+        let counts = COUNTS.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(total) = counts.as_ref().and_then(|c| c.get(key)) {
+            return Ok(*total);
+        }
+    }
+    let total: i64 = conn
+        .prepare_cached(sql)?
+        .query_row(rusqlite::params_from_iter(args.iter()), |r| r.get(0))?;
+    let total = total as u64;
+    if let Some(key) = key {
+        let mut counts = COUNTS.lock().unwrap_or_else(PoisonError::into_inner);
+        let counts = counts.get_or_insert_with(HashMap::new);
+        if counts.len() >= COUNTS_KEPT {
+            counts.clear();
+        }
+        counts.insert(key, total);
+    }
+    Ok(total)
+}
+
 /// Answers one list page live. `snapshot` is the canonical snapshot key of a
 /// sub-list; `today` is the request's UTC date (`YYYY-MM-DD`).
 pub fn list_page(
@@ -178,10 +229,7 @@ pub fn list_page(
         "SELECT COUNT(*) FROM {} {cond}",
         needed_from(spec.from, &cond)
     );
-    let total: i64 = conn
-        .prepare_cached(&count_sql)?
-        .query_row(rusqlite::params_from_iter(args.iter()), |r| r.get(0))?;
-    let total = total as u64;
+    let total = count(conn, &count_sql, &args)?;
     let pages = total_pages(total, query.page_size);
     if query.page > pages {
         return Err(AnswerError::PageNotFound {

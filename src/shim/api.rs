@@ -6,15 +6,16 @@
 //! the tree's file when the canonical request has one, else the catalog → ETag,
 //! `If-None-Match`, encoding → HEAD drops the body.
 //!
-//! A tree file is read with one `open` through the live `site` symlink, so a
-//! regeneration (an atomic swap of that symlink) is seen by the next request and a
-//! response never mixes two generations. Nothing built from a request names a file
+//! A tree file is read with one `open` in the generation the live `site` symlink
+//! names and then answered from memory ([`super::files`]) until the symlink names
+//! another, so a regeneration (an atomic swap of that symlink) is seen by the next
+//! request and a response never mixes two generations. Nothing built from a request names a file
 //! outside the tree: list and detail file names are canonical percent-encoded names
 //! (no `/`, no leading `.`, at most 255 bytes), and `openapi.json` and the docs are
 //! served from memory ([`super::Documents`]), looked up by name.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::path::Path;
+use std::path::PathBuf;
 
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::request::Parts;
@@ -108,6 +109,13 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
         }
         Target::List { spec, snapshot } => {
             let query = list_query(spec, req.uri.query())?;
+            if let Some(outcome) = cached(
+                app,
+                tree::list_request_file(spec, snapshot.as_deref(), &query),
+                &neg,
+            ) {
+                return Ok(respond::outcome_response(outcome));
+            }
             let shared = app.0.clone();
             let today = app.today();
             app.pool
@@ -116,6 +124,9 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
                 .map_err(internal)??
         }
         Target::Detail { spec, ids } => {
+            if let Some(outcome) = cached(app, tree::detail_file(spec.path, &ids), &neg) {
+                return Ok(respond::outcome_response(outcome));
+            }
             let shared = app.0.clone();
             app.pool
                 .run(move |reader| detail(&shared, reader, spec, &ids, &neg))
@@ -220,11 +231,12 @@ fn list(
     neg: &Negotiation,
     today: &str,
 ) -> Result<Outcome, ApiError> {
-    if let Some(site) = &shared.config.site {
-        if let Some(rel) = tree::list_request_file(spec, snapshot.as_deref(), query) {
-            if let Some(outcome) = read_tree(site, &rel, JSON, neg)? {
-                return Ok(outcome);
-            }
+    if let (Some(site), Some(rel)) = (
+        &shared.config.site,
+        tree::list_request_file(spec, snapshot.as_deref(), query),
+    ) {
+        if let Some(outcome) = shared.files.read(site, &rel, JSON, neg)? {
+            return Ok(outcome);
         }
     }
     let body = reader
@@ -243,7 +255,7 @@ fn detail(
 ) -> Result<Outcome, ApiError> {
     if let Some(site) = &shared.config.site {
         if let Some(rel) = tree::detail_file(spec.path, ids) {
-            if let Some(outcome) = read_tree(site, &rel, JSON, neg)? {
+            if let Some(outcome) = shared.files.read(site, &rel, JSON, neg)? {
                 return Ok(outcome);
             }
         }
@@ -303,40 +315,11 @@ fn document(shared: &Shared, name: Option<&str>, neg: &Negotiation) -> Result<Ou
         .map_err(ApiError::Internal)
 }
 
-/// One file of the live tree (a precompressed sibling when the client accepts its
-/// coding), read with a single open. `None` when the tree does not have it.
-fn read_tree(
-    site: &Path,
-    rel: &Path,
-    content_type: &'static str,
-    neg: &Negotiation,
-) -> Result<Option<Outcome>, ApiError> {
-    let path = site.join(rel);
-    for &encoding in &neg.accept {
-        let Some(suffix) = encoding.sibling_suffix() else {
-            continue;
-        };
-        let mut sibling = path.clone().into_os_string();
-        sibling.push(suffix);
-        if let Ok(bytes) = std::fs::read(&sibling) {
-            return Ok(Some(neg.encoded(bytes, content_type, encoding)));
-        }
-    }
-    match std::fs::read(&path) {
-        Ok(bytes) => Ok(Some(
-            neg.identity(bytes, content_type)
-                .map_err(ApiError::Internal)?,
-        )),
-        Err(e) => {
-            if !matches!(
-                e.kind(),
-                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-            ) {
-                tracing::warn!(path = %path.display(), error = %e, "tree file unreadable; answering live");
-            }
-            Ok(None)
-        }
-    }
+/// A tree file's response already in memory ([`super::files`]), answered without a
+/// blocking task.
+fn cached(app: &AppState, rel: Option<PathBuf>, neg: &Negotiation) -> Option<Outcome> {
+    let site = app.config.site.as_ref()?;
+    app.files.lookup(site, &rel?, neg)
 }
 
 #[cfg(test)]

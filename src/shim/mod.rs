@@ -7,6 +7,7 @@
 //!
 //! - [`api`]: the `/api/v0` handler (routing, auth, tree or catalog, ETag);
 //! - [`respond`]: error shapes, ETag, encodings, HEAD;
+//! - [`files`]: tree files read once per generation and answered from memory;
 //! - [`limits`]: the per-key rate limit and the per-address budget of requests
 //!   without a valid key;
 //! - [`net`]: the listener (JSON for hyper's own error responses).
@@ -16,6 +17,7 @@
 
 pub mod api;
 pub mod conn;
+pub mod files;
 pub mod health;
 pub mod limits;
 pub mod net;
@@ -118,6 +120,8 @@ pub struct Shared {
     credentials: Option<Credentials>,
     key_limiter: Option<Limiter<i64>>,
     failed_auth: Option<FailedAuth>,
+    /// Responses of tree files, per generation of the tree.
+    files: files::FileCache,
 }
 
 impl std::ops::Deref for AppState {
@@ -150,6 +154,7 @@ impl AppState {
             credentials,
             key_limiter,
             failed_auth,
+            files: files::FileCache::default(),
             config,
         })))
     }
@@ -301,18 +306,24 @@ async fn access_log(req: Request, next: Next) -> Response {
     response
 }
 
-/// JSON log lines on stderr (`RUST_LOG` filters; default `info`).
-pub fn init_logging() {
+/// JSON log lines on stderr (`RUST_LOG` filters; default `info`), written by a thread
+/// of their own so that a request never waits for stderr. Lines are flushed when the
+/// returned guard is dropped; when more than the writer's buffer (128,000 lines) wait,
+/// further lines are dropped rather than holding up a request.
+pub fn init_logging() -> Option<tracing_appender::non_blocking::WorkerGuard> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
+    let (writer, guard) = tracing_appender::non_blocking(std::io::stderr());
+    tracing_subscriber::fmt()
         .json()
         .flatten_event(true)
         .with_current_span(false)
         .with_span_list(false)
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+        .with_writer(writer)
+        .try_init()
+        .ok()
+        .map(|()| guard)
 }
 
 /// Serves `state` on `listener` until `shutdown` completes, then lets in-flight
@@ -340,7 +351,7 @@ pub async fn run(
 
 /// `roost serve` on `addr` (checked by [`listen_addr`]) until SIGTERM or SIGINT.
 pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
-    init_logging();
+    let _log = init_logging();
     let env = config.env;
     let auth_db = config.auth_db.clone();
     let state = AppState::new(config)?;

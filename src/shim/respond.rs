@@ -140,7 +140,7 @@ impl IntoResponse for ApiError {
 }
 
 /// A content coding the shim can send.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Encoding {
     Identity,
     Gzip,
@@ -307,6 +307,25 @@ impl Negotiation {
         encoding: Encoding,
     ) -> Outcome {
         let etag = etag(&bytes, encoding);
+        if self.not_modified(&etag) {
+            return Outcome::NotModified { etag };
+        }
+        Outcome::Full {
+            bytes,
+            content_type,
+            encoding,
+            etag,
+        }
+    }
+
+    /// A body whose coding and ETag are known already (a cached response).
+    pub fn known(
+        &self,
+        bytes: Vec<u8>,
+        content_type: &'static str,
+        encoding: Encoding,
+        etag: String,
+    ) -> Outcome {
         if self.not_modified(&etag) {
             return Outcome::NotModified { etag };
         }

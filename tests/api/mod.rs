@@ -11,6 +11,7 @@ mod failed_auth;
 mod health;
 mod http;
 mod identity;
+mod key_cache;
 mod openapi;
 mod rejection_log;
 mod socket;

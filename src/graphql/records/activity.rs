@@ -109,7 +109,10 @@ pub struct Issue {
 
 impl Table for Issue {
     const TABLE: &'static str = "issues";
-    const JOINS: &'static str = REPO_JOINS;
+    /// The organization through the issue's own `organization_id`, so that the newest
+    /// issues (and an organization's) are one walk of an `issues` index.
+    const JOINS: &'static str = " JOIN repositories r ON r.id = t.repository_id \
+         JOIN organizations o ON o.id = t.organization_id";
 }
 
 impl Record for Issue {

@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# roost beside the generic tools it is meant to beat, on the same machine and data, in
+# one run; prints a Markdown table (copy it into bench/RESULTS.md).
+#
+#   bench/compare.sh [--tree-scales "small nest"] [--live-scale nest] [--with-10x]
+#                    [--duration 10] [--connections 64]
+#
+# The live scale's dataset first (`db synth`); then per tree scale: `db synth`,
+# `generate` full and incremental (nothing changed) against `cp -r` of the tree it
+# wrote (+ sync; the copy needs as much disk again). Then the servers, on the live
+# scale's dataset and the last tree scale's tree (a pre-rendered page of 100 issues
+# is the same size at every scale):
+#   - a live issues list (`state=open&page_size=7&page=3`): roost (production, an API
+#     key, rate limit off) against datasette on the same SQLite file running the same
+#     SQL through its JSON API;
+#   - the pre-rendered `/api/v0/issues/`, plain and with `Accept-Encoding: gzip` (a tree
+#     without `--precompress`): roost against nginx serving the same folder;
+#   - the live list alone (one connection) for its p99.
+# wrk runs each for --duration seconds with --connections connections. Peak RSS of
+# generate and of the shim after the load come from /usr/bin/time -v and VmHWM.
+# --with-10x also synthesises the 10x dataset (5 GB, ~6 GB of memory) for its live p99;
+# no 10x tree is generated (it would need some 50 GB of disk).
+#
+# Needs: wrk, nginx, datasette (`apt-get install -y wrk nginx`, `pip install datasette`).
+# Works in ${BENCH_DIR:-/tmp/roost-compare} and deletes everything it made at the end.
+set -euo pipefail
+
+scales="small nest"
+live_scale=nest
+with_10x=0
+duration=10
+connections=64
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --tree-scales) scales=$2; shift 2 ;;
+        --live-scale) live_scale=$2; shift 2 ;;
+        --with-10x) with_10x=1; shift ;;
+        --duration) duration=$2; shift 2 ;;
+        --connections) connections=$2; shift 2 ;;
+        *) echo "usage: $0 [--tree-scales \"small nest\"] [--live-scale nest] [--with-10x] [--duration S] [--connections N]" >&2; exit 2 ;;
+    esac
+done
+for tool in wrk nginx datasette; do
+    command -v "$tool" >/dev/null || { echo "$0: $tool is not installed" >&2; exit 2; }
+done
+
+cd "$(dirname "$0")/.."
+work=${BENCH_DIR:-/tmp/roost-compare}
+rm -rf "$work"
+mkdir -p "$work"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+cargo build --release --quiet
+cp target/release/roost "$work/roost"
+roost=$work/roost
+rows=()
+row() { rows+=("| $1 | $2 | $3 | $4 |"); }
+
+echo "== machine"
+echo "cpu:    $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores"
+echo "ram:    $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
+echo "load:   $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min, at the start)"
+echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (dirty)')"
+
+# timed LABEL CMD...: sets $secs (wall) and $rss_mb (peak RSS).
+timed() {
+    local label=$1; shift
+    /usr/bin/time -v -o "$work/time.txt" "$@" > "$work/out.txt" 2>&1 \
+        || { cat "$work/out.txt" >&2; exit 1; }
+    secs=$(awk -F': ' '/Elapsed/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s}' "$work/time.txt")
+    rss_mb=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$work/time.txt")
+    echo "   $label: ${secs} s, peak RSS ${rss_mb} MB"
+}
+
+# bench NAME URL [header]: wrk; sets $rps and $p99 (ms).
+bench() {
+    local name=$1 url=$2; shift 2
+    local threads=2
+    [ "$connections" -lt 2 ] && threads=1
+    local args=(-t"$threads" -c"$connections" -d"${duration}s" --latency)
+    for h in "$@"; do args+=(-H "$h"); done
+    wrk "${args[@]}" "$url" > "$work/wrk.txt" 2>&1
+    rps=$(awk '/Requests\/sec/ {printf "%.0f", $2}' "$work/wrk.txt")
+    p99=$(awk '$1 == "99%" {v = $2; if (v ~ /us$/) {sub(/us/, "", v); v /= 1000} else if (v ~ /ms$/) {sub(/ms/, "", v)} else if (v ~ /s$/) {sub(/s/, "", v); v *= 1000}; printf "%.1f", v}' "$work/wrk.txt")
+    local errors
+    errors=$(grep -E 'Non-2xx|Socket errors' "$work/wrk.txt" | tr '\n' ' ' || true)
+    echo "   $name: $rps req/s, p99 $p99 ms ${errors}"
+}
+
+# alone NAME URL [header]: one connection, sequential; sets $p99.
+alone() {
+    local saved=$connections
+    connections=1
+    bench "$@"
+    connections=$saved
+}
+
+wait_port() {
+    for _ in $(seq 1 100); do
+        curl -s -o /dev/null "http://127.0.0.1:$1/" && return 0
+        sleep 0.2
+    done
+    echo "nothing listens on $1" >&2
+    exit 1
+}
+
+live_path='/api/v0/issues/?state=open&page_size=7&page=3'
+live_sql="SELECT t.created_at, t.state, t.title, t.updated_at, t.url FROM issues t WHERE t.state = 'open' ORDER BY t.created_at DESC, t.updated_at DESC, t.id LIMIT 7 OFFSET 14"
+
+# The live dataset is made before the trees, so that no tree is older than it (the
+# shim would regenerate a tree older than its dataset).
+live_db=$work/live-$live_scale.db
+echo "== $live_scale (live)"
+timed "synth" "$roost" db synth --scale "$live_scale" --db "$live_db"
+row "\`db synth --scale $live_scale\`" "${secs} s, ${rss_mb} MB peak" "" ""
+
+for scale in $scales; do
+    echo "== $scale"
+    db=$work/$scale.db
+    site=$work/$scale-site
+    if [ "$scale" != "$live_scale" ]; then
+        timed "synth" "$roost" db synth --scale "$scale" --db "$db"
+        row "\`db synth --scale $scale\`" "${secs} s, ${rss_mb} MB peak" "" ""
+    else
+        cp "$live_db" "$db"
+    fi
+    timed "generate, full" "$roost" generate --db "$db" --out "$site"
+    full=$secs
+    summary=$(grep -o 'generated [0-9]* files.*MB in' "$work/out.txt" | sed 's/ in$//')
+    row "\`generate\` $scale, full ($summary)" "${secs} s, ${rss_mb} MB peak" "" ""
+    timed "generate, nothing changed" "$roost" generate --db "$db" --out "$site"
+    row "\`generate\` $scale, nothing changed" "${secs} s, ${rss_mb} MB peak" "the full run: ${full} s" \
+        "$(awk -v a="$secs" -v b="$full" 'BEGIN {printf "%.2f", a / b}')"
+    timed "cp -r + sync" bash -c "cp -r '$(readlink -f "$site")' '$work/copy' && sync"
+    row "\`generate\` $scale, full" "${full} s" "\`cp -r\` of its tree + sync: ${secs} s" \
+        "$(awk -v a="$full" -v b="$secs" 'BEGIN {printf "%.2f", a / b}')"
+    rm -rf "$work/copy"
+    rm -f "$db"
+    if [ "$scale" != "${scales##* }" ]; then
+        rm -rf "$site" "$work"/."$scale"-site.*
+    fi
+done
+
+scale=${scales##* }
+db=$live_db
+site=$work/$scale-site
+echo "== servers ($live_scale dataset, $scale tree)"
+key=$("$roost" keys create --name bench --auth-db "$work/auth.db" | grep -o 'rk_[A-Za-z0-9_-]*' | head -1)
+"$roost" serve --env production --rate-limit 0 --db "$db" --site "$site" --auth-db "$work/auth.db" \
+    --listen 127.0.0.1:18080 > "$work/roost.log" 2>&1 &
+roost_pid=$!
+pids+=("$roost_pid")
+cat > "$work/nginx.conf" <<EOF
+worker_processes 2;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 1024; }
+http {
+    access_log $work/nginx-access.log;
+    default_type application/json;
+    gzip on;
+    gzip_types application/json;
+    gzip_min_length 256;
+    server {
+        listen 127.0.0.1:18081;
+        root $(readlink -f "$site");
+        index index.json;
+    }
+}
+EOF
+nginx -c "$work/nginx.conf"
+datasette serve --immutable "$db" --port 18082 --setting sql_time_limit_ms 10000 \
+    > "$work/datasette.log" 2>&1 &
+pids+=("$!")
+wait_port 18080
+wait_port 18081
+wait_port 18082
+ds_url="http://127.0.0.1:18082/$(basename "$db" .db)/-/query.json?_shape=array&sql=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$live_sql")"
+curl -sf -H "X-API-Key: $key" "http://127.0.0.1:18080$live_path" > /dev/null
+curl -sf "$ds_url" > /dev/null || ds_url="${ds_url/\/-\/query.json/.json}"
+curl -sf "$ds_url" > /dev/null
+
+bench "roost live" "http://127.0.0.1:18080$live_path" "X-API-Key: $key"
+r_rps=$rps; r_p99=$p99
+bench "datasette" "$ds_url"
+row "live \`$live_path\` ($live_scale), $connections connections" "$r_rps req/s, p99 $r_p99 ms" "datasette, same file, same SQL: $rps req/s, p99 $p99 ms" \
+    "$(awk -v a="$r_rps" -v b="$rps" 'BEGIN {printf "%.1f", a / b}')"
+alone "roost live, alone" "http://127.0.0.1:18080$live_path" "X-API-Key: $key"
+row "the same, one connection" "p99 $p99 ms" "" ""
+
+bench "roost file" "http://127.0.0.1:18080/api/v0/issues/" "X-API-Key: $key"
+r_rps=$rps; r_p99=$p99
+bench "nginx file" "http://127.0.0.1:18081/api/v0/issues/"
+row "pre-rendered \`/api/v0/issues/\` ($(stat -Lc %s "$site/api/v0/issues/index.json") bytes), $connections connections" "$r_rps req/s, p99 $r_p99 ms" "nginx, same file: $rps req/s, p99 $p99 ms" \
+    "$(awk -v a="$r_rps" -v b="$rps" 'BEGIN {printf "%.2f", a / b}')"
+bench "roost file gzip" "http://127.0.0.1:18080/api/v0/issues/" "X-API-Key: $key" "Accept-Encoding: gzip"
+r_rps=$rps; r_p99=$p99
+bench "nginx file gzip" "http://127.0.0.1:18081/api/v0/issues/" "Accept-Encoding: gzip"
+row "the same with \`Accept-Encoding: gzip\` (no \`--precompress\`)" "$r_rps req/s, p99 $r_p99 ms" "nginx gzip on the fly: $rps req/s, p99 $p99 ms" \
+    "$(awk -v a="$r_rps" -v b="$rps" 'BEGIN {printf "%.2f", a / b}')"
+rss=$(awk '/VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$roost_pid/status")
+row "shim peak RSS after the load" "$rss MB" "" ""
+
+if [ "$with_10x" = 1 ]; then
+    echo "== 10x"
+    kill "$roost_pid"
+    rm -rf "$site" "$work"/."$scale"-site.* "$db"
+    timed "synth 10x" "$roost" db synth --scale 10x --db "$work/10x.db"
+    row "\`db synth --scale 10x\`" "${secs} s, ${rss_mb} MB peak" "" ""
+    mkdir -p "$work/empty-site"
+    echo '{"files":[]}' > "$work/empty-site/manifest.json"
+    "$roost" serve --env production --rate-limit 0 --db "$work/10x.db" --site "$work/empty-site" \
+        --auth-db "$work/auth.db" --listen 127.0.0.1:18083 > "$work/roost10x.log" 2>&1 &
+    pids+=("$!")
+    wait_port 18083
+    curl -sf -H "X-API-Key: $key" "http://127.0.0.1:18083$live_path" > /dev/null
+    alone "roost live 10x, alone" "http://127.0.0.1:18083$live_path" "X-API-Key: $key"
+    row "10x: live \`$live_path\`, one connection" "p99 $p99 ms" "" ""
+fi
+
+echo "load:   $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min, at the end)"
+echo
+echo "| figure | roost | reference | ratio |"
+echo "|---|---|---|---|"
+printf '%s\n' "${rows[@]}"

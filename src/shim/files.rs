@@ -1,0 +1,288 @@
+//! Files of the live tree as the shim sends them: read once, then answered from
+//! memory.
+//!
+//! [`FileCache`] keeps the response of a tree file (its bytes in the coding sent, that
+//! coding and the strong ETag) per file and per list of codings the client accepts,
+//! so a file is read, hashed and, when the tree has no precompressed sibling,
+//! compressed once, not per request. It is bounded by bytes ([`DEFAULT_BUDGET`]);
+//! when full, entries are dropped to make room.
+//!
+//! Generations: the cache belongs to the generation the `site` symlink names. Every
+//! look-up reads the link (one `readlink`); when it names another generation than the
+//! one cached, the cache is emptied first, so a regeneration is seen by the next
+//! request as before. A file is read through the generation the link named, so the
+//! bytes cached are that generation's. A `site` that is not a symlink (a plain folder)
+//! is read as before and nothing is cached: nothing tells when its files change.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+
+use super::respond::{ApiError, Encoding, Negotiation, Outcome};
+
+/// Bytes of responses kept, at most.
+pub const DEFAULT_BUDGET: usize = 32 << 20;
+
+/// One response of a tree file.
+#[derive(Debug)]
+struct Entry {
+    bytes: Vec<u8>,
+    content_type: &'static str,
+    encoding: Encoding,
+    etag: String,
+}
+
+/// (file path in the tree, the codings the client accepts, best first).
+type Key = (PathBuf, Vec<Encoding>);
+
+/// Responses of tree files of one generation (see the module doc).
+#[derive(Debug)]
+pub struct FileCache {
+    budget: usize,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    generation: Option<PathBuf>,
+    used: usize,
+    entries: HashMap<Key, Entry>,
+}
+
+impl Default for FileCache {
+    fn default() -> Self {
+        FileCache::new(DEFAULT_BUDGET)
+    }
+}
+
+/// The generation folder `site` names: its symlink target, relative to its parent.
+fn generation(site: &Path) -> Option<PathBuf> {
+    let target = std::fs::read_link(site).ok()?;
+    Some(match site.parent() {
+        Some(parent) => parent.join(target),
+        None => target,
+    })
+}
+
+impl FileCache {
+    /// A cache keeping at most `budget` bytes of responses.
+    pub fn new(budget: usize) -> FileCache {
+        FileCache {
+            budget,
+            inner: Mutex::new(Inner::default()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The cached response of `rel` for this request, if any; no file is read (one
+    /// `readlink`), so it can run on the async workers.
+    pub fn lookup(&self, site: &Path, rel: &Path, neg: &Negotiation) -> Option<Outcome> {
+        let generation = generation(site)?;
+        let mut inner = self.lock();
+        if inner.generation.as_ref() != Some(&generation) {
+            inner.entries.clear();
+            inner.used = 0;
+            inner.generation = Some(generation);
+            return None;
+        }
+        let entry = inner
+            .entries
+            .get(&(rel.to_path_buf(), neg.accept.clone()))?;
+        Some(neg.known(
+            entry.bytes.clone(),
+            entry.content_type,
+            entry.encoding,
+            entry.etag.clone(),
+        ))
+    }
+
+    /// One file of the live tree (a precompressed sibling when the client accepts its
+    /// coding), read with a single open and remembered. `None` when the tree does not
+    /// have it.
+    pub fn read(
+        &self,
+        site: &Path,
+        rel: &Path,
+        content_type: &'static str,
+        neg: &Negotiation,
+    ) -> Result<Option<Outcome>, ApiError> {
+        if let Some(outcome) = self.lookup(site, rel, neg) {
+            return Ok(Some(outcome));
+        }
+        let generation = generation(site);
+        let root = generation.as_deref().unwrap_or(site);
+        let outcome = match read_file(root, rel, content_type, neg)? {
+            Some(outcome) => outcome,
+            // The generation was replaced and removed meanwhile: the current one.
+            None if generation.is_some() => {
+                return read_file(site, rel, content_type, neg);
+            }
+            None => return Ok(None),
+        };
+        if let (Some(generation), Outcome::Full { .. }) = (generation, &outcome) {
+            self.remember(generation, rel, neg, &outcome);
+        }
+        Ok(Some(outcome))
+    }
+
+    fn remember(&self, generation: PathBuf, rel: &Path, neg: &Negotiation, outcome: &Outcome) {
+        let Outcome::Full {
+            bytes,
+            content_type,
+            encoding,
+            etag,
+        } = outcome
+        else {
+            return;
+        };
+        let size = bytes.len() + rel.as_os_str().len() + etag.len();
+        if size > self.budget / 8 {
+            return;
+        }
+        let mut inner = self.lock();
+        if inner.generation.as_ref() != Some(&generation) {
+            return;
+        }
+        while inner.used + size > self.budget {
+            let Some(key) = inner.entries.keys().next().cloned() else {
+                break;
+            };
+            if let Some(old) = inner.entries.remove(&key) {
+                inner.used -= old.bytes.len() + key.0.as_os_str().len() + old.etag.len();
+            }
+        }
+        let key = (rel.to_path_buf(), neg.accept.clone());
+        let entry = Entry {
+            bytes: bytes.clone(),
+            content_type,
+            encoding: *encoding,
+            etag: etag.clone(),
+        };
+        if let Some(old) = inner.entries.insert(key, entry) {
+            inner.used -= old.bytes.len() + rel.as_os_str().len() + old.etag.len();
+        }
+        inner.used += size;
+    }
+}
+
+/// One file under `root`: the first precompressed sibling the client accepts, else
+/// the file itself (compressed on the fly when accepted). `None` when there is none.
+fn read_file(
+    root: &Path,
+    rel: &Path,
+    content_type: &'static str,
+    neg: &Negotiation,
+) -> Result<Option<Outcome>, ApiError> {
+    let path = root.join(rel);
+    for &encoding in &neg.accept {
+        let Some(suffix) = encoding.sibling_suffix() else {
+            continue;
+        };
+        let mut sibling = path.clone().into_os_string();
+        sibling.push(suffix);
+        if let Ok(bytes) = std::fs::read(&sibling) {
+            return Ok(Some(neg.encoded(bytes, content_type, encoding)));
+        }
+    }
+    match std::fs::read(&path) {
+        Ok(bytes) => Ok(Some(
+            neg.identity(bytes, content_type)
+                .map_err(ApiError::Internal)?,
+        )),
+        Err(e) => {
+            if !matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) {
+                tracing::warn!(path = %path.display(), error = %e, "tree file unreadable; answering live");
+            }
+            Ok(None)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(dir: &Path, name: &str, body: &[u8]) {
+        let g = dir.join(name);
+        std::fs::create_dir_all(&g).unwrap();
+        std::fs::write(g.join("a.json"), body).unwrap();
+        let link = dir.join("site.tmp");
+        std::os::unix::fs::symlink(name, &link).unwrap();
+        std::fs::rename(&link, dir.join("site")).unwrap();
+    }
+
+    fn body(outcome: Option<Outcome>) -> Vec<u8> {
+        match outcome {
+            Some(Outcome::Full { bytes, .. }) => bytes,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_file_is_read_once_per_generation() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("site");
+        let rel = Path::new("a.json");
+        let neg = Negotiation::default();
+        let cache = FileCache::new(1 << 20);
+        tree(dir.path(), "g1", b"one");
+        assert!(cache.lookup(&site, rel, &neg).is_none());
+        assert_eq!(body(cache.read(&site, rel, "x", &neg).unwrap()), b"one");
+        // Changed behind the cache's back: the cached bytes are answered.
+        std::fs::write(dir.path().join("g1/a.json"), b"uno").unwrap();
+        assert_eq!(body(cache.lookup(&site, rel, &neg)), b"one");
+        // A new generation swapped in is seen by the next request.
+        tree(dir.path(), "g2", b"two");
+        assert!(cache.lookup(&site, rel, &neg).is_none());
+        assert_eq!(body(cache.read(&site, rel, "x", &neg).unwrap()), b"two");
+        // An If-None-Match of the cached tag is a 304.
+        let tag = match cache.lookup(&site, rel, &neg) {
+            Some(Outcome::Full { etag, .. }) => etag,
+            other => panic!("{other:?}"),
+        };
+        let conditional = Negotiation {
+            if_none_match: Some(tag),
+            ..Negotiation::default()
+        };
+        assert!(matches!(
+            cache.lookup(&site, rel, &conditional),
+            Some(Outcome::NotModified { .. })
+        ));
+    }
+
+    #[test]
+    fn the_budget_bounds_the_bytes_kept_and_plain_folders_are_not_cached() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("site");
+        let g = dir.path().join("g1");
+        std::fs::create_dir_all(&g).unwrap();
+        for i in 0..20 {
+            std::fs::write(g.join(format!("{i}.json")), vec![b'x'; 100]).unwrap();
+        }
+        std::os::unix::fs::symlink("g1", &site).unwrap();
+        let cache = FileCache::new(1000);
+        let neg = Negotiation::default();
+        for i in 0..20 {
+            let rel = PathBuf::from(format!("{i}.json"));
+            assert_eq!(body(cache.read(&site, &rel, "x", &neg).unwrap()).len(), 100);
+        }
+        assert!(cache.lock().used <= 1000);
+        assert!(cache
+            .read(&site, Path::new("missing.json"), "x", &neg)
+            .unwrap()
+            .is_none());
+
+        let plain = FileCache::new(1000);
+        assert!(plain
+            .read(&g, Path::new("0.json"), "x", &neg)
+            .unwrap()
+            .is_some());
+        assert!(plain.lookup(&g, Path::new("0.json"), &neg).is_none());
+    }
+}
