@@ -657,3 +657,37 @@ async fn both_paths_are_served() {
         .json();
     assert!(value["data"]["chapterCountries"].is_array());
 }
+
+/// Root fields are resolved concurrently; the response still lists every object's
+/// fields in the order the query asked for them (GraphQL spec §7.2.2), so the same
+/// query gives the same bytes every time.
+#[tokio::test]
+async fn responses_list_fields_in_query_order_every_time() {
+    let app = App::new(Env::Local);
+    let query = "{ upcomingEvents(limit: 2) { url name } sponsors { url name } \
+                 recentIssues(limit: 3) { title author { name login } } \
+                 statsOverview { countriesStats activeChaptersStats } \
+                 recentProjects(limit: 3) { name key } }";
+    let first = app.post(query, json!({})).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text());
+    let text = first.text();
+    let at = |key: &str| {
+        text.find(&format!("\"{key}\""))
+            .unwrap_or_else(|| panic!("{key} missing from {text}"))
+    };
+    let roots = [
+        "upcomingEvents",
+        "sponsors",
+        "recentIssues",
+        "statsOverview",
+        "recentProjects",
+    ];
+    for pair in roots.windows(2) {
+        assert!(at(pair[0]) < at(pair[1]), "{pair:?} out of order: {text}");
+    }
+    assert!(at("countriesStats") < at("activeChaptersStats"), "{text}");
+    assert!(text.contains(r#"{"url":"#), "{text}");
+    for _ in 0..20 {
+        assert_eq!(app.post(query, json!({})).await.text(), text);
+    }
+}

@@ -1,0 +1,225 @@
+//! Response fields in the order the query asked for them.
+//!
+//! The GraphQL specification (§7.2.2, serialized map ordering) wants every object of
+//! a response to list its fields in the order `CollectFields` gathers them: the
+//! selection set's order, fragments expanded where they are spread. async-graphql
+//! resolves a query's root fields concurrently and writes each one when it completes,
+//! so without this pass the same query could answer `{"sponsors": …, "statsOverview":
+//! …}` once and the other way round the next time: different bytes for the same
+//! answer (caches and ETags see a change), and a client that reads the response as a
+//! stream cannot anticipate it.
+//!
+//! [`Ordered`] keeps the parsed document of the request and, once the operation has
+//! run, sorts every object of `data` by the position of its keys in the document.
+//! Keys the document does not know (none are expected) keep their place after the
+//! known ones.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use async_graphql::extensions::{
+    Extension, ExtensionContext, ExtensionFactory, NextExecute, NextParseQuery,
+};
+use async_graphql::parser::types::{DocumentOperations, ExecutableDocument, SelectionSet};
+use async_graphql::{Name, Response, ServerResult, Value, Variables};
+
+/// The extension factory: one [`OrderedRequest`] per request.
+pub struct Ordered;
+
+impl ExtensionFactory for Ordered {
+    fn create(&self) -> Arc<dyn Extension> {
+        Arc::new(OrderedRequest::default())
+    }
+}
+
+/// The document of one request, kept between parsing and execution.
+#[derive(Default)]
+pub struct OrderedRequest {
+    document: Mutex<Option<ExecutableDocument>>,
+}
+
+#[async_graphql::async_trait::async_trait]
+impl Extension for OrderedRequest {
+    async fn parse_query(
+        &self,
+        ctx: &ExtensionContext<'_>,
+        query: &str,
+        variables: &Variables,
+        next: NextParseQuery<'_>,
+    ) -> ServerResult<ExecutableDocument> {
+        let document = next.run(ctx, query, variables).await?;
+        *self.document.lock().unwrap_or_else(|e| e.into_inner()) = Some(document.clone());
+        Ok(document)
+    }
+
+    async fn execute(
+        &self,
+        ctx: &ExtensionContext<'_>,
+        operation_name: Option<&str>,
+        next: NextExecute<'_>,
+    ) -> Response {
+        let mut response = next.run(ctx, operation_name).await;
+        let document = self
+            .document
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(document) = document {
+            if let Some(order) = KeyOrder::of_operation(&document, operation_name) {
+                order.apply(&mut response.data);
+            }
+        }
+        response
+    }
+}
+
+/// The response keys of one selection set in query order, and the order of each
+/// key's own selection (merged over every place the key is selected).
+#[derive(Default, Debug, PartialEq)]
+pub struct KeyOrder {
+    keys: Vec<Name>,
+    children: HashMap<Name, KeyOrder>,
+}
+
+impl KeyOrder {
+    /// The order of the operation `name` (or the document's only one).
+    pub fn of_operation(document: &ExecutableDocument, name: Option<&str>) -> Option<KeyOrder> {
+        let operation = match (&document.operations, name) {
+            (DocumentOperations::Single(op), _) => op,
+            (DocumentOperations::Multiple(ops), Some(name)) => ops.get(name)?,
+            (DocumentOperations::Multiple(ops), None) if ops.len() == 1 => ops.values().next()?,
+            (DocumentOperations::Multiple(_), None) => return None,
+        };
+        let mut order = KeyOrder::default();
+        order.collect(
+            document,
+            &operation.node.selection_set.node,
+            &mut Vec::new(),
+        );
+        Some(order)
+    }
+
+    /// Adds the keys of `set` (fragments expanded in place) in first-appearance order.
+    /// `open` holds the fragments being expanded, so a cycle (which validation
+    /// refuses anyway) cannot recurse forever.
+    fn collect<'d>(
+        &mut self,
+        document: &'d ExecutableDocument,
+        set: &'d SelectionSet,
+        open: &mut Vec<&'d Name>,
+    ) {
+        use async_graphql::parser::types::Selection;
+        for selection in &set.items {
+            match &selection.node {
+                Selection::Field(field) => {
+                    let key = &field.node.response_key().node;
+                    if !self.children.contains_key(key) {
+                        self.keys.push(key.clone());
+                    }
+                    let child = self.children.entry(key.clone()).or_default();
+                    child.collect(document, &field.node.selection_set.node, open);
+                }
+                Selection::InlineFragment(fragment) => {
+                    self.collect(document, &fragment.node.selection_set.node, open);
+                }
+                Selection::FragmentSpread(spread) => {
+                    let name = &spread.node.fragment_name.node;
+                    if open.contains(&name) {
+                        continue;
+                    }
+                    if let Some(fragment) = document.fragments.get(name) {
+                        open.push(name);
+                        self.collect(document, &fragment.node.selection_set.node, open);
+                        open.pop();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sorts every object in `value` by this order, recursively (lists element by
+    /// element).
+    pub fn apply(&self, value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                if self.keys.is_empty() {
+                    return;
+                }
+                let position = |key: &Name| self.keys.iter().position(|k| k == key);
+                map.sort_by(|a, _, b, _| match (position(a), position(b)) {
+                    (Some(x), Some(y)) => x.cmp(&y),
+                    (Some(_), None) => std::cmp::Ordering::Less,
+                    (None, Some(_)) => std::cmp::Ordering::Greater,
+                    (None, None) => std::cmp::Ordering::Equal,
+                });
+                for (key, child) in map.iter_mut() {
+                    if let Some(order) = self.children.get(key) {
+                        order.apply(child);
+                    }
+                }
+            }
+            Value::List(items) => {
+                for item in items {
+                    self.apply(item);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use async_graphql::parser::parse_query;
+
+    fn order(query: &str, name: Option<&str>) -> KeyOrder {
+        KeyOrder::of_operation(&parse_query(query).unwrap(), name).unwrap()
+    }
+
+    fn keys(value: &Value) -> Vec<String> {
+        match value {
+            Value::Object(map) => map.keys().map(|k| k.to_string()).collect(),
+            _ => panic!("not an object: {value}"),
+        }
+    }
+
+    #[test]
+    fn objects_follow_the_query_with_fragments_aliases_and_lists() {
+        let order = order(
+            "query A { b: sponsors { url name } ...F stats { x } } \
+             fragment F on Query { stats { y ... on Stats { z } } recent { name id } }",
+            None,
+        );
+        let mut data = Value::from_json(serde_json::json!({
+            "recent": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}],
+            "stats": {"z": 1, "y": 2, "x": 3},
+            "b": [{"name": "n", "url": "u"}],
+        }))
+        .unwrap();
+        order.apply(&mut data);
+        // `stats` is first selected inside F, so its fields from F come first.
+        assert_eq!(keys(&data), ["b", "stats", "recent"]);
+        let Value::Object(map) = &data else {
+            unreachable!()
+        };
+        assert_eq!(keys(&map["stats"]), ["y", "z", "x"]);
+        let Value::List(sponsors) = &map["b"] else {
+            unreachable!()
+        };
+        assert_eq!(keys(&sponsors[0]), ["url", "name"]);
+        let Value::List(recent) = &map["recent"] else {
+            unreachable!()
+        };
+        for item in recent {
+            assert_eq!(keys(item), ["name", "id"]);
+        }
+    }
+
+    #[test]
+    fn the_named_operation_is_chosen_and_fragment_cycles_end() {
+        let doc = "query A { a } query B { b ...F } fragment F on Query { c ...F }";
+        assert_eq!(order(doc, Some("B")).keys, [Name::new("b"), Name::new("c")]);
+        assert!(KeyOrder::of_operation(&parse_query(doc).unwrap(), None).is_none());
+    }
+}
