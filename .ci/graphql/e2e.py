@@ -8,9 +8,12 @@
         introspection); queries need a session cookie and the CSRF header.
 """
 
+import base64
+import json
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import requests
@@ -214,6 +217,81 @@ def check_values(session, db):
           "searchProjects, snapshot, user, topContributors, sponsors and the limits check out")
 
 
+PAGES = ROOT / "tests" / "graphql" / "pages"
+
+
+def has_data(value):
+    return value is not None and value != []
+
+
+def execute_paced(session, operation):
+    """Runs an operation, waiting out the per-client rate limit when it answers
+    RATE_LIMITED (the pages are sent in a burst)."""
+    for _ in range(5):
+        try:
+            return session.execute(operation)
+        except TransportQueryError as error:
+            if "RATE_LIMITED" not in str(error):
+                raise
+            time.sleep(1.1)
+    raise AssertionError("still rate limited after 5 tries")
+
+
+def check_pages(session, db):
+    """The frontend's page operations (tests/graphql/pages): those the dataset can
+    answer validate in the client and answer with data, checked against SQLite; the
+    others fail the client's validation (pages.json lists what they lack)."""
+    manifest = json.loads((PAGES / "pages.json").read_text())
+    answered = {}
+    for name, entry in sorted(manifest.items()):
+        operation = GraphQLRequest((PAGES / name).read_text(), variable_values=entry["variables"])
+        if entry["missing"]:
+            try:
+                session.execute(operation)
+            except Exception as error:  # the client refuses it before sending
+                assert any(f"'{m}'" in str(error) for m in entry["missing"]), (name, error)
+                continue
+            raise AssertionError(f"{name} validated but lacks {entry['missing']}")
+        data = execute_paced(session, operation)
+        for field, value in data.items():
+            assert has_data(value), (name, field, value)
+        answered[name] = data
+
+    # Ids: base64 of Type:natural key.
+    about = answered["about.graphql"]
+    assert base64.b64decode(about["project"]["id"]).decode() == "Project:www-project-juice-shop"
+    assert base64.b64decode(about["leader1"]["id"]).decode() == "User:kwame-schmidt"
+    issues = column(db,
+        "SELECT COUNT(*) FROM issues i JOIN project_repositories pr ON pr.repository_id = i.repository_id "
+        "JOIN projects p ON p.id = pr.project_id WHERE p.key = 'www-project-juice-shop'")[0]
+    assert about["project"]["issuesCount"] == issues, about["project"]
+    logins = [c["login"] for c in about["topContributors"]]
+    expected = [row[0] for row in db.execute(
+        "SELECT m.login FROM repository_contributors rc JOIN members m ON m.id = rc.member_id "
+        "JOIN project_repositories pr ON pr.repository_id = rc.repository_id "
+        "JOIN projects p ON p.id = pr.project_id WHERE p.key = 'www-project-juice-shop' "
+        "AND m.login_lc != 'kwame-schmidt' GROUP BY m.id "
+        "ORDER BY SUM(rc.contributions_count) DESC, m.login_lc, m.id LIMIT 20")]
+    assert logins == expected, (logins, expected)
+    named = answered["project-contributors.graphql"]["topContributors"]
+    assert all(c["name"] for c in named) and len(named) <= 5, named
+
+    # Contribution data of the member page's member, from the records.
+    stats = execute_paced(session, request(
+        "query($k: String!) { user(login: $k) { contributionStats contributionData } }",
+        k="sarah-suzuki"))["user"]
+    newest = column(db, "SELECT MAX((SELECT MAX(created_at) FROM issues), "
+                        "(SELECT MAX(created_at) FROM releases WHERE published_at IS NOT NULL))")[0]
+    day = 86_400_000_000
+    first = (newest // day - 364) * day
+    issues = column(db, "SELECT COUNT(*) FROM issues i JOIN members m ON m.id = i.author_id "
+                        "WHERE m.login = 'sarah-suzuki' AND i.created_at BETWEEN ? AND ?", first, newest)[0]
+    assert stats["contributionStats"]["issues"] == issues, stats
+    assert sum(stats["contributionData"].values()) == stats["contributionStats"]["total"], stats
+    print(f"pages: {len(answered)} of {len(manifest)} frontend page operations answer; "
+          "the others lack only the fields pages.json lists")
+
+
 def run_e2e(url, db):
     transport = RequestsHTTPTransport(url=f"{url}/graphql/", retries=0)
     client = Client(transport=transport, fetch_schema_from_transport=True)
@@ -222,6 +300,7 @@ def run_e2e(url, db):
         for name in ["chapter", "project", "recentIssues", "statsOverview", "topContributors"]:
             assert name in query_fields, query_fields
         check_values(session, db)
+        check_pages(session, db)
     page = requests.get(f"{url}/graphql/", headers={"Accept": "text/html"}, timeout=10)
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     for asset in ["/graphql/explorer.js", "/graphql/explorer.css"]:
@@ -267,6 +346,7 @@ def run_production(url, db, roost_bin, auth_db):
     )
     with frontend as session:
         check_values(session, db)
+        check_pages(session, db)
     # Introspection is refused (sent raw: the client validates against the SDL, which has
     # no introspection types to check against).
     raw = requests.post(

@@ -19,6 +19,7 @@ mod db;
 mod http;
 mod limits;
 mod loaders;
+mod order;
 mod query;
 mod records;
 mod types;
@@ -79,7 +80,8 @@ impl Service {
         let db = db::Db::new(config.pool);
         let pool_share = limits.pool_share.unwrap_or(db.permits() / 2).max(1);
         let mut builder = Schema::build(query::Query, EmptyMutation, EmptySubscription)
-            .extension(limits::Guard::new(&limits, !config.env.is_protected()));
+            .extension(limits::Guard::new(&limits, !config.env.is_protected()))
+            .extension(order::Ordered);
         if config.env.is_protected() {
             builder = builder.disable_introspection();
             if config.credentials.is_none() {

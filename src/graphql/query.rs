@@ -431,50 +431,105 @@ impl Query {
     }
 
     /// Members by their contributions summed over the selected repositories (all, or
-    /// those of an organization, of an active project, or named `repository`), most
-    /// first.
+    /// those of an organization, of an active project, of a chapter or committee, or
+    /// named `repository`), most first; without the logins of `excludedUsernames`
+    /// (any case) and, with `hasFullName`, without members whose name is empty.
     #[graphql(complexity = "cost::top_contributors(
         limit_or(limit, 24).unwrap_or(0) as usize,
-        organization.is_some() || project.is_some() || repository.is_some(),
+        organization.is_some() || project.is_some() || repository.is_some()
+            || chapter.is_some() || committee.is_some(),
         child_complexity
     )")]
+    #[allow(clippy::too_many_arguments)]
     async fn top_contributors(
         &self,
         ctx: &Context<'_>,
         #[graphql(default = 24)] limit: Option<i32>,
+        chapter: Option<String>,
+        committee: Option<String>,
         organization: Option<String>,
         project: Option<String>,
         repository: Option<String>,
+        excluded_usernames: Option<Vec<String>>,
+        #[graphql(default_with = "Some(false)")] has_full_name: Option<bool>,
     ) -> Result<Vec<Contributor>> {
         let Some(limit) = limit_or(limit, 24) else {
             return Ok(Vec::new());
         };
+        // The dataset links no repositories to chapters and committees yet: their
+        // repositories are none.
+        if chapter.is_some() || committee.is_some() {
+            return Ok(Vec::new());
+        }
         let project = match project {
             Some(key) => {
                 let spec = catalog::detail_spec("projects")
                     .ok_or_else(|| async_graphql::Error::new("no detail spec for projects"))?;
                 match catalog::canonical_ids(spec, &[key]).and_then(|mut ids| ids.pop()) {
-                    Some(name) => Some(Value::Text(name)),
+                    Some(name) => Some(name),
                     None => return Ok(Vec::new()),
                 }
             }
             None => None,
         };
-        let select = Select::from(
+        let scope = contributors_scope(&organization, &project, &repository);
+        let excluded = excluded_usernames.map(|logins| {
+            let logins: Vec<String> = logins.iter().map(|l| lc(l)).collect();
+            Value::Text(serde_json::Value::from(logins).to_string())
+        });
+        let mut select = Select::from(
             "repository_contributors rc JOIN members m ON m.id = rc.member_id \
              JOIN repositories r ON r.id = rc.repository_id \
              JOIN organizations o ON o.id = r.organization_id",
         )
         .with_lc(BY_ORGANIZATION, organization)
         .with_lc("r.name_lc = ?", repository)
-        .with(IN_PROJECT, project);
-        let mut args = select.args.clone();
+        .with(IN_PROJECT, project.map(Value::Text))
+        .with(
+            "m.login_lc NOT IN (SELECT value FROM json_each(?))",
+            excluded,
+        );
+        if has_full_name.unwrap_or(false) {
+            select = select.filter("m.name != ''");
+        }
+        let mut args = vec![Value::Text(scope)];
+        args.extend(select.args.iter().cloned());
         args.push(Value::Integer(limit));
-        let columns = "m.login, m.name, m.avatar_url, SUM(rc.contributions_count) AS total";
+        let ranked = select.sql(
+            "rc.member_id AS mid, SUM(rc.contributions_count) AS n, ? AS scope, \
+             m.login_lc AS login_lc",
+        );
         let sql = format!(
-            "{} GROUP BY m.id ORDER BY total DESC, m.login_lc, m.id LIMIT ?",
-            select.sql(columns)
+            "SELECT {cols} FROM ({ranked} GROUP BY rc.member_id \
+               ORDER BY n DESC, login_lc, mid LIMIT ?) g \
+             JOIN members m ON m.id = g.mid ORDER BY g.n DESC, g.login_lc, g.mid",
+            cols = Contributor::COLS,
         );
         fetch(ctx, sql, args).await
+    }
+}
+
+/// What `topContributors` sums over, as part of its records' ids: the same text for
+/// the same selection (`project=` names the project as `Project.topContributors`
+/// does, so both give the same ids).
+fn contributors_scope(
+    organization: &Option<String>,
+    project: &Option<String>,
+    repository: &Option<String>,
+) -> String {
+    let mut parts = Vec::new();
+    if let Some(o) = organization {
+        parts.push(format!("organization={}", lc(o)));
+    }
+    if let Some(p) = project {
+        parts.push(format!("project=www-project-{}", lc(p)));
+    }
+    if let Some(r) = repository {
+        parts.push(format!("repository={}", lc(r)));
+    }
+    if parts.is_empty() {
+        "all".to_string()
+    } else {
+        parts.join("&")
     }
 }

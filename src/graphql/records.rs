@@ -8,12 +8,34 @@
 
 mod activity;
 mod community;
+pub mod contributions;
 pub mod relations;
 
 pub use activity::*;
 pub use community::*;
 
+use async_graphql::ID;
+use base64::Engine as _;
+
 use super::db::Cols;
+use crate::store::lc;
+
+/// The `id` of a record: `Type:naturalkey` in base64 (standard alphabet, padded).
+///
+/// The natural key is what identifies the record in the dataset's own files (a key, a
+/// login, organization/repository plus number or tag), in lower case where the dataset
+/// compares it case-insensitively, never a database row id: row ids follow the order
+/// of the records in their files, which a regeneration may change. The type name makes
+/// the id unique across types.
+pub fn node_id(kind: &str, key: &str) -> ID {
+    ID(base64::engine::general_purpose::STANDARD.encode(format!("{kind}:{key}")))
+}
+
+/// The natural key of a record of a repository: `organization/repository` in lower
+/// case, then `suffix` (`#number` or `@tag`).
+pub fn repo_key(organization: &str, repository: &str, suffix: &str) -> String {
+    format!("{}/{}{suffix}", lc(organization), lc(repository))
+}
 
 /// A record read from one SQL row, columns in `COLS` order.
 pub trait Record: Sized + Clone + Send + Sync + 'static {
@@ -47,3 +69,15 @@ pub const CREATED_FIRST: &str = "t.created_at DESC, t.id DESC";
 
 /// Most recently published first (releases).
 pub const PUBLISHED_FIRST: &str = "t.published_at DESC, t.created_at DESC, t.id DESC";
+
+/// One text value (a language, a topic).
+#[derive(Clone)]
+pub struct Text(pub String);
+
+impl Record for Text {
+    /// Over a row `t` with the value `v`.
+    const COLS: &'static str = "t.v";
+    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        Ok(Text(c.get()?))
+    }
+}

@@ -8,10 +8,12 @@
 //! Also here: the `limit` arguments and the complexity they add (aggregates cost what
 //! their SQL reads: [`super::limits::cost`]).
 
-use async_graphql::{ComplexObject, Context, Result, SimpleObject};
+use async_graphql::{ComplexObject, Context, Json, Result, SimpleObject};
+use serde_json::{Map, Value};
 
 use super::limits::cost;
 use super::loaders::{many, one};
+use super::records::contributions::{DayCount, ACTIVITIES};
 use super::records::relations as l;
 use super::records::*;
 
@@ -41,6 +43,45 @@ pub fn limit_cost(limit: Option<i32>, default: i32, child_complexity: usize) -> 
 /// Assumed size of relation lists without a stated bound (repositories of a project,
 /// records new in a snapshot, leaders), for the complexity bound only.
 pub const TYPICAL_LIST: usize = 10;
+
+/// `contributionData` / `contributionStats`: a year of an entity's issues and releases,
+/// grouped by day (one statement for all the entities of a page, shared by both
+/// fields).
+pub const CONTRIBUTIONS: usize = 50;
+/// `Project.languages` / `topics`: the distinct values over its repositories.
+pub const PROJECT_UNION: usize = 10;
+/// `Project.topContributors`: contributions summed over its repositories.
+pub const PROJECT_CONTRIBUTORS: usize = 50;
+
+/// `contributionData`: each day (`YYYY-MM-DD`, ascending) with activity and its
+/// number of records of every kind; days without activity are left out.
+fn contribution_data(days: &[DayCount]) -> Json<Value> {
+    let mut map = Map::new();
+    for d in days {
+        let n = map.get(&d.day).and_then(Value::as_i64).unwrap_or(0) + d.count;
+        map.insert(d.day.clone(), Value::from(n));
+    }
+    Json(Value::Object(map))
+}
+
+/// The keys of `contributionStats` besides `total`; those without an
+/// [`ACTIVITIES`] entry (commits, pull requests) count 0: the dataset has no such
+/// records.
+const STATS_KEYS: [&str; 4] = ["commits", "issues", "pullRequests", "releases"];
+
+/// `contributionStats`: the records of `contributionData` by kind, and their total.
+fn contribution_stats(days: &[DayCount]) -> Json<Value> {
+    let mut map = Map::new();
+    let mut total = 0;
+    for key in STATS_KEYS {
+        let n: i64 = days.iter().filter(|d| d.kind == key).map(|d| d.count).sum();
+        total += n;
+        map.insert(key.to_string(), Value::from(n));
+    }
+    debug_assert!(ACTIVITIES.iter().all(|a| STATS_KEYS.contains(&a.name)));
+    map.insert("total".to_string(), Value::from(total));
+    Json(Value::Object(map))
+}
 
 // ----------------------------------------------------------------------------------
 // Chapters, committees, leaders
@@ -72,6 +113,28 @@ impl Chapter {
     #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
     async fn entity_leaders(&self, ctx: &Context<'_>) -> Result<Vec<EntityLeader>> {
         many(ctx, l::ChapterLeaders(self.id)).await
+    }
+
+    /// Contributors to the chapter's repositories, most contributions first. The
+    /// dataset links no repositories to chapters yet: empty.
+    #[graphql(complexity = "limit_cost(limit, 24, child_complexity)")]
+    async fn top_contributors(
+        &self,
+        #[graphql(default = 24)] limit: Option<i32>,
+    ) -> Vec<Contributor> {
+        let _ = limit;
+        Vec::new()
+    }
+
+    /// Activity per day in the chapter's repositories (see `Project`); the dataset
+    /// links no repositories to chapters yet: `{}`.
+    async fn contribution_data(&self) -> Json<Value> {
+        contribution_data(&[])
+    }
+
+    /// `contributionData` summed by kind; all 0 until chapters have repositories.
+    async fn contribution_stats(&self) -> Json<Value> {
+        contribution_stats(&[])
     }
 }
 
@@ -107,6 +170,59 @@ fn leader_names(leaders: Vec<EntityLeader>) -> Result<Vec<String>> {
 
 #[ComplexObject]
 impl Project {
+    /// Issues (open and closed) of the project's repositories.
+    #[graphql(complexity = "cost::TOTALS")]
+    async fn issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.totals(ctx).await?.issues)
+    }
+
+    /// The languages of the project's repositories, each once, sorted.
+    #[graphql(complexity = "PROJECT_UNION")]
+    async fn languages(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
+        let values = many(ctx, l::ProjectLanguages(self.id)).await?;
+        Ok(values.into_iter().map(|t| t.0).collect())
+    }
+
+    /// The topics of the project's repositories, each once, sorted.
+    #[graphql(complexity = "PROJECT_UNION")]
+    async fn topics(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
+        let values = many(ctx, l::ProjectTopics(self.id)).await?;
+        Ok(values.into_iter().map(|t| t.0).collect())
+    }
+
+    /// Members by their contributions summed over the project's repositories, most
+    /// first (as `topContributors(project:)`).
+    #[graphql(complexity = "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)")]
+    async fn top_contributors(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(default = 24)] limit: Option<i32>,
+    ) -> Result<Vec<Contributor>> {
+        match limit_or(limit, 24) {
+            Some(limit) => many(ctx, l::ProjectContributors(self.id, limit)).await,
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Issues and published releases created in the project's repositories, per day
+    /// (`{"YYYY-MM-DD": count}`) over the 365 days ending on the day of the dataset's
+    /// newest issue or release; days without any are left out.
+    #[graphql(complexity = "CONTRIBUTIONS")]
+    async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
+        Ok(contribution_data(
+            &many(ctx, l::ProjectContributions(self.id)).await?,
+        ))
+    }
+
+    /// `contributionData` summed by kind: `{"commits", "issues", "pullRequests",
+    /// "releases", "total"}`.
+    #[graphql(complexity = "CONTRIBUTIONS")]
+    async fn contribution_stats(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
+        Ok(contribution_stats(
+            &many(ctx, l::ProjectContributions(self.id)).await?,
+        ))
+    }
+
     /// Sum of the contributor counts of the project's repositories.
     #[graphql(complexity = "cost::TOTALS")]
     async fn contributors_count(&self, ctx: &Context<'_>) -> Result<i64> {
@@ -298,6 +414,29 @@ impl User {
     #[graphql(complexity = "cost::TOTALS")]
     async fn releases_count(&self, ctx: &Context<'_>) -> Result<i64> {
         Ok(self.totals(ctx).await?.releases)
+    }
+
+    /// The member's contributions summed over every repository.
+    #[graphql(complexity = "cost::TOTALS")]
+    async fn contributions_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.totals(ctx).await?.contributions)
+    }
+
+    /// Issues and published releases the member authored, per day, over the same
+    /// 365 days as `Project.contributionData`.
+    #[graphql(complexity = "CONTRIBUTIONS")]
+    async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
+        Ok(contribution_data(
+            &many(ctx, l::UserContributions(self.id)).await?,
+        ))
+    }
+
+    /// `contributionData` summed by kind.
+    #[graphql(complexity = "CONTRIBUTIONS")]
+    async fn contribution_stats(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
+        Ok(contribution_stats(
+            &many(ctx, l::UserContributions(self.id)).await?,
+        ))
     }
 }
 

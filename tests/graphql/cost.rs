@@ -74,6 +74,11 @@ async fn aggregates_cost_what_their_sql_reads() {
         aliases(2, "topContributors(limit: 1) { login }"),
         aliases(45, "statsOverview { contributorsStats }"),
         "{ organization(login: \"owasp\") { login } recentIssues(limit: 1000) { author { issuesCount releasesCount } } }".to_string(),
+        // A year of activity per project or member, and per-project sums.
+        "{ recentProjects(limit: 1000) { contributionData } }".to_string(),
+        "{ recentIssues(limit: 500) { author { contributionStats } } }".to_string(),
+        "{ recentProjects(limit: 1000) { languages topics } }".to_string(),
+        "{ snapshots(limit: 50) { newProjects { topContributors(limit: 1) { login } } } }".to_string(),
     ] {
         let reply = app.post(&query, json!({})).await;
         assert_eq!(reply.code(), "QUERY_TOO_COMPLEX", "{query}: {}", reply.text());
@@ -87,7 +92,10 @@ async fn aggregates_cost_what_their_sql_reads() {
     let data = app
         .data(
             "{ statsOverview { contributorsStats } topContributors(limit: 24) { login } \
-               a: topContributors(organization: \"owasp\") { login } chapterCountries }",
+               a: topContributors(organization: \"owasp\") { login } chapterCountries \
+               project(key: \"juice-shop\") { contributionData contributionStats languages \
+                 topics issuesCount topContributors { login } } \
+               user(login: \"sarah-suzuki\") { contributionData contributionsCount } }",
             json!({}),
         )
         .await;

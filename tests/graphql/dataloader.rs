@@ -1,6 +1,8 @@
-//! No N+1: a representative frontend page query (a project page with repositories,
-//! recent issues with authors, releases, milestones and leaders) costs a number of SQL
-//! statements that does not grow with the number of records it returns.
+//! No N+1: representative frontend page queries (a project page with repositories,
+//! recent issues with authors, releases, milestones, leaders, aggregates and
+//! contribution data; a member page with their repositories and contribution data)
+//! cost a number of SQL statements that does not grow with the number of records they
+//! return.
 
 use roost::config::Env;
 use roost::records::{Dataset, Origin};
@@ -11,21 +13,38 @@ use crate::support::graphql::*;
 
 const PROJECT: &str = "www-project-juice-shop";
 const ORG: &str = "juice-labs";
+/// A member who contributes to, and opens an issue in, every added repository.
+const MEMBER: &str = "kwame-schmidt";
 
 const PAGE: &str = "query($k: String!) { project(key: $k) {
-    name starsCount forksCount contributorsCount openIssuesCount repositoriesCount
-    leaders entityLeaders { memberName member { login avatarUrl issuesCount } }
+    id name starsCount forksCount contributorsCount openIssuesCount repositoriesCount
+    issuesCount isActive languages topics contributionData contributionStats
+    leaders entityLeaders { id memberName member { id login avatarUrl issuesCount
+        contributionsCount contributionStats } }
     repositories {
-        name url starsCount organization { login } project { key }
-        issues { title labels author { login } }
-        releases { tagName author { login } }
-        recentMilestones(limit: 2) { title progress }
-        topContributors(limit: 3) { login contributionsCount }
+        id name url starsCount subscribersCount isArchived languages
+        organization { id login } project { key }
+        issues { id title labels author { login } }
+        releases { id tagName author { login } }
+        recentMilestones(limit: 2) { id title progress }
+        topContributors(limit: 3) { id login contributionsCount projectKey }
     }
     recentIssues { title labels author { login name avatarUrl } }
     recentReleases { tagName projectName author { login } }
     recentMilestones(limit: 5) { title progress author { login } }
+    topContributors(limit: 100) { id login projectKey projectName }
 } }";
+
+const USER_PAGE: &str = "query($l: String!) {
+    recentIssues(limit: 5, login: $l) { id title author { login } }
+    recentMilestones(limit: 5, login: $l) { id title }
+    recentReleases(limit: 5, login: $l) { id tagName }
+    topContributedRepositories(login: $l) { id name contributorsCount subscribersCount
+        organization { id login } project { id key languages }
+        topContributors(limit: 2) { id login } }
+    user(login: $l) { id login contributionsCount issuesCount releasesCount
+        contributionData contributionStats }
+}";
 
 fn record<T: DeserializeOwned>(file: &'static str, line: usize, value: Value) -> (Origin, T) {
     (
@@ -104,6 +123,22 @@ fn dataset(extra: usize) -> Dataset {
         project
             .repositories
             .push(serde_json::from_value(json!({"organization": ORG, "name": repo})).unwrap());
+        let line = ds.repository_contributors.len() + 1;
+        ds.repository_contributors.push(record(
+            "repository_contributors.jsonl",
+            line,
+            json!({"organization": ORG, "repository": repo, "member": MEMBER,
+                   "contributions_count": 100 + r}),
+        ));
+        let line = ds.issues.len() + 1;
+        ds.issues.push(record(
+            "issues.jsonl",
+            line,
+            json!({"organization": ORG, "repository": repo, "number": 100,
+                   "title": format!("{MEMBER} in {repo}"), "state": "closed", "author": MEMBER,
+                   "url": format!("https://example.org/{repo}/100"),
+                   "created_at": format!("2026-03-{:02}T00:00:00Z", r % 28 + 1), "updated_at": ts}),
+        ));
         project.leaders.push(
             serde_json::from_value(
                 json!({"name": format!("Leader {r}"), "login": format!("extra-member-{r}-0")}),
@@ -123,8 +158,14 @@ fn objects(value: &Value) -> usize {
     }
 }
 
-/// (statements, records) of the page query over a dataset with `extra` repositories.
-async fn measure(extra: usize) -> (u64, usize) {
+/// The statements and records of the project page and of the member page, over a
+/// dataset with `extra` repositories.
+struct Measure {
+    project: (u64, usize),
+    user: (u64, usize),
+}
+
+async fn measure(extra: usize) -> Measure {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("roost.db");
     roost::store::build(&dataset(extra), &db).unwrap();
@@ -134,13 +175,26 @@ async fn measure(extra: usize) -> (u64, usize) {
     let statements = app.service.sql_statements() - before;
     let repos = data["project"]["repositories"].as_array().unwrap().len();
     assert_eq!(repos, 2 + extra, "the page shows every repository");
-    (statements, objects(&data))
+    let project = (statements, objects(&data));
+
+    let before = app.service.sql_statements();
+    let data = app.data(USER_PAGE, json!({"l": MEMBER})).await;
+    let statements = app.service.sql_statements() - before;
+    let repos = data["topContributedRepositories"].as_array().unwrap().len();
+    assert!(repos >= extra, "{repos}");
+    let days = data["user"]["contributionData"].as_object().unwrap().len();
+    assert!(days >= extra.min(28), "{days}");
+    Measure {
+        project,
+        user: (statements, objects(&data)),
+    }
 }
 
 #[tokio::test]
 async fn project_page_statements_do_not_grow_with_records() {
-    let (small_statements, small_records) = measure(0).await;
-    let (large_statements, large_records) = measure(40).await;
+    let (small, large) = (measure(0).await, measure(40).await);
+    let (small_statements, small_records) = small.project;
+    let (large_statements, large_records) = large.project;
     println!(
         "project page: {small_statements} statements for {small_records} records; \
          {large_statements} statements for {large_records} records"
@@ -151,9 +205,24 @@ async fn project_page_statements_do_not_grow_with_records() {
     );
     // One statement for the project, then one per relation (key type) and wave of
     // the page: the same number whatever the number of records.
+    // The page asks for 20 relations over 4 waves; a relation asked in two waves (a
+    // member's, for leaders then for authors) costs one statement per wave.
+    assert_eq!(large_statements, small_statements);
+    assert!(small_statements <= 25, "{small_statements}");
+    assert!((large_statements as usize) < large_records / 20);
+
+    let (small_statements, small_records) = small.user;
+    let (large_statements, large_records) = large.user;
+    println!(
+        "member page: {small_statements} statements for {small_records} records; \
+         {large_statements} statements for {large_records} records"
+    );
+    assert!(
+        large_records >= small_records + 4 * 40,
+        "{large_records} vs {small_records}"
+    );
     assert_eq!(large_statements, small_statements);
     assert!(small_statements <= 20, "{small_statements}");
-    assert!((large_statements as usize) < large_records / 20);
 }
 
 #[tokio::test]

@@ -4,6 +4,7 @@
 mod cost;
 mod dataloader;
 mod http;
+mod pages;
 mod queries;
 mod request_errors;
 mod sdl;

@@ -46,8 +46,35 @@ fn sdl_names_every_query_of_the_contract() {
         "recentReleases(limit: Int = 6, login: String, organization: String, distinct: Boolean = false): [Release!]!",
         "user(login: String!): User",
         "topContributedRepositories(login: String!): [Repository!]!",
-        "topContributors(limit: Int = 24, organization: String, project: String, repository: String): [Contributor!]!",
+        "topContributors(limit: Int = 24, chapter: String, committee: String, organization: String, project: String, repository: String, excludedUsernames: [String!], hasFullName: Boolean = false): [Contributor!]!",
     ] {
         assert!(sdl.contains(query), "missing `{query}` in:\n{sdl}");
+    }
+    assert!(sdl.contains("scalar JSON"), "{sdl}");
+    // `id: ID!` on every object type that names a record.
+    for kind in [
+        "Chapter",
+        "Committee",
+        "EntityMember",
+        "Event",
+        "Sponsor",
+        "Project",
+        "Organization",
+        "Repository",
+        "Contributor",
+        "Issue",
+        "Milestone",
+        "Release",
+        "User",
+        "Snapshot",
+    ] {
+        let start = sdl
+            .find(&format!("type {kind} {{"))
+            .unwrap_or_else(|| panic!("no type {kind}"));
+        let body = &sdl[start..start + sdl[start..].find("\n}").unwrap()];
+        assert!(
+            body.contains("\tid: ID!\n"),
+            "{kind} has no `id: ID!`:\n{body}"
+        );
     }
 }

@@ -2,11 +2,12 @@
 //! issues and their labels, milestones and releases, each with the columns it is read
 //! from.
 
-use async_graphql::SimpleObject;
+use async_graphql::{SimpleObject, ID};
 
-use super::{Record, Table, REPO_JOINS};
+use super::{node_id, repo_key, Record, Table, REPO_JOINS};
 use crate::catalog::exposure::active;
 use crate::graphql::db::Cols;
+use crate::store::lc;
 
 // ----------------------------------------------------------------------------------
 // Repositories and contributors
@@ -15,6 +16,9 @@ use crate::graphql::db::Cols;
 #[derive(SimpleObject, Clone)]
 #[graphql(complex)]
 pub struct Repository {
+    /// Opaque and stable: the same record has the same id in every regeneration.
+    #[graphql(name = "id")]
+    pub node_id: ID,
     #[graphql(skip)]
     pub id: i64,
     #[graphql(skip)]
@@ -29,6 +33,12 @@ pub struct Repository {
     pub forks_count: i64,
     pub open_issues_count: i64,
     pub stars_count: i64,
+    pub subscribers_count: i64,
+    pub is_archived: bool,
+    /// An SPDX identifier, or empty.
+    pub license: String,
+    pub languages: Vec<String>,
+    pub topics: Vec<String>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -40,9 +50,12 @@ impl Table for Repository {
 impl Record for Repository {
     const COLS: &'static str = "t.id, t.organization_id, t.name_lc, t.name, t.description, \
         t.url, t.commits_count, t.contributors_count, t.forks_count, t.open_issues_count, \
-        t.stars_count, t.created_at, t.updated_at";
+        t.stars_count, t.subscribers_count, t.is_archived, t.license, t.languages, t.topics, \
+        t.created_at, t.updated_at, \
+        (SELECT ro.login FROM organizations ro WHERE ro.id = t.organization_id)";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(Repository {
+        let mut rec = Repository {
+            node_id: ID(String::new()),
             id: c.get()?,
             organization_id: c.get()?,
             key: c.get()?,
@@ -54,31 +67,86 @@ impl Record for Repository {
             forks_count: c.get()?,
             open_issues_count: c.get()?,
             stars_count: c.get()?,
+            subscribers_count: c.get()?,
+            is_archived: c.get()?,
+            license: c.get()?,
+            languages: json_list(c.get()?),
+            topics: json_list(c.get()?),
             created_at: c.ts()?,
             updated_at: c.ts()?,
-        })
+        };
+        let organization: String = c.get()?;
+        rec.node_id = node_id("Repository", &repo_key(&organization, &rec.name, ""));
+        Ok(rec)
     }
+}
+
+/// A JSON array of strings as stored in the dataset (`[]` when it is not one).
+fn json_list(text: String) -> Vec<String> {
+    serde_json::from_str(&text).unwrap_or_default()
 }
 
 /// A member's contributions to one or several repositories.
 #[derive(SimpleObject, Clone)]
 pub struct Contributor {
+    /// Opaque and stable: the member and the repositories the contributions are
+    /// summed over.
+    #[graphql(name = "id")]
+    pub node_id: ID,
     pub login: String,
     pub name: String,
     pub avatar_url: String,
     pub contributions_count: i64,
+    /// The key of the active project of the member's top repository: of the
+    /// repositories that belong to an active project, the one with most of the
+    /// member's contributions (over the whole dataset).
+    pub project_key: Option<String>,
+    /// The name of that project.
+    pub project_name: Option<String>,
+}
+
+/// The active project of the repository a member (`$member`, an SQL expression)
+/// contributed to most, among the repositories with an active project: its `$col`.
+macro_rules! top_project {
+    ($member:literal, $col:literal) => {
+        concat!(
+            "(SELECT p.",
+            $col,
+            " FROM repository_contributors tp \
+              JOIN project_repositories pr ON pr.repository_id = tp.repository_id \
+              JOIN projects p ON p.id = pr.project_id \
+              WHERE tp.member_id = ",
+            $member,
+            " AND ",
+            active!("p"),
+            " ORDER BY tp.contributions_count DESC, tp.repository_id, p.id LIMIT 1)"
+        )
+    };
 }
 
 impl Record for Contributor {
-    /// Over `repository_contributors rc` joined with `members m`, per repository.
-    const COLS: &'static str = "m.login, m.name, m.avatar_url, rc.contributions_count";
+    /// Over a member `m` and a row `g` of the contributions with `g.n` the count and
+    /// `g.scope` what it is summed over (the same text for the same selection).
+    const COLS: &'static str = concat!(
+        "m.login, m.name, m.avatar_url, g.n, ",
+        top_project!("m.id", "key"),
+        ", ",
+        top_project!("m.id", "name"),
+        ", g.scope"
+    );
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(Contributor {
+        let mut rec = Contributor {
+            node_id: ID(String::new()),
             login: c.get()?,
             name: c.get()?,
             avatar_url: c.get()?,
             contributions_count: c.get()?,
-        })
+            project_key: c.get()?,
+            project_name: c.get()?,
+        };
+        let scope: String = c.get()?;
+        rec.node_id = node_id("Contributor", &format!("{scope}:{}", lc(&rec.login)));
+        Ok(rec)
     }
 }
 
@@ -89,6 +157,9 @@ impl Record for Contributor {
 #[derive(SimpleObject, Clone)]
 #[graphql(complex)]
 pub struct Issue {
+    /// Opaque and stable: the same record has the same id in every regeneration.
+    #[graphql(name = "id")]
+    pub node_id: ID,
     #[graphql(skip)]
     pub id: i64,
     pub number: i64,
@@ -120,7 +191,8 @@ impl Record for Issue {
         (SELECT b.body FROM issue_bodies b WHERE b.issue_id = t.id), t.url, t.author_id, \
         o.login, r.name, t.created_at, t.updated_at";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(Issue {
+        let mut rec = Issue {
+            node_id: ID(String::new()),
             id: c.get()?,
             number: c.get()?,
             title: c.get()?,
@@ -132,7 +204,14 @@ impl Record for Issue {
             repository_name: c.get()?,
             created_at: c.ts()?,
             updated_at: c.ts()?,
-        })
+        };
+        let key = repo_key(
+            &rec.organization_name,
+            &rec.repository_name,
+            &format!("#{}", rec.number),
+        );
+        rec.node_id = node_id("Issue", &key);
+        Ok(rec)
     }
 }
 
@@ -152,6 +231,9 @@ impl Record for LabelName {
 #[derive(SimpleObject, Clone)]
 #[graphql(complex)]
 pub struct Milestone {
+    /// Opaque and stable: the same record has the same id in every regeneration.
+    #[graphql(name = "id")]
+    pub node_id: ID,
     pub number: i64,
     pub title: String,
     /// `open` or `closed`.
@@ -181,7 +263,8 @@ impl Record for Milestone {
         o.login, r.name, t.open_issues_count, t.closed_issues_count, t.due_on, t.created_at, \
         t.updated_at";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(Milestone {
+        let mut rec = Milestone {
+            node_id: ID(String::new()),
             number: c.get()?,
             title: c.get()?,
             state: c.get()?,
@@ -195,7 +278,14 @@ impl Record for Milestone {
             due_on: c.opt_ts()?,
             created_at: c.ts()?,
             updated_at: c.ts()?,
-        })
+        };
+        let key = repo_key(
+            &rec.organization_name,
+            &rec.repository_name,
+            &format!("#{}", rec.number),
+        );
+        rec.node_id = node_id("Milestone", &key);
+        Ok(rec)
     }
 }
 
@@ -203,6 +293,9 @@ impl Record for Milestone {
 #[derive(SimpleObject, Clone)]
 #[graphql(complex)]
 pub struct Release {
+    /// Opaque and stable: the same record has the same id in every regeneration.
+    #[graphql(name = "id")]
+    pub node_id: ID,
     /// Case-sensitive; may contain `/`.
     pub tag_name: String,
     pub name: String,
@@ -236,7 +329,8 @@ impl Record for Release {
         " ORDER BY p.id LIMIT 1), t.published_at, t.created_at"
     );
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(Release {
+        let mut rec = Release {
+            node_id: ID(String::new()),
             tag_name: c.get()?,
             name: c.get()?,
             description: c.get()?,
@@ -248,6 +342,14 @@ impl Record for Release {
             project_name: c.get()?,
             published_at: c.opt_ts()?,
             created_at: c.ts()?,
-        })
+        };
+        // Tags are case-sensitive: the tag is kept as it is.
+        let key = repo_key(
+            &rec.organization_name,
+            &rec.repository_name,
+            &format!("@{}", rec.tag_name),
+        );
+        rec.node_id = node_id("Release", &key);
+        Ok(rec)
     }
 }

@@ -2,11 +2,12 @@
 //! sponsors, projects, affiliated organizations, members, snapshots and the overall
 //! totals, each with the columns it is read from.
 
-use async_graphql::SimpleObject;
+use async_graphql::{SimpleObject, ID};
 
-use super::{Record, Table};
+use super::{node_id, Record, Table};
 use crate::catalog::exposure::{active, published, snapshot_counts};
 use crate::graphql::db::Cols;
+use crate::store::lc;
 
 // ----------------------------------------------------------------------------------
 // Chapters, committees, leaders
@@ -15,6 +16,9 @@ use crate::graphql::db::Cols;
 #[derive(SimpleObject, Clone)]
 #[graphql(complex)]
 pub struct Chapter {
+    /// Opaque and stable: the same record has the same id in every regeneration.
+    #[graphql(name = "id")]
+    pub node_id: ID,
     #[graphql(skip)]
     pub id: i64,
     /// The full key, `www-chapter-<name>`.
@@ -22,6 +26,8 @@ pub struct Chapter {
     pub name: String,
     pub country: String,
     pub region: String,
+    /// Always true: inactive chapters are not part of the API.
+    pub is_active: bool,
     pub latitude: Option<f64>,
     pub longitude: Option<f64>,
     pub summary: String,
@@ -35,22 +41,27 @@ impl Table for Chapter {
 }
 
 impl Record for Chapter {
-    const COLS: &'static str = "t.id, t.key, t.name, t.country, t.region, t.latitude, \
+    const COLS: &'static str =
+        "t.id, t.key, t.name, t.country, t.region, t.is_active, t.latitude, \
         t.longitude, t.summary, t.url, t.created_at, t.updated_at";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(Chapter {
+        let mut rec = Chapter {
+            node_id: ID(String::new()),
             id: c.get()?,
             key: c.get()?,
             name: c.get()?,
             country: c.get()?,
             region: c.get()?,
+            is_active: c.get()?,
             latitude: c.get()?,
             longitude: c.get()?,
             summary: c.get()?,
             url: c.get()?,
             created_at: c.ts()?,
             updated_at: c.ts()?,
-        })
+        };
+        rec.node_id = node_id("Chapter", &lc(&rec.key));
+        Ok(rec)
     }
 }
 
@@ -58,6 +69,9 @@ impl Record for Chapter {
 #[derive(SimpleObject, Clone)]
 #[graphql(complex)]
 pub struct Committee {
+    /// Opaque and stable: the same record has the same id in every regeneration.
+    #[graphql(name = "id")]
+    pub node_id: ID,
     #[graphql(skip)]
     pub id: i64,
     /// The full key, `www-committee-<name>`.
@@ -74,7 +88,8 @@ impl Record for Committee {
     const COLS: &'static str =
         "t.id, t.key, t.name, t.description, t.summary, t.url, t.created_at, t.updated_at";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(Committee {
+        let mut rec = Committee {
+            node_id: ID(String::new()),
             id: c.get()?,
             key: c.get()?,
             name: c.get()?,
@@ -83,14 +98,19 @@ impl Record for Committee {
             url: c.get()?,
             created_at: c.ts()?,
             updated_at: c.ts()?,
-        })
+        };
+        rec.node_id = node_id("Committee", &lc(&rec.key));
+        Ok(rec)
     }
 }
 
 /// A leader of a chapter, committee or project.
 #[derive(SimpleObject, Clone)]
-#[graphql(complex)]
+#[graphql(complex, name = "EntityMember")]
 pub struct EntityLeader {
+    /// Opaque and stable: the entity's key and the leader's place in its list.
+    #[graphql(name = "id")]
+    pub node_id: ID,
     /// The leader's name as listed by the entity.
     pub member_name: String,
     #[graphql(skip)]
@@ -98,11 +118,22 @@ pub struct EntityLeader {
 }
 
 impl Record for EntityLeader {
-    const COLS: &'static str = "t.name, t.member_id";
+    /// Over `leaders t`.
+    const COLS: &'static str = "t.name, t.member_id, t.entity_kind, t.position, \
+        CASE t.entity_kind \
+            WHEN 'chapter' THEN (SELECT e.key_lc FROM chapters e WHERE e.id = t.entity_id) \
+            WHEN 'committee' THEN (SELECT e.key_lc FROM committees e WHERE e.id = t.entity_id) \
+            ELSE (SELECT e.key_lc FROM projects e WHERE e.id = t.entity_id) END";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        let member_name = c.get()?;
+        let member_id = c.get()?;
+        let kind: String = c.get()?;
+        let position: i64 = c.get()?;
+        let entity: String = c.get()?;
         Ok(EntityLeader {
-            member_name: c.get()?,
-            member_id: c.get()?,
+            node_id: node_id("EntityMember", &format!("{kind}:{entity}:{position}")),
+            member_name,
+            member_id,
         })
     }
 }
@@ -113,6 +144,9 @@ impl Record for EntityLeader {
 /// An event.
 #[derive(SimpleObject, Clone)]
 pub struct Event {
+    /// Opaque and stable: the same record has the same id in every regeneration.
+    #[graphql(name = "id")]
+    pub node_id: ID,
     pub key: String,
     pub name: String,
     /// `appsec_days`, `global`, `partner` or `other`.
@@ -133,7 +167,8 @@ impl Record for Event {
     const COLS: &'static str = "t.key, t.name, t.category, t.start_date, t.end_date, \
         t.latitude, t.longitude, t.url, t.description, t.summary, t.suggested_location";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(Event {
+        let mut rec = Event {
+            node_id: ID(String::new()),
             key: c.get()?,
             name: c.get()?,
             category: c.get()?,
@@ -145,13 +180,18 @@ impl Record for Event {
             description: c.get()?,
             summary: c.get()?,
             suggested_location: c.get()?,
-        })
+        };
+        rec.node_id = node_id("Event", &lc(&rec.key));
+        Ok(rec)
     }
 }
 
 /// A sponsor.
 #[derive(SimpleObject, Clone)]
 pub struct Sponsor {
+    /// Opaque and stable: the same record has the same id in every regeneration.
+    #[graphql(name = "id")]
+    pub node_id: ID,
     pub key: String,
     pub name: String,
     /// `Diamond`, `Platinum`, `Gold`, `Silver`, `Supporter` or `Not a Sponsor`.
@@ -169,7 +209,8 @@ impl Record for Sponsor {
     const COLS: &'static str = "t.key, t.name, t.sponsor_type, t.is_member, \
         t.member_type, t.image_url, t.url, t.job_url, t.description";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(Sponsor {
+        let mut rec = Sponsor {
+            node_id: ID(String::new()),
             key: c.get()?,
             name: c.get()?,
             sponsor_type: c.get()?,
@@ -179,7 +220,9 @@ impl Record for Sponsor {
             url: c.get()?,
             job_url: c.get()?,
             description: c.get()?,
-        })
+        };
+        rec.node_id = node_id("Sponsor", &lc(&rec.key));
+        Ok(rec)
     }
 }
 
@@ -190,6 +233,9 @@ impl Record for Sponsor {
 #[derive(SimpleObject, Clone)]
 #[graphql(complex)]
 pub struct Project {
+    /// Opaque and stable: the same record has the same id in every regeneration.
+    #[graphql(name = "id")]
+    pub node_id: ID,
     #[graphql(skip)]
     pub id: i64,
     /// The full key, `www-project-<name>`.
@@ -200,6 +246,8 @@ pub struct Project {
     /// `code`, `documentation`, `tool` or `other`.
     #[graphql(name = "type")]
     pub kind: String,
+    /// Always true: inactive projects are not part of the API.
+    pub is_active: bool,
     pub description: String,
     pub summary: String,
     pub url: String,
@@ -216,15 +264,17 @@ impl Table for Project {
 }
 
 impl Record for Project {
-    const COLS: &'static str = "t.id, t.key, t.name, t.level, t.type, t.description, \
+    const COLS: &'static str = "t.id, t.key, t.name, t.level, t.type, t.is_active, t.description, \
         t.summary, t.url, t.stars, t.forks, t.created_at, t.updated_at";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(Project {
+        let mut rec = Project {
+            node_id: ID(String::new()),
             id: c.get()?,
             key: c.get()?,
             name: c.get()?,
             level: c.get()?,
             kind: c.get()?,
+            is_active: c.get()?,
             description: c.get()?,
             summary: c.get()?,
             url: c.get()?,
@@ -232,7 +282,9 @@ impl Record for Project {
             forks_count: c.get()?,
             created_at: c.ts()?,
             updated_at: c.ts()?,
-        })
+        };
+        rec.node_id = node_id("Project", &lc(&rec.key));
+        Ok(rec)
     }
 }
 
@@ -240,6 +292,8 @@ impl Record for Project {
 #[derive(Clone, Copy, Default)]
 pub struct ProjectTotals {
     pub contributors: i64,
+    /// Issues (open and closed) of the repositories in the dataset.
+    pub issues: i64,
     pub open_issues: i64,
     pub repositories: i64,
 }
@@ -248,6 +302,8 @@ impl Record for ProjectTotals {
     const COLS: &'static str = "(SELECT COALESCE(SUM(r.contributors_count), 0) \
             FROM project_repositories pr JOIN repositories r ON r.id = pr.repository_id \
             WHERE pr.project_id = t.id), \
+        (SELECT COUNT(*) FROM project_repositories pr \
+            JOIN issues i ON i.repository_id = pr.repository_id WHERE pr.project_id = t.id), \
         (SELECT COALESCE(SUM(r.open_issues_count), 0) \
             FROM project_repositories pr JOIN repositories r ON r.id = pr.repository_id \
             WHERE pr.project_id = t.id), \
@@ -255,6 +311,7 @@ impl Record for ProjectTotals {
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         Ok(ProjectTotals {
             contributors: c.get()?,
+            issues: c.get()?,
             open_issues: c.get()?,
             repositories: c.get()?,
         })
@@ -268,6 +325,9 @@ impl Record for ProjectTotals {
 #[derive(SimpleObject, Clone)]
 #[graphql(complex)]
 pub struct Organization {
+    /// Opaque and stable: the same record has the same id in every regeneration.
+    #[graphql(name = "id")]
+    pub node_id: ID,
     #[graphql(skip)]
     pub id: i64,
     pub login: String,
@@ -277,15 +337,17 @@ pub struct Organization {
     pub description: String,
     pub avatar_url: String,
     pub url: String,
+    pub followers_count: i64,
     pub created_at: String,
     pub updated_at: String,
 }
 
 impl Record for Organization {
     const COLS: &'static str = "t.id, t.login, t.name, t.company, t.location, t.description, \
-        t.avatar_url, t.url, t.created_at, t.updated_at";
+        t.avatar_url, t.url, t.followers_count, t.created_at, t.updated_at";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(Organization {
+        let mut rec = Organization {
+            node_id: ID(String::new()),
             id: c.get()?,
             login: c.get()?,
             name: c.get()?,
@@ -294,9 +356,12 @@ impl Record for Organization {
             description: c.get()?,
             avatar_url: c.get()?,
             url: c.get()?,
+            followers_count: c.get()?,
             created_at: c.ts()?,
             updated_at: c.ts()?,
-        })
+        };
+        rec.node_id = node_id("Organization", &lc(&rec.login));
+        Ok(rec)
     }
 }
 
@@ -339,6 +404,9 @@ impl Record for OrganizationStats {
 #[derive(SimpleObject, Clone)]
 #[graphql(complex)]
 pub struct User {
+    /// Opaque and stable: the same record has the same id in every regeneration.
+    #[graphql(name = "id")]
+    pub node_id: ID,
     #[graphql(skip)]
     pub id: i64,
     pub login: String,
@@ -366,7 +434,8 @@ impl Record for User {
         t.location, t.title, t.twitter_username, t.followers_count, t.following_count, \
         t.public_repositories_count, t.created_at, t.updated_at";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(User {
+        let mut rec = User {
+            node_id: ID(String::new()),
             id: c.get()?,
             login: c.get()?,
             name: c.get()?,
@@ -382,7 +451,9 @@ impl Record for User {
             public_repositories_count: c.get()?,
             created_at: c.ts()?,
             updated_at: c.ts()?,
-        })
+        };
+        rec.node_id = node_id("User", &lc(&rec.login));
+        Ok(rec)
     }
 }
 
@@ -391,6 +462,8 @@ impl Record for User {
 pub struct UserTotals {
     pub issues: i64,
     pub releases: i64,
+    /// Contributions summed over every repository.
+    pub contributions: i64,
 }
 
 impl Record for UserTotals {
@@ -398,12 +471,14 @@ impl Record for UserTotals {
         "(SELECT COUNT(*) FROM issues i WHERE i.author_id = t.id), \
          (SELECT COUNT(*) FROM releases x WHERE x.author_id = t.id AND ",
         published!("x"),
-        ")"
+        "), (SELECT COALESCE(SUM(rc.contributions_count), 0) FROM repository_contributors rc \
+            WHERE rc.member_id = t.id)"
     );
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         Ok(UserTotals {
             issues: c.get()?,
             releases: c.get()?,
+            contributions: c.get()?,
         })
     }
 }
@@ -415,6 +490,9 @@ impl Record for UserTotals {
 #[derive(SimpleObject, Clone)]
 #[graphql(complex)]
 pub struct Snapshot {
+    /// Opaque and stable: the same record has the same id in every regeneration.
+    #[graphql(name = "id")]
+    pub node_id: ID,
     #[graphql(skip)]
     pub id: i64,
     /// `YYYY-MM`.
@@ -437,7 +515,8 @@ impl Record for Snapshot {
         snapshot_counts!()
     );
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(Snapshot {
+        let mut rec = Snapshot {
+            node_id: ID(String::new()),
             id: c.get()?,
             key: c.get()?,
             title: c.get()?,
@@ -450,7 +529,9 @@ impl Record for Snapshot {
             new_projects_count: c.get()?,
             new_releases_count: c.get()?,
             new_users_count: c.get()?,
-        })
+        };
+        rec.node_id = node_id("Snapshot", &lc(&rec.key));
+        Ok(rec)
     }
 }
 

@@ -8,6 +8,7 @@ use std::hash::Hash;
 
 use rusqlite::types::Value;
 
+use super::contributions::{self, DayCount};
 use super::*;
 use crate::catalog::exposure::{active, affiliated, published};
 
@@ -169,11 +170,76 @@ relation!(
 relation!(
     RepositoryMilestones(limit) => Milestone,
     children::<Milestone>("milestones t", "t.repository_id", "1", NEWEST_FIRST));
+/// Contributors with their counts: `ranked` yields `(grp, pos, mid, n)` (the parent,
+/// the position, the member id and the count) for the requested parents; `scope`
+/// names what the counts are summed over, from the parent `g.grp`.
+fn contributors(ranked: &str, scope: &str) -> String {
+    format!(
+        "SELECT g.grp, g.pos, {cols} FROM (SELECT w.*, {scope} AS scope FROM ({ranked}) w \
+           WHERE w.pos <= ?2) g \
+         JOIN members m ON m.id = g.mid ORDER BY g.grp, g.pos",
+        cols = Contributor::COLS,
+    )
+}
+
 relation!(
     /// Contributors of a repository, most contributions first.
     RepositoryContributors(limit) => Contributor,
-    window(Contributor::COLS, "repository_contributors rc JOIN members m ON m.id = rc.member_id",
-        "rc.repository_id", "1", "rc.contributions_count DESC, m.login_lc, m.id"));
+    contributors(
+        "SELECT rc.repository_id AS grp, ROW_NUMBER() OVER (PARTITION BY rc.repository_id \
+            ORDER BY rc.contributions_count DESC, m.login_lc, m.id) AS pos, \
+            rc.member_id AS mid, rc.contributions_count AS n \
+         FROM repository_contributors rc JOIN members m ON m.id = rc.member_id \
+         WHERE rc.repository_id IN (SELECT value FROM json_each(?1))",
+        "(SELECT 'repository=' || o.login_lc || '/' || r.name_lc FROM repositories r \
+            JOIN organizations o ON o.id = r.organization_id WHERE r.id = w.grp)"));
+relation!(
+    /// Contributors of a project, by their contributions summed over its
+    /// repositories, most first.
+    ProjectContributors(limit) => Contributor,
+    contributors(
+        "SELECT grp, ROW_NUMBER() OVER (PARTITION BY grp ORDER BY n DESC, login_lc, mid) AS pos, \
+            mid, n \
+         FROM (SELECT pr.project_id AS grp, rc.member_id AS mid, \
+                 SUM(rc.contributions_count) AS n, m.login_lc AS login_lc \
+               FROM project_repositories pr \
+               JOIN repository_contributors rc ON rc.repository_id = pr.repository_id \
+               JOIN members m ON m.id = rc.member_id \
+               WHERE pr.project_id IN (SELECT value FROM json_each(?1)) \
+               GROUP BY pr.project_id, rc.member_id)",
+        "(SELECT 'project=' || p.key_lc FROM projects p WHERE p.id = w.grp)"));
+
+/// The distinct values of a JSON array column of a project's repositories, sorted.
+fn project_union(column: &str) -> String {
+    window(
+        "t.v",
+        &format!(
+            "(SELECT pr.project_id AS pid, j.value AS v FROM project_repositories pr \
+              JOIN repositories r ON r.id = pr.repository_id, json_each(r.{column}) j \
+              WHERE pr.project_id IN (SELECT value FROM json_each(?1)) \
+              GROUP BY pr.project_id, j.value) t"
+        ),
+        "t.pid",
+        "1",
+        "t.v",
+    )
+}
+
+relation!(
+    /// The languages of a project's repositories, sorted.
+    ProjectLanguages => Text, limit MAX_LIMIT, project_union("languages"));
+relation!(
+    /// The topics of a project's repositories, sorted.
+    ProjectTopics => Text, limit MAX_LIMIT, project_union("topics"));
+relation!(
+    /// A project's activity per day.
+    ProjectContributions => DayCount, limit contributions::MAX_ROWS,
+    contributions::day_counts(&contributions::PROJECT_SCOPE));
+relation!(
+    /// A member's activity per day.
+    UserContributions => DayCount, limit contributions::MAX_ROWS,
+    contributions::day_counts(&contributions::USER_SCOPE));
+
 relation!(
     SnapshotChapters => Chapter, limit MAX_LIMIT,
     children::<Chapter>("snapshot_chapters s JOIN chapters t ON t.id = s.chapter_id",

@@ -3,10 +3,13 @@
 //! independently of roost); here, the dataset behind the queries: a replaced file is
 //! picked up, a missing one is an internal error that names nothing.
 
+mod aggregates;
 mod chapters;
 mod committees;
+mod contributions;
 mod contributors;
 mod events;
+mod ids;
 mod organizations;
 mod projects;
 mod recent;
