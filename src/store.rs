@@ -35,8 +35,9 @@ pub use sample::{init_db, sample_dataset, SAMPLE};
 /// The schema, embedded from `data/schema.sql`.
 pub const SCHEMA: &str = include_str!("../data/schema.sql");
 /// Bumped whenever `data/schema.sql` changes incompatibly (2: issue bodies moved out
-/// of `issues` into `issue_bodies`).
-pub const SCHEMA_VERSION: &str = "2";
+/// of `issues` into `issue_bodies`; 3: per-repository labels, pull requests, posts,
+/// project health metrics, badges, channels, related URLs and the community row).
+pub const SCHEMA_VERSION: &str = "3";
 
 /// Import errors, one `file:line: what is wrong` per entry.
 #[derive(Debug)]
