@@ -123,8 +123,22 @@ pub fn lc(text: &str) -> String {
 
 /// Checks a dataset (keys, references, ranges) and writes it to `db` atomically.
 pub fn build(ds: &Dataset, db: &Path) -> Result<(), StoreError> {
-    let resolved = validate::resolve(ds)?;
-    write::write_atomically(db, |conn| write::insert(conn, ds, &resolved))
+    build_streaming(ds, std::iter::empty(), db)
+}
+
+/// [`build`], with the pull requests `more` gives written after the dataset's own, one
+/// at a time, checked like them (`roost db synth` streams its pull requests instead of
+/// holding them all in memory). An invalid one fails the build like any import error.
+pub fn build_streaming(
+    ds: &Dataset,
+    more: impl Iterator<Item = crate::records::PullRequest>,
+    db: &Path,
+) -> Result<(), StoreError> {
+    let mut resolved = validate::resolve(ds)?;
+    write::write_atomically(db, |conn| {
+        write::insert(conn, ds, &resolved)?;
+        write::insert_more_pull_requests(conn, ds, &mut resolved, more)
+    })
 }
 
 /// Reads a folder and builds the dataset from it: `roost db import`.

@@ -73,7 +73,10 @@ pub const SAMPLE: &[(&str, &str)] = &[
         "project_health_metrics.jsonl",
         include_str!("../../data/sample/project_health_metrics.jsonl"),
     ),
-    ("badges.jsonl", include_str!("../../data/sample/badges.jsonl")),
+    (
+        "badges.jsonl",
+        include_str!("../../data/sample/badges.jsonl"),
+    ),
     (
         "community.json",
         include_str!("../../data/sample/community.json"),

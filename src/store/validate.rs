@@ -15,7 +15,7 @@ use crate::records::{
 
 mod pages;
 
-pub(super) use pages::Pages;
+pub(super) use pages::{MorePullRequests, Pages};
 
 /// Row ids that references resolve to (index = position in the record list; a record's
 /// own id is its position + 1).
@@ -42,6 +42,8 @@ pub(super) struct Resolved {
     pub label_repo: Vec<Option<i64>>,
     /// The records of the frontend's pages.
     pub pages: Pages,
+    /// The check of pull requests handed over after the dataset's own.
+    pub more_pull_requests: MorePullRequests,
 }
 
 /// The repository and the (optional) author of each record of a repository-owned type.
@@ -56,7 +58,7 @@ pub(super) fn resolve(ds: &Dataset) -> Result<Resolved, ImportErrors> {
     let mut errors = Vec::new();
     let e = &mut errors;
 
-    let keys = Keys::build(ds, e);
+    let mut keys = Keys::build(ds, e);
     check_fields(ds, e);
     pages::check_fields(ds, e);
 
@@ -86,6 +88,7 @@ pub(super) fn resolve(ds: &Dataset) -> Result<Resolved, ImportErrors> {
         .map(|(o, s)| resolve_snapshot(o, s, &keys, e))
         .collect();
     let pages = Pages::resolve(ds, &keys, e);
+    let more_pull_requests = MorePullRequests::new(ds, &mut keys, &pages);
 
     if !errors.is_empty() {
         return Err(ImportErrors(errors));
@@ -105,6 +108,7 @@ pub(super) fn resolve(ds: &Dataset) -> Result<Resolved, ImportErrors> {
         snapshot_links,
         label_repo: keys.label_repo,
         pages,
+        more_pull_requests,
     })
 }
 
@@ -112,6 +116,7 @@ pub(super) fn resolve(ds: &Dataset) -> Result<Resolved, ImportErrors> {
 // Natural keys
 
 /// A natural-key index: lower-cased key → stable id.
+#[derive(Default)]
 struct KeyIndex {
     ids: HashMap<String, i64>,
 }

@@ -155,6 +155,8 @@ pub(super) fn id(index: usize) -> i64 {
     index as i64 + 1
 }
 
+pub(super) use pages::insert_more_pull_requests;
+
 /// Inserts every record of a validated dataset, with the ids `r` resolved.
 pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<(), StoreError> {
     insert_organizations(conn, &ds.organizations)?;
@@ -425,8 +427,14 @@ impl<'c> Leaders<'c> {
         members: &[Option<i64>],
     ) -> Result<(), StoreError> {
         for (pos, l) in leaders.iter().enumerate() {
-            self.st
-                .execute(params![kind, id, pos as i64, l.name, members[pos], l.description])?;
+            self.st.execute(params![
+                kind,
+                id,
+                pos as i64,
+                l.name,
+                members[pos],
+                l.description
+            ])?;
         }
         Ok(())
     }
@@ -439,8 +447,9 @@ fn insert_chapters(
     leaders: &mut Leaders,
     links: &mut pages::Links,
 ) -> Result<(), StoreError> {
-    let mut st = conn
-        .prepare("INSERT INTO chapters VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)")?;
+    let mut st = conn.prepare(
+        "INSERT INTO chapters VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
+    )?;
     for (i, (_, x)) in records.iter().enumerate() {
         let id = id(i);
         st.execute(params![

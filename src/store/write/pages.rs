@@ -6,31 +6,87 @@
 use rusqlite::{params, Connection, Statement};
 
 use super::{id, n, Resolved, StoreError};
-use crate::records::{Channel, Dataset};
+use crate::records::{Channel, Dataset, PullRequest};
+use crate::store::ImportErrors;
 
-/// Inserts the records of the frontend's pages (after every table they refer to).
-pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<(), StoreError> {
-    let mut st = conn
-        .prepare("INSERT INTO pull_requests VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)")?;
-    let mut st_body = conn.prepare("INSERT INTO pull_request_bodies VALUES (?1,?2)")?;
-    let prs = &r.pages.pull_requests;
-    for (i, (_, x)) in ds.pull_requests.iter().enumerate() {
-        let repo = prs.repo[i];
-        st.execute(params![
-            id(i),
+/// The pull request statements: the row and its body.
+struct PullRequests<'c> {
+    row: Statement<'c>,
+    body: Statement<'c>,
+}
+
+impl<'c> PullRequests<'c> {
+    fn new(conn: &'c Connection) -> Result<PullRequests<'c>, StoreError> {
+        Ok(PullRequests {
+            row: conn.prepare(
+                "INSERT INTO pull_requests VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
+            )?,
+            body: conn.prepare("INSERT INTO pull_request_bodies VALUES (?1,?2)")?,
+        })
+    }
+
+    fn insert(
+        &mut self,
+        id: i64,
+        x: &PullRequest,
+        repo: i64,
+        organization: i64,
+        author: Option<i64>,
+    ) -> Result<(), StoreError> {
+        self.row.execute(params![
+            id,
             repo,
-            r.repo_org[(repo - 1) as usize],
+            organization,
             n(x.number),
             x.title,
             x.state.as_str(),
-            prs.author[i],
+            author,
             x.url,
             x.created_at.0,
             x.updated_at.0,
             x.closed_at.map(|t| t.0),
             x.merged_at.map(|t| t.0)
         ])?;
-        st_body.execute(params![id(i), x.body])?;
+        self.body.execute(params![id, x.body])?;
+        Ok(())
+    }
+}
+
+/// Writes the pull requests `more` gives after the dataset's own, each checked as it
+/// comes; every error is collected and fails the build at the end.
+pub(in crate::store) fn insert_more_pull_requests(
+    conn: &Connection,
+    ds: &Dataset,
+    r: &mut Resolved,
+    more: impl Iterator<Item = PullRequest>,
+) -> Result<(), StoreError> {
+    let mut st = PullRequests::new(conn)?;
+    for (index, x) in (ds.pull_requests.len()..).zip(more) {
+        if let Some((repo, author)) = r.more_pull_requests.check(&x) {
+            st.insert(id(index), &x, repo, r.repo_org[(repo - 1) as usize], author)?;
+        }
+    }
+    let errors = std::mem::take(&mut r.more_pull_requests.errors);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(ImportErrors(errors).into())
+    }
+}
+
+/// Inserts the records of the frontend's pages (after every table they refer to).
+pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<(), StoreError> {
+    let mut st = PullRequests::new(conn)?;
+    let prs = &r.pages.pull_requests;
+    for (i, (_, x)) in ds.pull_requests.iter().enumerate() {
+        let repo = prs.repo[i];
+        st.insert(
+            id(i),
+            x,
+            repo,
+            r.repo_org[(repo - 1) as usize],
+            prs.author[i],
+        )?;
     }
 
     let mut st = conn.prepare("INSERT INTO posts VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)")?;
