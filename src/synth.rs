@@ -16,7 +16,9 @@
 //! Here: the scales and their counts, and the generator's state and order. Beside it,
 //! the generator per record family (`people`: organizations and members; `code`:
 //! labels, repositories, issues, milestones, releases; `community`: chapters,
-//! committees, projects, events, sponsors, snapshots), the word lists (`words`), the
+//! committees, projects, events, sponsors, snapshots; `pages`: what the frontend's
+//! GraphQL pages read — repository labels, posts, health metrics, badges, the newer
+//! fields, and the pull requests streamed into the file), the word lists (`words`), the
 //! text built from them (`text`: Markdown bodies, slugs, unique keys) and the shaped
 //! random draws and calendar (`random`). The records are drawn in the order of
 //! `Synth::run`, so moving a draw changes every dataset after it.

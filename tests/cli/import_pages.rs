@@ -493,3 +493,94 @@ fn labels_are_unique_per_repository_not_across_the_dataset() {
         "{err}"
     );
 }
+
+/// The plan of `sql` on the sample, one detail per line.
+fn plan(db: &Path, sql: &str) -> String {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut st = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+    let rows = st.query_map([], |r| r.get::<_, String>(3)).unwrap();
+    rows.map(Result::unwrap).collect::<Vec<_>>().join("\n")
+}
+
+/// What the frontend's GraphQL fields read is an index walk: the newest pull requests
+/// (alone, of an author, an organization, a repository), the newest posts, a project's
+/// health measurements newest first, and contributions per day of a repository or an
+/// author (issues, pull requests, releases), none sorted in a temporary tree and no
+/// table scanned.
+#[test]
+fn the_reads_of_the_frontend_pages_walk_indexes() {
+    let sample = Sample::new();
+    let newest = "ORDER BY created_at DESC, updated_at DESC, id DESC LIMIT 5";
+    for (sql, index) in [
+        (
+            format!("SELECT id FROM pull_requests {newest}"),
+            "pull_requests_newest",
+        ),
+        (
+            format!("SELECT id FROM pull_requests WHERE author_id = 3 {newest}"),
+            "pull_requests_author",
+        ),
+        (
+            format!("SELECT id FROM pull_requests WHERE organization_id = 2 {newest}"),
+            "pull_requests_org",
+        ),
+        (
+            format!("SELECT id FROM pull_requests WHERE repository_id = 5 {newest}"),
+            "pull_requests_repo",
+        ),
+        (
+            "SELECT id FROM posts ORDER BY published_at DESC, id DESC LIMIT 5".to_string(),
+            "posts_published",
+        ),
+        (
+            "SELECT id FROM project_health_metrics WHERE project_id = 1 \
+             ORDER BY created_at DESC LIMIT 30"
+                .to_string(),
+            "sqlite_autoindex_project_health_metrics_1",
+        ),
+        (
+            "SELECT COUNT(*) FROM project_health_metrics WHERE created_at >= 0 \
+             AND created_at < 99999999999999"
+                .to_string(),
+            "project_health_metrics_created",
+        ),
+        (
+            // A member's handful of badges is sorted by weight after the lookup.
+            "SELECT badge_id FROM member_badges WHERE member_id = 4".to_string(),
+            "sqlite_autoindex_member_badges_1",
+        ),
+        (
+            "SELECT id FROM labels WHERE repository_id = 5 AND name_lc = 'bug'".to_string(),
+            "labels_repository",
+        ),
+    ] {
+        let p = plan(&sample.db, &sql);
+        assert!(p.contains(index), "{sql}:\n{p}");
+        assert!(
+            !p.contains("TEMP B-TREE") && !p.contains("SCAN pull_requests\n"),
+            "{sql}:\n{p}"
+        );
+    }
+    // Contributions per day: one grouped range of an index per kind and entity.
+    let day = "created_at / 86400000000";
+    for (table, column, index) in [
+        ("issues", "repository_id", "issues_repo_created_asc"),
+        ("issues", "author_id", "issues_author"),
+        ("pull_requests", "repository_id", "pull_requests_repo"),
+        ("pull_requests", "author_id", "pull_requests_author"),
+        ("releases", "repository_id", "releases_repo_created"),
+        ("releases", "author_id", "releases_author"),
+    ] {
+        let sql = format!(
+            "SELECT {day}, COUNT(*) FROM {table} WHERE {column} IN (1, 2, 3) \
+             AND created_at >= 1700000000000000 GROUP BY 1"
+        );
+        let p = plan(&sample.db, &sql);
+        assert!(
+            p.contains(&format!("SEARCH {table} USING COVERING INDEX {index}"))
+                || (p.contains(&format!("SEARCH {table} USING COVERING INDEX"))
+                    && p.contains(&format!("({column}=?"))),
+            "{sql}:\n{p}"
+        );
+    }
+}
