@@ -34,7 +34,9 @@ CREATE TABLE organizations (
     followers_count INTEGER NOT NULL,
     is_affiliated   INTEGER NOT NULL,  -- only affiliated organizations appear in the API
     created_at      INTEGER NOT NULL,
-    updated_at      INTEGER NOT NULL
+    updated_at      INTEGER NOT NULL,
+    collaborators_count INTEGER NOT NULL,
+    email           TEXT NOT NULL
 );
 CREATE INDEX organizations_location ON organizations (location_lc);
 CREATE INDEX organizations_created ON organizations (created_at, id);
@@ -59,7 +61,8 @@ CREATE TABLE members (
     following_count           INTEGER NOT NULL,
     public_repositories_count INTEGER NOT NULL,
     created_at                INTEGER NOT NULL,
-    updated_at                INTEGER NOT NULL
+    updated_at                INTEGER NOT NULL,
+    email                     TEXT NOT NULL
 );
 CREATE INDEX members_company ON members (company_lc);
 CREATE INDEX members_location ON members (location_lc);
@@ -106,16 +109,22 @@ CREATE TABLE repository_contributors (
 );
 CREATE INDEX repository_contributors_member ON repository_contributors (member_id);
 
+-- A label belongs to one repository, or (`repository_id` null) is shared by all of
+-- them. Names are unique per repository, case-insensitively; the expression index
+-- treats the shared labels as one more repository (0).
 CREATE TABLE labels (
-    id          INTEGER PRIMARY KEY,
-    name        TEXT NOT NULL,
-    name_lc     TEXT NOT NULL UNIQUE,
-    color       TEXT NOT NULL,
-    color_lc    TEXT NOT NULL,
-    description TEXT NOT NULL,
-    created_at  INTEGER NOT NULL,
-    updated_at  INTEGER NOT NULL
+    id            INTEGER PRIMARY KEY,
+    name          TEXT NOT NULL,
+    name_lc       TEXT NOT NULL,
+    color         TEXT NOT NULL,
+    color_lc      TEXT NOT NULL,
+    description   TEXT NOT NULL,
+    created_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL,
+    repository_id INTEGER REFERENCES repositories (id)   -- null: shared
 );
+CREATE UNIQUE INDEX labels_name ON labels (coalesce(repository_id, 0), name_lc);
+CREATE INDEX labels_repository ON labels (repository_id, name_lc);
 CREATE INDEX labels_color ON labels (color_lc);
 CREATE INDEX labels_created ON labels (created_at, id);
 CREATE INDEX labels_updated ON labels (updated_at, id);
@@ -164,7 +173,8 @@ CREATE INDEX issues_repo_updated ON issues (repository_id, updated_at);
 CREATE INDEX issues_repo_updated_desc ON issues (repository_id, updated_at DESC);
 -- Newest first with the id descending too: GraphQL's recent issues.
 CREATE INDEX issues_newest ON issues (created_at DESC, updated_at DESC, id DESC);
-CREATE INDEX issues_author ON issues (author_id);
+-- A member's issues newest first, and per day (contribution data).
+CREATE INDEX issues_author ON issues (author_id, created_at);
 
 -- One Markdown body per issue (`issues.id`).
 CREATE TABLE issue_bodies (
@@ -218,7 +228,9 @@ CREATE TABLE releases (
 CREATE INDEX releases_tag ON releases (tag_name);
 CREATE INDEX releases_published ON releases (published_at, created_at, id);
 CREATE INDEX releases_created ON releases (created_at, id);
-CREATE INDEX releases_author ON releases (author_id);
+-- A member's and a repository's releases per day (contribution data).
+CREATE INDEX releases_author ON releases (author_id, created_at);
+CREATE INDEX releases_repo_created ON releases (repository_id, created_at);
 
 CREATE TABLE chapters (
     id         INTEGER PRIMARY KEY,
@@ -234,7 +246,8 @@ CREATE TABLE chapters (
     summary    TEXT NOT NULL,
     url        TEXT NOT NULL,
     created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
+    updated_at INTEGER NOT NULL,
+    suggested_location TEXT               -- nullable
 );
 CREATE INDEX chapters_country ON chapters (country_lc);
 CREATE INDEX chapters_created ON chapters (created_at, id);
@@ -288,6 +301,21 @@ CREATE TABLE project_repositories (
 );
 CREATE INDEX project_repositories_repository ON project_repositories (repository_id);
 
+-- A chapter's and a committee's own repositories (counts and top contributors), in
+-- the order listed.
+CREATE TABLE chapter_repositories (
+    chapter_id    INTEGER NOT NULL REFERENCES chapters (id),
+    repository_id INTEGER NOT NULL REFERENCES repositories (id),
+    PRIMARY KEY (chapter_id, repository_id)
+);
+CREATE INDEX chapter_repositories_repository ON chapter_repositories (repository_id);
+CREATE TABLE committee_repositories (
+    committee_id  INTEGER NOT NULL REFERENCES committees (id),
+    repository_id INTEGER NOT NULL REFERENCES repositories (id),
+    PRIMARY KEY (committee_id, repository_id)
+);
+CREATE INDEX committee_repositories_repository ON committee_repositories (repository_id);
+
 -- Leaders of chapters, committees and projects, in display order.
 CREATE TABLE leaders (
     entity_kind TEXT NOT NULL CHECK (entity_kind IN ('chapter', 'committee', 'project')),
@@ -295,6 +323,28 @@ CREATE TABLE leaders (
     position    INTEGER NOT NULL,
     name        TEXT NOT NULL,
     member_id   INTEGER REFERENCES members (id),   -- null: no linked account
+    description TEXT NOT NULL,                     -- the leader's role
+    PRIMARY KEY (entity_kind, entity_id, position)
+);
+CREATE INDEX leaders_member ON leaders (member_id);
+
+-- Chat channels of chapters, committees and projects, in display order.
+CREATE TABLE channels (
+    entity_kind TEXT NOT NULL CHECK (entity_kind IN ('chapter', 'committee', 'project')),
+    entity_id   INTEGER NOT NULL,
+    position    INTEGER NOT NULL,
+    platform    TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    external_id TEXT NOT NULL,
+    PRIMARY KEY (entity_kind, entity_id, position)
+);
+
+-- Related links of chapters, committees and projects, in display order.
+CREATE TABLE related_urls (
+    entity_kind TEXT NOT NULL CHECK (entity_kind IN ('chapter', 'committee', 'project')),
+    entity_id   INTEGER NOT NULL,
+    position    INTEGER NOT NULL,
+    url         TEXT NOT NULL,
     PRIMARY KEY (entity_kind, entity_id, position)
 );
 
@@ -379,4 +429,93 @@ CREATE TABLE snapshot_releases (
     snapshot_id INTEGER NOT NULL REFERENCES snapshots (id),
     release_id  INTEGER NOT NULL REFERENCES releases (id),
     PRIMARY KEY (snapshot_id, release_id)
+);
+
+-- Pull requests: narrow rows like `issues` (bodies in `pull_request_bodies`), with
+-- `organization_id` repeating the repository's. GraphQL lists them newest first
+-- (created, updated, id, all descending), alone or for one author, organization or
+-- repository: one index each, walked backwards to the limit. The author and
+-- repository indexes also count contributions per day.
+CREATE TABLE pull_requests (
+    id              INTEGER PRIMARY KEY,
+    repository_id   INTEGER NOT NULL REFERENCES repositories (id),
+    organization_id INTEGER NOT NULL REFERENCES organizations (id), -- the repository's
+    number          INTEGER NOT NULL,
+    title           TEXT NOT NULL,
+    state           TEXT NOT NULL CHECK (state IN ('open', 'closed')),
+    author_id       INTEGER REFERENCES members (id),   -- nullable
+    url             TEXT NOT NULL,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL,
+    closed_at       INTEGER,                            -- nullable
+    merged_at       INTEGER,                            -- nullable
+    UNIQUE (repository_id, number)
+);
+CREATE INDEX pull_requests_newest ON pull_requests (created_at DESC, updated_at DESC, id DESC);
+CREATE INDEX pull_requests_author ON pull_requests (author_id, created_at DESC, updated_at DESC, id DESC);
+CREATE INDEX pull_requests_org ON pull_requests (organization_id, created_at DESC, updated_at DESC, id DESC);
+CREATE INDEX pull_requests_repo ON pull_requests (repository_id, created_at DESC, updated_at DESC, id DESC);
+
+-- One Markdown body per pull request (`pull_requests.id`).
+CREATE TABLE pull_request_bodies (
+    pull_request_id INTEGER PRIMARY KEY REFERENCES pull_requests (id),
+    body            TEXT NOT NULL
+);
+
+-- The community's blog, newest first.
+CREATE TABLE posts (
+    id               INTEGER PRIMARY KEY,
+    title            TEXT NOT NULL,
+    url              TEXT NOT NULL,
+    url_lc           TEXT NOT NULL UNIQUE,
+    author_name      TEXT NOT NULL,
+    author_image_url TEXT NOT NULL,
+    published_at     INTEGER NOT NULL,
+    created_at       INTEGER NOT NULL,
+    updated_at       INTEGER NOT NULL
+);
+CREATE INDEX posts_published ON posts (published_at DESC, id DESC);
+
+-- Measurements of a project's health; a project's list newest first is its range of
+-- the unique index walked backwards, and a month's measurements a range of it.
+CREATE TABLE project_health_metrics (
+    id                            INTEGER PRIMARY KEY,
+    project_id                    INTEGER NOT NULL REFERENCES projects (id),
+    created_at                    INTEGER NOT NULL,
+    score                         REAL,          -- 0..100, nullable
+    stars_count                   INTEGER NOT NULL,
+    forks_count                   INTEGER NOT NULL,
+    open_issues_count             INTEGER NOT NULL,
+    open_pull_requests_count      INTEGER NOT NULL,
+    unanswered_issues_count       INTEGER NOT NULL,
+    unassigned_issues_count       INTEGER NOT NULL,
+    last_commit_days              INTEGER NOT NULL,
+    last_commit_days_requirement  INTEGER NOT NULL,
+    last_release_days             INTEGER NOT NULL,
+    last_release_days_requirement INTEGER NOT NULL,
+    UNIQUE (project_id, created_at)
+);
+CREATE INDEX project_health_metrics_created ON project_health_metrics (created_at, project_id);
+
+CREATE TABLE badges (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL,
+    name_lc     TEXT NOT NULL UNIQUE,
+    description TEXT NOT NULL,
+    css_class   TEXT NOT NULL,
+    weight      INTEGER NOT NULL
+);
+
+-- The badges of a member, in the order listed.
+CREATE TABLE member_badges (
+    member_id INTEGER NOT NULL REFERENCES members (id),
+    badge_id  INTEGER NOT NULL REFERENCES badges (id),
+    position  INTEGER NOT NULL,
+    PRIMARY KEY (member_id, badge_id)
+);
+CREATE INDEX member_badges_badge ON member_badges (badge_id);
+
+-- `community.json`: exactly one row.
+CREATE TABLE community (
+    slack_workspace_members INTEGER NOT NULL
 );

@@ -58,7 +58,12 @@ const TAGS: &[(&str, &str)] = &[
         "Issues",
         "Issues of the repositories on the code-hosting platform.",
     ),
-    ("Labels", "Issue labels."),
+    (
+        "Labels",
+        "Issue labels, one item per label record: a label belongs to one repository or is \
+         shared by all of them, so a name such as `bug` is listed once per repository that \
+         has its own.",
+    ),
     (
         "Community",
         "Members, affiliated organizations and monthly snapshots of what is new.",

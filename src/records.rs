@@ -10,6 +10,10 @@ use std::fmt;
 use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
 use serde::{Deserialize, Deserializer};
 
+mod pages;
+
+pub use pages::{Badge, Channel, Community, Post, ProjectHealthMetrics, PullRequest};
+
 /// A timestamp: microseconds since the Unix epoch, UTC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ts(pub i64);
@@ -167,6 +171,10 @@ pub struct Organization {
     pub followers_count: u64,
     #[serde(default)]
     pub is_affiliated: bool,
+    #[serde(default)]
+    pub collaborators_count: u64,
+    #[serde(default)]
+    pub email: String,
     pub created_at: Ts,
     pub updated_at: Ts,
 }
@@ -197,6 +205,11 @@ pub struct Member {
     pub following_count: u64,
     #[serde(default)]
     pub public_repositories_count: u64,
+    #[serde(default)]
+    pub email: String,
+    /// Badge names, as listed.
+    #[serde(default)]
+    pub badges: Vec<String>,
     pub created_at: Ts,
     pub updated_at: Ts,
 }
@@ -248,6 +261,12 @@ pub struct RepositoryContributor {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Label {
+    /// The organization and repository the label belongs to; neither: a label shared
+    /// by every repository.
+    #[serde(default)]
+    pub organization: Option<String>,
+    #[serde(default)]
+    pub repository: Option<String>,
     pub name: String,
     pub color: Color,
     #[serde(default)]
@@ -330,6 +349,9 @@ pub struct Leader {
     pub name: String,
     #[serde(default)]
     pub login: Option<String>,
+    /// The leader's role.
+    #[serde(default)]
+    pub description: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -353,6 +375,14 @@ pub struct Chapter {
     pub url: String,
     #[serde(default)]
     pub leaders: Vec<Leader>,
+    #[serde(default)]
+    pub suggested_location: Option<String>,
+    #[serde(default)]
+    pub related_urls: Vec<String>,
+    #[serde(default)]
+    pub channels: Vec<Channel>,
+    #[serde(default)]
+    pub repositories: Vec<RepositoryRef>,
     pub created_at: Ts,
     pub updated_at: Ts,
 }
@@ -372,11 +402,17 @@ pub struct Committee {
     pub url: String,
     #[serde(default)]
     pub leaders: Vec<Leader>,
+    #[serde(default)]
+    pub related_urls: Vec<String>,
+    #[serde(default)]
+    pub channels: Vec<Channel>,
+    #[serde(default)]
+    pub repositories: Vec<RepositoryRef>,
     pub created_at: Ts,
     pub updated_at: Ts,
 }
 
-/// A project's link to one repository.
+/// A link to one repository (of a project, chapter or committee).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RepositoryRef {
@@ -404,6 +440,10 @@ pub struct Project {
     pub leaders: Vec<Leader>,
     #[serde(default)]
     pub repositories: Vec<RepositoryRef>,
+    #[serde(default)]
+    pub related_urls: Vec<String>,
+    #[serde(default)]
+    pub channels: Vec<Channel>,
     pub created_at: Ts,
     pub updated_at: Ts,
 }
@@ -522,6 +562,12 @@ pub struct Dataset {
     pub events: Records<Event>,
     pub sponsors: Records<Sponsor>,
     pub snapshots: Records<Snapshot>,
+    pub pull_requests: Records<PullRequest>,
+    pub posts: Records<Post>,
+    pub project_health_metrics: Records<ProjectHealthMetrics>,
+    pub badges: Records<Badge>,
+    /// `community.json` (all defaults when the file is missing).
+    pub community: Community,
 }
 
 /// The interchange files, in the order they are read.
@@ -540,6 +586,11 @@ pub const FILES: &[&str] = &[
     "events.jsonl",
     "sponsors.jsonl",
     "snapshots.jsonl",
+    "pull_requests.jsonl",
+    "posts.jsonl",
+    "project_health_metrics.jsonl",
+    "badges.jsonl",
+    "community.json",
 ];
 
 /// Origin used for records built in memory (synthetic datasets).

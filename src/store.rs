@@ -35,8 +35,9 @@ pub use sample::{init_db, sample_dataset, SAMPLE};
 /// The schema, embedded from `data/schema.sql`.
 pub const SCHEMA: &str = include_str!("../data/schema.sql");
 /// Bumped whenever `data/schema.sql` changes incompatibly (2: issue bodies moved out
-/// of `issues` into `issue_bodies`).
-pub const SCHEMA_VERSION: &str = "2";
+/// of `issues` into `issue_bodies`; 3: per-repository labels, pull requests, posts,
+/// project health metrics, badges, channels, related URLs and the community row).
+pub const SCHEMA_VERSION: &str = "3";
 
 /// Import errors, one `file:line: what is wrong` per entry.
 #[derive(Debug)]
@@ -122,8 +123,22 @@ pub fn lc(text: &str) -> String {
 
 /// Checks a dataset (keys, references, ranges) and writes it to `db` atomically.
 pub fn build(ds: &Dataset, db: &Path) -> Result<(), StoreError> {
-    let resolved = validate::resolve(ds)?;
-    write::write_atomically(db, |conn| write::insert(conn, ds, &resolved))
+    build_streaming(ds, std::iter::empty(), db)
+}
+
+/// [`build`], with the pull requests `more` gives written after the dataset's own, one
+/// at a time, checked like them (`roost db synth` streams its pull requests instead of
+/// holding them all in memory). An invalid one fails the build like any import error.
+pub fn build_streaming(
+    ds: &Dataset,
+    more: impl Iterator<Item = crate::records::PullRequest>,
+    db: &Path,
+) -> Result<(), StoreError> {
+    let mut resolved = validate::resolve(ds)?;
+    write::write_atomically(db, |conn| {
+        write::insert(conn, ds, &resolved)?;
+        write::insert_more_pull_requests(conn, ds, &mut resolved, more)
+    })
 }
 
 /// Reads a folder and builds the dataset from it: `roost db import`.

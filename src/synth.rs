@@ -16,7 +16,9 @@
 //! Here: the scales and their counts, and the generator's state and order. Beside it,
 //! the generator per record family (`people`: organizations and members; `code`:
 //! labels, repositories, issues, milestones, releases; `community`: chapters,
-//! committees, projects, events, sponsors, snapshots), the word lists (`words`), the
+//! committees, projects, events, sponsors, snapshots; `pages`: what the frontend's
+//! GraphQL pages read — repository labels, posts, health metrics, badges, the newer
+//! fields, and the pull requests streamed into the file), the word lists (`words`), the
 //! text built from them (`text`: Markdown bodies, slugs, unique keys) and the shaped
 //! random draws and calendar (`random`). The records are drawn in the order of
 //! `Synth::run`, so moving a draw changes every dataset after it.
@@ -26,11 +28,14 @@ use std::path::Path;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+pub use pages::PullRequests;
+
 use crate::records::{synthetic_origin, Dataset, Records};
 use crate::store;
 
 mod code;
 mod community;
+mod pages;
 mod people;
 mod random;
 mod text;
@@ -55,6 +60,12 @@ pub struct Counts {
     pub releases: usize,
     pub labels: usize,
     pub snapshots: usize,
+    /// Labels of a single repository, beyond `labels` (the shared ones).
+    pub repository_labels: usize,
+    pub pull_requests: usize,
+    pub posts: usize,
+    /// Monthly health measurements per project.
+    pub health_months: usize,
 }
 
 /// The most contributors one repository gets.
@@ -74,6 +85,10 @@ const NEST: Counts = Counts {
     releases: 25_000,
     labels: 2_000,
     snapshots: 24,
+    repository_labels: 2_000,
+    pull_requests: 100_000,
+    posts: 300,
+    health_months: 12,
 };
 
 /// The size of a synthetic dataset (`roost db synth --scale`).
@@ -128,6 +143,8 @@ pub fn counts(scale: Scale) -> Counts {
             milestones: NEST.milestones * 10,
             releases: NEST.releases * 10,
             labels: NEST.labels * 10,
+            repository_labels: NEST.repository_labels * 10,
+            pull_requests: NEST.pull_requests * 10,
             ..NEST
         },
         // A twentieth, with enough of each to hold every enum value.
@@ -147,20 +164,33 @@ pub fn counts(scale: Scale) -> Counts {
                 releases: s(NEST.releases, 20),
                 labels: s(NEST.labels, 20),
                 snapshots: s(NEST.snapshots, 8),
+                repository_labels: s(NEST.repository_labels, 20),
+                pull_requests: s(NEST.pull_requests, 100),
+                posts: s(NEST.posts, 12),
+                health_months: NEST.health_months,
             }
         }
     }
 }
 
-/// Writes the synthetic dataset of `scale` and `seed` to `db` (atomically).
+/// Writes the synthetic dataset of `scale` and `seed` to `db` (atomically). The pull
+/// requests are streamed into the file as they are drawn, never held all at once.
 pub fn synth(scale: Scale, seed: u64, db: &Path) -> Result<(), store::StoreError> {
-    let ds = dataset(scale, seed);
-    store::build(&ds, db)
+    let n = counts(scale);
+    let ds = Synth::new(n, seed).run();
+    store::build_streaming(&ds, PullRequests::new(&ds, n.pull_requests, seed), db)
 }
 
-/// The synthetic dataset of `scale` and `seed`, in memory. Deterministic.
+/// The synthetic dataset of `scale` and `seed`, in memory (its pull requests too).
+/// Deterministic; the same records [`synth`] writes.
 pub fn dataset(scale: Scale, seed: u64) -> Dataset {
-    Synth::new(counts(scale), seed).run()
+    let n = counts(scale);
+    let mut ds = Synth::new(n, seed).run();
+    let pull_requests: Vec<_> = PullRequests::new(&ds, n.pull_requests, seed).collect();
+    for pr in pull_requests {
+        push(&mut ds.pull_requests, "pull_requests.jsonl", pr);
+    }
+    ds
 }
 
 /// A member as the other tables need it.
@@ -199,6 +229,7 @@ impl Synth {
         self.events();
         self.sponsors();
         self.snapshots();
+        self.pages();
         self.ds
     }
 }

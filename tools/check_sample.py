@@ -23,10 +23,12 @@ TODAY = date(2026, 11, 22)
 
 FILES = ["organizations", "members", "repositories", "repository_contributors", "labels",
          "issues", "milestones", "releases", "chapters", "committees", "projects", "events",
-         "sponsors", "snapshots"]
+         "sponsors", "snapshots", "pull_requests", "posts", "project_health_metrics", "badges"]
 
-LEADER = ("obj", {"name": ("R", "str"), "login": ("O", "str?")})
+LEADER = ("obj", {"name": ("R", "str"), "login": ("O", "str?"), "description": ("O", "str")})
 REPO_REF = ("obj", {"organization": ("R", "str"), "name": ("R", "str")})
+CHANNEL = ("obj", {"platform": ("R", "str"), "name": ("O", "str"), "external_id": ("O", "str")})
+LINKS = {"related_urls": ("O", ("list", "str")), "channels": ("O", ("list", CHANNEL))}
 ISSUE_REF = ("obj", {"organization": ("R", "str"), "repository": ("R", "str"), "number": ("R", "int")})
 RELEASE_REF = ("obj", {"organization": ("R", "str"), "repository": ("R", "str"), "tag_name": ("R", "str")})
 
@@ -37,12 +39,14 @@ SCHEMA = {
         "login": ("R", "str"), "name": ("O", "str"), "company": ("O", "str"),
         "location": ("O", "str"), "description": ("O", "str"), "avatar_url": ("O", "str"),
         "url": ("O", "str"), "followers_count": ("O", "int"), "is_affiliated": ("O", "bool"),
+        "collaborators_count": ("O", "int"), "email": ("O", "str"),
         "created_at": ("R", "ts"), "updated_at": ("R", "ts")},
     "members": {
         "login": ("R", "str"), "name": ("O", "str"), "avatar_url": ("O", "str"), "url": ("O", "str"),
         "bio": ("O", "str"), "company": ("O", "str"), "location": ("O", "str"), "title": ("O", "str"),
         "twitter_username": ("O", "str"), "followers_count": ("O", "int"),
         "following_count": ("O", "int"), "public_repositories_count": ("O", "int"),
+        "email": ("O", "str"), "badges": ("O", ("list", "str")),
         "created_at": ("R", "ts"), "updated_at": ("R", "ts")},
     "repositories": {
         "organization": ("R", "str"), "name": ("R", "str"), "description": ("O", "str?"),
@@ -55,7 +59,7 @@ SCHEMA = {
         "organization": ("R", "str"), "repository": ("R", "str"), "member": ("R", "str"),
         "contributions_count": ("R", "int")},
     "labels": {
-        "name": ("R", "str"), "color": ("R", "str"), "description": ("O", "str"),
+        "organization": ("O", "str"), "repository": ("O", "str"), "name": ("R", "str"), "color": ("R", "str"), "description": ("O", "str"),
         "created_at": ("R", "ts"), "updated_at": ("R", "ts")},
     "issues": {
         "organization": ("R", "str"), "repository": ("R", "str"), "number": ("R", "int"),
@@ -77,18 +81,20 @@ SCHEMA = {
         "key": ("R", "str"), "name": ("R", "str"), "is_active": ("O", "bool"),
         "country": ("O", "str"), "region": ("O", "str"), "latitude": ("O", "float?"),
         "longitude": ("O", "float?"), "summary": ("O", "str"), "url": ("O", "str"),
-        "leaders": ("O", ("list", LEADER)), "created_at": ("R", "ts"), "updated_at": ("R", "ts")},
+        "leaders": ("O", ("list", LEADER)), "created_at": ("R", "ts"), "updated_at": ("R", "ts"),
+        "suggested_location": ("O", "str?"), "repositories": ("O", ("list", REPO_REF)), **LINKS},
     "committees": {
         "key": ("R", "str"), "name": ("R", "str"), "is_active": ("O", "bool"),
         "description": ("O", "str"), "summary": ("O", "str"), "url": ("O", "str"),
-        "leaders": ("O", ("list", LEADER)), "created_at": ("R", "ts"), "updated_at": ("R", "ts")},
+        "leaders": ("O", ("list", LEADER)), "created_at": ("R", "ts"), "updated_at": ("R", "ts"),
+        "repositories": ("O", ("list", REPO_REF)), **LINKS},
     "projects": {
         "key": ("R", "str"), "name": ("R", "str"), "is_active": ("O", "bool"),
         "level": ("R", ("enum", ["flagship", "production", "incubator", "lab", "demo"])),
         "type": ("R", ("enum", ["code", "documentation", "tool", "other"])),
         "description": ("O", "str"), "summary": ("O", "str"), "url": ("O", "str"),
         "leaders": ("O", ("list", LEADER)), "repositories": ("O", ("list", REPO_REF)),
-        "created_at": ("R", "ts"), "updated_at": ("R", "ts")},
+        "created_at": ("R", "ts"), "updated_at": ("R", "ts"), **LINKS},
     "events": {
         "key": ("R", "str"), "name": ("R", "str"),
         "category": ("R", ("enum", ["appsec_days", "global", "partner", "other"])),
@@ -109,11 +115,31 @@ SCHEMA = {
         "updated_at": ("R", "ts"), "new_chapters": ("O", ("list", "str")),
         "new_projects": ("O", ("list", "str")), "new_members": ("O", ("list", "str")),
         "new_issues": ("O", ("list", ISSUE_REF)), "new_releases": ("O", ("list", RELEASE_REF))},
+    "pull_requests": {
+        "organization": ("R", "str"), "repository": ("R", "str"), "number": ("R", "int"),
+        "title": ("R", "str"), "state": ("R", ("enum", ["open", "closed"])), "body": ("O", "str"),
+        "author": ("O", "str?"), "url": ("R", "str"), "created_at": ("R", "ts"),
+        "updated_at": ("R", "ts"), "closed_at": ("O", "ts?"), "merged_at": ("O", "ts?")},
+    "posts": {
+        "title": ("R", "str"), "url": ("R", "str"), "author_name": ("R", "str"),
+        "author_image_url": ("O", "str"), "published_at": ("R", "ts"), "created_at": ("R", "ts"),
+        "updated_at": ("R", "ts")},
+    "project_health_metrics": {
+        "project": ("R", "str"), "created_at": ("R", "ts"), "score": ("O", "float?"),
+        **{k: ("O", "int") for k in (
+            "stars_count", "forks_count", "open_issues_count", "open_pull_requests_count",
+            "unanswered_issues_count", "unassigned_issues_count", "last_commit_days",
+            "last_commit_days_requirement", "last_release_days",
+            "last_release_days_requirement")}},
+    "badges": {
+        "name": ("R", "str"), "description": ("O", "str"), "css_class": ("O", "str"),
+        "weight": ("O", "int")},
 }
 
 TS_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})")
 
 failures = []
+COMMUNITY = {}
 
 
 def check(cond, msg):
@@ -208,6 +234,9 @@ def load(d):
             check_record("%s:%d" % (name, lineno), SCHEMA[name], rec)
             recs.append(rec)
         data[name] = recs
+    with open(os.path.join(d, "community.json"), encoding="utf-8") as f:
+        COMMUNITY.update(json.load(f))
+    check(set(COMMUNITY) <= {"slack_workspace_members"}, "community.json: unknown fields")
     return data
 
 
@@ -239,7 +268,15 @@ def main():
     repos = unique("repositories", D["repositories"], lambda r: (low(r["organization"]), low(r["name"])))
     unique("repository_contributors", D["repository_contributors"],
            lambda r: (low(r["organization"]), low(r["repository"]), low(r["member"])))
-    labels = unique("labels", D["labels"], lambda r: low(r["name"]))
+    # Label names are unique per repository (a label without one is shared).
+    labels = unique("labels", D["labels"], lambda r: (low(r.get("organization", "")),
+                                                      low(r.get("repository", "")), low(r["name"])))
+    for i, l in enumerate(D["labels"], 1):
+        check(("organization" in l) == ("repository" in l), "labels:%d: organization without repository" % i)
+    unique("pull_requests", D["pull_requests"], lambda r: (low(r["organization"]), low(r["repository"]), r["number"]))
+    unique("posts", D["posts"], lambda r: low(r["url"]))
+    unique("project_health_metrics", D["project_health_metrics"], lambda r: (low(r["project"]), t(r["created_at"])))
+    badges = unique("badges", D["badges"], lambda r: low(r["name"]))
     issues = unique("issues", D["issues"], lambda r: (low(r["organization"]), low(r["repository"]), r["number"]))
     unique("milestones", D["milestones"], lambda r: (low(r["organization"]), low(r["repository"]), r["number"]))
     releases = unique("releases", D["releases"], lambda r: (low(r["organization"]), low(r["repository"]), r["tag_name"]))
@@ -261,23 +298,37 @@ def main():
 
     for r in D["repositories"]:
         check(low(r["organization"]) in orgs, "repositories: unknown organization %r" % r["organization"])
-    for name in ("repository_contributors", "issues", "milestones", "releases"):
+    for name in ("repository_contributors", "issues", "milestones", "releases", "pull_requests"):
         for i, r in enumerate(D[name], 1):
             w = "%s:%d" % (name, i)
             ref_repo(w, r["organization"], r["repository"])
             ref_member(w, r.get("member", r.get("author")))
     for i, r in enumerate(D["issues"], 1):
         for l in r.get("labels", []):
-            check(low(l) in labels, "issues:%d: unknown label %r" % (i, l))
+            own = (low(r["organization"]), low(r["repository"]), low(l))
+            check(own in labels or ("", "", low(l)) in labels, "issues:%d: unknown label %r" % (i, l))
         check(r["url"] == "https://github.com/%s/%s/issues/%d" % (r["organization"], r["repository"], r["number"]),
               "issues:%d: unexpected url" % i)
     for name in ("chapters", "committees", "projects"):
         for i, r in enumerate(D[name], 1):
             for l in r.get("leaders", []):
                 ref_member("%s:%d leader" % (name, i), l.get("login"))
-    for i, p in enumerate(D["projects"], 1):
-        for rr in p.get("repositories", []):
-            ref_repo("projects:%d" % i, rr["organization"], rr["name"])
+    for name in ("chapters", "committees", "projects"):
+        for i, p in enumerate(D[name], 1):
+            for rr in p.get("repositories", []):
+                ref_repo("%s:%d" % (name, i), rr["organization"], rr["name"])
+    for i, l in enumerate(D["labels"], 1):
+        if "repository" in l:
+            ref_repo("labels:%d" % i, l["organization"], l["repository"])
+    for i, m in enumerate(D["project_health_metrics"], 1):
+        check(low(m["project"]) in projects, "project_health_metrics:%d: unknown project" % i)
+        check(m.get("score") is None or 0 <= m["score"] <= 100, "project_health_metrics:%d: score" % i)
+    for i, m in enumerate(D["members"], 1):
+        for b in m.get("badges", []):
+            check(low(b) in badges, "members:%d: unknown badge %r" % (i, b))
+    for i, r in enumerate(D["pull_requests"], 1):
+        check((r["state"] == "closed") == (r.get("closed_at") is not None), "pull_requests:%d: state/closed_at" % i)
+        check(r.get("merged_at") is None or r["state"] == "closed", "pull_requests:%d: merged but open" % i)
     for i, s in enumerate(D["snapshots"], 1):
         w = "snapshots:%d" % i
         for k in s.get("new_chapters", []):
@@ -340,7 +391,7 @@ def main():
     n = {k: len(v) for k, v in D.items()}
     check(n["members"] > 100, "coverage: members <= 100 (member list must span two pages)")
     check(n["issues"] > 200, "coverage: issues <= 200 (issue list must span three pages)")
-    check(800 <= sum(n.values()) <= 1200, "coverage: %d lines in all, want 800..1200" % sum(n.values()))
+    check(900 <= sum(n.values()) <= 1200, "coverage: %d lines in all, want 900..1200" % sum(n.values()))
     covers("projects", "level", SCHEMA["projects"]["level"][1][1])
     covers("projects", "type", SCHEMA["projects"]["type"][1][1])
     active_projects = [p for p in D["projects"] if p.get("is_active", True)]
@@ -525,6 +576,22 @@ def main():
     for k in ("new_chapters", "new_projects", "new_members", "new_issues", "new_releases"):
         check(any(s.get(k) for s in comp), "coverage: completed snapshot with %s" % k)
 
+    # frontend pages: every kind with the values its GraphQL fields show
+    prs = D["pull_requests"]
+    check(any(r["state"] == "open" for r in prs), "coverage: open pull request")
+    check(any(r.get("merged_at") for r in prs), "coverage: merged pull request")
+    check(any(r["state"] == "closed" and not r.get("merged_at") for r in prs), "coverage: closed unmerged pull request")
+    check(len({p["published_at"][:4] for p in D["posts"]}) >= 3, "coverage: posts over three years")
+    per_project = Counter(m["project"] for m in D["project_health_metrics"])
+    check(sum(1 for c in per_project.values() if c >= 12) >= 3, "coverage: monthly health metrics of several projects")
+    check(sum(1 for m in D["members"] if m.get("badges")) >= 5, "coverage: members with badges")
+    for name in ("chapters", "committees", "projects"):
+        check(any(r.get("channels") for r in D[name]), "coverage: %s with channels" % name)
+        check(any(r.get("related_urls") for r in D[name]), "coverage: %s with related URLs" % name)
+    check(any(l.get("description") for c in D["chapters"] for l in c.get("leaders", [])), "coverage: leader roles")
+    check(sum(1 for l in D["labels"] if low(l["name"]) == "bug") >= 3, "coverage: `bug` in several repositories")
+    check(COMMUNITY.get("slack_workspace_members", 0) > 0, "coverage: community.json")
+
     # ---- determinism / up to date
     if "--no-regen" not in sys.argv:
         gen = os.path.join(here, "make_sample.py")
@@ -534,16 +601,18 @@ def main():
             env = dict(os.environ, PYTHONHASHSEED="random")
             subprocess.run([sys.executable, gen, tmp], check=True, env=env)
             outs.append(tmp)
-        for name in FILES:
+        for name in FILES + ["community"]:
+            ext = ".json" if name == "community" else ".jsonl"
             blobs = []
             for p in (d, outs[0], outs[1]):
-                with open(os.path.join(p, name + ".jsonl"), "rb") as f:
+                with open(os.path.join(p, name + ext), "rb") as f:
                     blobs.append(f.read())
-            check(blobs[1] == blobs[2], "determinism: two runs differ on %s.jsonl" % name)
-            check(blobs[0] == blobs[1], "up to date: %s.jsonl differs from a fresh run of make_sample.py" % name)
+            check(blobs[1] == blobs[2], "determinism: two runs differ on %s%s" % (name, ext))
+            check(blobs[0] == blobs[1], "up to date: %s%s differs from a fresh run of make_sample.py" % (name, ext))
         for tmp in outs:
             for name in FILES:
                 os.remove(os.path.join(tmp, name + ".jsonl"))
+            os.remove(os.path.join(tmp, "community.json"))
             os.rmdir(tmp)
 
     report(n)

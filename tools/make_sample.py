@@ -29,7 +29,7 @@ rng = random.Random(SEED)
 FILES = [
     "organizations", "members", "repositories", "repository_contributors", "labels",
     "issues", "milestones", "releases", "chapters", "committees", "projects", "events",
-    "sponsors", "snapshots",
+    "sponsors", "snapshots", "pull_requests", "posts", "project_health_metrics", "badges",
 ]
 
 
@@ -1252,15 +1252,31 @@ def main():
     sponsors = make_sponsors()
     snapshots = make_snapshots(chapters, projects, members, issues, releases)
 
+    # The records of the frontend's pages, from a random stream of their own.
+    sys.path.insert(0, here)
+    import sample_pages as pages
+    pages.add_organization_fields(organizations)
+    pages.add_member_fields(members, projects, chapters, committees)
+    for recs in (chapters, committees, projects):
+        pages.add_leader_roles(recs)
+    pages.add_entity_links(chapters, committees, projects, repositories)
+    pages.add_repository_labels(labels, issues)
+
     data = {
         "organizations": organizations, "members": members, "repositories": repositories,
         "repository_contributors": contributors, "labels": labels, "issues": issues,
         "milestones": milestones, "releases": releases, "chapters": chapters,
         "committees": committees, "projects": projects, "events": events,
         "sponsors": sponsors, "snapshots": snapshots,
+        "pull_requests": pages.make_pull_requests(repositories, issues, logins),
+        "posts": pages.make_posts(),
+        "project_health_metrics": pages.make_health_metrics(projects),
+        "badges": pages.make_badges(),
     }
     for name in FILES:
         write(out_dir, name, strip_private(data[name]))
+    with open(os.path.join(out_dir, "community.json"), "w", encoding="utf-8", newline="\n") as f:
+        f.write(json.dumps(pages.make_community(), separators=(", ", ": ")) + "\n")
 
 
 if __name__ == "__main__":

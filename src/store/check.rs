@@ -31,16 +31,31 @@ pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
             rowid.map_or("?".to_string(), |r| r.to_string())
         ));
     }
-    let leader_refs = "SELECT 'leader of ' || entity_kind || ' ' || entity_id FROM leaders \
-         WHERE (entity_kind = 'chapter' AND entity_id NOT IN (SELECT id FROM chapters)) \
-            OR (entity_kind = 'committee' AND entity_id NOT IN (SELECT id FROM committees)) \
-            OR (entity_kind = 'project' AND entity_id NOT IN (SELECT id FROM projects))";
-    for what in strings(&conn, leader_refs)? {
-        problems.push(format!("dangling reference: {what} does not exist"));
+    for (table, what) in [
+        ("leaders", "leader"),
+        ("channels", "channel"),
+        ("related_urls", "related URL"),
+    ] {
+        let refs = format!(
+            "SELECT '{what} of ' || entity_kind || ' ' || entity_id FROM {table} \
+             WHERE (entity_kind = 'chapter' AND entity_id NOT IN (SELECT id FROM chapters)) \
+                OR (entity_kind = 'committee' AND entity_id NOT IN (SELECT id FROM committees)) \
+                OR (entity_kind = 'project' AND entity_id NOT IN (SELECT id FROM projects))"
+        );
+        for what in strings(&conn, &refs)? {
+            problems.push(format!("dangling reference: {what} does not exist"));
+        }
+    }
+    let community: i64 = conn.query_row("SELECT COUNT(*) FROM community", [], |r| r.get(0))?;
+    if community != 1 {
+        problems.push(format!(
+            "the community table holds {community} rows instead of one"
+        ));
     }
     let enums = [
         ("issues", "state", "('open','closed')"),
         ("milestones", "state", "('open','closed')"),
+        ("pull_requests", "state", "('open','closed')"),
         (
             "projects",
             "level",
@@ -79,7 +94,10 @@ pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
     let keys = [
         ("organizations", "login_lc"),
         ("members", "login_lc"),
-        ("labels", "name_lc"),
+        // Label names are unique per repository (0: the shared labels).
+        ("labels", "coalesce(repository_id, 0) || ' ' || name_lc"),
+        ("posts", "url_lc"),
+        ("badges", "name_lc"),
         ("chapters", "key_lc"),
         ("committees", "key_lc"),
         ("projects", "key_lc"),
@@ -88,7 +106,7 @@ pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
         ("snapshots", "key_lc"),
     ];
     for (table, column) in keys {
-        let sql = format!("SELECT {column} FROM {table} GROUP BY {column} HAVING COUNT(*) > 1");
+        let sql = format!("SELECT {column} FROM {table} GROUP BY 1 HAVING COUNT(*) > 1");
         for key in strings(&conn, &sql)? {
             problems.push(format!("duplicate key in {table}: '{key}'"));
         }

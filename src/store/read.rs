@@ -1,7 +1,8 @@
 //! Reading the JSON Lines interchange format: one file per record type in a folder,
 //! parsed strictly into [`crate::records`] types. Every syntax and type error of every
 //! file is collected as `file:line: what is wrong` (physical line numbers) before
-//! anything is returned; blank lines are skipped.
+//! anything is returned; blank lines are skipped. `community.json` is the one file
+//! holding a single JSON object; its errors name the line too.
 
 use std::fs;
 use std::path::Path;
@@ -9,7 +10,10 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 
 use super::ImportErrors;
-use crate::records::{Dataset, Origin, Records};
+use crate::records::{Community, Dataset, Origin, Records};
+
+/// The one interchange file that is a single JSON object, not JSON Lines.
+pub const COMMUNITY: &str = "community.json";
 
 /// Reads a folder of interchange files. Syntax and type errors are collected for all
 /// files before returning.
@@ -36,6 +40,11 @@ pub fn read_dir(dir: &Path) -> Result<Dataset, ImportErrors> {
         events: read_file(dir, "events.jsonl", &mut errors),
         sponsors: read_file(dir, "sponsors.jsonl", &mut errors),
         snapshots: read_file(dir, "snapshots.jsonl", &mut errors),
+        pull_requests: read_file(dir, "pull_requests.jsonl", &mut errors),
+        posts: read_file(dir, "posts.jsonl", &mut errors),
+        project_health_metrics: read_file(dir, "project_health_metrics.jsonl", &mut errors),
+        badges: read_file(dir, "badges.jsonl", &mut errors),
+        community: read_community(dir, &mut errors),
     };
     if errors.is_empty() {
         Ok(ds)
@@ -55,6 +64,33 @@ fn read_file<T: DeserializeOwned>(
         Err(e) => {
             errors.push(format!("{file}: cannot read: {e}"));
             Vec::new()
+        }
+    }
+}
+
+/// `community.json`: one JSON object (all defaults when the file is missing).
+fn read_community(dir: &Path, errors: &mut Vec<String>) -> Community {
+    match fs::read(dir.join(COMMUNITY)) {
+        Ok(bytes) => parse_community(&bytes, errors),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Community::default(),
+        Err(e) => {
+            errors.push(format!("{COMMUNITY}: cannot read: {e}"));
+            Community::default()
+        }
+    }
+}
+
+/// Parses `community.json`; an error names the file's line.
+pub fn parse_community(bytes: &[u8], errors: &mut Vec<String>) -> Community {
+    match serde_json::from_slice::<Community>(bytes) {
+        Ok(community) => community,
+        Err(e) => {
+            errors.push(format!(
+                "{COMMUNITY}:{}: {}",
+                e.line(),
+                describe_json_error(&e)
+            ));
+            Community::default()
         }
     }
 }

@@ -64,6 +64,23 @@ pub const SAMPLE: &[(&str, &str)] = &[
         "snapshots.jsonl",
         include_str!("../../data/sample/snapshots.jsonl"),
     ),
+    (
+        "pull_requests.jsonl",
+        include_str!("../../data/sample/pull_requests.jsonl"),
+    ),
+    ("posts.jsonl", include_str!("../../data/sample/posts.jsonl")),
+    (
+        "project_health_metrics.jsonl",
+        include_str!("../../data/sample/project_health_metrics.jsonl"),
+    ),
+    (
+        "badges.jsonl",
+        include_str!("../../data/sample/badges.jsonl"),
+    ),
+    (
+        "community.json",
+        include_str!("../../data/sample/community.json"),
+    ),
 ];
 
 /// The embedded sample as a dataset.
@@ -90,6 +107,13 @@ pub fn sample_dataset() -> Result<Dataset, ImportErrors> {
             "events.jsonl" => ds.events = super::parse_lines(file, bytes, e),
             "sponsors.jsonl" => ds.sponsors = super::parse_lines(file, bytes, e),
             "snapshots.jsonl" => ds.snapshots = super::parse_lines(file, bytes, e),
+            "pull_requests.jsonl" => ds.pull_requests = super::parse_lines(file, bytes, e),
+            "posts.jsonl" => ds.posts = super::parse_lines(file, bytes, e),
+            "project_health_metrics.jsonl" => {
+                ds.project_health_metrics = super::parse_lines(file, bytes, e)
+            }
+            "badges.jsonl" => ds.badges = super::parse_lines(file, bytes, e),
+            "community.json" => ds.community = super::read::parse_community(bytes, e),
             _ => {}
         }
     }

@@ -10,8 +10,12 @@ use std::collections::{HashMap, HashSet};
 
 use super::{lc, ImportErrors};
 use crate::records::{
-    Chapter, Committee, Dataset, Date, Event, Leader, Origin, Project, Records, Snapshot,
+    Chapter, Committee, Dataset, Date, Event, Label, Leader, Origin, Project, Records, Snapshot,
 };
+
+mod pages;
+
+pub(super) use pages::{MorePullRequests, Pages};
 
 /// Row ids that references resolve to (index = position in the record list; a record's
 /// own id is its position + 1).
@@ -34,6 +38,12 @@ pub(super) struct Resolved {
     pub project_stars_forks: Vec<(i64, i64)>,
     /// Per snapshot: new chapters, projects, members, issues, releases.
     pub snapshot_links: Vec<[Vec<i64>; 5]>,
+    /// The repository of each label (`None`: shared).
+    pub label_repo: Vec<Option<i64>>,
+    /// The records of the frontend's pages.
+    pub pages: Pages,
+    /// The check of pull requests handed over after the dataset's own.
+    pub more_pull_requests: MorePullRequests,
 }
 
 /// The repository and the (optional) author of each record of a repository-owned type.
@@ -48,8 +58,9 @@ pub(super) fn resolve(ds: &Dataset) -> Result<Resolved, ImportErrors> {
     let mut errors = Vec::new();
     let e = &mut errors;
 
-    let keys = Keys::build(ds, e);
+    let mut keys = Keys::build(ds, e);
     check_fields(ds, e);
+    pages::check_fields(ds, e);
 
     let repo_org = ds
         .repositories
@@ -60,7 +71,7 @@ pub(super) fn resolve(ds: &Dataset) -> Result<Resolved, ImportErrors> {
     let issues = RepoAndAuthor::resolve(&ds.issues, &keys, e, |i| {
         (&i.organization, &i.repository, &i.author)
     });
-    let issue_labels = resolve_issue_labels(ds, &keys, e);
+    let issue_labels = resolve_issue_labels(ds, &keys, &issues.repo, e);
     let milestones = RepoAndAuthor::resolve(&ds.milestones, &keys, e, |m| {
         (&m.organization, &m.repository, &m.author)
     });
@@ -76,6 +87,8 @@ pub(super) fn resolve(ds: &Dataset) -> Result<Resolved, ImportErrors> {
         .iter()
         .map(|(o, s)| resolve_snapshot(o, s, &keys, e))
         .collect();
+    let pages = Pages::resolve(ds, &keys, e);
+    let more_pull_requests = MorePullRequests::new(ds, &mut keys, &pages);
 
     if !errors.is_empty() {
         return Err(ImportErrors(errors));
@@ -93,6 +106,9 @@ pub(super) fn resolve(ds: &Dataset) -> Result<Resolved, ImportErrors> {
         project_repos,
         project_stars_forks,
         snapshot_links,
+        label_repo: keys.label_repo,
+        pages,
+        more_pull_requests,
     })
 }
 
@@ -100,6 +116,7 @@ pub(super) fn resolve(ds: &Dataset) -> Result<Resolved, ImportErrors> {
 // Natural keys
 
 /// A natural-key index: lower-cased key → stable id.
+#[derive(Default)]
 struct KeyIndex {
     ids: HashMap<String, i64>,
 }
@@ -135,6 +152,66 @@ fn repo_key(org: &str, name: &str) -> String {
     format!("{}/{}", lc(org), lc(name))
 }
 
+/// A label's key: its repository's id (0 for a shared label) and its name.
+fn label_key(repo: Option<i64>, name: &str) -> String {
+    format!("{}#{}", repo.unwrap_or(0), lc(name))
+}
+
+/// The repository of each label: `None` for a shared label (neither `organization`
+/// nor `repository`), `Some(0)` (and an error) for one naming only one of them or a
+/// repository that does not exist.
+fn label_repositories(
+    labels: &Records<Label>,
+    repos: &KeyIndex,
+    e: &mut Vec<String>,
+) -> Vec<Option<i64>> {
+    labels
+        .iter()
+        .map(|(o, l)| match (&l.organization, &l.repository) {
+            (None, None) => None,
+            (Some(org), Some(name)) => Some(repos.get(&repo_key(org, name)).unwrap_or_else(|| {
+                e.push(format!(
+                    "{o}: repository '{org}/{name}' does not exist in repositories.jsonl"
+                ));
+                0
+            })),
+            _ => {
+                e.push(format!(
+                    "{o}: a label names both its organization and its repository, or neither \
+                     (a label shared by every repository)"
+                ));
+                Some(0)
+            }
+        })
+        .collect()
+}
+
+/// Labels by repository and name: a name is unique per repository (and among the
+/// shared labels), not across the dataset.
+fn label_index(labels: &Records<Label>, repo: &[Option<i64>], e: &mut Vec<String>) -> KeyIndex {
+    let mut ids = HashMap::with_capacity(labels.len());
+    for (i, (origin, l)) in labels.iter().enumerate() {
+        if repo[i] == Some(0) {
+            continue;
+        }
+        let key = label_key(repo[i], &l.name);
+        if let Some(&first) = ids.get(&key) {
+            let scope = match (&l.organization, &l.repository) {
+                (Some(org), Some(name)) => format!("of repository '{org}/{name}'"),
+                _ => "shared by every repository".to_string(),
+            };
+            e.push(format!(
+                "{origin}: duplicate label name '{}' {scope} (first defined by record {first} of {})",
+                lc(&l.name),
+                origin.file
+            ));
+        } else {
+            ids.insert(key, i as i64 + 1);
+        }
+    }
+    KeyIndex { ids }
+}
+
 fn issue_key(org: &str, repo: &str, number: u64) -> String {
     format!("{}#{number}", repo_key(org, repo))
 }
@@ -149,7 +226,9 @@ struct Keys {
     orgs: KeyIndex,
     members: KeyIndex,
     repos: KeyIndex,
+    /// Labels by [`label_key`].
     labels: KeyIndex,
+    label_repo: Vec<Option<i64>>,
     issues: KeyIndex,
     releases: KeyIndex,
     chapters: KeyIndex,
@@ -166,7 +245,8 @@ impl Keys {
             |r| repo_key(&r.organization, &r.name),
             e,
         );
-        let labels = KeyIndex::build(&ds.labels, "label name", |l| lc(&l.name), e);
+        let label_repo = label_repositories(&ds.labels, &repos, e);
+        let labels = label_index(&ds.labels, &label_repo, e);
         let issues = KeyIndex::build(
             &ds.issues,
             "issue",
@@ -196,6 +276,7 @@ impl Keys {
             members,
             repos,
             labels,
+            label_repo,
             issues,
             releases,
             chapters,
@@ -241,6 +322,37 @@ impl Keys {
             ));
             0
         })
+    }
+
+    /// The repository ids every record of one type links to, in the order listed; a
+    /// repository listed twice is an error.
+    fn repositories_of<T>(
+        &self,
+        records: &Records<T>,
+        refs: impl Fn(&T) -> &Vec<crate::records::RepositoryRef>,
+        e: &mut Vec<String>,
+    ) -> Vec<Vec<i64>> {
+        records
+            .iter()
+            .map(|(o, x)| {
+                let mut ids = Vec::new();
+                for r in refs(x) {
+                    let id = self.repo(o, &r.organization, &r.name, e);
+                    if id == 0 {
+                        continue;
+                    }
+                    if ids.contains(&id) {
+                        e.push(format!(
+                            "{o}: repository '{}/{}' is listed twice",
+                            r.organization, r.name
+                        ));
+                        continue;
+                    }
+                    ids.push(id);
+                }
+                ids
+            })
+            .collect()
     }
 
     /// The member ids of the leaders of every record of one type.
@@ -403,19 +515,33 @@ fn resolve_contributors(ds: &Dataset, keys: &Keys, e: &mut Vec<String>) -> Vec<(
         .collect()
 }
 
-fn resolve_issue_labels(ds: &Dataset, keys: &Keys, e: &mut Vec<String>) -> Vec<Vec<i64>> {
+/// The labels of each issue: a name is looked up among the labels of the issue's
+/// repository first, then among the shared ones.
+fn resolve_issue_labels(
+    ds: &Dataset,
+    keys: &Keys,
+    issue_repo: &[i64],
+    e: &mut Vec<String>,
+) -> Vec<Vec<i64>> {
     ds.issues
         .iter()
-        .map(|(o, i)| {
+        .enumerate()
+        .map(|(index, (o, i))| {
             let mut ids: Vec<i64> = Vec::new();
             for name in &i.labels {
-                match keys.labels.get(&lc(name)) {
+                let found = keys
+                    .labels
+                    .get(&label_key(Some(issue_repo[index]), name))
+                    .or_else(|| keys.labels.get(&label_key(None, name)));
+                match found {
                     Some(id) if ids.contains(&id) => {
                         e.push(format!("{o}: label '{name}' is listed twice"))
                     }
                     Some(id) => ids.push(id),
                     None => e.push(format!(
-                        "{o}: label '{name}' does not exist in labels.jsonl"
+                        "{o}: label '{name}' does not exist in labels.jsonl (neither a label \
+                         of repository '{}/{}' nor a shared one)",
+                        i.organization, i.repository
                     )),
                 }
             }
@@ -430,31 +556,19 @@ fn resolve_project_repositories(
     keys: &Keys,
     e: &mut Vec<String>,
 ) -> (Vec<Vec<i64>>, Vec<(i64, i64)>) {
-    let mut project_repos = Vec::with_capacity(ds.projects.len());
-    let mut project_stars_forks = Vec::with_capacity(ds.projects.len());
-    for (o, p) in &ds.projects {
-        let mut ids = Vec::new();
-        let (mut stars, mut forks) = (0i64, 0i64);
-        for r in &p.repositories {
-            let id = keys.repo(o, &r.organization, &r.name, e);
-            if id == 0 {
-                continue;
-            }
-            if ids.contains(&id) {
-                e.push(format!(
-                    "{o}: repository '{}/{}' is listed twice",
-                    r.organization, r.name
-                ));
-                continue;
-            }
-            let repo = &ds.repositories[id as usize - 1].1;
-            stars += repo.stars_count as i64;
-            forks += repo.forks_count as i64;
-            ids.push(id);
-        }
-        project_repos.push(ids);
-        project_stars_forks.push((stars, forks));
-    }
+    let project_repos = keys.repositories_of(&ds.projects, |p: &Project| &p.repositories, e);
+    let project_stars_forks = project_repos
+        .iter()
+        .map(|ids| {
+            ids.iter().fold((0i64, 0i64), |(stars, forks), id| {
+                let repo = &ds.repositories[*id as usize - 1].1;
+                (
+                    stars + repo.stars_count as i64,
+                    forks + repo.forks_count as i64,
+                )
+            })
+        })
+        .collect();
     (project_repos, project_stars_forks)
 }
 

@@ -23,6 +23,8 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{params, Connection};
 
+mod pages;
+
 use super::validate::Resolved;
 use super::{lc, StoreError, SCHEMA, SCHEMA_VERSION};
 use crate::records::{
@@ -136,7 +138,7 @@ fn b(v: bool) -> i64 {
     v as i64
 }
 
-fn n(v: u64) -> i64 {
+pub(super) fn n(v: u64) -> i64 {
     v.min(i64::MAX as u64) as i64
 }
 
@@ -149,9 +151,11 @@ fn github_url(given: &str, login: &str) -> String {
 }
 
 /// The row id of the record at `index` of its file.
-fn id(index: usize) -> i64 {
+pub(super) fn id(index: usize) -> i64 {
     index as i64 + 1
 }
+
+pub(super) use pages::insert_more_pull_requests;
 
 /// Inserts every record of a validated dataset, with the ids `r` resolved.
 pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<(), StoreError> {
@@ -159,17 +163,19 @@ pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<()
     insert_members(conn, &ds.members)?;
     insert_repositories(conn, &ds.repositories, r)?;
     insert_contributors(conn, &ds.repository_contributors, r)?;
-    insert_labels(conn, &ds.labels)?;
+    insert_labels(conn, &ds.labels, r)?;
     insert_issues(conn, &ds.issues, r)?;
     insert_milestones(conn, &ds.milestones, r)?;
     insert_releases(conn, &ds.releases, r)?;
     let mut leaders = Leaders::new(conn)?;
-    insert_chapters(conn, &ds.chapters, r, &mut leaders)?;
-    insert_committees(conn, &ds.committees, r, &mut leaders)?;
-    insert_projects(conn, &ds.projects, r, &mut leaders)?;
+    let mut links = pages::Links::new(conn)?;
+    insert_chapters(conn, &ds.chapters, r, &mut leaders, &mut links)?;
+    insert_committees(conn, &ds.committees, r, &mut leaders, &mut links)?;
+    insert_projects(conn, &ds.projects, r, &mut leaders, &mut links)?;
     insert_events(conn, &ds.events)?;
     insert_sponsors(conn, &ds.sponsors)?;
     insert_snapshots(conn, &ds.snapshots, r)?;
+    pages::insert(conn, ds, r)?;
     Ok(())
 }
 
@@ -178,7 +184,7 @@ fn insert_organizations(
     records: &Records<Organization>,
 ) -> Result<(), StoreError> {
     let mut st = conn.prepare(
-        "INSERT INTO organizations VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+        "INSERT INTO organizations VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
     )?;
     for (i, (_, o)) in records.iter().enumerate() {
         st.execute(params![
@@ -195,7 +201,9 @@ fn insert_organizations(
             n(o.followers_count),
             b(o.is_affiliated),
             o.created_at.0,
-            o.updated_at.0
+            o.updated_at.0,
+            n(o.collaborators_count),
+            o.email
         ])?;
     }
     Ok(())
@@ -203,7 +211,7 @@ fn insert_organizations(
 
 fn insert_members(conn: &Connection, records: &Records<Member>) -> Result<(), StoreError> {
     let mut st = conn.prepare(
-        "INSERT INTO members VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19)",
+        "INSERT INTO members VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20)",
     )?;
     for (i, (_, m)) in records.iter().enumerate() {
         st.execute(params![
@@ -225,7 +233,8 @@ fn insert_members(conn: &Connection, records: &Records<Member>) -> Result<(), St
             n(m.following_count),
             n(m.public_repositories_count),
             m.created_at.0,
-            m.updated_at.0
+            m.updated_at.0,
+            m.email
         ])?;
     }
     Ok(())
@@ -283,8 +292,12 @@ fn insert_contributors(
     Ok(())
 }
 
-fn insert_labels(conn: &Connection, records: &Records<Label>) -> Result<(), StoreError> {
-    let mut st = conn.prepare("INSERT INTO labels VALUES (?1,?2,?3,?4,?5,?6,?7,?8)")?;
+fn insert_labels(
+    conn: &Connection,
+    records: &Records<Label>,
+    r: &Resolved,
+) -> Result<(), StoreError> {
+    let mut st = conn.prepare("INSERT INTO labels VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)")?;
     for (i, (_, l)) in records.iter().enumerate() {
         st.execute(params![
             id(i),
@@ -294,7 +307,8 @@ fn insert_labels(conn: &Connection, records: &Records<Label>) -> Result<(), Stor
             lc(&l.color.0),
             l.description,
             l.created_at.0,
-            l.updated_at.0
+            l.updated_at.0,
+            r.label_repo[i]
         ])?;
     }
     Ok(())
@@ -400,7 +414,7 @@ struct Leaders<'c> {
 impl<'c> Leaders<'c> {
     fn new(conn: &'c Connection) -> Result<Leaders<'c>, StoreError> {
         Ok(Leaders {
-            st: conn.prepare("INSERT INTO leaders VALUES (?1,?2,?3,?4,?5)")?,
+            st: conn.prepare("INSERT INTO leaders VALUES (?1,?2,?3,?4,?5,?6)")?,
         })
     }
 
@@ -413,8 +427,14 @@ impl<'c> Leaders<'c> {
         members: &[Option<i64>],
     ) -> Result<(), StoreError> {
         for (pos, l) in leaders.iter().enumerate() {
-            self.st
-                .execute(params![kind, id, pos as i64, l.name, members[pos]])?;
+            self.st.execute(params![
+                kind,
+                id,
+                pos as i64,
+                l.name,
+                members[pos],
+                l.description
+            ])?;
         }
         Ok(())
     }
@@ -425,9 +445,11 @@ fn insert_chapters(
     records: &Records<Chapter>,
     r: &Resolved,
     leaders: &mut Leaders,
+    links: &mut pages::Links,
 ) -> Result<(), StoreError> {
-    let mut st = conn
-        .prepare("INSERT INTO chapters VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)")?;
+    let mut st = conn.prepare(
+        "INSERT INTO chapters VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
+    )?;
     for (i, (_, x)) in records.iter().enumerate() {
         let id = id(i);
         st.execute(params![
@@ -444,9 +466,12 @@ fn insert_chapters(
             x.summary,
             x.url,
             x.created_at.0,
-            x.updated_at.0
+            x.updated_at.0,
+            x.suggested_location
         ])?;
         leaders.insert("chapter", id, &x.leaders, &r.chapter_leaders[i])?;
+        links.insert("chapter", id, &x.related_urls, &x.channels)?;
+        links.repositories("chapter", id, &r.pages.chapter_repos[i])?;
     }
     Ok(())
 }
@@ -456,6 +481,7 @@ fn insert_committees(
     records: &Records<Committee>,
     r: &Resolved,
     leaders: &mut Leaders,
+    links: &mut pages::Links,
 ) -> Result<(), StoreError> {
     let mut st = conn.prepare("INSERT INTO committees VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)")?;
     for (i, (_, x)) in records.iter().enumerate() {
@@ -473,6 +499,8 @@ fn insert_committees(
             x.updated_at.0
         ])?;
         leaders.insert("committee", id, &x.leaders, &r.committee_leaders[i])?;
+        links.insert("committee", id, &x.related_urls, &x.channels)?;
+        links.repositories("committee", id, &r.pages.committee_repos[i])?;
     }
     Ok(())
 }
@@ -482,6 +510,7 @@ fn insert_projects(
     records: &Records<Project>,
     r: &Resolved,
     leaders: &mut Leaders,
+    links: &mut pages::Links,
 ) -> Result<(), StoreError> {
     let mut st = conn.prepare(
         "INSERT INTO projects VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
@@ -509,6 +538,7 @@ fn insert_projects(
             x.updated_at.0
         ])?;
         leaders.insert("project", id, &x.leaders, &r.project_leaders[i])?;
+        links.insert("project", id, &x.related_urls, &x.channels)?;
         for repo in &r.project_repos[i] {
             st_link.execute(params![id, repo])?;
         }

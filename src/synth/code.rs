@@ -54,6 +54,8 @@ impl Synth {
                 &mut self.ds.labels,
                 "labels.jsonl",
                 Label {
+                    organization: None,
+                    repository: None,
                     name,
                     color: Color(COLORS[skew(rng, COLORS.len(), 1.5)].to_string()),
                     description,

@@ -49,11 +49,13 @@ impl Synth {
                     Leader {
                         name,
                         login: Some(m.login.clone()),
+                        description: String::new(),
                     }
                 } else {
                     Leader {
                         name: self.person().0,
                         login: None,
+                        description: String::new(),
                     }
                 }
             })
@@ -110,6 +112,8 @@ impl Synth {
                     ),
                     followers_count: (pareto(rng, 0.9, 50_000.0) * 10.0) as u64,
                     is_affiliated,
+                    collaborators_count: 0,
+                    email: String::new(),
                     created_at: ts(created),
                     updated_at: ts(updated),
                 },
@@ -206,6 +210,8 @@ impl Synth {
                 followers_count: followers,
                 following_count: (pareto(rng, 1.5, 5_000.0) - 1.0) as u64 * 2,
                 public_repositories_count: (pareto(rng, 1.3, 2_000.0) - 1.0) as u64 * 2,
+                email: String::new(),
+                badges: Vec::new(),
                 created_at: ts(created),
                 updated_at: Ts(updated * 1_000_000 + fraction),
                 login: login.clone(),

@@ -6,6 +6,7 @@ mod credentials_migration;
 mod export;
 mod generate;
 mod import;
+mod import_pages;
 mod layering;
 mod mirror;
 mod public_dataset;

@@ -109,18 +109,34 @@ fn a_public_only_export_holds_what_the_api_shows_and_renders_the_same_tree() {
             assert_eq!(org["name"], "");
             assert_eq!(org["description"], "");
             assert_eq!(org["created_at"], "1970-01-01T00:00:00Z");
+            assert_eq!(org["followers_count"], 0);
+            assert_eq!(org["email"], "");
         } else {
             assert_ne!(org["created_at"], "1970-01-01T00:00:00Z");
         }
-        assert_eq!(org["followers_count"], 0);
     }
     // Fields no answer shows are empty.
-    for repo in records(&public, "repositories.jsonl") {
-        assert_eq!(repo["license"], "");
-        assert_eq!(repo["topics"], serde_json::json!([]));
-        assert!(repo["pushed_at"].is_null());
-    }
+    let repositories = records(&public, "repositories.jsonl");
+    assert!(repositories.iter().all(|r| r["pushed_at"].is_null()));
+    assert!(records(&full, "repositories.jsonl")
+        .iter()
+        .any(|r| !r["pushed_at"].is_null()));
     assert!(releases.iter().all(|r| r["is_draft"] == Value::Bool(false)));
+    // Personal fields are empty; the rest of a member stays, badges included.
+    let members = records(&public, "members.jsonl");
+    assert!(members.iter().all(|m| m["email"] == ""));
+    assert!(records(&full, "members.jsonl")
+        .iter()
+        .any(|m| m["email"] != ""));
+    assert!(members.iter().any(|m| m["badges"] != serde_json::json!([])));
+    // Health measurements go with their project.
+    let projects = keys(&public, "projects.jsonl", "key");
+    let metrics = records(&public, "project_health_metrics.jsonl");
+    assert!(metrics
+        .iter()
+        .all(|m| projects.contains(m["project"].as_str().unwrap())));
+    assert!(metrics.len() < records(&full, "project_health_metrics.jsonl").len());
+    assert!(!metrics.is_empty());
 
     // It imports cleanly and renders the same tree.
     let again = tmp.path().join("public.db");
@@ -156,6 +172,7 @@ fn hidden_fields_are_in_no_answer() {
         }
     }
     for (file, field) in export::HIDDEN_FIELDS {
+        assert!(!export::PERSONAL_FIELDS.contains(&(*file, *field)));
         let (schemas, graphql_type) = match *file {
             "repositories.jsonl" => (&["Repository", "RepositoryDetail"][..], "Repository"),
             "releases.jsonl" => (

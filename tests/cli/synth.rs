@@ -80,8 +80,13 @@ fn small_is_healthy_sized_and_shaped() {
         ("issues", 10_000),
         ("milestones", 300),
         ("releases", 1_250),
-        ("labels", 100),
+        // 100 shared, 100 of single repositories.
+        ("labels", 200),
         ("snapshots", 8),
+        ("pull_requests", 5_000),
+        ("posts", 15),
+        ("project_health_metrics", 15 * 12),
+        ("badges", 8),
     ];
     for (table, target) in targets {
         let n = int(&conn, &format!("SELECT COUNT(*) FROM {table}"), []);
@@ -386,4 +391,75 @@ fn counts_scale_the_code_hosting_tables() {
     assert_eq!(ten.projects, nest.projects);
     assert_eq!(ten.chapters, nest.chapters);
     assert_eq!(small.issues, nest.issues / 20);
+    assert_eq!(
+        (nest.pull_requests, nest.posts, nest.health_months),
+        (100_000, 300, 12)
+    );
+    assert_eq!(ten.pull_requests, 10 * nest.pull_requests);
+    assert_eq!(ten.repository_labels, 10 * nest.repository_labels);
+    assert_eq!(ten.posts, nest.posts);
+}
+
+/// The records of the frontend's pages: pull requests in every state, labels of
+/// single repositories beside the shared ones, a year of monthly measurements per
+/// project, badges on some members, channels and related URLs.
+#[test]
+fn small_holds_the_records_of_the_frontend_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build(dir.path(), "pages.db", 3);
+    let conn = Connection::open(&db).unwrap();
+    for (sql, at_least) in [
+        (
+            "SELECT COUNT(*) FROM pull_requests WHERE state = 'open'",
+            100,
+        ),
+        (
+            "SELECT COUNT(*) FROM pull_requests WHERE merged_at IS NOT NULL",
+            1_000,
+        ),
+        (
+            "SELECT COUNT(*) FROM pull_requests WHERE state = 'closed' AND merged_at IS NULL",
+            100,
+        ),
+        (
+            "SELECT COUNT(*) FROM labels WHERE repository_id IS NOT NULL",
+            100,
+        ),
+        (
+            "SELECT COUNT(*) FROM issue_labels il JOIN labels l ON l.id = il.label_id \
+             WHERE l.repository_id IS NOT NULL",
+            1,
+        ),
+        ("SELECT COUNT(DISTINCT member_id) FROM member_badges", 20),
+        ("SELECT COUNT(*) FROM members WHERE email != ''", 100),
+        ("SELECT COUNT(*) FROM channels", 10),
+        ("SELECT COUNT(*) FROM related_urls", 10),
+        ("SELECT COUNT(*) FROM leaders WHERE description != ''", 10),
+        ("SELECT COUNT(*) FROM committee_repositories", 1),
+        ("SELECT slack_workspace_members FROM community", 1),
+    ] {
+        let n = int(&conn, sql, []);
+        assert!(n >= at_least, "{sql}: {n}");
+    }
+    // Every project has twelve monthly measurements, one per month.
+    assert_eq!(
+        int(
+            &conn,
+            "SELECT COUNT(*) FROM (SELECT project_id, COUNT(DISTINCT \
+             strftime('%Y-%m', created_at / 1000000, 'unixepoch')) AS months \
+             FROM project_health_metrics GROUP BY project_id) WHERE months != 12",
+            []
+        ),
+        0
+    );
+    // Pull request numbers follow the repository's issues.
+    assert_eq!(
+        int(
+            &conn,
+            "SELECT COUNT(*) FROM pull_requests p JOIN issues i \
+             ON i.repository_id = p.repository_id AND i.number = p.number",
+            []
+        ),
+        0
+    );
 }

@@ -15,11 +15,16 @@
 //!   (every repository names its organization), so one that owns repositories is
 //!   written as a stub: its login, `is_affiliated: false`, every other field empty or
 //!   zero and its times at the Unix epoch; one that owns none is left out;
-//! - fields no answer shows are written empty: a repository's `subscribers_count`,
-//!   `is_archived`, `license`, `topics`, `languages` and `pushed_at`, a release's
-//!   `is_draft`, an organization's `followers_count` ([`HIDDEN_FIELDS`]);
-//! - everything else (members, repositories, contributors, labels, issues,
-//!   milestones, events, sponsors) is written whole.
+//! - fields no answer shows are written empty: a repository's `pushed_at`, a release's
+//!   `is_draft` ([`HIDDEN_FIELDS`]);
+//! - personal fields are written empty although the API shows them one record at a
+//!   time: a member's `email` ([`PERSONAL_FIELDS`]);
+//! - the health measurements of projects left out are left out with them; the
+//!   channels, related URLs and repositories of a chapter, committee or project go
+//!   with it;
+//! - everything else (members with their badges, repositories, contributors, labels,
+//!   issues, pull requests, milestones, events, sponsors, posts, badges, the
+//!   community's values) is written whole.
 //!
 //! Such an export imports cleanly and renders the same tree, byte for byte, as the
 //! dataset it came from; GraphQL answers the same too.
@@ -43,15 +48,14 @@ pub struct Exposure {
 /// GraphQL field shows them (a test holds this list against the OpenAPI document and
 /// the GraphQL schema).
 pub const HIDDEN_FIELDS: &[(&str, &str)] = &[
-    ("repositories.jsonl", "subscribers_count"),
-    ("repositories.jsonl", "is_archived"),
-    ("repositories.jsonl", "license"),
-    ("repositories.jsonl", "topics"),
-    ("repositories.jsonl", "languages"),
     ("repositories.jsonl", "pushed_at"),
     ("releases.jsonl", "is_draft"),
-    ("organizations.jsonl", "followers_count"),
 ];
+
+/// The personal fields a public-only export writes empty although the API shows them
+/// one record at a time: a member's email is on their own GraphQL user page, but a
+/// published file of every address is a mailing list for spammers.
+pub const PERSONAL_FIELDS: &[(&str, &str)] = &[("members.jsonl", "email")];
 
 /// Restricts what the export statements on `conn` read to what `exposure` says the
 /// API shows (see the module doc). The views live as long as the connection.
@@ -85,10 +89,12 @@ fn views(e: &Exposure) -> String {
         keep("description", "''"),
         keep("avatar_url", "''"),
         keep("url", "''"),
-        "0 AS followers_count".to_string(),
+        keep("followers_count", "0"),
         "t.is_affiliated".to_string(),
         keep("created_at", "0"),
         keep("updated_at", "0"),
+        keep("collaborators_count", "0"),
+        keep("email", "''"),
     ]
     .join(", ");
     [
@@ -116,9 +122,15 @@ fn views(e: &Exposure) -> String {
         ),
         "CREATE TEMP VIEW repositories AS SELECT t.id, t.organization_id, t.name, t.name_lc, \
          t.description, t.url, t.commits_count, t.contributors_count, t.forks_count, \
-         t.open_issues_count, t.stars_count, 0 AS subscribers_count, 0 AS is_archived, \
-         '' AS license, '[]' AS topics, '[]' AS languages, NULL AS pushed_at, t.created_at, \
+         t.open_issues_count, t.stars_count, t.subscribers_count, t.is_archived, \
+         t.license, t.topics, t.languages, NULL AS pushed_at, t.created_at, \
          t.updated_at FROM main.repositories t"
+            .to_string(),
+        "CREATE TEMP VIEW members AS SELECT t.id, t.login, t.login_lc, t.name, t.name_lc, \
+         t.avatar_url, t.url, t.bio, t.company, t.company_lc, t.location, t.location_lc, \
+         t.title, t.twitter_username, t.followers_count, t.following_count, \
+         t.public_repositories_count, t.created_at, t.updated_at, '' AS email \
+         FROM main.members t"
             .to_string(),
         format!(
             "CREATE TEMP VIEW organizations AS SELECT {organization_columns} \

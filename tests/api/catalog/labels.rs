@@ -1,4 +1,5 @@
-//! `/labels/`: stable id order by default and a case-insensitive colour filter.
+//! `/labels/`: every label record (names repeat across repositories), stable id order
+//! by default and a case-insensitive colour filter.
 
 use super::*;
 use crate::support::*;
@@ -15,6 +16,14 @@ fn labels_default_to_stable_id_order_and_filter_colour_case_insensitively() {
             .iter()
             .map(|(_, l)| l.name.clone())
             .collect::<Vec<_>>()
+    );
+    // Every label record: the shared `bug` and the `bug` of two repositories.
+    assert_eq!(
+        pluck(&got, "name")
+            .iter()
+            .filter(|n| n.eq_ignore_ascii_case("bug"))
+            .count(),
+        3
     );
     let red = all_items(&conn, "labels", "color=D73A4A");
     let n = ds

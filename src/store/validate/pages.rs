@@ -1,0 +1,221 @@
+//! Validating the records of the frontend's pages (docs/data.md): pull requests,
+//! posts, project health measurements, badges, member badges, channels, related URLs
+//! and the repositories of chapters and committees. Same rules as the rest: natural
+//! keys unique case-insensitively, references resolved, every error as
+//! `file:line: what is wrong`.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{issue_key, lc, non_empty, repo_key, KeyIndex, Keys, RepoAndAuthor};
+use crate::records::{Channel, Chapter, Committee, Dataset, Origin, PullRequest, State};
+
+/// The resolved ids of the records of the frontend's pages.
+pub(in crate::store) struct Pages {
+    pub pull_requests: RepoAndAuthor,
+    /// The project of each health measurement.
+    pub health_project: Vec<i64>,
+    /// Badge ids of each member, in the order listed.
+    pub member_badges: Vec<Vec<i64>>,
+    /// Repository ids of each chapter and committee, in the order listed.
+    pub chapter_repos: Vec<Vec<i64>>,
+    pub committee_repos: Vec<Vec<i64>>,
+}
+
+/// Checks pull requests handed over one at a time after the dataset's own (`roost db
+/// synth` streams them instead of holding them all): the same checks and messages as
+/// for the records of `pull_requests.jsonl`, their lines numbered after its last.
+pub(in crate::store) struct MorePullRequests {
+    repos: KeyIndex,
+    members: KeyIndex,
+    /// (repository, number) of every pull request so far.
+    seen: HashSet<(i64, u64)>,
+    line: usize,
+    pub errors: Vec<String>,
+}
+
+impl MorePullRequests {
+    pub(super) fn new(ds: &Dataset, keys: &mut Keys, pages: &Pages) -> MorePullRequests {
+        let seen = ds
+            .pull_requests
+            .iter()
+            .zip(&pages.pull_requests.repo)
+            .map(|((_, p), repo)| (*repo, p.number))
+            .collect();
+        MorePullRequests {
+            repos: std::mem::take(&mut keys.repos),
+            members: std::mem::take(&mut keys.members),
+            seen,
+            line: ds.pull_requests.len(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// The repository and author of the next pull request; `None` (and errors) when
+    /// it is not valid.
+    pub fn check(&mut self, p: &PullRequest) -> Option<(i64, Option<i64>)> {
+        self.line += 1;
+        let o = Origin {
+            file: "pull_requests.jsonl",
+            line: self.line,
+        };
+        let before = self.errors.len();
+        let repo = self.repos.get(&repo_key(&p.organization, &p.repository));
+        if repo.is_none() {
+            self.errors.push(format!(
+                "{o}: repository '{}/{}' does not exist in repositories.jsonl",
+                p.organization, p.repository
+            ));
+        }
+        let author = p.author.as_deref().map(|login| {
+            self.members.get(&lc(login)).unwrap_or_else(|| {
+                self.errors.push(format!(
+                    "{o}: author '{login}' does not exist in members.jsonl"
+                ));
+                0
+            })
+        });
+        if let Some(repo) = repo {
+            if !self.seen.insert((repo, p.number)) {
+                self.errors.push(format!(
+                    "{o}: duplicate pull request '{}'",
+                    issue_key(&p.organization, &p.repository, p.number)
+                ));
+            }
+        }
+        if p.merged_at.is_some() && p.state == State::Open {
+            self.errors.push(format!(
+                "{o}: merged_at is set but state is open (a merged pull request is closed)"
+            ));
+        }
+        match repo {
+            Some(repo) if self.errors.len() == before => Some((repo, author)),
+            _ => None,
+        }
+    }
+}
+
+impl Pages {
+    pub(super) fn resolve(ds: &Dataset, keys: &Keys, e: &mut Vec<String>) -> Pages {
+        KeyIndex::build(
+            &ds.pull_requests,
+            "pull request",
+            |p| issue_key(&p.organization, &p.repository, p.number),
+            e,
+        );
+        KeyIndex::build(&ds.posts, "post url", |p| lc(&p.url), e);
+        KeyIndex::build(
+            &ds.project_health_metrics,
+            "health measurement of project",
+            |m| format!("{} at {}", lc(&m.project), m.created_at),
+            e,
+        );
+        let badges = KeyIndex::build(&ds.badges, "badge name", |b| lc(&b.name), e);
+
+        let pull_requests = RepoAndAuthor::resolve(&ds.pull_requests, keys, e, |p| {
+            (&p.organization, &p.repository, &p.author)
+        });
+        let health_project = ds
+            .project_health_metrics
+            .iter()
+            .map(|(o, m)| {
+                keys.projects.get(&lc(&m.project)).unwrap_or_else(|| {
+                    e.push(format!(
+                        "{o}: project '{}' does not exist in projects.jsonl",
+                        m.project
+                    ));
+                    0
+                })
+            })
+            .collect();
+        let member_badges = ds
+            .members
+            .iter()
+            .map(|(o, m)| named_list(o, "badge", &m.badges, &badges, "badges.jsonl", e))
+            .collect();
+        let chapter_repos = keys.repositories_of(&ds.chapters, |c: &Chapter| &c.repositories, e);
+        let committee_repos =
+            keys.repositories_of(&ds.committees, |c: &Committee| &c.repositories, e);
+        Pages {
+            pull_requests,
+            health_project,
+            member_badges,
+            chapter_repos,
+            committee_repos,
+        }
+    }
+}
+
+/// The ids of the records `names` refers to through `index`; a name listed twice or
+/// missing from `file` is an error.
+fn named_list(
+    o: &Origin,
+    what: &str,
+    names: &[String],
+    index: &KeyIndex,
+    file: &str,
+    e: &mut Vec<String>,
+) -> Vec<i64> {
+    let mut ids: Vec<i64> = Vec::new();
+    for name in names {
+        match index.get(&lc(name)) {
+            Some(id) if ids.contains(&id) => {
+                e.push(format!("{o}: {what} '{name}' is listed twice"))
+            }
+            Some(id) => ids.push(id),
+            None => e.push(format!("{o}: {what} '{name}' does not exist in {file}")),
+        }
+    }
+    ids
+}
+
+/// Field checks of the new records and fields, table by table.
+pub(super) fn check_fields(ds: &Dataset, e: &mut Vec<String>) {
+    for (o, p) in &ds.pull_requests {
+        if p.merged_at.is_some() && p.state == State::Open {
+            e.push(format!(
+                "{o}: merged_at is set but state is open (a merged pull request is closed)"
+            ));
+        }
+    }
+    for (o, p) in &ds.posts {
+        non_empty(o, "title", &p.title, e);
+        non_empty(o, "url", &p.url, e);
+        non_empty(o, "author_name", &p.author_name, e);
+    }
+    for (o, m) in &ds.project_health_metrics {
+        if let Some(score) = m.score {
+            if !(0.0..=100.0).contains(&score) {
+                e.push(format!("{o}: score {score} is outside 0..100"));
+            }
+        }
+    }
+    for (o, b) in &ds.badges {
+        non_empty(o, "name", &b.name, e);
+    }
+    for (o, c) in &ds.chapters {
+        links(o, &c.related_urls, &c.channels, e);
+    }
+    for (o, c) in &ds.committees {
+        links(o, &c.related_urls, &c.channels, e);
+    }
+    for (o, p) in &ds.projects {
+        links(o, &p.related_urls, &p.channels, e);
+    }
+}
+
+/// Related URLs are not empty and not listed twice; a channel names its platform.
+fn links(o: &Origin, urls: &[String], channels: &[Channel], e: &mut Vec<String>) {
+    let mut seen = HashMap::new();
+    for (i, url) in urls.iter().enumerate() {
+        if url.trim().is_empty() {
+            e.push(format!("{o}: related_urls[{i}] must not be empty"));
+        } else if seen.insert(url.as_str(), i).is_some() {
+            e.push(format!("{o}: related URL '{url}' is listed twice"));
+        }
+    }
+    for (i, c) in channels.iter().enumerate() {
+        if c.platform.trim().is_empty() {
+            e.push(format!("{o}: channels[{i}].platform must not be empty"));
+        }
+    }
+}
