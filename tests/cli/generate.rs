@@ -298,3 +298,33 @@ fn the_cli_generates_and_prints_a_summary() {
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("roost db init"));
 }
+
+#[test]
+fn the_same_input_keeps_the_live_generation_even_after_a_reimport() {
+    let (tmp, db, out) = fixture();
+    generate::generate(&generate_options(&db, &out)).unwrap();
+    let first = fs::read_link(&out).unwrap();
+    // The same records imported again: a new SQLite file with the same content.
+    let dir = tmp.path().join("jsonl");
+    write_sample(&dir, "sponsors.jsonl", |_| {});
+    roost::store::import_dir(&dir, &db).unwrap();
+    let second = generate::generate(&generate_options(&db, &out)).unwrap();
+    assert_eq!(second.written, 0, "{second}");
+    assert_eq!(fs::read_link(&out).unwrap(), first);
+    assert_eq!(fs::read(out.join("changes/added.txt")).unwrap(), b"");
+    assert_eq!(fs::read(out.join("changes/urls.txt")).unwrap(), b"");
+    // A record that does not describe the live generation is not trusted: the tree is
+    // rebuilt into a new generation, every file linked from the live one.
+    fs::write(tmp.path().join(".site.input"), b"{}").unwrap();
+    let third = generate::generate(&generate_options(&db, &out)).unwrap();
+    assert_eq!(third.written, 0, "{third}");
+    assert_eq!(third.unchanged, second.unchanged);
+    assert_ne!(fs::read_link(&out).unwrap(), first);
+    // Other data: rendered again.
+    write_sample(&dir, "sponsors.jsonl", |lines| {
+        lines.retain(|l| !l.contains("\"nakatomi\""))
+    });
+    roost::store::import_dir(&dir, &db).unwrap();
+    let fourth = generate::generate(&generate_options(&db, &out)).unwrap();
+    assert!(fourth.written >= 1 && fourth.removed >= 1, "{fourth}");
+}

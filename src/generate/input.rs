@@ -1,0 +1,203 @@
+//! What a generation was made from, so a run whose input did not change keeps the live
+//! generation instead of rebuilding it file by file.
+//!
+//! The input of a generation is everything its bytes depend on: the dataset's content
+//! (the schema and every row of every table, read through SQL, so a re-import of the
+//! same records is the same input however SQLite laid out its pages), the roost
+//! executable that renders it (its size and modification time: a rebuilt or upgraded
+//! binary renders anew), and the options that change the tree (`--precompress`,
+//! `--public-url`, `--with-dataset`/`--public-only`, and the date `is_upcoming` files
+//! are rendered for). [`fingerprint`] hashes them into one SHA-256.
+//!
+//! After a successful swap the generator records the fingerprint beside the tree, in
+//! `<parent>/.<name>.input` ([`Record`]), with the generation it describes and that
+//! generation's counts. A later run that computes the same fingerprint while `<name>`
+//! still points at that generation has nothing to render: its tree would be the same
+//! bytes at the same paths. The record is outside the generation folder (it is not a
+//! file of the tree, and mirrors copy trees file by file); a record that names another
+//! generation (a mirror or a plain folder replaced the tree, or a run was killed between
+//! its swap and its record) is ignored.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use rayon::prelude::*;
+use rusqlite::types::ValueRef;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::{Dataset, Options};
+use crate::store;
+
+/// The record of the live generation's input, beside the tree.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Record {
+    /// The generation folder's name (`.<name>.g<stamp>`) the record describes.
+    pub generation: String,
+    /// [`fingerprint`] of its input.
+    pub fingerprint: String,
+    /// Files in its manifest and their bytes.
+    pub files: u64,
+    pub bytes: u64,
+    /// Manifest documents (`manifest.json`, `manifest/root.json`, chunks).
+    pub documents: u64,
+}
+
+/// Where the record of the tree at `out` lives: `<parent>/.<name>.input`.
+pub fn record_path(out: &Path) -> anyhow::Result<PathBuf> {
+    let (parent, prefix) = super::generation_prefix(out)?;
+    // `prefix` is `.<name>.g`; the record is `.<name>.input` (not a generation name).
+    let name = prefix.trim_end_matches('g');
+    Ok(parent.join(format!("{name}input")))
+}
+
+/// The record beside `out`, if there is a readable one.
+pub fn read_record(out: &Path) -> Option<Record> {
+    let bytes = fs::read(record_path(out).ok()?).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// Replaces the record beside `out` (written aside, then renamed over it).
+pub fn write_record(out: &Path, record: &Record) -> anyhow::Result<()> {
+    let path = record_path(out)?;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let bytes = serde_json::to_vec(record)?;
+    fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// Removes the record beside `out` (before a generation that will not record one).
+pub fn remove_record(out: &Path) {
+    if let Ok(path) = record_path(out) {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// The SHA-256 (hex) of everything a generation with `opts` and `dataset` renders from.
+/// `None` when the executable cannot be identified (then every run renders).
+pub fn fingerprint(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result<Option<String>> {
+    let Some(executable) = executable_identity() else {
+        return Ok(None);
+    };
+    let mut hasher = Sha256::new();
+    let mut field = |name: &str, value: &[u8]| {
+        hasher.update((name.len() as u64).to_le_bytes());
+        hasher.update(name.as_bytes());
+        hasher.update((value.len() as u64).to_le_bytes());
+        hasher.update(value);
+    };
+    field("roost", env!("CARGO_PKG_VERSION").as_bytes());
+    field("executable", executable.as_bytes());
+    field("precompress", &[u8::from(opts.precompress)]);
+    field(
+        "public_url",
+        opts.public_url.as_deref().unwrap_or("").as_bytes(),
+    );
+    field("today", opts.today.as_bytes());
+    let dataset = match dataset {
+        None => "none",
+        Some(Dataset::Full) => "full",
+        Some(Dataset::PublicOnly) => "public-only",
+    };
+    field("dataset", dataset.as_bytes());
+    field("content", dataset_content(&opts.db)?.as_bytes());
+    Ok(Some(hex::encode(hasher.finalize())))
+}
+
+/// The running executable's size and modification time (nanoseconds).
+fn executable_identity() -> Option<String> {
+    let meta = fs::metadata(std::env::current_exe().ok()?).ok()?;
+    let modified = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some(format!("{}:{}", meta.len(), modified.as_nanos()))
+}
+
+/// The SHA-256 of the dataset's schema and of every row of every table (one table per
+/// rayon task, each on its own read-only connection), in table-name order.
+fn dataset_content(db: &Path) -> anyhow::Result<String> {
+    let conn = store::open_read(db)?;
+    let mut tables: Vec<(String, String)> = conn
+        .prepare(
+            "SELECT name, coalesce(sql, '') FROM sqlite_master \
+             WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    let schema: Vec<String> = conn
+        .prepare("SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_master ORDER BY type, name")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    drop(conn);
+    // Virtual tables (full-text indexes) are derived from the tables they index; their
+    // shadow tables are ordinary tables and are hashed like the others.
+    tables.retain(|(_, sql)| !sql.to_ascii_uppercase().starts_with("CREATE VIRTUAL"));
+    let hashes = tables
+        .par_iter()
+        .map(|(name, _)| table_hash(db, name))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut hasher = Sha256::new();
+    for line in schema {
+        hasher.update((line.len() as u64).to_le_bytes());
+        hasher.update(line.as_bytes());
+    }
+    for ((name, _), hash) in tables.iter().zip(hashes) {
+        hasher.update((name.len() as u64).to_le_bytes());
+        hasher.update(name.as_bytes());
+        hasher.update(hash);
+    }
+    Ok(hex::encode(hasher.finalize()))
+}
+
+/// The SHA-256 of one table's rows, in the order a full scan returns them (its key
+/// order), each value tagged with its type and length.
+fn table_hash(db: &Path, table: &str) -> anyhow::Result<[u8; 32]> {
+    let conn = store::open_read(db)?;
+    let quoted = table.replace('"', "\"\"");
+    let mut stmt = conn
+        .prepare(&format!("SELECT * FROM \"{quoted}\""))
+        .with_context(|| format!("reading table {table}"))?;
+    let columns = stmt.column_count();
+    let mut rows = stmt.query([])?;
+    let mut hasher = Sha256::new();
+    // Values are gathered into a buffer and hashed in large pieces.
+    let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
+    while let Some(row) = rows.next()? {
+        buf.push(b'\n');
+        for i in 0..columns {
+            match row.get_ref(i)? {
+                ValueRef::Null => buf.push(0),
+                ValueRef::Integer(v) => {
+                    buf.push(1);
+                    buf.extend_from_slice(&v.to_le_bytes());
+                }
+                ValueRef::Real(v) => {
+                    buf.push(2);
+                    buf.extend_from_slice(&v.to_bits().to_le_bytes());
+                }
+                ValueRef::Text(v) => {
+                    buf.push(3);
+                    buf.extend_from_slice(&(v.len() as u64).to_le_bytes());
+                    buf.extend_from_slice(v);
+                }
+                ValueRef::Blob(v) => {
+                    buf.push(4);
+                    buf.extend_from_slice(&(v.len() as u64).to_le_bytes());
+                    buf.extend_from_slice(v);
+                }
+            }
+        }
+        if buf.len() >= 1 << 16 {
+            hasher.update(&buf);
+            buf.clear();
+        }
+    }
+    hasher.update(&buf);
+    Ok(hasher.finalize().into())
+}
