@@ -19,11 +19,12 @@ use std::path::PathBuf;
 
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::request::Parts;
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use crate::catalog::{self, AnswerError, DetailSpec, ListQuery, ListSpec};
 use crate::credentials::Kind;
+use crate::limits::{Decision, Subject};
 use crate::pool::Reader;
 use crate::tree::{self, Target};
 
@@ -43,6 +44,9 @@ pub async fn handle(State(app): State<AppState>, req: Request) -> Response {
     if let Some(id) = ctx.key_id {
         response.extensions_mut().insert(KeyId(id));
     }
+    if let Some(decision) = ctx.rate {
+        rate_limit_headers(response.headers_mut(), &decision);
+    }
     if ctx.protected {
         // Answers behind a key (errors included) must not be kept by a shared cache
         // and replayed to others.
@@ -61,7 +65,22 @@ pub async fn handle(State(app): State<AppState>, req: Request) -> Response {
 struct Context {
     key_id: Option<i64>,
     protected: bool,
+    /// The key's rate-limit check, for the `RateLimit-*` headers.
+    rate: Option<Decision>,
 }
+
+/// The key's budget as the IETF draft's `RateLimit-*` fields: the limit (requests per
+/// second, also the burst), what remains right now, and the seconds until the budget
+/// is full again (rounded up).
+fn rate_limit_headers(headers: &mut HeaderMap, decision: &Decision) {
+    headers.insert(RATELIMIT_LIMIT, HeaderValue::from(decision.limit));
+    headers.insert(RATELIMIT_REMAINING, HeaderValue::from(decision.remaining));
+    headers.insert(RATELIMIT_RESET, HeaderValue::from(decision.reset_secs()));
+}
+
+pub const RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
+pub const RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
+pub const RATELIMIT_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
 
 async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Response, ApiError> {
     if !matches!(req.method, Method::GET | Method::HEAD) {
@@ -78,7 +97,11 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
         let id = authenticate(app, req).await?;
         ctx.key_id = Some(id);
         if let Some(limiter) = &app.key_limiter {
-            limiter.check(&id).map_err(ApiError::TooManyRequests)?;
+            let decision = limiter.check(Subject::Id(id)).await;
+            ctx.rate = Some(decision);
+            if !decision.allowed {
+                return Err(ApiError::TooManyRequests(decision.retry_after));
+            }
         }
     }
     let neg = Negotiation::from_headers(&req.headers);
@@ -155,10 +178,14 @@ async fn authenticate(app: &AppState, req: &Parts) -> Result<i64, ApiError> {
         return Ok(id);
     }
     match &app.failed_auth {
-        Some(budget) => match budget.failure(client_ip(req)) {
-            Ok(()) => Err(ApiError::Unauthorized),
-            Err(wait) => Err(ApiError::TooManyRequests(wait)),
-        },
+        Some(budget) => {
+            let decision = budget.check(Subject::Addr(client_ip(req))).await;
+            if decision.allowed {
+                Err(ApiError::Unauthorized)
+            } else {
+                Err(ApiError::TooManyRequests(decision.retry_after))
+            }
+        }
         None => Err(ApiError::Unauthorized),
     }
 }

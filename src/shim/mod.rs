@@ -8,8 +8,8 @@
 //! - [`api`]: the `/api/v0` handler (routing, auth, tree or catalog, ETag);
 //! - [`respond`]: error shapes, ETag, encodings, HEAD;
 //! - [`files`]: tree files read once per generation and answered from memory;
-//! - [`limits`]: the per-key rate limit and the per-address budget of requests
-//!   without a valid key;
+//! - [`crate::limits`]: the per-key rate limit and the per-address budget of
+//!   requests without a valid key, in the process or in Redis (`--redis`);
 //! - [`net`]: the listener (JSON for hyper's own error responses).
 //!
 //! Layers, outermost first: access log (one line per request) → `nosniff` on every
@@ -19,14 +19,12 @@ pub mod api;
 pub mod conn;
 pub mod files;
 pub mod health;
-pub mod limits;
 pub mod net;
 pub mod respond;
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::{SocketAddr, ToSocketAddrs};
-use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -46,8 +44,8 @@ use crate::credentials::{self, Credentials, Kind};
 use crate::error::InternalCause;
 use crate::pool::ReadPool;
 
-use self::limits::{FailedAuth, Limiter};
 use self::respond::ApiError;
+use crate::limits::{self, Limiter, RedisLimits};
 
 /// Requests without a valid key allowed per client address and second (burst as
 /// large); past it they are 429 instead of 401.
@@ -79,6 +77,11 @@ pub struct ShimConfig {
     /// GraphQL's limits (width, depth, complexity, time, database time, pool share,
     /// requests per second).
     pub graphql: crate::graphql::Limits,
+    /// `--redis`: where the rate limits are kept, shared with every shim using the
+    /// same server; `None` keeps them in this process.
+    pub redis: Option<String>,
+    /// How long a limit check waits for Redis before answering from the process.
+    pub redis_timeout: Duration,
 }
 
 impl ShimConfig {
@@ -97,6 +100,8 @@ impl ShimConfig {
             workers: default_workers(),
             conn: conn::ConnLimits::default(),
             graphql: crate::graphql::Limits::default(),
+            redis: None,
+            redis_timeout: limits::redis::DEFAULT_TIMEOUT,
         }
     }
 }
@@ -118,8 +123,13 @@ pub struct Shared {
     pool: ReadPool,
     /// API keys and sessions (production and staging only).
     credentials: Option<Credentials>,
-    key_limiter: Option<Limiter<i64>>,
-    failed_auth: Option<FailedAuth>,
+    /// Requests per API key (`--rate-limit`).
+    key_limiter: Option<Limiter>,
+    /// Requests without a valid key per client address (`--failed-auth-rate`): within
+    /// it they are 401, past it 429. A valid key never spends it.
+    failed_auth: Option<Limiter>,
+    /// The shared limits, when `--redis` is given.
+    redis: Option<RedisLimits>,
     /// Responses of tree files, per generation of the tree.
     files: files::FileCache,
 }
@@ -134,19 +144,26 @@ impl std::ops::Deref for AppState {
 impl AppState {
     /// Opens what the config names; in production and staging, creates auth.db
     /// when it does not exist yet.
-    pub fn new(config: ShimConfig) -> anyhow::Result<AppState> {
+    pub fn new(mut config: ShimConfig) -> anyhow::Result<AppState> {
         let protected = config.env.is_protected();
+        let redis = match &config.redis {
+            Some(url) => Some(RedisLimits::new(url, config.redis_timeout)?),
+            None => None,
+        };
+        config.graphql.shared = redis.clone();
         let credentials = if protected {
             Some(Credentials::open(&config.auth_db)?)
         } else {
             None
         };
-        let key_limiter = NonZeroU32::new(config.rate_limit)
-            .filter(|_| protected)
-            .map(|n| Limiter::new(n, Duration::from_secs(1)));
-        let failed_auth = NonZeroU32::new(config.failed_auth_rate)
-            .filter(|_| protected)
-            .map(FailedAuth::new);
+        let key_limiter = Limiter::per_second(limits::Kind::Key, config.rate_limit, redis.clone())
+            .filter(|_| protected);
+        let failed_auth = Limiter::per_second(
+            limits::Kind::FailedAuth,
+            config.failed_auth_rate,
+            redis.clone(),
+        )
+        .filter(|_| protected);
         let documents = Documents::render(config.env, config.public_url.as_deref())?;
         Ok(AppState(Arc::new(Shared {
             documents,
@@ -154,6 +171,7 @@ impl AppState {
             credentials,
             key_limiter,
             failed_auth,
+            redis,
             files: files::FileCache::default(),
             config,
         })))
@@ -175,6 +193,11 @@ impl AppState {
         if let Some(f) = &self.failed_auth {
             f.retain_recent();
         }
+    }
+
+    /// The shared limits, when `--redis` is given.
+    pub fn redis(&self) -> Option<&RedisLimits> {
+        self.redis.as_ref()
     }
 }
 
@@ -215,7 +238,7 @@ pub fn app(state: AppState) -> Router {
             credentials: state.credentials.clone(),
             env: state.config.env,
         },
-        state.config.graphql,
+        state.config.graphql.clone(),
     );
     let health = Router::new()
         .route("/healthz", any(health::healthz))
@@ -267,7 +290,13 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
                 header::IF_NONE_MATCH,
                 header::ACCEPT,
             ])
-            .expose_headers([header::ETAG, header::RETRY_AFTER])
+            .expose_headers([
+                header::ETAG,
+                header::RETRY_AFTER,
+                api::RATELIMIT_LIMIT,
+                api::RATELIMIT_REMAINING,
+                api::RATELIMIT_RESET,
+            ])
             .max_age(Duration::from_secs(600)),
     )
 }

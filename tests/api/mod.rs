@@ -13,5 +13,6 @@ mod http;
 mod identity;
 mod key_cache;
 mod openapi;
+mod rate_headers;
 mod rejection_log;
 mod socket;
