@@ -28,6 +28,8 @@ use crate::limits::{Decision, Subject};
 use crate::pool::Reader;
 use crate::tree::{self, Target};
 
+use super::metrics::RouteClass;
+use super::proxy::ClientAddr;
 use super::respond::{self, ApiError, Negotiation, Outcome, JSON};
 use super::{AppState, KeyId, Shared};
 
@@ -57,6 +59,12 @@ pub async fn handle(State(app): State<AppState>, req: Request) -> Response {
     if head {
         response = respond::strip_body(response);
     }
+    response
+}
+
+/// Marks a response answered from the tree, for the metrics' route class.
+fn tree_file(mut response: Response) -> Response {
+    response.extensions_mut().insert(RouteClass::TreeFile);
     response
 }
 
@@ -137,7 +145,7 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
                 tree::list_request_file(spec, snapshot.as_deref(), &query),
                 &neg,
             ) {
-                return Ok(respond::outcome_response(outcome));
+                return Ok(tree_file(respond::outcome_response(outcome)));
             }
             let shared = app.0.clone();
             let today = app.today();
@@ -148,7 +156,7 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
         }
         Target::Detail { spec, ids } => {
             if let Some(outcome) = cached(app, tree::detail_file(spec.path, &ids), &neg) {
-                return Ok(respond::outcome_response(outcome));
+                return Ok(tree_file(respond::outcome_response(outcome)));
             }
             let shared = app.0.clone();
             app.pool
@@ -190,10 +198,17 @@ async fn authenticate(app: &AppState, req: &Parts) -> Result<i64, ApiError> {
     }
 }
 
+/// The client address: the forwarded one behind a trusted proxy (set by the access
+/// log layer), else the peer.
 fn client_ip(req: &Parts) -> IpAddr {
     req.extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip())
+        .get::<ClientAddr>()
+        .map(|c| c.0)
+        .or_else(|| {
+            req.extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip())
+        })
         .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
 }
 

@@ -19,7 +19,9 @@ pub mod api;
 pub mod conn;
 pub mod files;
 pub mod health;
+pub mod metrics;
 pub mod net;
+pub mod proxy;
 pub mod respond;
 
 use std::collections::HashMap;
@@ -30,7 +32,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
-use axum::extract::Request;
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -82,6 +84,10 @@ pub struct ShimConfig {
     pub redis: Option<String>,
     /// How long a limit check waits for Redis before answering from the process.
     pub redis_timeout: Duration,
+    /// `--trusted-proxy`: peers whose `Forwarded`/`X-Forwarded-For` name the client.
+    pub trusted_proxies: proxy::TrustedProxies,
+    /// `--metrics-listen`: where Prometheus metrics are served; `None` = nowhere.
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 impl ShimConfig {
@@ -102,6 +108,8 @@ impl ShimConfig {
             graphql: crate::graphql::Limits::default(),
             redis: None,
             redis_timeout: limits::redis::DEFAULT_TIMEOUT,
+            trusted_proxies: proxy::TrustedProxies::default(),
+            metrics_listen: None,
         }
     }
 }
@@ -254,7 +262,7 @@ pub fn app(state: AppState) -> Router {
             respond::NOSNIFF.0.clone(),
             respond::NOSNIFF.1.clone(),
         ))
-        .layer(middleware::from_fn(access_log))
+        .layer(middleware::from_fn_with_state(state, access_log))
 }
 
 async fn json_errors(response: Response) -> Response {
@@ -301,15 +309,40 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
     )
 }
 
-/// One line per request: method, path, status, duration, key id (never the key).
-async fn access_log(req: Request, next: Next) -> Response {
+/// One line per request: method, path, status, duration, client address (behind
+/// trusted proxies, the forwarded one: [`proxy`]), key id (never the key); and the
+/// request's metrics. The client address is put in the request's extensions
+/// ([`proxy::ClientAddr`]) for the limits.
+async fn access_log(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = req.method().clone();
     let path: String = req.uri().path().chars().take(512).collect();
+    let client = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| state.config.trusted_proxies.client(c.0.ip(), req.headers()));
+    if let Some(ip) = client {
+        req.extensions_mut().insert(proxy::ClientAddr(ip));
+    }
     let response = next.run(req).await;
     let key_id = response.extensions().get::<KeyId>().map(|k| k.0);
-    let duration_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    let elapsed = started.elapsed();
+    let duration_ms = (elapsed.as_secs_f64() * 1e6).round() / 1e3;
     let status = response.status().as_u16();
+    let class = response
+        .extensions()
+        .get::<metrics::RouteClass>()
+        .copied()
+        .unwrap_or_else(|| metrics::RouteClass::of_path(&path));
+    ::metrics::counter!(
+        "roost_http_requests_total",
+        "class" => class.as_str(),
+        "status" => status.to_string()
+    )
+    .increment(1);
+    ::metrics::histogram!("roost_http_request_duration_seconds", "class" => class.as_str())
+        .record(elapsed.as_secs_f64());
+    let client = client.map(|ip| ip.to_string());
     // The one place internal errors are logged (crate::error).
     match response.extensions().get::<InternalCause>() {
         Some(cause) => tracing::error!(
@@ -318,6 +351,7 @@ async fn access_log(req: Request, next: Next) -> Response {
             path = %path,
             status,
             duration_ms,
+            client,
             key_id,
             error = %cause,
             "request"
@@ -328,6 +362,7 @@ async fn access_log(req: Request, next: Next) -> Response {
             path = %path,
             status,
             duration_ms,
+            client,
             key_id,
             "request"
         ),
@@ -383,6 +418,7 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
     let _log = init_logging();
     let env = config.env;
     let auth_db = config.auth_db.clone();
+    let metrics_addr = config.metrics_listen;
     let state = AppState::new(config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -394,6 +430,17 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
             .with_context(|| format!("listening on {addr}"))?;
         let local = listener.local_addr()?;
         println!("listening on http://{local} (environment {})", env.as_str());
+        if let Some(addr) = metrics_addr {
+            metrics::handle();
+            let metrics_listener = tokio::net::TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("--metrics-listen {addr}"))?;
+            println!(
+                "metrics on http://{}/metrics",
+                metrics_listener.local_addr()?
+            );
+            tokio::spawn(run_metrics(metrics_listener, state.clone()));
+        }
         if env.is_protected() {
             let active = credentials::open(&auth_db)
                 .and_then(|conn| credentials::list(&conn, Kind::Key))
@@ -432,6 +479,14 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
         }
         Ok(())
     })
+}
+
+/// Serves `/metrics` on its own listener (never on the public one).
+pub async fn run_metrics(listener: tokio::net::TcpListener, state: AppState) {
+    tokio::spawn(metrics::upkeep(Duration::from_secs(5)));
+    if let Err(e) = axum::serve(listener, metrics::router(state)).await {
+        tracing::error!(error = %e, "the metrics listener stopped");
+    }
 }
 
 async fn shutdown_signal() {
