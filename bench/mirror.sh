@@ -22,14 +22,13 @@ while [ $# -gt 0 ]; do
 done
 
 cd "$(dirname "$0")/.."
+. .ci/lib/nginx.sh
 work=${BENCH_DIR:-/tmp/roost-mirror-bench}
 rm -rf "$work"
 mkdir -p "$work"
 chmod 755 "$work"
 cleanup() {
-    if [ -f "$work/nginx/nginx.pid" ]; then
-        kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
-    fi
+    nginx_stop "$work/nginx"
     if [ "$keep" = 0 ]; then
         rm -rf "$work"
     fi
@@ -75,7 +74,7 @@ echo "   manifest.json: $(stat -c %s "$work/pub/site/manifest.json") bytes"
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 prefix=$work/nginx
-mkdir -p "$prefix/tmp"
+nginx_prefix "$prefix"
 cat >"$prefix/nginx.conf" <<EOF
 worker_processes 2;
 pid $prefix/nginx.pid;
@@ -84,11 +83,7 @@ events { worker_connections 1024; }
 http {
     log_format files '\$request_uri \$status \$body_bytes_sent';
     access_log $prefix/access.log files;
-    client_body_temp_path $prefix/tmp/body;
-    proxy_temp_path $prefix/tmp/proxy;
-    fastcgi_temp_path $prefix/tmp/fastcgi;
-    uwsgi_temp_path $prefix/tmp/uwsgi;
-    scgi_temp_path $prefix/tmp/scgi;
+    $NGINX_TEMP_PATHS
     types { application/json json; }
     default_type application/octet-stream;
     gzip on;
@@ -99,14 +94,7 @@ http {
     }
 }
 EOF
-touch "$prefix/access.log"
-run_nginx=()
-if [ "$(id -u)" = 0 ]; then
-    chown -R nobody "$prefix"
-    run_nginx=(runuser -u nobody --)
-fi
-"${run_nginx[@]}" nginx -p "$prefix" -e "$prefix/error.log" -c "$prefix/nginx.conf"
-sleep 1
+nginx_start "$prefix" "http://127.0.0.1:$port/manifest.json"
 url="http://127.0.0.1:$port/"
 sent() {
     echo "   nginx: $(wc -l <"$prefix/access.log") requests, $(awk '{s += $3} END {print s + 0}' "$prefix/access.log") bytes sent"

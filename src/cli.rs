@@ -219,6 +219,27 @@ pub struct ServeArgs {
         value_parser = at_least_one
     )]
     pub max_connections_per_address: usize,
+    /// Keep the rate limits (per key, failed auth per address, GraphQL per session)
+    /// in this Redis server, shared by every shim pointed at it
+    /// (`redis://host:port/db`). While it does not answer, each shim limits on its own.
+    #[arg(long, env = "ROOST_REDIS_URL")]
+    pub redis: Option<String>,
+    /// Milliseconds a limit check waits for Redis before answering from the process.
+    #[arg(long, env = "ROOST_REDIS_TIMEOUT_MS", default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub redis_timeout_ms: u64,
+    /// A proxy (CIDR or address) whose `Forwarded` / `X-Forwarded-For` headers name
+    /// the client (repeatable); the rightmost address that is not a trusted proxy is
+    /// the client. Headers from any other peer are ignored.
+    #[arg(
+        long = "trusted-proxy",
+        env = "ROOST_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
+    pub trusted_proxies: Vec<String>,
+    /// Serve Prometheus metrics at http://ADDR/metrics (a listener of its own; off by
+    /// default, keep it private).
+    #[arg(long, env = "ROOST_METRICS_LISTEN")]
+    pub metrics_listen: Option<std::net::SocketAddr>,
 }
 
 /// A count of at least 1.
@@ -397,6 +418,10 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 .unwrap_or_else(crate::shim::conn::default_max_connections),
             max_connections_per_address: args.max_connections_per_address,
         },
+        redis: args.redis.clone(),
+        trusted_proxies: crate::shim::proxy::TrustedProxies::parse(&args.trusted_proxies)?,
+        metrics_listen: args.metrics_listen,
+        redis_timeout: Duration::from_millis(args.redis_timeout_ms),
         ..ShimConfig::new(args.env, &args.db.db, Some(&args.site), &args.auth.auth_db)
     };
     crate::shim::serve(config, addr)

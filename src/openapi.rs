@@ -170,8 +170,9 @@ sponsors, members, organizations and snapshots, and the code-hosting activity ar
 (repositories, issues, milestones, releases, labels). Every operation is a `GET`.
 
 **Authentication.** Send your key in the `X-API-Key` header. Production and staging \
-require it and allow 10 requests per second per key (a 429 says how long to wait in \
-`Retry-After`). Requests without a valid key are 401, limited per client address to 10 \
+require it and allow 10 requests per second per key: every answer to a keyed request \
+says the budget in `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (IETF \
+RateLimit header fields draft), and a 429 says how long to wait in `Retry-After`. Requests without a valid key are 401, limited per client address to 10 \
 per second (then 429); a valid key is served whatever else its address sends. Local and \
 e2e servers need no key.
 

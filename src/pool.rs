@@ -84,10 +84,12 @@ impl Gate {
         F: FnOnce() -> T + Send + 'static,
         T: Send + 'static,
     {
+        let waiting = Instant::now();
         let permit = Arc::clone(&self.semaphore)
             .acquire_owned()
             .await
             .map_err(|_| PoolError::Closed)?;
+        metrics::histogram!("roost_read_pool_wait_seconds").record(waiting.elapsed().as_secs_f64());
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
             f()

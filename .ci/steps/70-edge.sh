@@ -14,6 +14,7 @@
 #    (edge/test/worker_harness.js).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. .ci/lib/nginx.sh
 
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
@@ -56,9 +57,7 @@ cleanup() {
   for pid in "${pids[@]}"; do
     kill "$pid" 2>/dev/null || true
   done
-  if [ -f "$work/nginx/nginx.pid" ]; then
-    kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
-  fi
+  nginx_stop "$work/nginx"
   wait 2>/dev/null || true
   rm -rf "$work"
 }
@@ -98,7 +97,8 @@ wait_for "$shim/api/v0/openapi.json" "roost serve" "$work/serve.log"
 
 echo "-- nginx in front of the tree and the shim"
 prefix="$work/nginx"
-mkdir -p "$prefix/tmp" "$prefix/js"
+nginx_prefix "$prefix"
+mkdir -p "$prefix/js"
 cp edge/canonical.js deploy/nginx/roost.js "$prefix/js/"
 nginx_port="$(free_port)"
 brotli="#"
@@ -109,16 +109,7 @@ sed -e "s|@PREFIX@|$prefix|g" -e "s|@LISTEN@|127.0.0.1:$nginx_port|g" \
   -e "s|@SITE@|$work/site|g" -e "s|@JS@|$prefix/js|g" \
   -e "s|@SHIM@|127.0.0.1:$shim_port|g" -e "s|@BROTLI@|$brotli|g" \
   deploy/nginx/nginx.conf.template >"$prefix/nginx.conf"
-touch "$prefix/access.log" "$prefix/error.log"
-# nginx runs as an unprivileged user: it needs to write only under its prefix.
-run_nginx=()
-if [ "$(id -u)" = 0 ]; then
-  chown -R nobody "$prefix"
-  run_nginx=(runuser -u nobody --)
-fi
-"${run_nginx[@]}" nginx -p "$prefix" -e "$prefix/error.log" -c "$prefix/nginx.conf" -t -q
-"${run_nginx[@]}" nginx -p "$prefix" -e "$prefix/error.log" -c "$prefix/nginx.conf"
-wait_for "http://127.0.0.1:$nginx_port/api/v0/openapi.json" nginx "$prefix/error.log"
+nginx_start "$prefix" "http://127.0.0.1:$nginx_port/api/v0/openapi.json"
 brotli_flag=()
 if [ -z "$brotli" ]; then
   brotli_flag=(--brotli)
@@ -126,10 +117,7 @@ fi
 python3 edge/test/through_nginx.py --nginx "http://127.0.0.1:$nginx_port" --shim "$shim" \
   --site "$work/site" --corpus "$work/corpus.jsonl" --access-log "$prefix/access.log" \
   "${brotli_flag[@]}"
-if grep -E '\[(error|crit|alert|emerg)\]' "$prefix/error.log"; then
-  echo "nginx logged errors" >&2
-  exit 1
-fi
+nginx_errors "$prefix"
 
 echo "-- edge/worker.js under Node, a static origin and the shim"
 origin_port="$(free_port)"

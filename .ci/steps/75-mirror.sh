@@ -15,14 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-as_root() {
-  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
-}
-
-if [ ! -x /usr/sbin/nginx ]; then
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
-fi
+. .ci/lib/nginx.sh
+nginx_install
 echo "$(nginx -v 2>&1)"
 
 cargo build --quiet --bin roost
@@ -35,9 +29,7 @@ cleanup() {
   for pid in "${pids[@]}"; do
     kill "$pid" 2>/dev/null || true
   done
-  if [ -f "$work/nginx/nginx.pid" ]; then
-    kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
-  fi
+  nginx_stop "$work/nginx"
   wait 2>/dev/null || true
   rm -rf "$work"
 }
@@ -94,7 +86,7 @@ wait_for() {
 
 echo "-- nginx serving the site folder that $work/served points to"
 prefix="$work/nginx"
-mkdir -p "$prefix/tmp"
+nginx_prefix "$prefix"
 port="$(free_port)"
 slow_port="$(free_port)"
 ln -sfn a/site "$work/served"
@@ -106,11 +98,7 @@ events { worker_connections 512; }
 http {
     log_format files '\$request_uri \$status \$body_bytes_sent';
     access_log $prefix/access.log files;
-    client_body_temp_path $prefix/tmp/body;
-    proxy_temp_path $prefix/tmp/proxy;
-    fastcgi_temp_path $prefix/tmp/fastcgi;
-    uwsgi_temp_path $prefix/tmp/uwsgi;
-    scgi_temp_path $prefix/tmp/scgi;
+    $NGINX_TEMP_PATHS
     types { application/json json; application/gzip gz; }
     default_type application/octet-stream;
     gzip on;
@@ -128,15 +116,7 @@ http {
     }
 }
 EOF
-touch "$prefix/access.log" "$prefix/error.log"
-run_nginx=()
-if [ "$(id -u)" = 0 ]; then
-  chown -R nobody "$prefix"
-  run_nginx=(runuser -u nobody --)
-fi
-"${run_nginx[@]}" nginx -p "$prefix" -e "$prefix/error.log" -c "$prefix/nginx.conf" -t -q
-"${run_nginx[@]}" nginx -p "$prefix" -e "$prefix/error.log" -c "$prefix/nginx.conf"
-wait_for "http://127.0.0.1:$port/manifest.json" nginx "$prefix/error.log"
+nginx_start "$prefix" "http://127.0.0.1:$port/manifest.json"
 url="http://127.0.0.1:$port/"
 log="$prefix/access.log"
 
@@ -266,8 +246,5 @@ if [ -n "$left" ] || [ "$(ls -A "$work/m" | grep -c '^\.site\.g')" != 1 ]; then
   ls -A "$work/m" >&2
   exit 1
 fi
-if grep -E '\[(error|crit|alert|emerg)\]' "$prefix/error.log"; then
-  echo "nginx logged errors" >&2
-  exit 1
-fi
+nginx_errors "$prefix"
 echo "mirror: all checks passed"

@@ -263,6 +263,7 @@ async fn handle(
     if let (Some(limiter), Some(client)) = (&service.rate, client) {
         limiter
             .check(client)
+            .await
             .map_err(HttpError::too_many_requests)?;
     }
     if service.protected() && !is_get {

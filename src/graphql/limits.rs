@@ -32,7 +32,6 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,11 +43,11 @@ use async_graphql::parser::types::{
     DocumentOperations, ExecutableDocument, OperationDefinition, Selection, SelectionSet,
 };
 use async_graphql::{Name, Positioned, ServerError, ServerResult, ValidationResult, Variables};
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+use crate::limits::{Kind, Limiter, RedisLimits, Subject};
 
 /// The limits of one set of GraphQL routes.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Limits {
     /// Deepest field nesting allowed.
     pub max_depth: usize,
@@ -73,6 +72,9 @@ pub struct Limits {
     /// Requests per second (burst as large) per session in production and staging, per
     /// client address in local and e2e; 0 = no limit.
     pub rate_limit: u32,
+    /// Where the rate limit is kept: Redis (shared by every shim using it) or, for
+    /// `None`, this process.
+    pub shared: Option<RedisLimits>,
 }
 
 impl Default for Limits {
@@ -87,6 +89,7 @@ impl Default for Limits {
             db_budget: Duration::from_secs(5),
             pool_share: None,
             rate_limit: 20,
+            shared: None,
         }
     }
 }
@@ -131,9 +134,10 @@ pub enum Client {
     Address(IpAddr),
 }
 
-/// Requests per second per [`Client`] (GCRA, `governor`, no background thread).
+/// Requests per second per [`Client`]: a [`crate::limits::Limiter`] of kind
+/// `graphql`, in the process or in Redis ([`Limits::shared`]).
 pub struct ClientLimiter {
-    inner: DefaultKeyedRateLimiter<Client>,
+    inner: Limiter,
     checks: AtomicU64,
 }
 
@@ -141,28 +145,30 @@ pub struct ClientLimiter {
 const SWEEP_EVERY: u64 = 4096;
 
 impl ClientLimiter {
-    /// `per_second` requests per second with a burst as large; `None` for 0.
-    pub fn new(per_second: u32) -> Option<ClientLimiter> {
-        let n = NonZeroU32::new(per_second)?;
+    /// `limits.rate_limit` requests per second with a burst as large, kept where
+    /// `limits.shared` says; `None` for 0.
+    pub fn new(limits: &Limits) -> Option<ClientLimiter> {
         Some(ClientLimiter {
-            inner: RateLimiter::keyed(Quota::per_second(n).allow_burst(n)),
+            inner: Limiter::per_second(Kind::Graphql, limits.rate_limit, limits.shared.clone())?,
             checks: AtomicU64::new(0),
         })
     }
 
     /// Takes one request of `client`; `Err(wait)` when its budget is spent.
-    pub fn check(&self, client: Client) -> Result<(), Duration> {
+    pub async fn check(&self, client: Client) -> Result<(), Duration> {
         if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
-            self.retain_recent();
+            self.inner.retain_recent();
         }
-        self.inner
-            .check_key(&client)
-            .map_err(|not_until| not_until.wait_time_from(DefaultClock::default().now()))
-    }
-
-    /// Forgets clients whose budget is full again (memory stays bounded).
-    fn retain_recent(&self) {
-        self.inner.retain_recent();
+        let subject = match client {
+            Client::Session(id) => Subject::Id(id),
+            Client::Address(ip) => Subject::Addr(ip),
+        };
+        let decision = self.inner.check(subject).await;
+        if decision.allowed {
+            Ok(())
+        } else {
+            Err(decision.retry_after)
+        }
     }
 }
 

@@ -93,7 +93,7 @@ impl Service {
             db,
             credentials: config.credentials,
             env: config.env,
-            rate: limits::ClientLimiter::new(limits.rate_limit),
+            rate: limits::ClientLimiter::new(&limits),
             limits,
             pool_share,
         })

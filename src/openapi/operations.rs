@@ -107,21 +107,54 @@ fn schema_ref(name: &str) -> RefOr<Schema> {
     Ref::from_schema_name(name).into()
 }
 
+/// The IETF draft's `RateLimit-*` fields, sent on every answer to a request with a
+/// valid key in production and staging.
+fn rate_limit_headers(builder: ResponseBuilder) -> ResponseBuilder {
+    let count = |description: &str| {
+        HeaderBuilder::new()
+            .schema(Some(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0)),
+            ))
+            .description(Some(description.to_string()))
+            .build()
+    };
+    builder
+        .header(
+            "RateLimit-Limit",
+            count(
+                "Requests the key may make per second (also its burst); production and \
+                 staging, requests with a valid key.",
+            ),
+        )
+        .header(
+            "RateLimit-Remaining",
+            count("Requests the key may still make right now."),
+        )
+        .header(
+            "RateLimit-Reset",
+            count("Seconds until the key's budget is full again (rounded up)."),
+        )
+}
+
 /// The statuses every operation shares besides 200 and 404.
 fn common_responses(builder: ResponsesBuilder, with_400: bool) -> ResponsesBuilder {
     let mut b = builder.response(
         "304",
-        ResponseBuilder::new()
-            .description("Not modified: `If-None-Match` named the current `ETag`. No body.")
-            .build(),
+        rate_limit_headers(
+            ResponseBuilder::new()
+                .description("Not modified: `If-None-Match` named the current `ETag`. No body."),
+        )
+        .build(),
     );
     if with_400 {
         b = b.response(
             "400",
-            json_response(
+            rate_limit_headers(json_response(
                 "A query parameter is invalid; every invalid parameter is listed.",
                 schema_ref("ValidationErrorSchema"),
-            )
+            ))
             .build(),
         );
     }
@@ -137,14 +170,15 @@ fn common_responses(builder: ResponsesBuilder, with_400: bool) -> ResponsesBuild
     )
     .response(
         "429",
-        json_response(
+        rate_limit_headers(json_response(
             "Rate limit exceeded (production and staging): the key has spent its budget \
              (by default 10 requests per second, burst 10, failed ones included), or its \
              client address has sent more requests without a valid key than its own budget \
              allows (by default 10 per second). A valid key is never refused for what other \
-             requests from its address send.",
+             requests from its address send. When the key's budget is spent, the \
+             `RateLimit-*` fields say so too.",
             schema_ref("ErrorDetail"),
-        )
+        ))
         .header(
             "Retry-After",
             HeaderBuilder::new()
@@ -169,7 +203,7 @@ fn common_responses(builder: ResponsesBuilder, with_400: bool) -> ResponsesBuild
 }
 
 fn ok_response(description: String, schema: &str) -> ResponseBuilder {
-    json_response(description, schema_ref(schema)).header(
+    rate_limit_headers(json_response(description, schema_ref(schema))).header(
         "ETag",
         HeaderBuilder::new()
             .schema(Some(string_schema()))
@@ -251,7 +285,7 @@ pub(super) fn list_operation(
                 "200",
                 ok_response(format!("A page of {}.", spec.path), &paged).build(),
             )
-            .response("404", not_found.build()),
+            .response("404", rate_limit_headers(not_found).build()),
         true,
     );
     let operation = OperationBuilder::new()
@@ -301,7 +335,7 @@ pub(super) fn detail_operation(
             )
             .response(
                 "404",
-                json_response(
+                rate_limit_headers(json_response(
                     format!(
                         "No {singular} has this id (`message`), or an id is malformed, \
                          like a non-integer number (`detail`)."
@@ -309,7 +343,7 @@ pub(super) fn detail_operation(
                     OneOfBuilder::new()
                         .item(schema_ref(&error))
                         .item(schema_ref("ErrorDetail")),
-                )
+                ))
                 .build(),
             ),
         false,

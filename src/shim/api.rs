@@ -19,14 +19,17 @@ use std::path::PathBuf;
 
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::request::Parts;
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use crate::catalog::{self, AnswerError, DetailSpec, ListQuery, ListSpec};
 use crate::credentials::Kind;
+use crate::limits::{Decision, Subject};
 use crate::pool::Reader;
 use crate::tree::{self, Target};
 
+use super::metrics::RouteClass;
+use super::proxy::ClientAddr;
 use super::respond::{self, ApiError, Negotiation, Outcome, JSON};
 use super::{AppState, KeyId, Shared};
 
@@ -43,6 +46,9 @@ pub async fn handle(State(app): State<AppState>, req: Request) -> Response {
     if let Some(id) = ctx.key_id {
         response.extensions_mut().insert(KeyId(id));
     }
+    if let Some(decision) = ctx.rate {
+        rate_limit_headers(response.headers_mut(), &decision);
+    }
     if ctx.protected {
         // Answers behind a key (errors included) must not be kept by a shared cache
         // and replayed to others.
@@ -56,12 +62,33 @@ pub async fn handle(State(app): State<AppState>, req: Request) -> Response {
     response
 }
 
+/// Marks a response answered from the tree, for the metrics' route class.
+fn tree_file(mut response: Response) -> Response {
+    response.extensions_mut().insert(RouteClass::TreeFile);
+    response
+}
+
 /// What the access log and the final headers need to know about a request.
 #[derive(Default)]
 struct Context {
     key_id: Option<i64>,
     protected: bool,
+    /// The key's rate-limit check, for the `RateLimit-*` headers.
+    rate: Option<Decision>,
 }
+
+/// The key's budget as the IETF draft's `RateLimit-*` fields: the limit (requests per
+/// second, also the burst), what remains right now, and the seconds until the budget
+/// is full again (rounded up).
+fn rate_limit_headers(headers: &mut HeaderMap, decision: &Decision) {
+    headers.insert(RATELIMIT_LIMIT, HeaderValue::from(decision.limit));
+    headers.insert(RATELIMIT_REMAINING, HeaderValue::from(decision.remaining));
+    headers.insert(RATELIMIT_RESET, HeaderValue::from(decision.reset_secs()));
+}
+
+pub const RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
+pub const RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
+pub const RATELIMIT_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
 
 async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Response, ApiError> {
     if !matches!(req.method, Method::GET | Method::HEAD) {
@@ -78,7 +105,11 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
         let id = authenticate(app, req).await?;
         ctx.key_id = Some(id);
         if let Some(limiter) = &app.key_limiter {
-            limiter.check(&id).map_err(ApiError::TooManyRequests)?;
+            let decision = limiter.check(Subject::Id(id)).await;
+            ctx.rate = Some(decision);
+            if !decision.allowed {
+                return Err(ApiError::TooManyRequests(decision.retry_after));
+            }
         }
     }
     let neg = Negotiation::from_headers(&req.headers);
@@ -114,7 +145,7 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
                 tree::list_request_file(spec, snapshot.as_deref(), &query),
                 &neg,
             ) {
-                return Ok(respond::outcome_response(outcome));
+                return Ok(tree_file(respond::outcome_response(outcome)));
             }
             let shared = app.0.clone();
             let today = app.today();
@@ -125,7 +156,7 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
         }
         Target::Detail { spec, ids } => {
             if let Some(outcome) = cached(app, tree::detail_file(spec.path, &ids), &neg) {
-                return Ok(respond::outcome_response(outcome));
+                return Ok(tree_file(respond::outcome_response(outcome)));
             }
             let shared = app.0.clone();
             app.pool
@@ -155,18 +186,29 @@ async fn authenticate(app: &AppState, req: &Parts) -> Result<i64, ApiError> {
         return Ok(id);
     }
     match &app.failed_auth {
-        Some(budget) => match budget.failure(client_ip(req)) {
-            Ok(()) => Err(ApiError::Unauthorized),
-            Err(wait) => Err(ApiError::TooManyRequests(wait)),
-        },
+        Some(budget) => {
+            let decision = budget.check(Subject::Addr(client_ip(req))).await;
+            if decision.allowed {
+                Err(ApiError::Unauthorized)
+            } else {
+                Err(ApiError::TooManyRequests(decision.retry_after))
+            }
+        }
         None => Err(ApiError::Unauthorized),
     }
 }
 
+/// The client address: the forwarded one behind a trusted proxy (set by the access
+/// log layer), else the peer.
 fn client_ip(req: &Parts) -> IpAddr {
     req.extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip())
+        .get::<ClientAddr>()
+        .map(|c| c.0)
+        .or_else(|| {
+            req.extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip())
+        })
         .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
 }
 

@@ -8,8 +8,8 @@
 //! - [`api`]: the `/api/v0` handler (routing, auth, tree or catalog, ETag);
 //! - [`respond`]: error shapes, ETag, encodings, HEAD;
 //! - [`files`]: tree files read once per generation and answered from memory;
-//! - [`limits`]: the per-key rate limit and the per-address budget of requests
-//!   without a valid key;
+//! - [`crate::limits`]: the per-key rate limit and the per-address budget of
+//!   requests without a valid key, in the process or in Redis (`--redis`);
 //! - [`net`]: the listener (JSON for hyper's own error responses).
 //!
 //! Layers, outermost first: access log (one line per request) → `nosniff` on every
@@ -19,20 +19,20 @@ pub mod api;
 pub mod conn;
 pub mod files;
 pub mod health;
-pub mod limits;
+pub mod metrics;
 pub mod net;
+pub mod proxy;
 pub mod respond;
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::{SocketAddr, ToSocketAddrs};
-use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
-use axum::extract::Request;
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -46,8 +46,8 @@ use crate::credentials::{self, Credentials, Kind};
 use crate::error::InternalCause;
 use crate::pool::ReadPool;
 
-use self::limits::{FailedAuth, Limiter};
 use self::respond::ApiError;
+use crate::limits::{self, Limiter, RedisLimits};
 
 /// Requests without a valid key allowed per client address and second (burst as
 /// large); past it they are 429 instead of 401.
@@ -79,6 +79,15 @@ pub struct ShimConfig {
     /// GraphQL's limits (width, depth, complexity, time, database time, pool share,
     /// requests per second).
     pub graphql: crate::graphql::Limits,
+    /// `--redis`: where the rate limits are kept, shared with every shim using the
+    /// same server; `None` keeps them in this process.
+    pub redis: Option<String>,
+    /// How long a limit check waits for Redis before answering from the process.
+    pub redis_timeout: Duration,
+    /// `--trusted-proxy`: peers whose `Forwarded`/`X-Forwarded-For` name the client.
+    pub trusted_proxies: proxy::TrustedProxies,
+    /// `--metrics-listen`: where Prometheus metrics are served; `None` = nowhere.
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 impl ShimConfig {
@@ -97,6 +106,10 @@ impl ShimConfig {
             workers: default_workers(),
             conn: conn::ConnLimits::default(),
             graphql: crate::graphql::Limits::default(),
+            redis: None,
+            redis_timeout: limits::redis::DEFAULT_TIMEOUT,
+            trusted_proxies: proxy::TrustedProxies::default(),
+            metrics_listen: None,
         }
     }
 }
@@ -118,8 +131,13 @@ pub struct Shared {
     pool: ReadPool,
     /// API keys and sessions (production and staging only).
     credentials: Option<Credentials>,
-    key_limiter: Option<Limiter<i64>>,
-    failed_auth: Option<FailedAuth>,
+    /// Requests per API key (`--rate-limit`).
+    key_limiter: Option<Limiter>,
+    /// Requests without a valid key per client address (`--failed-auth-rate`): within
+    /// it they are 401, past it 429. A valid key never spends it.
+    failed_auth: Option<Limiter>,
+    /// The shared limits, when `--redis` is given.
+    redis: Option<RedisLimits>,
     /// Responses of tree files, per generation of the tree.
     files: files::FileCache,
 }
@@ -134,19 +152,26 @@ impl std::ops::Deref for AppState {
 impl AppState {
     /// Opens what the config names; in production and staging, creates auth.db
     /// when it does not exist yet.
-    pub fn new(config: ShimConfig) -> anyhow::Result<AppState> {
+    pub fn new(mut config: ShimConfig) -> anyhow::Result<AppState> {
         let protected = config.env.is_protected();
+        let redis = match &config.redis {
+            Some(url) => Some(RedisLimits::new(url, config.redis_timeout)?),
+            None => None,
+        };
+        config.graphql.shared = redis.clone();
         let credentials = if protected {
             Some(Credentials::open(&config.auth_db)?)
         } else {
             None
         };
-        let key_limiter = NonZeroU32::new(config.rate_limit)
-            .filter(|_| protected)
-            .map(|n| Limiter::new(n, Duration::from_secs(1)));
-        let failed_auth = NonZeroU32::new(config.failed_auth_rate)
-            .filter(|_| protected)
-            .map(FailedAuth::new);
+        let key_limiter = Limiter::per_second(limits::Kind::Key, config.rate_limit, redis.clone())
+            .filter(|_| protected);
+        let failed_auth = Limiter::per_second(
+            limits::Kind::FailedAuth,
+            config.failed_auth_rate,
+            redis.clone(),
+        )
+        .filter(|_| protected);
         let documents = Documents::render(config.env, config.public_url.as_deref())?;
         Ok(AppState(Arc::new(Shared {
             documents,
@@ -154,6 +179,7 @@ impl AppState {
             credentials,
             key_limiter,
             failed_auth,
+            redis,
             files: files::FileCache::default(),
             config,
         })))
@@ -175,6 +201,11 @@ impl AppState {
         if let Some(f) = &self.failed_auth {
             f.retain_recent();
         }
+    }
+
+    /// The shared limits, when `--redis` is given.
+    pub fn redis(&self) -> Option<&RedisLimits> {
+        self.redis.as_ref()
     }
 }
 
@@ -215,7 +246,7 @@ pub fn app(state: AppState) -> Router {
             credentials: state.credentials.clone(),
             env: state.config.env,
         },
-        state.config.graphql,
+        state.config.graphql.clone(),
     );
     let health = Router::new()
         .route("/healthz", any(health::healthz))
@@ -231,7 +262,7 @@ pub fn app(state: AppState) -> Router {
             respond::NOSNIFF.0.clone(),
             respond::NOSNIFF.1.clone(),
         ))
-        .layer(middleware::from_fn(access_log))
+        .layer(middleware::from_fn_with_state(state, access_log))
 }
 
 async fn json_errors(response: Response) -> Response {
@@ -267,20 +298,51 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
                 header::IF_NONE_MATCH,
                 header::ACCEPT,
             ])
-            .expose_headers([header::ETAG, header::RETRY_AFTER])
+            .expose_headers([
+                header::ETAG,
+                header::RETRY_AFTER,
+                api::RATELIMIT_LIMIT,
+                api::RATELIMIT_REMAINING,
+                api::RATELIMIT_RESET,
+            ])
             .max_age(Duration::from_secs(600)),
     )
 }
 
-/// One line per request: method, path, status, duration, key id (never the key).
-async fn access_log(req: Request, next: Next) -> Response {
+/// One line per request: method, path, status, duration, client address (behind
+/// trusted proxies, the forwarded one: [`proxy`]), key id (never the key); and the
+/// request's metrics. The client address is put in the request's extensions
+/// ([`proxy::ClientAddr`]) for the limits.
+async fn access_log(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = req.method().clone();
     let path: String = req.uri().path().chars().take(512).collect();
+    let client = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| state.config.trusted_proxies.client(c.0.ip(), req.headers()));
+    if let Some(ip) = client {
+        req.extensions_mut().insert(proxy::ClientAddr(ip));
+    }
     let response = next.run(req).await;
     let key_id = response.extensions().get::<KeyId>().map(|k| k.0);
-    let duration_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    let elapsed = started.elapsed();
+    let duration_ms = (elapsed.as_secs_f64() * 1e6).round() / 1e3;
     let status = response.status().as_u16();
+    let class = response
+        .extensions()
+        .get::<metrics::RouteClass>()
+        .copied()
+        .unwrap_or_else(|| metrics::RouteClass::of_path(&path));
+    ::metrics::counter!(
+        "roost_http_requests_total",
+        "class" => class.as_str(),
+        "status" => status.to_string()
+    )
+    .increment(1);
+    ::metrics::histogram!("roost_http_request_duration_seconds", "class" => class.as_str())
+        .record(elapsed.as_secs_f64());
+    let client = client.map(|ip| ip.to_string());
     // The one place internal errors are logged (crate::error).
     match response.extensions().get::<InternalCause>() {
         Some(cause) => tracing::error!(
@@ -289,6 +351,7 @@ async fn access_log(req: Request, next: Next) -> Response {
             path = %path,
             status,
             duration_ms,
+            client,
             key_id,
             error = %cause,
             "request"
@@ -299,6 +362,7 @@ async fn access_log(req: Request, next: Next) -> Response {
             path = %path,
             status,
             duration_ms,
+            client,
             key_id,
             "request"
         ),
@@ -354,6 +418,7 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
     let _log = init_logging();
     let env = config.env;
     let auth_db = config.auth_db.clone();
+    let metrics_addr = config.metrics_listen;
     let state = AppState::new(config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -365,6 +430,17 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
             .with_context(|| format!("listening on {addr}"))?;
         let local = listener.local_addr()?;
         println!("listening on http://{local} (environment {})", env.as_str());
+        if let Some(addr) = metrics_addr {
+            metrics::handle();
+            let metrics_listener = tokio::net::TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("--metrics-listen {addr}"))?;
+            println!(
+                "metrics on http://{}/metrics",
+                metrics_listener.local_addr()?
+            );
+            tokio::spawn(run_metrics(metrics_listener, state.clone()));
+        }
         if env.is_protected() {
             let active = credentials::open(&auth_db)
                 .and_then(|conn| credentials::list(&conn, Kind::Key))
@@ -403,6 +479,14 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
         }
         Ok(())
     })
+}
+
+/// Serves `/metrics` on its own listener (never on the public one).
+pub async fn run_metrics(listener: tokio::net::TcpListener, state: AppState) {
+    tokio::spawn(metrics::upkeep(Duration::from_secs(5)));
+    if let Err(e) = axum::serve(listener, metrics::router(state)).await {
+        tracing::error!(error = %e, "the metrics listener stopped");
+    }
 }
 
 async fn shutdown_signal() {

@@ -18,7 +18,7 @@ use crate::catalog::FieldError;
 use crate::error::InternalCause;
 use crate::model::{ErrorDetail, NotFoundMessage, ValidationErrorItem, ValidationErrorSchema};
 
-use super::limits::retry_after_secs;
+use crate::limits::retry_after_secs;
 
 pub const JSON: &str = "application/json";
 /// Bodies shorter than this are sent as they are: compression would not pay.

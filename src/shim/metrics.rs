@@ -1,0 +1,189 @@
+//! Prometheus metrics on a listener of their own (`--metrics-listen ADDR`, off by
+//! default), so they are never public by accident: `GET /metrics` in the text
+//! exposition format, rendered by `metrics-exporter-prometheus` from what the
+//! `metrics` macros recorded.
+//!
+//! | metric | labels | what |
+//! |---|---|---|
+//! | `roost_http_requests_total` | `class`, `status` | requests answered |
+//! | `roost_http_request_duration_seconds` | `class` | time to the response head |
+//! | `roost_limiter_rejections_total` | `kind` (`key`, `failed_auth`, `graphql`) | 429s of the limiters |
+//! | `roost_read_pool_wait_seconds` | | wait for a read-pool permit |
+//! | `roost_redis_errors_total` | | limit checks Redis did not answer |
+//! | `roost_redis_call_seconds` | | duration of a limit check in Redis |
+//! | `roost_redis_degraded` | | 1 while limits are per process because Redis is down |
+//! | `roost_dataset_age_seconds`, `roost_dataset_generation` | | the dataset file's age, and its modification time (Unix seconds) as its generation id |
+//! | `roost_tree_age_seconds`, `roost_tree_generation` | | the live tree's age, and the time its generation was written (Unix seconds, from its folder's name) as its id |
+//!
+//! `class` is `tree_file` (a REST answer from the pre-rendered tree), `live_rest` (a
+//! REST answer from the dataset, or a REST error), `graphql`, or `other` (health,
+//! unknown paths).
+
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use axum::extract::State;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+
+use super::AppState;
+
+/// Which part of the shim answered, for the `class` label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RouteClass {
+    TreeFile,
+    LiveRest,
+    Graphql,
+    Other,
+}
+
+impl RouteClass {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RouteClass::TreeFile => "tree_file",
+            RouteClass::LiveRest => "live_rest",
+            RouteClass::Graphql => "graphql",
+            RouteClass::Other => "other",
+        }
+    }
+
+    /// The class of a path when the handler did not say (GraphQL, health, 404s).
+    pub fn of_path(path: &str) -> RouteClass {
+        if path == "/graphql" || path.starts_with("/graphql/") {
+            RouteClass::Graphql
+        } else if path == "/api/v0" || path.starts_with("/api/v0/") {
+            RouteClass::LiveRest
+        } else {
+            RouteClass::Other
+        }
+    }
+}
+
+/// Latency buckets (seconds): tree files answer in well under a millisecond, live
+/// answers and GraphQL in milliseconds to seconds.
+const BUCKETS: &[f64] = &[
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+
+static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+
+/// The process's recorder, installed on first use (one per process: the `metrics`
+/// macros record into a global).
+pub fn handle() -> &'static PrometheusHandle {
+    HANDLE.get_or_init(|| {
+        let builder = PrometheusBuilder::new()
+            .set_buckets_for_metric(Matcher::Suffix("_seconds".to_string()), BUCKETS)
+            .unwrap_or_else(|_| PrometheusBuilder::new());
+        let recorder = builder.build_recorder();
+        let handle = recorder.handle();
+        // Refused only when another recorder was installed first; this handle then
+        // renders what it has (nothing), and the shim still serves.
+        if metrics::set_global_recorder(recorder).is_err() {
+            tracing::warn!("a metrics recorder was already installed; /metrics stays empty");
+        }
+        handle
+    })
+}
+
+/// The routes of the metrics listener.
+pub fn router(state: AppState) -> Router {
+    // Histograms are drained into their buckets on upkeep; every few seconds.
+    let _ = handle();
+    Router::new()
+        .route("/metrics", get(scrape))
+        .fallback(|| async { (StatusCode::NOT_FOUND, "not found: try /metrics\n") })
+        .with_state(state)
+}
+
+/// Runs the recorder's upkeep every `every` (spawned by [`super::run_metrics`]).
+pub async fn upkeep(every: Duration) {
+    let mut tick = tokio::time::interval(every);
+    loop {
+        tick.tick().await;
+        handle().run_upkeep();
+    }
+}
+
+async fn scrape(State(state): State<AppState>) -> Response {
+    record_ages(&state);
+    let body = handle().render();
+    let mut r = body.into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
+    );
+    r
+}
+
+/// The gauges read at scrape time: the dataset's and the tree's age and generation.
+fn record_ages(state: &AppState) {
+    let now = unix_seconds(SystemTime::now());
+    if let Some(modified) = std::fs::metadata(&state.config().db)
+        .and_then(|m| m.modified())
+        .ok()
+        .map(unix_seconds)
+    {
+        metrics::gauge!("roost_dataset_generation").set(modified);
+        metrics::gauge!("roost_dataset_age_seconds").set((now - modified).max(0.0));
+    }
+    if let Some(written) = state.config().site.as_deref().and_then(tree_generation) {
+        metrics::gauge!("roost_tree_generation").set(written);
+        metrics::gauge!("roost_tree_age_seconds").set((now - written).max(0.0));
+    }
+    let degraded = state.redis().is_some_and(|r| r.degraded());
+    metrics::gauge!("roost_redis_degraded").set(if degraded { 1.0 } else { 0.0 });
+}
+
+fn unix_seconds(t: SystemTime) -> f64 {
+    t.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
+}
+
+/// When the live generation was written: its folder (`.<site>.g<nanos>-<pid>`, the
+/// `site` symlink's target) names it; a plain folder's modification time otherwise.
+fn tree_generation(site: &Path) -> Option<f64> {
+    if let Ok(target) = std::fs::read_link(site) {
+        let name = target.file_name()?.to_string_lossy().into_owned();
+        let stamp = name.rsplit(".g").next()?.split('-').next()?;
+        if let Ok(nanos) = stamp.parse::<u128>() {
+            return Some(nanos as f64 / 1e9);
+        }
+    }
+    std::fs::metadata(site)
+        .and_then(|m| m.modified())
+        .ok()
+        .map(unix_seconds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_by_path() {
+        assert_eq!(RouteClass::of_path("/graphql/"), RouteClass::Graphql);
+        assert_eq!(RouteClass::of_path("/graphql"), RouteClass::Graphql);
+        assert_eq!(RouteClass::of_path("/graphqlx"), RouteClass::Other);
+        assert_eq!(
+            RouteClass::of_path("/api/v0/chapters/"),
+            RouteClass::LiveRest
+        );
+        assert_eq!(RouteClass::of_path("/readyz"), RouteClass::Other);
+    }
+
+    #[test]
+    fn generation_stamps_are_read_from_the_folder_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let gen = dir.path().join(".site.g1763890000123456789-42");
+        std::fs::create_dir(&gen).unwrap();
+        let site = dir.path().join("site");
+        std::os::unix::fs::symlink(".site.g1763890000123456789-42", &site).unwrap();
+        let t = tree_generation(&site).unwrap();
+        assert!((t - 1_763_890_000.123).abs() < 0.01, "{t}");
+    }
+}
