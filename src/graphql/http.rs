@@ -66,6 +66,7 @@ use super::limits::{Client, OperationName, Rejected};
 use super::{loaders, Service};
 use crate::credentials::{self, Kind};
 use crate::error::{join_causes, InternalCause};
+use crate::limits::ClientAddr;
 
 /// The cookie carrying the session token.
 pub const SESSION_COOKIE: &str = "sessionid";
@@ -254,11 +255,15 @@ async fn handle(
             authenticate(service, &parts.headers).await?,
         ))
     } else {
-        // In-process requests without a peer (tests) have no address to count.
-        parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| Client::Address(c.0.ip()))
+        // The address the shim found (behind a trusted proxy, the forwarded one), else
+        // the peer; in-process requests without either (tests) have none to count.
+        let found = parts.extensions.get::<ClientAddr>().map(|c| c.0);
+        found
+            .or_else(|| {
+                let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
+                peer.map(|c| c.0.ip())
+            })
+            .map(Client::Address)
     };
     if let (Some(limiter), Some(client)) = (&service.rate, client) {
         limiter

@@ -21,6 +21,12 @@ use std::time::Duration;
 
 pub use self::redis::RedisLimits;
 
+/// The client address of a request: the TCP peer, or the address a trusted proxy
+/// forwarded (the shim's outermost layer decides and puts it in the request's
+/// extensions). Per-address limits count it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientAddr(pub IpAddr);
+
 /// What a limiter counts, for Redis key names, metrics and logs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {

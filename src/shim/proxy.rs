@@ -25,8 +25,7 @@ use ipnet::IpNet;
 
 /// The client address of a request, as [`TrustedProxies::client`] found it; put in
 /// the request's extensions by the shim's outermost layer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ClientAddr(pub IpAddr);
+pub use crate::limits::ClientAddr;
 
 /// The configured ranges of trusted proxies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -55,3 +55,31 @@ async fn a_trusted_peer_names_the_client() {
     );
     assert_eq!(bad_key(&app, "10.0.0.3", "198.51.100.9").await, 429);
 }
+
+/// GraphQL's per-address limit (local and e2e) counts the same client address as the
+/// REST limits: behind a trusted proxy, the forwarded one.
+#[tokio::test]
+async fn graphql_counts_the_forwarded_address_behind_a_trusted_proxy() {
+    let trusted = TrustedProxies::parse(&["10.0.0.0/8"]).unwrap();
+    let app = shared().app(Env::Local, |c| {
+        c.trusted_proxies = trusted;
+        c.graphql.rate_limit = 2;
+    });
+    let post = |peer: &str, forwarded: &str| {
+        from(Method::POST, "/graphql/", peer)
+            .header("content-type", "application/json")
+            .header("x-forwarded-for", forwarded)
+            .body(axum::body::Body::from(r#"{"query":"{ __typename }"}"#))
+            .unwrap()
+    };
+    let status = |req| async { oneshot(&app, req).await.status.as_u16() };
+    assert_eq!(status(post("10.0.0.1", "203.0.113.1")).await, 200);
+    assert_eq!(status(post("10.0.0.1", "203.0.113.1")).await, 200);
+    assert_eq!(status(post("10.0.0.1", "203.0.113.1")).await, 429);
+    // Another client behind the same proxy has its own budget.
+    assert_eq!(status(post("10.0.0.1", "203.0.113.2")).await, 200);
+    // Untrusted peers are counted as themselves, whatever they claim.
+    assert_eq!(status(post("198.51.100.5", "203.0.113.3")).await, 200);
+    assert_eq!(status(post("198.51.100.5", "203.0.113.4")).await, 200);
+    assert_eq!(status(post("198.51.100.5", "203.0.113.5")).await, 429);
+}
