@@ -44,9 +44,9 @@ pub fn limit_cost(limit: Option<i32>, default: i32, child_complexity: usize) -> 
 /// records new in a snapshot, leaders), for the complexity bound only.
 pub const TYPICAL_LIST: usize = 10;
 
-/// `contributionData` / `contributionStats`: a year of an entity's issues, pull requests and releases,
-/// grouped by day (one statement for all the entities of a page, shared by both
-/// fields).
+/// `contributionData` / `contributionStats`: a year of an entity's issues, pull
+/// requests and releases, grouped by day (one statement for all the entities of a
+/// page, shared by both fields).
 pub const CONTRIBUTIONS: usize = 50;
 /// `Project.languages` / `topics`: the distinct values over its repositories.
 pub const PROJECT_UNION: usize = 10;
