@@ -118,6 +118,16 @@ impl Select {
         self
     }
 
+    /// A condition on several values, its `?`s in order; left out when there are none.
+    fn with_all(mut self, condition: &'static str, values: Option<Vec<Value>>) -> Select {
+        if let Some(values) = values {
+            debug_assert_eq!(condition.matches('?').count(), values.len(), "{condition}");
+            self.args.extend(values);
+            self.conditions.push(condition);
+        }
+        self
+    }
+
     /// A case-insensitive equality on an optional argument.
     fn with_lc(self, condition: &'static str, value: Option<String>) -> Select {
         self.with(condition, value.map(|v| Value::Text(lc(&v))))
@@ -412,10 +422,19 @@ impl Query {
         repository: Option<String>,
         #[graphql(default_with = "Some(false)")] distinct: Option<bool>,
     ) -> Result<Vec<PullRequest>> {
-        let select = Select::table::<PullRequest>()
-            .with_lc(BY_AUTHOR, login)
-            .with_lc(BY_ORGANIZATION, organization)
-            .with_lc("r.name_lc = ?", repository);
+        let mut select = Select::table::<PullRequest>().with_lc(BY_AUTHOR, login);
+        // One repository: its range of the repository index, walked to the limit.
+        select = match (organization, repository) {
+            (Some(o), Some(r)) => select.with_all(
+                "t.repository_id = (SELECT r1.id FROM repositories r1 \
+                   JOIN organizations o1 ON o1.id = r1.organization_id \
+                   WHERE o1.login_lc = ? AND r1.name_lc = ?)",
+                Some(vec![Value::Text(lc(&o)), Value::Text(lc(&r))]),
+            ),
+            (o, r) => select
+                .with_lc(BY_ORGANIZATION, o)
+                .with_lc("r.name_lc = ?", r),
+        };
         recent(ctx, limit_or(limit, 5), select, NEWEST_FIRST, distinct).await
     }
 

@@ -93,6 +93,16 @@ async fn recent_pull_requests_filters_and_distinct() {
     );
     assert!(!in_repo.is_empty() && in_repo.len() < in_org.len() + 1);
     assert_eq!(titles(&data), in_repo);
+    // A repository name alone: every repository of that name.
+    let data = app.data(Q, json!({"n": 1000, "r": repo})).await;
+    assert_eq!(
+        titles(&data),
+        newest(&conn, "r.name_lc = lower(?1)", repo, false, 1000)
+    );
+    let data = app
+        .data(Q, json!({"n": 5, "o": "no-such-org", "r": repo}))
+        .await;
+    assert_eq!(data["recentPullRequests"], json!([]));
     let data = app.data(Q, json!({"n": 5, "l": "no-such-member"})).await;
     assert_eq!(data["recentPullRequests"], json!([]));
     let data = app.data(Q, json!({"n": 0})).await;
