@@ -71,6 +71,8 @@ const queries = {
   recentIssues: [{}, exactly(Math.min(5, records("issues").length))],
   recentMilestones: [{}, exactly(Math.min(5, records("milestones").length))],
   recentReleases: [{}, exactly(Math.min(6, records("releases").filter((r) => r.published_at).length))],
+  recentPullRequests: [{}, exactly(Math.min(5, records("pull_requests").length))],
+  recentPosts: [{}, exactly(Math.min(5, records("posts").length))],
   user: [{ login: member.login }, lookup("login", member.login)],
   topContributedRepositories: [{ login: member.login }, list(1)],
   topContributors: [{}, list(1)],

@@ -118,6 +118,16 @@ impl Select {
         self
     }
 
+    /// A condition on several values, its `?`s in order; left out when there are none.
+    fn with_all(mut self, condition: &'static str, values: Option<Vec<Value>>) -> Select {
+        if let Some(values) = values {
+            debug_assert_eq!(condition.matches('?').count(), values.len(), "{condition}");
+            self.args.extend(values);
+            self.conditions.push(condition);
+        }
+        self
+    }
+
     /// A case-insensitive equality on an optional argument.
     fn with_lc(self, condition: &'static str, value: Option<String>) -> Select {
         self.with(condition, value.map(|v| Value::Text(lc(&v))))
@@ -194,6 +204,32 @@ const IN_PROJECT: &str = concat!(
     active!("p"),
     " AND p.key_lc = 'www-project-' || ?)"
 );
+/// The repositories linked to an active chapter, by its full key.
+const IN_CHAPTER: &str = concat!(
+    "r.id IN (SELECT cr.repository_id FROM chapter_repositories cr \
+       JOIN chapters c ON c.id = cr.chapter_id \
+       WHERE ",
+    active!("c"),
+    " AND c.key_lc = ?)"
+);
+/// The repositories linked to an active committee, by its full key.
+const IN_COMMITTEE: &str = concat!(
+    "r.id IN (SELECT cr.repository_id FROM committee_repositories cr \
+       JOIN committees c ON c.id = cr.committee_id \
+       WHERE ",
+    active!("c"),
+    " AND c.key_lc = ?)"
+);
+
+/// The full key in lower case (`www-chapter-london`) of a `resource` key given with
+/// or without its prefix, in any case; none when it cannot name a record.
+fn full_key(resource: &str, prefix: &str, key: &str) -> Result<Option<String>> {
+    let spec = catalog::detail_spec(resource)
+        .ok_or_else(|| async_graphql::Error::new(format!("no detail spec for {resource}")))?;
+    Ok(catalog::canonical_ids(spec, &[key.to_string()])
+        .and_then(|mut ids| ids.pop())
+        .map(|name| format!("{prefix}{name}")))
+}
 
 #[Object]
 impl Query {
@@ -316,6 +352,17 @@ impl Query {
         stats.ok_or_else(|| async_graphql::Error::new("Internal server error"))
     }
 
+    /// The community's blog posts, most recently published first.
+    #[graphql(complexity = "limit_cost(limit, 5, child_complexity)")]
+    async fn recent_posts(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(default = 5)] limit: Option<i32>,
+    ) -> Result<Vec<Post>> {
+        let order = "t.published_at DESC, t.id DESC";
+        list(ctx, limit_or(limit, 5), Select::from("posts t"), order).await
+    }
+
     /// An affiliated organization by login (any case).
     async fn organization(&self, ctx: &Context<'_>, login: String) -> Result<Option<Organization>> {
         lookup(ctx, "organizations", &[&login]).await
@@ -359,6 +406,35 @@ impl Query {
         let select = Select::table::<Issue>()
             .with_lc(BY_AUTHOR, login)
             .with_lc(BY_ORGANIZATION, organization);
+        recent(ctx, limit_or(limit, 5), select, NEWEST_FIRST, distinct).await
+    }
+
+    /// Pull requests, newest first; optionally by one author (`login`), in one
+    /// organization, in repositories of that name (with `organization`: one
+    /// repository), and at most one per author (`distinct`).
+    #[graphql(complexity = "limit_cost(limit, 5, child_complexity)")]
+    async fn recent_pull_requests(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(default = 5)] limit: Option<i32>,
+        login: Option<String>,
+        organization: Option<String>,
+        repository: Option<String>,
+        #[graphql(default_with = "Some(false)")] distinct: Option<bool>,
+    ) -> Result<Vec<PullRequest>> {
+        let mut select = Select::table::<PullRequest>().with_lc(BY_AUTHOR, login);
+        // One repository: its range of the repository index, walked to the limit.
+        select = match (organization, repository) {
+            (Some(o), Some(r)) => select.with_all(
+                "t.repository_id = (SELECT r1.id FROM repositories r1 \
+                   JOIN organizations o1 ON o1.id = r1.organization_id \
+                   WHERE o1.login_lc = ? AND r1.name_lc = ?)",
+                Some(vec![Value::Text(lc(&o)), Value::Text(lc(&r))]),
+            ),
+            (o, r) => select
+                .with_lc(BY_ORGANIZATION, o)
+                .with_lc("r.name_lc = ?", r),
+        };
         recent(ctx, limit_or(limit, 5), select, NEWEST_FIRST, distinct).await
     }
 
@@ -456,11 +532,21 @@ impl Query {
         let Some(limit) = limit_or(limit, 24) else {
             return Ok(Vec::new());
         };
-        // The dataset links no repositories to chapters and committees yet: their
-        // repositories are none.
-        if chapter.is_some() || committee.is_some() {
-            return Ok(Vec::new());
+        let mut linked = Vec::new();
+        for (resource, prefix, key) in [
+            ("chapters", "www-chapter-", chapter),
+            ("committees", "www-committee-", committee),
+        ] {
+            match key {
+                Some(key) => match full_key(resource, prefix, &key)? {
+                    Some(full) => linked.push(Some(full)),
+                    None => return Ok(Vec::new()),
+                },
+                None => linked.push(None),
+            }
         }
+        let committee = linked.pop().flatten();
+        let chapter = linked.pop().flatten();
         let project = match project {
             Some(key) => {
                 let spec = catalog::detail_spec("projects")
@@ -472,7 +558,7 @@ impl Query {
             }
             None => None,
         };
-        let scope = contributors_scope(&organization, &project, &repository);
+        let scope = contributors_scope(&chapter, &committee, &organization, &project, &repository);
         let excluded = excluded_usernames.map(|logins| {
             let logins: Vec<String> = logins.iter().map(|l| lc(l)).collect();
             Value::Text(serde_json::Value::from(logins).to_string())
@@ -485,6 +571,8 @@ impl Query {
         .with_lc(BY_ORGANIZATION, organization)
         .with_lc("r.name_lc = ?", repository)
         .with(IN_PROJECT, project.map(Value::Text))
+        .with(IN_CHAPTER, chapter.map(Value::Text))
+        .with(IN_COMMITTEE, committee.map(Value::Text))
         .with(
             "m.login_lc NOT IN (SELECT value FROM json_each(?))",
             excluded,
@@ -513,11 +601,19 @@ impl Query {
 /// the same selection (`project=` names the project as `Project.topContributors`
 /// does, so both give the same ids).
 fn contributors_scope(
+    chapter: &Option<String>,
+    committee: &Option<String>,
     organization: &Option<String>,
     project: &Option<String>,
     repository: &Option<String>,
 ) -> String {
     let mut parts = Vec::new();
+    if let Some(c) = chapter {
+        parts.push(format!("chapter={c}"));
+    }
+    if let Some(c) = committee {
+        parts.push(format!("committee={c}"));
+    }
     if let Some(o) = organization {
         parts.push(format!("organization={}", lc(o)));
     }

@@ -9,10 +9,12 @@
 mod activity;
 mod community;
 pub mod contributions;
+mod pages;
 pub mod relations;
 
 pub use activity::*;
 pub use community::*;
+pub use pages::*;
 
 use async_graphql::ID;
 use base64::Engine as _;

@@ -44,14 +44,18 @@ pub fn limit_cost(limit: Option<i32>, default: i32, child_complexity: usize) -> 
 /// records new in a snapshot, leaders), for the complexity bound only.
 pub const TYPICAL_LIST: usize = 10;
 
-/// `contributionData` / `contributionStats`: a year of an entity's issues and releases,
-/// grouped by day (one statement for all the entities of a page, shared by both
-/// fields).
+/// `contributionData` / `contributionStats`: a year of an entity's issues, pull
+/// requests and releases, grouped by day (one statement for all the entities of a
+/// page, shared by both fields).
 pub const CONTRIBUTIONS: usize = 50;
 /// `Project.languages` / `topics`: the distinct values over its repositories.
 pub const PROJECT_UNION: usize = 10;
-/// `Project.topContributors`: contributions summed over its repositories.
+/// `topContributors` of a project, chapter or committee: contributions summed over
+/// its repositories.
 pub const PROJECT_CONTRIBUTORS: usize = 50;
+/// `Committee` counts: sums over its linked repositories (one statement for all the
+/// committees of a page, shared by the five counts).
+pub const COMMITTEE_TOTALS: usize = 10;
 
 /// `contributionData`: each day (`YYYY-MM-DD`, ascending) with activity and its
 /// number of records of every kind; days without activity are left out.
@@ -65,8 +69,7 @@ fn contribution_data(days: &[DayCount]) -> Json<Value> {
 }
 
 /// The keys of `contributionStats` besides `total`; those without an
-/// [`ACTIVITIES`] entry (commits, pull requests) count 0: the dataset has no such
-/// records.
+/// [`ACTIVITIES`] entry (commits) count 0: the dataset has no such records.
 const STATS_KEYS: [&str; 4] = ["commits", "issues", "pullRequests", "releases"];
 
 /// `contributionStats`: the records of `contributionData` by kind, and their total.
@@ -115,26 +118,47 @@ impl Chapter {
         many(ctx, l::ChapterLeaders(self.id)).await
     }
 
-    /// Contributors to the chapter's repositories, most contributions first. The
-    /// dataset links no repositories to chapters yet: empty.
-    #[graphql(complexity = "limit_cost(limit, 24, child_complexity)")]
+    /// Chat channels, in display order.
+    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
+    async fn entity_channels(&self, ctx: &Context<'_>) -> Result<Vec<EntityChannel>> {
+        many(ctx, l::ChapterChannels(self.id)).await
+    }
+
+    /// Related links, in display order.
+    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
+    async fn related_urls(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
+        texts(many(ctx, l::ChapterUrls(self.id)).await?)
+    }
+
+    /// Members by their contributions summed over the repositories linked to the
+    /// chapter, most first (as `topContributors(chapter:)`).
+    #[graphql(complexity = "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)")]
     async fn top_contributors(
         &self,
+        ctx: &Context<'_>,
         #[graphql(default = 24)] limit: Option<i32>,
-    ) -> Vec<Contributor> {
-        let _ = limit;
-        Vec::new()
+    ) -> Result<Vec<Contributor>> {
+        match limit_or(limit, 24) {
+            Some(limit) => many(ctx, l::ChapterContributors(self.id, limit)).await,
+            None => Ok(Vec::new()),
+        }
     }
 
-    /// Activity per day in the chapter's repositories (see `Project`); the dataset
-    /// links no repositories to chapters yet: `{}`.
-    async fn contribution_data(&self) -> Json<Value> {
-        contribution_data(&[])
+    /// Issues, pull requests and published releases created in the repositories
+    /// linked to the chapter, per day (see `Project.contributionData`).
+    #[graphql(complexity = "CONTRIBUTIONS")]
+    async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
+        Ok(contribution_data(
+            &many(ctx, l::ChapterContributions(self.id)).await?,
+        ))
     }
 
-    /// `contributionData` summed by kind; all 0 until chapters have repositories.
-    async fn contribution_stats(&self) -> Json<Value> {
-        contribution_stats(&[])
+    /// `contributionData` summed by kind.
+    #[graphql(complexity = "CONTRIBUTIONS")]
+    async fn contribution_stats(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
+        Ok(contribution_stats(
+            &many(ctx, l::ChapterContributions(self.id)).await?,
+        ))
     }
 }
 
@@ -151,6 +175,75 @@ impl Committee {
     async fn entity_leaders(&self, ctx: &Context<'_>) -> Result<Vec<EntityLeader>> {
         many(ctx, l::CommitteeLeaders(self.id)).await
     }
+
+    /// Chat channels, in display order.
+    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
+    async fn entity_channels(&self, ctx: &Context<'_>) -> Result<Vec<EntityChannel>> {
+        many(ctx, l::CommitteeChannels(self.id)).await
+    }
+
+    /// Related links, in display order.
+    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
+    async fn related_urls(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
+        texts(many(ctx, l::CommitteeUrls(self.id)).await?)
+    }
+
+    /// Sum of the contributor counts of the committee's repositories.
+    #[graphql(complexity = "COMMITTEE_TOTALS")]
+    async fn contributors_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.totals(ctx).await?.contributors)
+    }
+
+    /// Sum of the fork counts of the committee's repositories.
+    #[graphql(complexity = "COMMITTEE_TOTALS")]
+    async fn forks_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.totals(ctx).await?.forks)
+    }
+
+    /// Issues (open and closed) of the committee's repositories.
+    #[graphql(complexity = "COMMITTEE_TOTALS")]
+    async fn issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.totals(ctx).await?.issues)
+    }
+
+    /// Repositories linked to the committee.
+    #[graphql(complexity = "COMMITTEE_TOTALS")]
+    async fn repositories_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.totals(ctx).await?.repositories)
+    }
+
+    /// Sum of the star counts of the committee's repositories.
+    #[graphql(complexity = "COMMITTEE_TOTALS")]
+    async fn stars_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.totals(ctx).await?.stars)
+    }
+
+    /// Members by their contributions summed over the repositories linked to the
+    /// committee, most first (as `topContributors(committee:)`).
+    #[graphql(complexity = "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)")]
+    async fn top_contributors(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(default = 24)] limit: Option<i32>,
+    ) -> Result<Vec<Contributor>> {
+        match limit_or(limit, 24) {
+            Some(limit) => many(ctx, l::CommitteeContributors(self.id, limit)).await,
+            None => Ok(Vec::new()),
+        }
+    }
+}
+
+impl Committee {
+    async fn totals(&self, ctx: &Context<'_>) -> Result<CommitteeTotals> {
+        Ok(one(ctx, l::CommitteeTotalsOf(self.id))
+            .await?
+            .unwrap_or_default())
+    }
+}
+
+/// The values of a list of texts.
+fn texts(values: Vec<Text>) -> Result<Vec<String>> {
+    Ok(values.into_iter().map(|t| t.0).collect())
 }
 
 #[ComplexObject]
@@ -179,15 +272,13 @@ impl Project {
     /// The languages of the project's repositories, each once, sorted.
     #[graphql(complexity = "PROJECT_UNION")]
     async fn languages(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
-        let values = many(ctx, l::ProjectLanguages(self.id)).await?;
-        Ok(values.into_iter().map(|t| t.0).collect())
+        texts(many(ctx, l::ProjectLanguages(self.id)).await?)
     }
 
     /// The topics of the project's repositories, each once, sorted.
     #[graphql(complexity = "PROJECT_UNION")]
     async fn topics(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
-        let values = many(ctx, l::ProjectTopics(self.id)).await?;
-        Ok(values.into_iter().map(|t| t.0).collect())
+        texts(many(ctx, l::ProjectTopics(self.id)).await?)
     }
 
     /// Members by their contributions summed over the project's repositories, most
@@ -204,9 +295,10 @@ impl Project {
         }
     }
 
-    /// Issues and published releases created in the project's repositories, per day
-    /// (`{"YYYY-MM-DD": count}`) over the 365 days ending on the day of the dataset's
-    /// newest issue or release; days without any are left out.
+    /// Issues, pull requests and published releases created in the project's
+    /// repositories, per day (`{"YYYY-MM-DD": count}`) over the 365 days ending on the
+    /// day of the dataset's newest issue, pull request or release; days without any
+    /// are left out.
     #[graphql(complexity = "CONTRIBUTIONS")]
     async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
         Ok(contribution_data(
@@ -282,6 +374,37 @@ impl Project {
     async fn entity_leaders(&self, ctx: &Context<'_>) -> Result<Vec<EntityLeader>> {
         many(ctx, l::ProjectLeaders(self.id)).await
     }
+
+    /// Chat channels, in display order.
+    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
+    async fn entity_channels(&self, ctx: &Context<'_>) -> Result<Vec<EntityChannel>> {
+        many(ctx, l::ProjectChannels(self.id)).await
+    }
+
+    /// Related links, in display order.
+    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
+    async fn related_urls(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
+        texts(many(ctx, l::ProjectUrls(self.id)).await?)
+    }
+
+    /// The 5 newest pull requests of the project's repositories.
+    #[graphql(complexity = "list_cost(5, child_complexity)")]
+    async fn recent_pull_requests(&self, ctx: &Context<'_>) -> Result<Vec<PullRequest>> {
+        many(ctx, l::ProjectPullRequests(self.id)).await
+    }
+
+    /// The project's health measurements, newest first.
+    #[graphql(complexity = "limit_cost(limit, 30, child_complexity)")]
+    async fn health_metrics_list(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(default = 30)] limit: Option<i32>,
+    ) -> Result<Vec<HealthMetrics>> {
+        match limit_or(limit, 30) {
+            Some(limit) => many(ctx, l::ProjectHealthMetrics(self.id, limit)).await,
+            None => Ok(Vec::new()),
+        }
+    }
 }
 
 impl Project {
@@ -311,6 +434,12 @@ impl Repository {
     /// (such organizations are not part of the API).
     async fn organization(&self, ctx: &Context<'_>) -> Result<Option<Organization>> {
         one(ctx, l::OrganizationById(self.organization_id)).await
+    }
+
+    /// The repository's size on disk in kilobytes. The dataset does not record it:
+    /// always null (docs/api.md §6).
+    async fn size(&self) -> Option<i64> {
+        None
     }
 
     /// The active project the repository belongs to (the first one, if several).
@@ -375,6 +504,13 @@ impl Issue {
 }
 
 #[ComplexObject]
+impl PullRequest {
+    async fn author(&self, ctx: &Context<'_>) -> Result<Option<User>> {
+        user(ctx, self.author_id).await
+    }
+}
+
+#[ComplexObject]
 impl Milestone {
     async fn author(&self, ctx: &Context<'_>) -> Result<Option<User>> {
         user(ctx, self.author_id).await
@@ -422,8 +558,14 @@ impl User {
         Ok(self.totals(ctx).await?.contributions)
     }
 
-    /// Issues and published releases the member authored, per day, over the same
-    /// 365 days as `Project.contributionData`.
+    /// The member's badges, lightest weight first, then by name.
+    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
+    async fn badges(&self, ctx: &Context<'_>) -> Result<Vec<Badge>> {
+        many(ctx, l::UserBadges(self.id)).await
+    }
+
+    /// Issues, pull requests and published releases the member authored, per day,
+    /// over the same 365 days as `Project.contributionData`.
     #[graphql(complexity = "CONTRIBUTIONS")]
     async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
         Ok(contribution_data(

@@ -1,8 +1,9 @@
 //! No N+1: representative frontend page queries (a project page with repositories,
-//! recent issues with authors, releases, milestones, leaders, aggregates and
-//! contribution data; a member page with their repositories and contribution data)
-//! cost a number of SQL statements that does not grow with the number of records they
-//! return.
+//! recent issues and pull requests with authors and their badges, releases,
+//! milestones, leaders, health metrics, channels, aggregates and contribution data; a
+//! member page with their repositories, pull requests, badges and contribution data;
+//! the snapshot and home pages' lists) cost a number of SQL statements that does not
+//! grow with the number of records they return.
 
 use roost::config::Env;
 use roost::records::{Dataset, Origin};
@@ -19,8 +20,11 @@ const MEMBER: &str = "kwame-schmidt";
 const PAGE: &str = "query($k: String!) { project(key: $k) {
     id name starsCount forksCount contributorsCount openIssuesCount repositoriesCount
     issuesCount isActive languages topics contributionData contributionStats
-    leaders entityLeaders { id memberName member { id login avatarUrl issuesCount
-        contributionsCount contributionStats } }
+    leaders entityLeaders { id memberName description member { id login avatarUrl issuesCount
+        contributionsCount contributionStats badges { id name weight } } }
+    relatedUrls entityChannels { id platform name }
+    healthMetricsList(limit: 1000) { id createdAt score }
+    recentPullRequests { id title author { login badges { name } } }
     repositories {
         id name url starsCount subscribersCount isArchived languages
         organization { id login } project { key }
@@ -39,11 +43,12 @@ const USER_PAGE: &str = "query($l: String!) {
     recentIssues(limit: 5, login: $l) { id title author { login } }
     recentMilestones(limit: 5, login: $l) { id title }
     recentReleases(limit: 5, login: $l) { id tagName }
+    recentPullRequests(limit: 5, login: $l) { id title author { login } }
     topContributedRepositories(login: $l) { id name contributorsCount subscribersCount
         organization { id login } project { id key languages }
         topContributors(limit: 2) { id login } }
     user(login: $l) { id login contributionsCount issuesCount releasesCount
-        contributionData contributionStats }
+        contributionData contributionStats badges { id name } }
 }";
 
 fn record<T: DeserializeOwned>(file: &'static str, line: usize, value: Value) -> (Origin, T) {
@@ -53,10 +58,17 @@ fn record<T: DeserializeOwned>(file: &'static str, line: usize, value: Value) ->
     )
 }
 
-/// The sample plus `extra` repositories for the project, each with issues, releases,
-/// milestones and contributors by new members, and more leaders.
+/// The sample plus `extra` repositories for the project, each with issues, pull
+/// requests, releases, milestones and contributors by new members with badges, and
+/// more leaders, channels, links and health measurements.
 fn dataset(extra: usize) -> Dataset {
     let mut ds = roost::store::sample_dataset().unwrap();
+    let badges: Vec<String> = ds
+        .badges
+        .iter()
+        .take(2)
+        .map(|(_, b)| b.name.clone())
+        .collect();
     let ts = "2026-01-01T00:00:00Z";
     let labels: Vec<String> = ds
         .labels
@@ -78,7 +90,16 @@ fn dataset(extra: usize) -> Dataset {
             ds.members.push(record(
                 "members.jsonl",
                 line,
-                json!({"login": login, "created_at": ts, "updated_at": ts}),
+                json!({"login": login, "created_at": ts, "updated_at": ts, "badges": badges}),
+            ));
+            let line = ds.pull_requests.len() + 1;
+            ds.pull_requests.push(record(
+                "pull_requests.jsonl",
+                line,
+                json!({"organization": ORG, "repository": repo, "number": 200 + k,
+                       "title": format!("pull request {k} of {repo}"), "state": "open",
+                       "author": login, "url": format!("https://example.org/{repo}/pull/{k}"),
+                       "created_at": format!("2026-04-{:02}T00:00:00Z", k + 1), "updated_at": ts}),
             ));
             let line = ds.issues.len() + 1;
             ds.issues.push(record(
@@ -139,6 +160,35 @@ fn dataset(extra: usize) -> Dataset {
                    "url": format!("https://example.org/{repo}/100"),
                    "created_at": format!("2026-03-{:02}T00:00:00Z", r % 28 + 1), "updated_at": ts}),
         ));
+        project
+            .related_urls
+            .push(format!("https://example.org/{repo}"));
+        project.channels.push(
+            serde_json::from_value(json!({"platform": "slack", "name": repo, "external_id": repo}))
+                .unwrap(),
+        );
+        let line = ds.project_health_metrics.len() + 1;
+        ds.project_health_metrics.push(record(
+            "project_health_metrics.jsonl",
+            line,
+            json!({"project": PROJECT, "score": r, "stars_count": r,
+                   "created_at": format!("2020-{:02}-{:02}T00:00:00Z", r / 28 + 1, r % 28 + 1)}),
+        ));
+        let line = ds.pull_requests.len() + 1;
+        ds.pull_requests.push(record(
+            "pull_requests.jsonl",
+            line,
+            json!({"organization": ORG, "repository": repo, "number": 300,
+                   "title": format!("{MEMBER} pulls in {repo}"), "state": "closed", "author": MEMBER,
+                   "url": format!("https://example.org/{repo}/pull/300"),
+                   "created_at": format!("2026-05-{:02}T00:00:00Z", r % 28 + 1), "updated_at": ts}),
+        ));
+        let project = &mut ds
+            .projects
+            .iter_mut()
+            .find(|(_, p)| p.key == PROJECT)
+            .unwrap()
+            .1;
         project.leaders.push(
             serde_json::from_value(
                 json!({"name": format!("Leader {r}"), "login": format!("extra-member-{r}-0")}),
@@ -175,6 +225,15 @@ async fn measure(extra: usize) -> Measure {
     let statements = app.service.sql_statements() - before;
     let repos = data["project"]["repositories"].as_array().unwrap().len();
     assert_eq!(repos, 2 + extra, "the page shows every repository");
+    let metrics = data["project"]["healthMetricsList"]
+        .as_array()
+        .unwrap()
+        .len();
+    let channels = data["project"]["entityChannels"].as_array().unwrap().len();
+    assert!(
+        metrics >= extra && channels >= extra,
+        "{metrics} {channels}"
+    );
     let project = (statements, objects(&data));
 
     let before = app.service.sql_statements();
@@ -205,10 +264,10 @@ async fn project_page_statements_do_not_grow_with_records() {
     );
     // One statement for the project, then one per relation (key type) and wave of
     // the page: the same number whatever the number of records.
-    // The page asks for 20 relations over 4 waves; a relation asked in two waves (a
+    // The page asks for 25 relations over 4 waves; a relation asked in two waves (a
     // member's, for leaders then for authors) costs one statement per wave.
     assert_eq!(large_statements, small_statements);
-    assert!(small_statements <= 25, "{small_statements}");
+    assert!(small_statements <= 32, "{small_statements}");
     assert!((large_statements as usize) < large_records / 20);
 
     let (small_statements, small_records) = small.user;
@@ -234,7 +293,9 @@ async fn list_queries_batch_their_relations() {
             "{ snapshots(limit: 5) { key newChapters { key leaders entityLeaders { member { login } } }
                  newIssues { title labels author { login issuesCount } }
                  newProjects { key repositoriesCount repositories { name } }
-                 newReleases { tagName author { login } } newUsers { login releasesCount } } }",
+                 newReleases { tagName author { login } } newUsers { login releasesCount badges { name } }
+                 newChapters { relatedUrls entityChannels { name } contributionStats
+                     topContributors(limit: 3) { login } } } }",
             json!({}),
         )
         .await;
@@ -242,5 +303,28 @@ async fn list_queries_batch_their_relations() {
     let records = objects(&data);
     println!("snapshots page: {statements} statements for {records} records");
     assert!(records > 100, "{records}");
-    assert!(statements <= 20, "{statements}");
+    // One statement for the snapshots, then one per relation and wave (19 today).
+    assert!(statements <= 22, "{statements}");
+}
+
+#[tokio::test]
+async fn home_lists_batch_their_relations() {
+    let app = App::new(Env::Local);
+    let before = app.service.sql_statements();
+    let data = app
+        .data(
+            "{ recentPullRequests(limit: 100) { title author { login badges { name } issuesCount } }
+               recentPosts(limit: 100) { title }
+               recentChapters(limit: 100) { key suggestedLocation entityChannels { name } }
+               statsOverview { slackWorkspaceStats } }",
+            json!({}),
+        )
+        .await;
+    let statements = app.service.sql_statements() - before;
+    let records = objects(&data);
+    println!("home lists: {statements} statements for {records} records");
+    assert!(records > 150, "{records}");
+    // Four root statements, then one per relation: authors, their badges and totals,
+    // the chapters' channels.
+    assert!(statements <= 8, "{statements}");
 }

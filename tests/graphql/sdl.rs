@@ -44,6 +44,8 @@ fn sdl_names_every_query_of_the_contract() {
         "recentIssues(limit: Int = 5, login: String, organization: String, distinct: Boolean = false): [Issue!]!",
         "recentMilestones(limit: Int = 5, login: String, organization: String, state: String, distinct: Boolean = false): [Milestone!]!",
         "recentReleases(limit: Int = 6, login: String, organization: String, distinct: Boolean = false): [Release!]!",
+        "recentPullRequests(limit: Int = 5, login: String, organization: String, repository: String, distinct: Boolean = false): [PullRequest!]!",
+        "recentPosts(limit: Int = 5): [Post!]!",
         "user(login: String!): User",
         "topContributedRepositories(login: String!): [Repository!]!",
         "topContributors(limit: Int = 24, chapter: String, committee: String, organization: String, project: String, repository: String, excludedUsernames: [String!], hasFullName: Boolean = false): [Contributor!]!",
@@ -51,6 +53,58 @@ fn sdl_names_every_query_of_the_contract() {
         assert!(sdl.contains(query), "missing `{query}` in:\n{sdl}");
     }
     assert!(sdl.contains("scalar JSON"), "{sdl}");
+    // The fields of the frontend's pages on the contract's types, with their
+    // arguments and nullability.
+    for (kind, fields) in [
+        (
+            "Chapter",
+            &[
+                "suggestedLocation: String\n",
+                "entityChannels: [EntityChannel!]!",
+                "relatedUrls: [String!]!",
+                "topContributors(limit: Int = 24): [Contributor!]!",
+            ][..],
+        ),
+        (
+            "Committee",
+            &[
+                "relatedUrls: [String!]!",
+                "entityChannels: [EntityChannel!]!",
+                "contributorsCount: Int!",
+                "forksCount: Int!",
+                "issuesCount: Int!",
+                "repositoriesCount: Int!",
+                "starsCount: Int!",
+                "topContributors(limit: Int = 24): [Contributor!]!",
+            ][..],
+        ),
+        (
+            "Project",
+            &[
+                "entityChannels: [EntityChannel!]!",
+                "recentPullRequests: [PullRequest!]!",
+                "healthMetricsList(limit: Int = 30): [ProjectHealthMetrics!]!",
+            ][..],
+        ),
+        ("EntityMember", &["description: String!"][..]),
+        (
+            "Organization",
+            &["email: String!", "collaboratorsCount: Int!"][..],
+        ),
+        ("Repository", &["size: Int\n"][..]),
+        ("User", &["email: String!", "badges: [Badge!]!"][..]),
+        ("StatsOverview", &["slackWorkspaceStats: Int!"][..]),
+        ("ProjectHealthMetrics", &["score: Float\n"][..]),
+        ("PullRequest", &["author: User\n"][..]),
+    ] {
+        let start = sdl
+            .find(&format!("type {kind} {{"))
+            .unwrap_or_else(|| panic!("no type {kind}"));
+        let body = &sdl[start..start + sdl[start..].find("\n}").unwrap() + 1];
+        for field in fields {
+            assert!(body.contains(field), "{kind} has no `{field}`:\n{body}");
+        }
+    }
     // `id: ID!` on every object type that names a record.
     for kind in [
         "Chapter",
@@ -67,6 +121,11 @@ fn sdl_names_every_query_of_the_contract() {
         "Release",
         "User",
         "Snapshot",
+        "PullRequest",
+        "Post",
+        "ProjectHealthMetrics",
+        "Badge",
+        "EntityChannel",
     ] {
         let start = sdl
             .find(&format!("type {kind} {{"))

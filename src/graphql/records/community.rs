@@ -4,6 +4,7 @@
 
 use async_graphql::{SimpleObject, ID};
 
+use super::pages::entity_key;
 use super::{node_id, Record, Table};
 use crate::catalog::exposure::{active, published, snapshot_counts};
 use crate::graphql::db::Cols;
@@ -34,6 +35,9 @@ pub struct Chapter {
     pub url: String,
     pub created_at: String,
     pub updated_at: String,
+    /// Where the chapter meets, as a place name for display; null when the dataset
+    /// gives none.
+    pub suggested_location: Option<String>,
 }
 
 impl Table for Chapter {
@@ -43,7 +47,7 @@ impl Table for Chapter {
 impl Record for Chapter {
     const COLS: &'static str =
         "t.id, t.key, t.name, t.country, t.region, t.is_active, t.latitude, \
-        t.longitude, t.summary, t.url, t.created_at, t.updated_at";
+        t.longitude, t.summary, t.url, t.created_at, t.updated_at, t.suggested_location";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let mut rec = Chapter {
             node_id: ID(String::new()),
@@ -59,6 +63,7 @@ impl Record for Chapter {
             url: c.get()?,
             created_at: c.ts()?,
             updated_at: c.ts()?,
+            suggested_location: c.get()?,
         };
         rec.node_id = node_id("Chapter", &lc(&rec.key));
         Ok(rec)
@@ -113,26 +118,29 @@ pub struct EntityLeader {
     pub node_id: ID,
     /// The leader's name as listed by the entity.
     pub member_name: String,
+    /// The leader's role in the entity (may be empty).
+    pub description: String,
     #[graphql(skip)]
     pub member_id: Option<i64>,
 }
 
 impl Record for EntityLeader {
     /// Over `leaders t`.
-    const COLS: &'static str = "t.name, t.member_id, t.entity_kind, t.position, \
-        CASE t.entity_kind \
-            WHEN 'chapter' THEN (SELECT e.key_lc FROM chapters e WHERE e.id = t.entity_id) \
-            WHEN 'committee' THEN (SELECT e.key_lc FROM committees e WHERE e.id = t.entity_id) \
-            ELSE (SELECT e.key_lc FROM projects e WHERE e.id = t.entity_id) END";
+    const COLS: &'static str = concat!(
+        "t.name, t.member_id, t.description, t.entity_kind, t.position, ",
+        entity_key!()
+    );
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let member_name = c.get()?;
         let member_id = c.get()?;
+        let description = c.get()?;
         let kind: String = c.get()?;
         let position: i64 = c.get()?;
         let entity: String = c.get()?;
         Ok(EntityLeader {
             node_id: node_id("EntityMember", &format!("{kind}:{entity}:{position}")),
             member_name,
+            description,
             member_id,
         })
     }
@@ -340,11 +348,17 @@ pub struct Organization {
     pub followers_count: i64,
     pub created_at: String,
     pub updated_at: String,
+    /// Public contact address; empty when the organization lists none.
+    pub email: String,
+    /// Members with access to the organization's repositories, as the code-hosting
+    /// site counts them.
+    pub collaborators_count: i64,
 }
 
 impl Record for Organization {
     const COLS: &'static str = "t.id, t.login, t.name, t.company, t.location, t.description, \
-        t.avatar_url, t.url, t.followers_count, t.created_at, t.updated_at";
+        t.avatar_url, t.url, t.followers_count, t.created_at, t.updated_at, t.email, \
+        t.collaborators_count";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let mut rec = Organization {
             node_id: ID(String::new()),
@@ -359,6 +373,8 @@ impl Record for Organization {
             followers_count: c.get()?,
             created_at: c.ts()?,
             updated_at: c.ts()?,
+            email: c.get()?,
+            collaborators_count: c.get()?,
         };
         rec.node_id = node_id("Organization", &lc(&rec.login));
         Ok(rec)
@@ -423,6 +439,8 @@ pub struct User {
     pub public_repositories_count: i64,
     pub created_at: String,
     pub updated_at: String,
+    /// Public contact address; empty when the member lists none.
+    pub email: String,
 }
 
 impl Table for User {
@@ -432,7 +450,7 @@ impl Table for User {
 impl Record for User {
     const COLS: &'static str = "t.id, t.login, t.name, t.avatar_url, t.url, t.bio, t.company, \
         t.location, t.title, t.twitter_username, t.followers_count, t.following_count, \
-        t.public_repositories_count, t.created_at, t.updated_at";
+        t.public_repositories_count, t.created_at, t.updated_at, t.email";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let mut rec = User {
             node_id: ID(String::new()),
@@ -451,6 +469,7 @@ impl Record for User {
             public_repositories_count: c.get()?,
             created_at: c.ts()?,
             updated_at: c.ts()?,
+            email: c.get()?,
         };
         rec.node_id = node_id("User", &lc(&rec.login));
         Ok(rec)
@@ -549,6 +568,8 @@ pub struct StatsOverview {
     pub contributors_stats: i64,
     /// Distinct countries of active chapters (the length of `chapterCountries`).
     pub countries_stats: i64,
+    /// Members of the community's chat workspace (the dataset's `community.json`).
+    pub slack_workspace_stats: i64,
 }
 
 impl Record for StatsOverview {
@@ -560,7 +581,8 @@ impl Record for StatsOverview {
         "), (SELECT COUNT(DISTINCT member_id) FROM repository_contributors), \
          (SELECT COUNT(DISTINCT c.country) FROM chapters c WHERE ",
         active!("c"),
-        " AND c.country != '')"
+        " AND c.country != ''), \
+         (SELECT slack_workspace_members FROM community LIMIT 1)"
     );
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         Ok(StatsOverview {
@@ -568,6 +590,7 @@ impl Record for StatsOverview {
             active_projects_stats: c.get()?,
             contributors_stats: c.get()?,
             countries_stats: c.get()?,
+            slack_workspace_stats: c.get()?,
         })
     }
 }

@@ -29,6 +29,11 @@ pub const ACTIVITIES: &[Activity] = &[
         filter: "1",
     },
     Activity {
+        name: "pullRequests",
+        table: "pull_requests",
+        filter: "1",
+    },
+    Activity {
         name: "releases",
         table: "releases",
         filter: published!("x"),
@@ -50,6 +55,12 @@ pub struct Scope {
 pub const PROJECT_SCOPE: Scope = Scope {
     joins: " JOIN project_repositories s ON s.repository_id = x.repository_id",
     entity: "s.project_id",
+};
+
+/// A chapter: the activity of the repositories linked to it.
+pub const CHAPTER_SCOPE: Scope = Scope {
+    joins: " JOIN chapter_repositories s ON s.repository_id = x.repository_id",
+    entity: "s.chapter_id",
 };
 
 /// A member: the activity they authored.

@@ -136,6 +136,54 @@ relation!(
     LabelsOfIssue => LabelName, limit MAX_LIMIT,
     window(LabelName::COLS, "issue_labels t JOIN labels l ON l.id = t.label_id", "t.issue_id", "1",
         "t.position"));
+/// The chat channels of one kind of entity (bound as `?3`), in display order.
+fn channels() -> String {
+    window(
+        EntityChannel::COLS,
+        "channels t",
+        "t.entity_id",
+        "t.entity_kind = ?3",
+        "t.position",
+    )
+}
+
+/// The related links of one kind of entity (bound as `?3`), in display order.
+fn related_urls() -> String {
+    window(
+        "t.url",
+        "related_urls t",
+        "t.entity_id",
+        "t.entity_kind = ?3",
+        "t.position",
+    )
+}
+
+relation!(ChapterChannels => EntityChannel, limit MAX_LIMIT, channels(), bind "chapter");
+relation!(CommitteeChannels => EntityChannel, limit MAX_LIMIT, channels(), bind "committee");
+relation!(ProjectChannels => EntityChannel, limit MAX_LIMIT, channels(), bind "project");
+relation!(ChapterUrls => Text, limit MAX_LIMIT, related_urls(), bind "chapter");
+relation!(CommitteeUrls => Text, limit MAX_LIMIT, related_urls(), bind "committee");
+relation!(ProjectUrls => Text, limit MAX_LIMIT, related_urls(), bind "project");
+relation!(
+    /// Totals over a committee's repositories.
+    CommitteeTotalsOf => CommitteeTotals, limit 1,
+    by_id::<CommitteeTotals>("committees t", "1"));
+relation!(
+    /// A member's badges, lightest weight first (then by name).
+    UserBadges => Badge, limit MAX_LIMIT,
+    window(Badge::COLS, "member_badges mb JOIN badges t ON t.id = mb.badge_id", "mb.member_id",
+        "1", "t.weight, t.name_lc, t.id"));
+relation!(
+    /// A project's health measurements, newest first.
+    ProjectHealthMetrics(limit) => HealthMetrics,
+    children::<HealthMetrics>("project_health_metrics t", "t.project_id", "1",
+        "t.created_at DESC, t.id DESC"));
+relation!(
+    /// The newest pull requests of a project's repositories.
+    ProjectPullRequests => PullRequest, limit 5,
+    children::<PullRequest>(
+        "project_repositories pr JOIN pull_requests t ON t.repository_id = pr.repository_id",
+        "pr.project_id", "1", NEWEST_FIRST));
 relation!(ChapterLeaders => EntityLeader, limit MAX_LIMIT, leaders(), bind "chapter");
 relation!(CommitteeLeaders => EntityLeader, limit MAX_LIMIT, leaders(), bind "committee");
 relation!(ProjectLeaders => EntityLeader, limit MAX_LIMIT, leaders(), bind "project");
@@ -193,21 +241,40 @@ relation!(
          WHERE rc.repository_id IN (SELECT value FROM json_each(?1))",
         "(SELECT 'repository=' || o.login_lc || '/' || r.name_lc FROM repositories r \
             JOIN organizations o ON o.id = r.organization_id WHERE r.id = w.grp)"));
+
+/// Contributors of an entity with linked repositories (`link`: the table linking the
+/// entity column `entity` to `repository_id`), by their contributions summed over
+/// them, most first; `kind` and `table` name the entity in the records' ids.
+fn linked_contributors(link: &str, entity: &str, kind: &str, table: &str) -> String {
+    contributors(
+        &format!(
+            "SELECT grp, ROW_NUMBER() OVER (PARTITION BY grp ORDER BY n DESC, login_lc, mid) \
+                AS pos, mid, n \
+             FROM (SELECT lk.{entity} AS grp, rc.member_id AS mid, \
+                     SUM(rc.contributions_count) AS n, m.login_lc AS login_lc \
+                   FROM {link} lk \
+                   JOIN repository_contributors rc ON rc.repository_id = lk.repository_id \
+                   JOIN members m ON m.id = rc.member_id \
+                   WHERE lk.{entity} IN (SELECT value FROM json_each(?1)) \
+                   GROUP BY lk.{entity}, rc.member_id)"
+        ),
+        &format!("(SELECT '{kind}=' || e.key_lc FROM {table} e WHERE e.id = w.grp)"),
+    )
+}
+
 relation!(
     /// Contributors of a project, by their contributions summed over its
     /// repositories, most first.
     ProjectContributors(limit) => Contributor,
-    contributors(
-        "SELECT grp, ROW_NUMBER() OVER (PARTITION BY grp ORDER BY n DESC, login_lc, mid) AS pos, \
-            mid, n \
-         FROM (SELECT pr.project_id AS grp, rc.member_id AS mid, \
-                 SUM(rc.contributions_count) AS n, m.login_lc AS login_lc \
-               FROM project_repositories pr \
-               JOIN repository_contributors rc ON rc.repository_id = pr.repository_id \
-               JOIN members m ON m.id = rc.member_id \
-               WHERE pr.project_id IN (SELECT value FROM json_each(?1)) \
-               GROUP BY pr.project_id, rc.member_id)",
-        "(SELECT 'project=' || p.key_lc FROM projects p WHERE p.id = w.grp)"));
+    linked_contributors("project_repositories", "project_id", "project", "projects"));
+relation!(
+    /// Contributors of a chapter, over the repositories linked to it.
+    ChapterContributors(limit) => Contributor,
+    linked_contributors("chapter_repositories", "chapter_id", "chapter", "chapters"));
+relation!(
+    /// Contributors of a committee, over the repositories linked to it.
+    CommitteeContributors(limit) => Contributor,
+    linked_contributors("committee_repositories", "committee_id", "committee", "committees"));
 
 /// The distinct values of a JSON array column of a project's repositories, sorted.
 fn project_union(column: &str) -> String {
@@ -235,6 +302,10 @@ relation!(
     /// A project's activity per day.
     ProjectContributions => DayCount, limit contributions::MAX_ROWS,
     contributions::day_counts(&contributions::PROJECT_SCOPE));
+relation!(
+    /// A chapter's activity per day.
+    ChapterContributions => DayCount, limit contributions::MAX_ROWS,
+    contributions::day_counts(&contributions::CHAPTER_SCOPE));
 relation!(
     /// A member's activity per day.
     UserContributions => DayCount, limit contributions::MAX_ROWS,

@@ -162,13 +162,6 @@ async fn top_contributors_exclusions_and_full_names() {
     assert_eq!(data["topContributors"], json!(named));
     let data = app.data(q, json!({"k": key, "n": 1000, "f": null})).await;
     assert_eq!(data["topContributors"], json!(all));
-    // A committee's repositories are not in the dataset yet.
-    let committee = strings(&conn, "SELECT key FROM committees LIMIT 1", [])[0].clone();
-    let q = "query($c: String!) { topContributors(committee: $c) { login } }";
-    assert_eq!(
-        app.data(q, json!({"c": committee})).await["topContributors"],
-        json!([])
-    );
 }
 
 #[tokio::test]

@@ -40,12 +40,18 @@ const PAGE: &str = "query($p: String!, $c: String!, $m: String!, $o: String!, $l
         recentReleases { id tagName organizationName repositoryName }
         recentMilestones(limit: 3) { id number organizationName repositoryName }
         topContributors(limit: 3) { id login }
+        recentPullRequests { id number organizationName repositoryName }
+        healthMetricsList(limit: 2) { id createdAt }
+        entityChannels { id }
     }
     topContributors(limit: 3, project: $p) { id login }
-    chapter(key: $c) { id key entityLeaders { id } }
-    committee(key: $m) { id key }
+    chapter(key: $c) { id key entityLeaders { id } entityChannels { id }
+        topContributors(limit: 2) { id login } }
+    chapterContributors: topContributors(limit: 2, chapter: $c) { id login }
+    committee(key: $m) { id key entityChannels { id } topContributors(limit: 2) { id login } }
     organization(login: $o) { id login }
-    user(login: $l) { id login }
+    user(login: $l) { id login badges { id name } }
+    recentPosts(limit: 2) { id url }
     sponsors { id key }
     snapshots(limit: 2) { id key }
     upcomingEvents(limit: 2) { id key }
@@ -85,7 +91,7 @@ async fn ids_name_the_record_by_its_natural_key() {
                 lc(&object["key"])
             }
             "Organization" | "User" => lc(&object["login"]),
-            "Issue" | "Milestone" => format!(
+            "Issue" | "Milestone" | "PullRequest" => format!(
                 "{}/{}#{}",
                 lc(&object["organizationName"]),
                 lc(&object["repositoryName"]),
@@ -102,20 +108,34 @@ async fn ids_name_the_record_by_its_natural_key() {
                 lc(&object["organization"]["login"]),
                 lc(&object["name"])
             ),
+            "Post" => lc(&object["url"]),
+            "Badge" => lc(&object["name"]),
+            "ProjectHealthMetrics" => {
+                let (project, micros) = key.split_once('@').unwrap();
+                assert_eq!(project, lc(&vars["p"]), "{decoded}");
+                let micros: i64 = micros.parse().unwrap();
+                assert_eq!(json!(ts(micros)), object["createdAt"], "{decoded}");
+                continue;
+            }
             "Contributor" => {
                 let (scope, login) = key.rsplit_once(':').unwrap();
                 assert!(
                     scope == format!("project={}", lc(&vars["p"]))
+                        || scope == format!("chapter={}", lc(&vars["c"]))
+                        || scope == format!("committee={}", lc(&vars["m"]))
                         || scope.starts_with("repository="),
                     "{decoded}"
                 );
                 assert_eq!(login, lc(&object["login"]));
                 continue;
             }
-            "EntityMember" => {
+            "EntityMember" | "EntityChannel" => {
                 let parts: Vec<&str> = key.split(':').collect();
                 assert_eq!(parts.len(), 3, "{decoded}");
-                assert!(["project", "chapter"].contains(&parts[0]), "{decoded}");
+                assert!(
+                    ["project", "chapter", "committee"].contains(&parts[0]),
+                    "{decoded}"
+                );
                 parts[2].parse::<u32>().unwrap();
                 continue;
             }
@@ -138,11 +158,20 @@ async fn ids_name_the_record_by_its_natural_key() {
         "Repository",
         "Contributor",
         "EntityMember",
+        "PullRequest",
+        "Post",
+        "Badge",
+        "ProjectHealthMetrics",
+        "EntityChannel",
     ] {
         assert!(kinds.contains(kind), "no {kind} id in {data}");
     }
     // The same selection gives the same contributor ids, from the project or the query.
     assert_eq!(data["project"]["topContributors"], data["topContributors"]);
+    assert_eq!(
+        data["chapter"]["topContributors"],
+        data["chapterContributors"]
+    );
 }
 
 #[tokio::test]
@@ -169,6 +198,11 @@ async fn ids_survive_a_regeneration_in_another_order() {
     ds.projects.reverse();
     ds.chapters.reverse();
     ds.organizations.reverse();
+    ds.committees.reverse();
+    ds.pull_requests.reverse();
+    ds.posts.reverse();
+    ds.project_health_metrics.reverse();
+    ds.badges.reverse();
     roost::store::build(&ds, &app.db).unwrap();
     assert_ne!(row_of(&app.sql()), rows_before, "row ids did not change");
     let after = app.data(PAGE, vars).await;
@@ -201,7 +235,14 @@ async fn ids_survive_a_regeneration_in_another_order() {
         "/project/recentIssues",
         "/project/recentReleases",
         "/project/topContributors",
+        "/project/recentPullRequests",
+        "/project/healthMetricsList",
+        "/project/entityChannels",
         "/chapter/entityLeaders",
+        "/chapter/entityChannels",
+        "/chapter/topContributors",
+        "/user/badges",
+        "/recentPosts",
         "/sponsors",
     ] {
         assert!(!sorted(&before, list).is_empty(), "{list}");

@@ -11,7 +11,9 @@ mod contributors;
 mod events;
 mod ids;
 mod organizations;
+mod pages;
 mod projects;
+mod pulls;
 mod recent;
 mod repositories;
 mod snapshots;
@@ -24,6 +26,12 @@ use serde_json::{json, Value};
 
 use crate::support::graphql::*;
 use crate::support::*;
+
+/// The `id` of a record: base64 of `Type:naturalkey`.
+fn encode_id(key: &str) -> Value {
+    use base64::Engine as _;
+    json!(base64::engine::general_purpose::STANDARD.encode(key))
+}
 
 fn app() -> App {
     App::new(Env::Local)
