@@ -11,6 +11,8 @@
 # Run as root, nginx runs as `nobody` (it only writes under its prefix). The temp
 # path lines every config needs are in $NGINX_TEMP_PATHS (use it inside `http {}`).
 
+. .ci/lib/net.sh
+
 nginx_as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
@@ -34,7 +36,7 @@ nginx_prefix() {
 }
 
 nginx_start() {
-  local prefix="$1" url="${2:-}" i
+  local prefix="$1" url="${2:-}"
   local run=()
   if [ "$(id -u)" = 0 ]; then
     chown -R nobody "$prefix"
@@ -43,15 +45,7 @@ nginx_start() {
   "${run[@]}" nginx -p "$prefix" -e "$prefix/error.log" -c "$prefix/nginx.conf" -t -q
   "${run[@]}" nginx -p "$prefix" -e "$prefix/error.log" -c "$prefix/nginx.conf"
   [ -n "$url" ] || return 0
-  for i in $(seq 1 120); do
-    if curl -s -o /dev/null "$url"; then
-      return 0
-    fi
-    sleep 0.5
-  done
-  echo "nginx did not start; its error log:" >&2
-  cat "$prefix/error.log" >&2
-  return 1
+  wait_for "$url" nginx "$prefix/error.log"
 }
 
 nginx_errors() {

@@ -72,22 +72,6 @@ echo "-- differential test: Rust and JavaScript over one corpus"
 node edge/test/differential.js "$work/corpus.jsonl"
 njs edge/test/differential.js "$work/corpus.jsonl"
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-wait_for() {
-  local url="$1" what="$2" log="$3" i
-  for i in $(seq 1 120); do
-    if curl -s -o /dev/null "$url"; then
-      return 0
-    fi
-    sleep 0.5
-  done
-  echo "$what did not start; its log:" >&2
-  cat "$log" >&2
-  return 1
-}
-
 shim_port="$(free_port)"
 shim="http://127.0.0.1:$shim_port"
 "$bin" serve --env e2e --listen "127.0.0.1:$shim_port" --db "$work/roost.db" \

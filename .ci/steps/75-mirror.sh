@@ -68,22 +68,6 @@ EOF
 "$bin" generate --db "$work/b.db" --out "$work/b/site" --with-dataset --today "$today"
 "$bin" generate --db "$work/a.db" --out "$work/c/site" --with-dataset --precompress --today "$today"
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-wait_for() {
-  local url="$1" what="$2" log="$3" i
-  for i in $(seq 1 120); do
-    if curl -s -o /dev/null "$url"; then
-      return 0
-    fi
-    sleep 0.5
-  done
-  echo "$what did not start; its log:" >&2
-  cat "$log" >&2
-  return 1
-}
-
 echo "-- nginx serving the site folder that $work/served points to"
 prefix="$work/nginx"
 nginx_prefix "$prefix"

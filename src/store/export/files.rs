@@ -21,6 +21,48 @@ pub(super) enum Kind {
 
 use Kind::*;
 
+/// The JSON array of an entity's leaders (`name`, `login`, `description`, in order),
+/// for the entity kind `$kind` aliased `t`.
+macro_rules! leaders {
+    ($kind:literal) => {
+        concat!(
+            "(SELECT json_group_array(json_object('name', name, 'login', login, \
+             'description', description)) FROM (SELECT l.name AS name, m.login AS login, \
+             l.description AS description FROM leaders l \
+             LEFT JOIN members m ON m.id = l.member_id \
+             WHERE l.entity_kind = '",
+            $kind,
+            "' AND l.entity_id = t.id ORDER BY l.position))"
+        )
+    };
+}
+
+/// The JSON array of an entity's related URLs, in order.
+macro_rules! related_urls {
+    ($kind:literal) => {
+        concat!(
+            "(SELECT json_group_array(url) FROM (SELECT u.url AS url FROM related_urls u \
+             WHERE u.entity_kind = '",
+            $kind,
+            "' AND u.entity_id = t.id ORDER BY u.position))"
+        )
+    };
+}
+
+/// The JSON array of an entity's channels (`platform`, `name`, `external_id`), in order.
+macro_rules! channels {
+    ($kind:literal) => {
+        concat!(
+            "(SELECT json_group_array(json_object('platform', platform, 'name', name, \
+             'external_id', external_id)) FROM (SELECT c.platform AS platform, \
+             c.name AS name, c.external_id AS external_id FROM channels c \
+             WHERE c.entity_kind = '",
+            $kind,
+            "' AND c.entity_id = t.id ORDER BY c.position))"
+        )
+    };
+}
+
 /// One interchange file: its name, the query giving one row per record in stable-id
 /// order, and each column's field name and kind.
 pub(super) struct FileSpec {
@@ -209,26 +251,26 @@ pub(super) static FILES: &[FileSpec] = &[
     },
     FileSpec {
         file: "chapters.jsonl",
-        sql: "SELECT t.key, t.name, t.is_active, t.country, t.region, t.latitude, \
+        sql: concat!(
+            "SELECT t.key, t.name, t.is_active, t.country, t.region, t.latitude, \
               t.longitude, t.summary, t.url, \
-              (SELECT json_group_array(json_object('name', name, 'login', login, \
-                 'description', description)) FROM (SELECT l.name AS name, m.login AS login, \
-                 l.description AS description FROM leaders l \
-                  LEFT JOIN members m ON m.id = l.member_id \
-                  WHERE l.entity_kind = 'chapter' AND l.entity_id = t.id ORDER BY l.position)), \
+              ",
+            leaders!("chapter"),
+            ", \
               t.suggested_location, \
-              (SELECT json_group_array(url) FROM (SELECT u.url AS url FROM related_urls u \
-                 WHERE u.entity_kind = 'chapter' AND u.entity_id = t.id ORDER BY u.position)), \
-              (SELECT json_group_array(json_object('platform', platform, 'name', name, \
-                 'external_id', external_id)) FROM (SELECT c.platform AS platform, \
-                 c.name AS name, c.external_id AS external_id FROM channels c \
-                 WHERE c.entity_kind = 'chapter' AND c.entity_id = t.id ORDER BY c.position)), \
+              ",
+            related_urls!("chapter"),
+            ", \
+              ",
+            channels!("chapter"),
+            ", \
               (SELECT json_group_array(json_object('organization', org, 'name', name)) FROM \
                  (SELECT o.login AS org, r.name AS name FROM chapter_repositories x \
                   JOIN repositories r ON r.id = x.repository_id \
                   JOIN organizations o ON o.id = r.organization_id \
                   WHERE x.chapter_id = t.id ORDER BY x.rowid)), \
-              t.created_at, t.updated_at FROM chapters t ORDER BY t.id",
+              t.created_at, t.updated_at FROM chapters t ORDER BY t.id"
+        ),
         fields: &[
             ("key", Str),
             ("name", Str),
@@ -250,25 +292,24 @@ pub(super) static FILES: &[FileSpec] = &[
     },
     FileSpec {
         file: "committees.jsonl",
-        sql: "SELECT t.key, t.name, t.is_active, t.description, t.summary, t.url, \
-              (SELECT json_group_array(json_object('name', name, 'login', login, \
-                 'description', description)) FROM (SELECT l.name AS name, m.login AS login, \
-                 l.description AS description FROM leaders l \
-                  LEFT JOIN members m ON m.id = l.member_id \
-                  WHERE l.entity_kind = 'committee' AND l.entity_id = t.id \
-                  ORDER BY l.position)), \
-              (SELECT json_group_array(url) FROM (SELECT u.url AS url FROM related_urls u \
-                 WHERE u.entity_kind = 'committee' AND u.entity_id = t.id ORDER BY u.position)), \
-              (SELECT json_group_array(json_object('platform', platform, 'name', name, \
-                 'external_id', external_id)) FROM (SELECT c.platform AS platform, \
-                 c.name AS name, c.external_id AS external_id FROM channels c \
-                 WHERE c.entity_kind = 'committee' AND c.entity_id = t.id ORDER BY c.position)), \
+        sql: concat!(
+            "SELECT t.key, t.name, t.is_active, t.description, t.summary, t.url, \
+              ",
+            leaders!("committee"),
+            ", \
+              ",
+            related_urls!("committee"),
+            ", \
+              ",
+            channels!("committee"),
+            ", \
               (SELECT json_group_array(json_object('organization', org, 'name', name)) FROM \
                  (SELECT o.login AS org, r.name AS name FROM committee_repositories x \
                   JOIN repositories r ON r.id = x.repository_id \
                   JOIN organizations o ON o.id = r.organization_id \
                   WHERE x.committee_id = t.id ORDER BY x.rowid)), \
-              t.created_at, t.updated_at FROM committees t ORDER BY t.id",
+              t.created_at, t.updated_at FROM committees t ORDER BY t.id"
+        ),
         fields: &[
             ("key", Str),
             ("name", Str),
@@ -286,25 +327,25 @@ pub(super) static FILES: &[FileSpec] = &[
     },
     FileSpec {
         file: "projects.jsonl",
-        sql: "SELECT t.key, t.name, t.is_active, t.level, t.type, t.description, t.summary, \
+        sql: concat!(
+            "SELECT t.key, t.name, t.is_active, t.level, t.type, t.description, t.summary, \
               t.url, \
-              (SELECT json_group_array(json_object('name', name, 'login', login, \
-                 'description', description)) FROM (SELECT l.name AS name, m.login AS login, \
-                 l.description AS description FROM leaders l \
-                  LEFT JOIN members m ON m.id = l.member_id \
-                  WHERE l.entity_kind = 'project' AND l.entity_id = t.id ORDER BY l.position)), \
+              ",
+            leaders!("project"),
+            ", \
               (SELECT json_group_array(json_object('organization', org, 'name', name)) FROM \
                  (SELECT o.login AS org, r.name AS name FROM project_repositories pr \
                   JOIN repositories r ON r.id = pr.repository_id \
                   JOIN organizations o ON o.id = r.organization_id \
                   WHERE pr.project_id = t.id ORDER BY pr.rowid)), \
-              (SELECT json_group_array(url) FROM (SELECT u.url AS url FROM related_urls u \
-                 WHERE u.entity_kind = 'project' AND u.entity_id = t.id ORDER BY u.position)), \
-              (SELECT json_group_array(json_object('platform', platform, 'name', name, \
-                 'external_id', external_id)) FROM (SELECT c.platform AS platform, \
-                 c.name AS name, c.external_id AS external_id FROM channels c \
-                 WHERE c.entity_kind = 'project' AND c.entity_id = t.id ORDER BY c.position)), \
-              t.created_at, t.updated_at FROM projects t ORDER BY t.id",
+              ",
+            related_urls!("project"),
+            ", \
+              ",
+            channels!("project"),
+            ", \
+              t.created_at, t.updated_at FROM projects t ORDER BY t.id"
+        ),
         fields: &[
             ("key", Str),
             ("name", Str),
