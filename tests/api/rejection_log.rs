@@ -67,6 +67,11 @@ async fn hyper_rejections_are_logged_and_graphql_ones_are_coded() {
         .with_writer(move || writer.clone())
         .finish();
     let _guard = tracing::subscriber::set_default(subscriber);
+    // Other tests on other threads come and go with subscribers of their own; a
+    // callsite first reached while none of them wanted it keeps a cached "never".
+    // Asking again with this thread's subscriber in place makes the access log's
+    // callsite enabled here whatever ran before.
+    tracing::callsite::rebuild_interest_cache();
 
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
