@@ -15,7 +15,8 @@
 #     SQL through its JSON API;
 #   - the pre-rendered `/api/v0/issues/`, plain and with `Accept-Encoding: gzip` (a tree
 #     without `--precompress`): roost against nginx serving the same folder;
-#   - the live list alone (one connection) for its p99.
+#   - the live list alone (one connection) for its p99;
+#   - the same two with the live cache off (`--live-cache-mb 0`): the cost of a miss.
 # wrk runs each for --duration seconds with --connections connections. Peak RSS of
 # generate and of the shim after the load come from /usr/bin/time -v and VmHWM.
 # --with-10x also synthesises the 10x dataset (5 GB, ~6 GB of memory) for its live p99;
@@ -200,6 +201,21 @@ row "live \`$live_path\` ($live_scale), $connections connections" "$r_rps req/s,
     "$(awk -v a="$r_rps" -v b="$rps" 'BEGIN {printf "%.1f", a / b}')"
 alone "roost live, alone" "http://127.0.0.1:18080$live_path" "X-API-Key: $key"
 row "the same, one connection" "p99 $p99 ms" "" ""
+# The cost of making a live answer (what every distinct query pays once): the same
+# request to a shim that keeps no live answer.
+"$roost" serve --env production --rate-limit 0 --live-cache-mb 0 --db "$db" --site "$site" \
+    --auth-db "$work/auth.db" --listen 127.0.0.1:18084 > "$work/roost-nocache.log" 2>&1 &
+nocache_pid=$!
+pids+=("$nocache_pid")
+wait_port 18084
+bench "roost live, no live cache" "http://127.0.0.1:18084$live_path" "X-API-Key: $key"
+r_rps=$rps; r_p99=$p99
+bench "datasette" "$ds_url"
+row "the same with \`--live-cache-mb 0\` (every answer made from SQLite)" "$r_rps req/s, p99 $r_p99 ms" "datasette: $rps req/s, p99 $p99 ms" \
+    "$(awk -v a="$r_rps" -v b="$rps" 'BEGIN {printf "%.1f", a / b}')"
+alone "roost live, no live cache, alone" "http://127.0.0.1:18084$live_path" "X-API-Key: $key"
+row "the same, one connection" "p99 $p99 ms" "" ""
+kill "$nocache_pid"
 
 bench "roost file" "http://127.0.0.1:18080/api/v0/issues/" "X-API-Key: $key"
 r_rps=$rps; r_p99=$p99

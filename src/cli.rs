@@ -240,6 +240,10 @@ pub struct ServeArgs {
     /// default, keep it private).
     #[arg(long, env = "ROOST_METRICS_LISTEN")]
     pub metrics_listen: Option<std::net::SocketAddr>,
+    /// Megabytes of live answers (pages and records answered from the dataset, not
+    /// the tree) kept in memory until the dataset file is replaced; 0 = off.
+    #[arg(long, env = "ROOST_LIVE_CACHE_MB", default_value_t = 32, value_parser = clap::value_parser!(u64).range(0..=65_536))]
+    pub live_cache_mb: u64,
 }
 
 /// A count of at least 1.
@@ -422,6 +426,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         trusted_proxies: crate::shim::proxy::TrustedProxies::parse(&args.trusted_proxies)?,
         metrics_listen: args.metrics_listen,
         redis_timeout: Duration::from_millis(args.redis_timeout_ms),
+        live_cache: (args.live_cache_mb as usize) << 20,
         ..ShimConfig::new(args.env, &args.db.db, Some(&args.site), &args.auth.auth_db)
     };
     crate::shim::serve(config, addr)

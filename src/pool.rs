@@ -149,8 +149,8 @@ impl<K: Copy + PartialEq> Idle<K> {
 }
 
 /// What identifies one dataset file: a replacement changes at least one field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct FileId {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FileId {
     dev: u64,
     ino: u64,
     len: u64,
@@ -158,7 +158,8 @@ struct FileId {
 }
 
 impl FileId {
-    fn of(path: &Path) -> Result<FileId, PoolError> {
+    /// The identity of the file at `path` now.
+    pub fn of(path: &Path) -> Result<FileId, PoolError> {
         use std::os::unix::fs::MetadataExt as _;
         let m = std::fs::metadata(path).map_err(|source| PoolError::Missing {
             path: path.to_path_buf(),
@@ -267,10 +268,19 @@ pub struct Reader<'a> {
 impl Reader<'_> {
     /// Runs `f` with a connection to the current dataset file.
     pub fn with<T>(&self, f: impl FnOnce(&Connection) -> T) -> Result<T, PoolError> {
+        self.with_identity(f).map(|(out, _)| out)
+    }
+
+    /// Like [`Reader::with`], also naming the file the connection reads: what `f`
+    /// answered was made from that file.
+    pub fn with_identity<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> T,
+    ) -> Result<(T, FileId), PoolError> {
         let (conn, file) = self.checkout()?;
         let out = f(&conn);
         self.pool.idle.give(conn, file);
-        Ok(out)
+        Ok((out, file))
     }
 
     /// Runs `f` with a connection whose statements SQLite interrupts once `deadline`

@@ -3,8 +3,9 @@
 //! Order of work: method (GET/HEAD, else 405) → route the raw path
 //! ([`tree::split_path`], [`tree::route`]) → in production and staging, the API key
 //! and its rate limit (everything but `openapi.json` and `docs/`) → the answer:
-//! the tree's file when the canonical request has one, else the catalog → ETag,
-//! `If-None-Match`, encoding → HEAD drops the body.
+//! the tree's file when the canonical request has one, else the same answer made
+//! live earlier from the same dataset file ([`super::live`]), else the catalog →
+//! ETag, `If-None-Match`, encoding → HEAD drops the body.
 //!
 //! A tree file is read with one `open` in the generation the live `site` symlink
 //! names and then answered from memory ([`super::files`]) until the symlink names
@@ -25,9 +26,10 @@ use axum::response::{IntoResponse, Response};
 use crate::catalog::{self, AnswerError, DetailSpec, ListQuery, ListSpec};
 use crate::credentials::Kind;
 use crate::limits::{Decision, Subject};
-use crate::pool::Reader;
+use crate::pool::{FileId, Reader};
 use crate::tree::{self, Target};
 
+use super::live;
 use super::metrics::RouteClass;
 use super::proxy::ClientAddr;
 use super::respond::{self, ApiError, Negotiation, Outcome, JSON};
@@ -147,10 +149,14 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
             ) {
                 return Ok(tree_file(respond::outcome_response(outcome)));
             }
-            let shared = app.0.clone();
             let today = app.today();
+            let key = live::list_key(spec, snapshot.as_deref(), &query, &today);
+            if let Some(outcome) = app.live.lookup(&app.config.db, &key, &neg) {
+                return Ok(respond::outcome_response(outcome));
+            }
+            let shared = app.0.clone();
             app.pool
-                .run(move |reader| list(&shared, reader, spec, snapshot, &query, &neg, &today))
+                .run(move |reader| list(&shared, reader, spec, snapshot, &query, &neg, &today, key))
                 .await
                 .map_err(internal)??
         }
@@ -158,9 +164,13 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
             if let Some(outcome) = cached(app, tree::detail_file(spec.path, &ids), &neg) {
                 return Ok(tree_file(respond::outcome_response(outcome)));
             }
+            let key = live::detail_key(spec, &ids);
+            if let Some(outcome) = app.live.lookup(&app.config.db, &key, &neg) {
+                return Ok(respond::outcome_response(outcome));
+            }
             let shared = app.0.clone();
             app.pool
-                .run(move |reader| detail(&shared, reader, spec, &ids, &neg))
+                .run(move |reader| detail(&shared, reader, spec, &ids, &neg, key))
                 .await
                 .map_err(internal)??
         }
@@ -264,6 +274,7 @@ fn internal(e: impl std::error::Error + Send + Sync + 'static) -> ApiError {
     ApiError::Internal(e.into())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn list(
     shared: &Shared,
     reader: &Reader<'_>,
@@ -272,6 +283,7 @@ fn list(
     query: &ListQuery,
     neg: &Negotiation,
     today: &str,
+    key: String,
 ) -> Result<Outcome, ApiError> {
     if let (Some(site), Some(rel)) = (
         &shared.config.site,
@@ -281,11 +293,25 @@ fn list(
             return Ok(outcome);
         }
     }
-    let body = reader
-        .with(|conn| catalog::list_page(conn, spec, snapshot.as_deref(), query, today))
-        .map_err(internal)?
-        .map_err(answer_error)?;
-    neg.identity(body, JSON).map_err(ApiError::Internal)
+    let (body, dataset) = reader
+        .with_identity(|conn| catalog::list_page(conn, spec, snapshot.as_deref(), query, today))
+        .map_err(internal)?;
+    live_answer(shared, body, &dataset, key, neg)
+}
+
+/// A live answer's response, kept for the next request of the same key.
+fn live_answer(
+    shared: &Shared,
+    body: Result<Vec<u8>, AnswerError>,
+    dataset: &FileId,
+    key: String,
+    neg: &Negotiation,
+) -> Result<Outcome, ApiError> {
+    let outcome = neg
+        .identity(body.map_err(answer_error)?, JSON)
+        .map_err(ApiError::Internal)?;
+    shared.live.remember(dataset, key, neg, &outcome);
+    Ok(outcome)
 }
 
 fn detail(
@@ -294,6 +320,7 @@ fn detail(
     spec: &'static DetailSpec,
     ids: &[String],
     neg: &Negotiation,
+    key: String,
 ) -> Result<Outcome, ApiError> {
     if let Some(site) = &shared.config.site {
         if let Some(rel) = tree::detail_file(spec.path, ids) {
@@ -302,11 +329,10 @@ fn detail(
             }
         }
     }
-    let body = reader
-        .with(|conn| catalog::detail(conn, spec, ids))
-        .map_err(internal)?
-        .map_err(answer_error)?;
-    neg.identity(body, JSON).map_err(ApiError::Internal)
+    let (body, dataset) = reader
+        .with_identity(|conn| catalog::detail(conn, spec, ids))
+        .map_err(internal)?;
+    live_answer(shared, body, &dataset, key, neg)
 }
 
 /// The name of a docs file from the segments after `docs` (`index.html` for the

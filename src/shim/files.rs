@@ -14,40 +14,17 @@
 //! bytes cached are that generation's. A `site` that is not a symlink (a plain folder)
 //! is read as before and nothing is cached: nothing tells when its files change.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
 
-use super::respond::{ApiError, Encoding, Negotiation, Outcome};
+use super::cache::{Responses, Stats};
+use super::respond::{ApiError, Negotiation, Outcome};
 
 /// Bytes of responses kept, at most.
 pub const DEFAULT_BUDGET: usize = 32 << 20;
 
-/// One response of a tree file.
-#[derive(Debug)]
-struct Entry {
-    bytes: Vec<u8>,
-    content_type: &'static str,
-    encoding: Encoding,
-    etag: String,
-}
-
-/// (file path in the tree, the codings the client accepts, best first).
-type Key = (PathBuf, Vec<Encoding>);
-
 /// Responses of tree files of one generation (see the module doc).
 #[derive(Debug)]
-pub struct FileCache {
-    budget: usize,
-    inner: Mutex<Inner>,
-}
-
-#[derive(Debug, Default)]
-struct Inner {
-    generation: Option<PathBuf>,
-    used: usize,
-    entries: HashMap<Key, Entry>,
-}
+pub struct FileCache(Responses<PathBuf, PathBuf>);
 
 impl Default for FileCache {
     fn default() -> Self {
@@ -67,36 +44,18 @@ fn generation(site: &Path) -> Option<PathBuf> {
 impl FileCache {
     /// A cache keeping at most `budget` bytes of responses.
     pub fn new(budget: usize) -> FileCache {
-        FileCache {
-            budget,
-            inner: Mutex::new(Inner::default()),
-        }
+        FileCache(Responses::new(budget))
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    pub fn stats(&self) -> Stats {
+        self.0.stats()
     }
 
     /// The cached response of `rel` for this request, if any; no file is read (one
     /// `readlink`), so it can run on the async workers.
     pub fn lookup(&self, site: &Path, rel: &Path, neg: &Negotiation) -> Option<Outcome> {
         let generation = generation(site)?;
-        let mut inner = self.lock();
-        if inner.generation.as_ref() != Some(&generation) {
-            inner.entries.clear();
-            inner.used = 0;
-            inner.generation = Some(generation);
-            return None;
-        }
-        let entry = inner
-            .entries
-            .get(&(rel.to_path_buf(), neg.accept.clone()))?;
-        Some(neg.known(
-            entry.bytes.clone(),
-            entry.content_type,
-            entry.encoding,
-            entry.etag.clone(),
-        ))
+        self.0.lookup(&generation, &rel.to_path_buf(), neg)
     }
 
     /// One file of the live tree (a precompressed sibling when the client accepts its
@@ -122,49 +81,11 @@ impl FileCache {
             }
             None => return Ok(None),
         };
-        if let (Some(generation), Outcome::Full { .. }) = (generation, &outcome) {
-            self.remember(generation, rel, neg, &outcome);
+        if let Some(generation) = generation {
+            self.0
+                .remember(&generation, rel.to_path_buf(), neg, &outcome);
         }
         Ok(Some(outcome))
-    }
-
-    fn remember(&self, generation: PathBuf, rel: &Path, neg: &Negotiation, outcome: &Outcome) {
-        let Outcome::Full {
-            bytes,
-            content_type,
-            encoding,
-            etag,
-        } = outcome
-        else {
-            return;
-        };
-        let size = bytes.len() + rel.as_os_str().len() + etag.len();
-        if size > self.budget / 8 {
-            return;
-        }
-        let mut inner = self.lock();
-        if inner.generation.as_ref() != Some(&generation) {
-            return;
-        }
-        while inner.used + size > self.budget {
-            let Some(key) = inner.entries.keys().next().cloned() else {
-                break;
-            };
-            if let Some(old) = inner.entries.remove(&key) {
-                inner.used -= old.bytes.len() + key.0.as_os_str().len() + old.etag.len();
-            }
-        }
-        let key = (rel.to_path_buf(), neg.accept.clone());
-        let entry = Entry {
-            bytes: bytes.clone(),
-            content_type,
-            encoding: *encoding,
-            etag: etag.clone(),
-        };
-        if let Some(old) = inner.entries.insert(key, entry) {
-            inner.used -= old.bytes.len() + rel.as_os_str().len() + old.etag.len();
-        }
-        inner.used += size;
     }
 }
 
@@ -272,7 +193,7 @@ mod tests {
             let rel = PathBuf::from(format!("{i}.json"));
             assert_eq!(body(cache.read(&site, &rel, "x", &neg).unwrap()).len(), 100);
         }
-        assert!(cache.lock().used <= 1000);
+        assert!(cache.stats().bytes <= 1000);
         assert!(cache
             .read(&site, Path::new("missing.json"), "x", &neg)
             .unwrap()

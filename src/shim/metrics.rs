@@ -14,6 +14,7 @@
 //! | `roost_redis_degraded` | | 1 while limits are per process because Redis is down |
 //! | `roost_dataset_age_seconds`, `roost_dataset_generation` | | the dataset file's age, and its modification time (Unix seconds) as its generation id |
 //! | `roost_tree_age_seconds`, `roost_tree_generation` | | the live tree's age, and the time its generation was written (Unix seconds, from its folder's name) as its id |
+//! | `roost_response_cache_hits_total`, `roost_response_cache_misses_total`, `roost_response_cache_bytes` | `cache` (`tree_file`, `live`) | responses answered from memory, look-ups that were not, and bytes held |
 //!
 //! `class` is `tree_file` (a REST answer from the pre-rendered tree), `live_rest` (a
 //! REST answer from the dataset, or a REST error), `graphql`, or `other` (health,
@@ -110,6 +111,12 @@ pub async fn upkeep(every: Duration) {
 
 async fn scrape(State(state): State<AppState>) -> Response {
     record_ages(&state);
+    for (cache, stats) in state.cache_stats() {
+        metrics::counter!("roost_response_cache_hits_total", "cache" => cache).absolute(stats.hits);
+        metrics::counter!("roost_response_cache_misses_total", "cache" => cache)
+            .absolute(stats.misses);
+        metrics::gauge!("roost_response_cache_bytes", "cache" => cache).set(stats.bytes as f64);
+    }
     let body = handle().render();
     let mut r = body.into_response();
     r.headers_mut().insert(

@@ -8,6 +8,7 @@
 //! - [`api`]: the `/api/v0` handler (routing, auth, tree or catalog, ETag);
 //! - [`respond`]: error shapes, ETag, encodings, HEAD;
 //! - [`files`]: tree files read once per generation and answered from memory;
+//! - [`live`]: live answers made once per dataset file and answered from memory;
 //! - [`crate::limits`]: the per-key rate limit and the per-address budget of
 //!   requests without a valid key, in the process or in Redis (`--redis`);
 //! - [`net`]: the listener (JSON for hyper's own error responses).
@@ -16,9 +17,11 @@
 //! response → JSON for any non-JSON error → routes (CORS on `/api/v0` only).
 
 pub mod api;
+pub mod cache;
 pub mod conn;
 pub mod files;
 pub mod health;
+pub mod live;
 pub mod metrics;
 pub mod net;
 pub mod proxy;
@@ -88,6 +91,8 @@ pub struct ShimConfig {
     pub trusted_proxies: proxy::TrustedProxies,
     /// `--metrics-listen`: where Prometheus metrics are served; `None` = nowhere.
     pub metrics_listen: Option<SocketAddr>,
+    /// `--live-cache-mb`, in bytes: live answers kept per dataset file; 0 = none.
+    pub live_cache: usize,
 }
 
 impl ShimConfig {
@@ -110,6 +115,7 @@ impl ShimConfig {
             redis_timeout: limits::redis::DEFAULT_TIMEOUT,
             trusted_proxies: proxy::TrustedProxies::default(),
             metrics_listen: None,
+            live_cache: live::DEFAULT_BUDGET,
         }
     }
 }
@@ -140,6 +146,8 @@ pub struct Shared {
     redis: Option<RedisLimits>,
     /// Responses of tree files, per generation of the tree.
     files: files::FileCache,
+    /// Live answers, per dataset file.
+    live: live::LiveCache,
 }
 
 impl std::ops::Deref for AppState {
@@ -181,12 +189,21 @@ impl AppState {
             failed_auth,
             redis,
             files: files::FileCache::default(),
+            live: live::LiveCache::new(config.live_cache),
             config,
         })))
     }
 
     pub fn config(&self) -> &ShimConfig {
         &self.config
+    }
+
+    /// Hits, misses and bytes of the in-memory responses: tree files, live answers.
+    pub fn cache_stats(&self) -> [(&'static str, cache::Stats); 2] {
+        [
+            ("tree_file", self.files.stats()),
+            ("live", self.live.stats()),
+        ]
     }
 
     fn today(&self) -> String {

@@ -44,6 +44,9 @@ async fn a_scrape_shows_requests_rejections_and_ages() {
         "roost_tree_age_seconds",
         "roost_tree_generation",
         "roost_redis_degraded 0",
+        "roost_response_cache_hits_total{cache=\"tree_file\"}",
+        "roost_response_cache_misses_total{cache=\"live\"}",
+        "roost_response_cache_bytes{cache=\"live\"}",
     ] {
         assert!(text.contains(needle), "no {needle} in:\n{text}");
     }

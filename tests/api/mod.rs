@@ -12,6 +12,7 @@ mod health;
 mod http;
 mod identity;
 mod key_cache;
+mod live_cache;
 mod metrics;
 mod openapi;
 mod proxies;
