@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Validate the sample dataset against DATA.md and the coverage the API tests rely on.
+"""Validate the sample dataset against docs/data.md and the coverage the API tests rely on.
 
 Usage: python3 tools/check_sample.py [DIR] [--no-regen]
 

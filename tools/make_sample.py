@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the committed sample dataset (data/sample/*.jsonl) in the DATA.md interchange format.
+"""Write the committed sample dataset (data/sample/*.jsonl) in the docs/data.md interchange format.
 
 Usage: python3 tools/make_sample.py [OUT_DIR]      (default: data/sample next to tools/)
 
@@ -8,7 +8,7 @@ random.Random(SEED), nothing depends on the clock, the locale or hash ordering, 
 runs write identical bytes. tools/check_sample.py validates the result.
 
 The data is invented but realistic in shape, and it is built to exercise every filter,
-ordering and tie-breaker of API.md (see the comments marked "exercises").
+ordering and tie-breaker of docs/api.md (see the comments marked "exercises").
 """
 
 import json

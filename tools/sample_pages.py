@@ -1,4 +1,4 @@
-"""The sample's records for the frontend's GraphQL pages (DATA.md, "Records for the
+"""The sample's records for the frontend's GraphQL pages (docs/data.md, "Records for the
 frontend's GraphQL pages"), for tools/make_sample.py.
 
 Drawn from a random stream of their own, after every other record is built, so the

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, Context};
 use rayon::prelude::*;
 
-use super::Writer;
+use super::write::Writer;
 use crate::catalog::exposure::{active, affiliated, completed, published};
 use crate::manifest::{ManifestEntry, DATASET_DIR};
 use crate::store::{self, export};

@@ -230,14 +230,50 @@ impl Cols<'_, '_> {
         Ok(self.get::<Option<i64>>()?.map(|t| Ts(t).format()))
     }
 
+    /// A JSON array of strings stored as text (`languages`, `topics`). Text that is
+    /// not one is an error, like any column of the wrong type, not an empty list.
+    pub fn string_list(&mut self) -> rusqlite::Result<Vec<String>> {
+        let index = self.next;
+        let text: String = self.get()?;
+        serde_json::from_str(&text).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(
+                index,
+                rusqlite::types::Type::Text,
+                Box::new(e),
+            )
+        })
+    }
+
     /// Skips columns (window bookkeeping).
     pub fn skip(&mut self, n: usize) {
         self.next += n;
     }
 }
 
-/// Ids as the JSON array text bound to `json_each(?1)`.
+/// Ids as the JSON array text bound to `json_each(?1)` (`[1,2,3]`), spelled out: a
+/// list of integers has no way to fail, and no fallback to stand in for one.
 pub fn ids_json(ids: impl IntoIterator<Item = i64>) -> String {
-    let ids: Vec<i64> = ids.into_iter().collect();
-    serde_json::to_string(&ids).unwrap_or_else(|_| "[]".to_string())
+    let ids: Vec<String> = ids.into_iter().map(|id| id.to_string()).collect();
+    format!("[{}]", ids.join(","))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_the_json_array_json_each_reads() {
+        assert_eq!(ids_json([]), "[]");
+        assert_eq!(ids_json([7]), "[7]");
+        assert_eq!(ids_json([1, -2, i64::MAX]), "[1,-2,9223372036854775807]");
+        let conn = Connection::open_in_memory().unwrap();
+        let read: Vec<i64> = conn
+            .prepare("SELECT value FROM json_each(?1)")
+            .unwrap()
+            .query_map([ids_json([3, 1, 2])], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(read, [3, 1, 2]);
+    }
 }

@@ -9,46 +9,13 @@ use roost::credentials::{self, Kind};
 
 use crate::support::*;
 
-const UNAUTHORIZED: &str = "Missing or invalid API key in 'X-API-Key' header";
-
-/// The shared tree with an auth.db of its own (the tests below write to it).
-struct Keyed {
-    _dir: tempfile::TempDir,
-    auth_db: std::path::PathBuf,
-}
-
-impl Keyed {
-    fn app(&self, env: Env, tweak: impl FnOnce(&mut roost::shim::ShimConfig)) -> axum::Router {
-        shared().app(env, |c| {
-            c.auth_db = self.auth_db.clone();
-            tweak(c)
-        })
-    }
-
-    fn key(&self, name: &str, expires_in_days: Option<u32>) -> (i64, String) {
-        credential(&self.auth_db, Kind::Key, name, expires_in_days, Utc::now())
-    }
-
-    fn file(&self, rel: &str) -> Vec<u8> {
-        shared().file(rel)
-    }
-}
-
 async fn get_with_key(app: &axum::Router, uri: &str, key: &str) -> Reply {
     send(app, request(Method::GET, uri).header("x-api-key", key)).await
 }
 
-fn fixture() -> Keyed {
-    let dir = tempfile::tempdir().unwrap();
-    Keyed {
-        auth_db: dir.path().join("auth.db"),
-        _dir: dir,
-    }
-}
-
 #[tokio::test]
 async fn production_and_staging_need_a_key_except_for_openapi_and_docs() {
-    let fx = fixture();
+    let fx = Keyed::new();
     let (_, key) = fx.key("matrix", None);
     for env in [Env::Production, Env::Staging] {
         let app = fx.app(env, |c| {
@@ -91,7 +58,7 @@ async fn production_and_staging_need_a_key_except_for_openapi_and_docs() {
         }
         // The answer behind the key is the tree's.
         let r = get_with_key(&app, "/api/v0/chapters/", &key).await;
-        assert_eq!(r.body, fx.file("api/v0/chapters/index.json"));
+        assert_eq!(r.body, shared().file("api/v0/chapters/index.json"));
     }
 }
 
@@ -114,7 +81,7 @@ async fn local_and_e2e_need_no_key_and_have_no_limit() {
 
 #[tokio::test]
 async fn revoked_and_expired_keys_are_refused_from_the_next_request() {
-    let fx = fixture();
+    let fx = Keyed::new();
     let app = fx.app(Env::Production, |c| c.rate_limit = 0);
     let (id, key) = fx.key("soon revoked", None);
     assert_eq!(
@@ -146,7 +113,7 @@ async fn revoked_and_expired_keys_are_refused_from_the_next_request() {
 
 #[tokio::test]
 async fn last_use_is_recorded() {
-    let fx = fixture();
+    let fx = Keyed::new();
     let app = fx.app(Env::Staging, |_| {});
     let (id, key) = fx.key("used", None);
     let conn = credentials::open(&fx.auth_db).unwrap();
@@ -166,7 +133,7 @@ async fn last_use_is_recorded() {
 
 #[tokio::test]
 async fn a_key_over_its_rate_gets_429_with_retry_after() {
-    let fx = fixture();
+    let fx = Keyed::new();
     let app = fx.app(Env::Production, |c| c.rate_limit = 2);
     let (_, key) = fx.key("fast", None);
     let (_, other) = fx.key("other", None);
@@ -198,7 +165,7 @@ async fn a_key_over_its_rate_gets_429_with_retry_after() {
 
 #[tokio::test]
 async fn failed_authentications_are_limited_per_client_address() {
-    let fx = fixture();
+    let fx = Keyed::new();
     let app = fx.app(Env::Production, |c| {
         c.failed_auth_rate = 3;
         c.rate_limit = 0;
@@ -235,7 +202,7 @@ async fn failed_authentications_are_limited_per_client_address() {
 
 #[tokio::test]
 async fn keys_command_line() {
-    let fx = fixture();
+    let fx = Keyed::new();
     let out = roost_auth(
         &fx.auth_db,
         &[

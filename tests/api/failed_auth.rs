@@ -12,30 +12,7 @@ use roost::credentials::{self, Kind};
 
 use crate::support::*;
 
-const UNAUTHORIZED: &str = "Missing or invalid API key in 'X-API-Key' header";
 const NAT: &str = "198.51.100.20";
-
-struct Keyed {
-    _dir: tempfile::TempDir,
-    auth_db: std::path::PathBuf,
-}
-
-fn fixture() -> Keyed {
-    let dir = tempfile::tempdir().unwrap();
-    Keyed {
-        auth_db: dir.path().join("auth.db"),
-        _dir: dir,
-    }
-}
-
-impl Keyed {
-    fn app(&self, tweak: impl FnOnce(&mut roost::shim::ShimConfig)) -> axum::Router {
-        shared().app(Env::Production, |c| {
-            c.auth_db = self.auth_db.clone();
-            tweak(c)
-        })
-    }
-}
 
 async fn from_nat(app: &axum::Router, key: Option<&str>) -> Reply {
     let mut req = from(Method::GET, "/api/v0/chapters/", NAT);
@@ -47,8 +24,8 @@ async fn from_nat(app: &axum::Router, key: Option<&str>) -> Reply {
 
 #[tokio::test]
 async fn every_kind_of_invalid_key_spends_the_budget_and_a_valid_key_is_always_served() {
-    let fx = fixture();
-    let app = fx.app(|c| {
+    let fx = Keyed::new();
+    let app = fx.app(Env::Production, |c| {
         c.failed_auth_rate = 4;
         c.rate_limit = 1000;
     });
@@ -97,9 +74,9 @@ async fn every_kind_of_invalid_key_spends_the_budget_and_a_valid_key_is_always_s
 
 #[tokio::test]
 async fn the_budget_is_per_second_not_per_minute() {
-    let fx = fixture();
+    let fx = Keyed::new();
     // 20 per second: one failure is refilled every 50 ms.
-    let app = fx.app(|c| {
+    let app = fx.app(Env::Production, |c| {
         c.failed_auth_rate = 20;
         c.rate_limit = 0;
     });
@@ -132,8 +109,8 @@ async fn the_budget_is_per_second_not_per_minute() {
 
 #[tokio::test]
 async fn a_valid_key_keeps_its_own_limit() {
-    let fx = fixture();
-    let app = fx.app(|c| {
+    let fx = Keyed::new();
+    let app = fx.app(Env::Production, |c| {
         c.failed_auth_rate = 1;
         c.rate_limit = 2;
     });
@@ -151,8 +128,8 @@ async fn a_valid_key_keeps_its_own_limit() {
 
 #[tokio::test]
 async fn a_zero_budget_answers_every_failure_with_401() {
-    let fx = fixture();
-    let app = fx.app(|c| {
+    let fx = Keyed::new();
+    let app = fx.app(Env::Production, |c| {
         c.failed_auth_rate = 0;
         c.rate_limit = 0;
     });

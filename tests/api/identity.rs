@@ -2,7 +2,10 @@
 //! for every list page and detail in the manifest of the sample tree, the URL is
 //! rebuilt from the file's path, routed and canonicalised back to the same file, and
 //! the shim's answer with tree lookups disabled (the catalog, for the same "today" as
-//! the generator) is byte-identical to the file.
+//! the generator) is byte-identical to the file. Every file under `api/v0/` is one of
+//! those or a fixed document (the root, `openapi.json`, the docs page: rendered for
+//! every environment in the tree, for its own environment by the shim), and every
+//! list, snapshot sub-list and detail operation has files compared.
 
 use futures_like::join_chunks;
 use roost::catalog;
@@ -31,6 +34,26 @@ fn url_of(rel: &str) -> Option<String> {
     } else {
         format!("/api/v0/{dir}{name}")
     })
+}
+
+/// Whether a tree file is one of the fixed documents, which are not catalog answers.
+fn is_fixed_document(rel: &str) -> bool {
+    matches!(rel, "api/v0/index.json" | "api/v0/openapi.json") || rel.starts_with("api/v0/docs/")
+}
+
+/// The operation a URL is answered by, as `list:`, `snapshot:` or `detail:` and its
+/// operation id.
+fn operation_of(url: &str) -> Option<String> {
+    let path = url.split_once('?').map_or(url, |(p, _)| p);
+    match tree::route(&tree::split_path(path)?) {
+        Target::List {
+            spec,
+            snapshot: None,
+        } => Some(format!("list:{}", spec.operation_id)),
+        Target::List { spec, .. } => Some(format!("snapshot:{}", spec.operation_id)),
+        Target::Detail { spec, .. } => Some(format!("detail:{}", spec.operation_id)),
+        _ => None,
+    }
 }
 
 /// The tree file a URL maps to, by the same functions the shim uses.
@@ -100,6 +123,16 @@ fn urls_are_rebuilt_from_file_names() {
     assert!(url_of("api/v0/index.json").is_none());
     assert!(url_of("api/v0/docs/index.html").is_none());
     assert!(url_of("manifest.json").is_none());
+    assert!(is_fixed_document("api/v0/docs/docs.css"));
+    assert!(!is_fixed_document("api/v0/chapters/index.json"));
+    assert_eq!(
+        operation_of("/api/v0/snapshots/2026-03/issues/?page=2").as_deref(),
+        Some("snapshot:list_snapshot_issues")
+    );
+    assert_eq!(
+        operation_of("/api/v0/chapters/london").as_deref(),
+        Some("detail:get_chapter")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -109,10 +142,18 @@ async fn every_file_of_the_tree_equals_the_live_answer() {
     let live = fx.app(Env::Local, |c| c.site = None);
     let mut cases = Vec::new();
     let (mut lists, mut details, mut upcoming) = (0, 0, 0);
+    let mut operations = std::collections::BTreeSet::new();
     for entry in &manifest.files {
         let Some(url) = url_of(&entry.path) else {
+            assert!(
+                !entry.path.starts_with("api/") || is_fixed_document(&entry.path),
+                "{} is an API file the comparison leaves out",
+                entry.path
+            );
             continue;
         };
+        operations
+            .insert(operation_of(&url).unwrap_or_else(|| panic!("{url} routes to no operation")));
         let mapped = file_of(&url).unwrap_or_else(|| panic!("{url} maps to no file"));
         assert_eq!(
             mapped.to_str().unwrap(),
@@ -134,16 +175,40 @@ async fn every_file_of_the_tree_equals_the_live_answer() {
         "{lists} lists, {details} details"
     );
     assert!(upcoming > 0, "the is_upcoming files are compared too");
-    // Every list operation and every detail operation is covered.
-    for spec in catalog::LISTS {
-        assert!(
-            cases
+    // Every list, snapshot sub-list and detail operation is covered.
+    let expected: std::collections::BTreeSet<String> = (catalog::LISTS.iter())
+        .map(|s| format!("list:{}", s.operation_id))
+        .chain(
+            catalog::SNAPSHOT_LISTS
                 .iter()
-                .any(|(u, _, _)| u.starts_with(&format!("/api/v0/{}/", spec.path))),
-            "{}",
-            spec.path
-        );
-    }
+                .map(|s| format!("snapshot:{}", s.operation_id)),
+        )
+        .chain(
+            catalog::DETAILS
+                .iter()
+                .map(|s| format!("detail:{}", s.operation_id)),
+        )
+        .collect();
+    let missing: Vec<&String> = expected.difference(&operations).collect();
+    assert!(
+        missing.is_empty(),
+        "operations without a compared file: {missing:?}"
+    );
+    // The manifest lists the tree's files: none under api/ is left out of it.
+    let on_disk: Vec<String> = tree_files(&fx.site)
+        .into_keys()
+        .filter(|p| p.starts_with("api/"))
+        .collect();
+    let listed: std::collections::BTreeSet<&str> =
+        manifest.files.iter().map(|e| e.path.as_str()).collect();
+    let unlisted: Vec<&String> = on_disk
+        .iter()
+        .filter(|p| !listed.contains(p.as_str()))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "tree files missing from the manifest: {unlisted:?}"
+    );
     eprintln!("comparing {lists} list pages ({upcoming} is_upcoming) and {details} details");
     let cases = std::sync::Arc::new(cases);
     let n = cases.len();

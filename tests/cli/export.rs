@@ -8,24 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{generate, Sample};
-
-/// Every file of a tree (through its `site` symlink) by relative path.
-fn tree(site: &Path) -> BTreeMap<String, Vec<u8>> {
-    let root = std::fs::canonicalize(site).unwrap();
-    walkdir::WalkDir::new(&root)
-        .into_iter()
-        .map(Result::unwrap)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = e.path().strip_prefix(&root).unwrap();
-            (
-                rel.to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect()
-}
+use crate::support::{generate, tree_files, Sample};
 
 fn round_trip(original: &Path, dir: &Path) {
     let exported = dir.join("export");
@@ -36,7 +19,7 @@ fn round_trip(original: &Path, dir: &Path) {
     let (a, b) = (dir.join("site-a"), dir.join("site-b"));
     generate(original, &a, false);
     generate(&again, &b, false);
-    let (a, b) = (tree(&a), tree(&b));
+    let (a, b) = (tree_files(&a), tree_files(&b));
     assert!(a.len() > 100, "{} files", a.len());
     assert_eq!(
         a.keys().collect::<Vec<_>>(),

@@ -4,8 +4,10 @@
 //! names (grouped `use crate::{a, b::c}` included), resolves each to the source file
 //! of the module it names, and checks that
 //! - no module but `main` imports `cli` (clap types stop there);
-//! - the files form no import circle (a module's references to its own submodules,
-//!   the facade that re-exports them, do not count);
+//! - the files form no import circle. A module and its submodules are one unit: a
+//!   submodule may use what its parent declares (`super::`), so the edges from a
+//!   parent to its own submodules (declaring, re-exporting or calling into them) do
+//!   not count; every other edge does, between siblings and cousins included;
 //! - the top-level modules form no circle either.
 
 use std::collections::{BTreeMap, BTreeSet};

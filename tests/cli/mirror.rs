@@ -11,42 +11,21 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use roost::generate::{self, Dataset, Options};
+use roost::config::Env;
+use roost::generate::{self, Dataset};
 use roost::manifest::{self, split, Root};
 use roost::mirror;
 
-const TODAY: &str = "2026-11-22";
+use crate::support::{generate_options, get, oneshot, request, shim_state, tree_files, Reply};
 
 fn generate_into(db: &Path, site: &Path, dataset: Option<Dataset>) -> generate::Summary {
-    generate::generate_with(
-        &Options {
-            db: db.to_path_buf(),
-            out: site.to_path_buf(),
-            jobs: Some(2),
-            precompress: false,
-            today: TODAY.to_string(),
-            progress: false,
-            public_url: None,
-        },
-        dataset,
-    )
-    .unwrap()
+    generate::generate_with(&generate_options(db, site), dataset).unwrap()
 }
 
 /// Every file of a tree (through its `site` symlink) but `changes/`, by path.
 fn tree(site: &Path) -> BTreeMap<String, Vec<u8>> {
-    let root = fs::canonicalize(site).unwrap();
-    walkdir::WalkDir::new(&root)
+    tree_files(site)
         .into_iter()
-        .map(Result::unwrap)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = e.path().strip_prefix(&root).unwrap();
-            (
-                rel.to_string_lossy().into_owned(),
-                fs::read(e.path()).unwrap(),
-            )
-        })
         .filter(|(path, _)| !path.starts_with("changes/"))
         .collect()
 }
@@ -456,8 +435,8 @@ fn a_replica_with_the_dataset_answers_like_the_original() {
             "/api/v0/chapters/london",
         ] {
             let (a, b) = (get(&original, uri).await, get(&replica, uri).await);
-            assert_eq!(a.0, 200, "{uri}");
-            assert_eq!(a, b, "{uri}");
+            assert_eq!((a.status.as_u16(), b.status.as_u16()), (200, 200), "{uri}");
+            assert_eq!(a.body, b.body, "{uri}");
         }
         // GraphQL: the same documents. (Compared as JSON: the GraphQL layer does not
         // keep the order of fields resolved through dataloaders from one request to
@@ -467,11 +446,8 @@ fn a_replica_with_the_dataset_answers_like_the_original() {
             r#"{"query": "{ project(key: \"juice-shop\") { name leaders recentIssues { title } recentReleases { tagName } repositories { name starsCount } } }"}"#,
         ] {
             let (a, b) = (graphql(&original, query).await, graphql(&replica, query).await);
-            assert_eq!(a.0, 200);
-            let (a, b): (serde_json::Value, serde_json::Value) = (
-                serde_json::from_slice(&a.1).unwrap(),
-                serde_json::from_slice(&b.1).unwrap(),
-            );
+            assert_eq!((a.status.as_u16(), b.status.as_u16()), (200, 200));
+            let (a, b) = (a.json(), b.json());
             assert!(a.get("errors").is_none() && a["data"].is_object(), "{a}");
             assert_eq!(a, b, "{query}");
         }
@@ -479,48 +455,14 @@ fn a_replica_with_the_dataset_answers_like_the_original() {
 }
 
 fn app(db: &Path, site: &Path, auth_db: &Path) -> axum::Router {
-    let mut config =
-        roost::shim::ShimConfig::new(roost::config::Env::Local, db, Some(site), auth_db);
-    config.today = Some(TODAY.to_string());
-    roost::shim::app(roost::shim::AppState::new(config).unwrap())
+    roost::shim::app(shim_state(Env::Local, db, site, auth_db, |_| {}))
 }
 
-async fn send(app: &axum::Router, req: axum::http::Request<axum::body::Body>) -> (u16, Vec<u8>) {
-    use http_body_util::BodyExt as _;
-    use tower::ServiceExt as _;
-    let response = app.clone().oneshot(req).await.unwrap();
-    let status = response.status().as_u16();
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .unwrap()
-        .to_bytes()
-        .to_vec();
-    (status, body)
-}
-
-fn request(method: &str, uri: &str) -> axum::http::request::Builder {
-    let addr: SocketAddr = "192.0.2.1:40000".parse().unwrap();
-    axum::http::Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("host", "api.example.test")
-        .extension(axum::extract::ConnectInfo(addr))
-}
-
-async fn get(app: &axum::Router, uri: &str) -> (u16, Vec<u8>) {
-    send(
-        app,
-        request("GET", uri).body(axum::body::Body::empty()).unwrap(),
-    )
-    .await
-}
-
-async fn graphql(app: &axum::Router, body: &str) -> (u16, Vec<u8>) {
-    let req = request("POST", "/graphql/")
+/// A GraphQL POST (a JSON body) from the test client's address.
+async fn graphql(app: &axum::Router, body: &str) -> Reply {
+    let req = request(axum::http::Method::POST, "/graphql/")
         .header("content-type", "application/json")
         .body(axum::body::Body::from(body.to_string()))
         .unwrap();
-    send(app, req).await
+    oneshot(app, req).await
 }

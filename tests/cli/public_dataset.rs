@@ -6,38 +6,17 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
-use roost::generate::{self, Dataset, Options};
+use roost::generate::{self, Dataset};
 use roost::store::export;
 use serde_json::Value;
 
-const TODAY: &str = "2026-11-22";
-
-fn options(db: &Path, out: &Path) -> Options {
-    Options {
-        db: db.to_path_buf(),
-        out: out.to_path_buf(),
-        jobs: Some(2),
-        precompress: false,
-        today: TODAY.to_string(),
-        progress: false,
-        public_url: None,
-    }
-}
+use crate::support::{generate_options, tree_files};
 
 /// Every file of a tree under `api/` by relative path.
 fn api_tree(site: &Path) -> BTreeMap<String, Vec<u8>> {
-    let root = fs::canonicalize(site).unwrap();
-    walkdir::WalkDir::new(root.join("api"))
+    tree_files(site)
         .into_iter()
-        .map(Result::unwrap)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = e.path().strip_prefix(&root).unwrap();
-            (
-                rel.to_string_lossy().into_owned(),
-                fs::read(e.path()).unwrap(),
-            )
-        })
+        .filter(|(path, _)| path.starts_with("api/"))
         .collect()
 }
 
@@ -143,8 +122,8 @@ fn a_public_only_export_holds_what_the_api_shows_and_renders_the_same_tree() {
     roost::store::import_dir(&public, &again).unwrap();
     assert!(roost::store::check(&again).unwrap().is_empty());
     let (a, b) = (tmp.path().join("site-a"), tmp.path().join("site-b"));
-    generate::generate(&options(&db, &a)).unwrap();
-    generate::generate(&options(&again, &b)).unwrap();
+    generate::generate(&generate_options(&db, &a)).unwrap();
+    generate::generate(&generate_options(&again, &b)).unwrap();
     let (a, b) = (api_tree(&a), api_tree(&b));
     assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
     for (path, bytes) in &a {
@@ -218,7 +197,7 @@ fn generate_with_dataset_publishes_the_export_compressed_and_listed() {
     let db = tmp.path().join("roost.db");
     roost::store::init_db(&db, false).unwrap();
     let site = tmp.path().join("site");
-    generate::generate_with(&options(&db, &site), Some(Dataset::PublicOnly)).unwrap();
+    generate::generate_with(&generate_options(&db, &site), Some(Dataset::PublicOnly)).unwrap();
     let manifest = roost::manifest::read_manifest(&fs::canonicalize(&site).unwrap()).unwrap();
     let listed: Vec<&str> = manifest
         .files
@@ -243,6 +222,7 @@ fn generate_with_dataset_publishes_the_export_compressed_and_listed() {
         );
     }
     // Same dataset, same bytes: a second run links them.
-    let summary = generate::generate_with(&options(&db, &site), Some(Dataset::PublicOnly)).unwrap();
+    let summary =
+        generate::generate_with(&generate_options(&db, &site), Some(Dataset::PublicOnly)).unwrap();
     assert_eq!(summary.written, 0, "{summary}");
 }

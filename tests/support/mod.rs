@@ -8,6 +8,7 @@
 pub mod graphql;
 mod http;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -117,16 +118,45 @@ impl Fixture {
     }
 
     pub fn state(&self, env: Env, tweak: impl FnOnce(&mut ShimConfig)) -> AppState {
-        let mut config = ShimConfig::new(env, &self.db, Some(&self.site), &self.auth_db);
-        config.today = Some(TODAY.to_string());
-        tweak(&mut config);
-        AppState::new(config).unwrap()
+        shim_state(env, &self.db, &self.site, &self.auth_db, tweak)
     }
 
     /// A file of the live tree.
     pub fn file(&self, rel: &str) -> Vec<u8> {
         std::fs::read(self.site.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
     }
+}
+
+/// The shim's state over a dataset and its tree, answering for `TODAY`; `tweak`
+/// adjusts the config.
+pub fn shim_state(
+    env: Env,
+    db: &Path,
+    site: &Path,
+    auth_db: &Path,
+    tweak: impl FnOnce(&mut ShimConfig),
+) -> AppState {
+    let mut config = ShimConfig::new(env, db, Some(site), auth_db);
+    config.today = Some(TODAY.to_string());
+    tweak(&mut config);
+    AppState::new(config).unwrap()
+}
+
+/// Every file of a tree (read through its `site` symlink) by path relative to it.
+pub fn tree_files(site: &Path) -> BTreeMap<String, Vec<u8>> {
+    let root = std::fs::canonicalize(site).unwrap();
+    walkdir::WalkDir::new(&root)
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(&root).unwrap();
+            (
+                rel.to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
 }
 
 /// One fixture for the whole run (read-only use only).
@@ -144,6 +174,45 @@ pub fn local() -> Router {
 pub fn shared_precompressed() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| Fixture::new(true))
+}
+
+/// The 401 body's text of a request without a valid API key.
+pub const UNAUTHORIZED: &str = "Missing or invalid API key in 'X-API-Key' header";
+
+/// The shared tree served with an auth.db of its own, for tests that write
+/// credentials.
+pub struct Keyed {
+    _dir: tempfile::TempDir,
+    pub auth_db: PathBuf,
+}
+
+impl Keyed {
+    pub fn new() -> Keyed {
+        let dir = tempfile::tempdir().unwrap();
+        Keyed {
+            auth_db: dir.path().join("auth.db"),
+            _dir: dir,
+        }
+    }
+
+    /// An app over the shared tree and this auth.db; `tweak` adjusts the config.
+    pub fn app(&self, env: Env, tweak: impl FnOnce(&mut ShimConfig)) -> Router {
+        shared().app(env, |c| {
+            c.auth_db = self.auth_db.clone();
+            tweak(c)
+        })
+    }
+
+    /// A new API key made now: (id, key).
+    pub fn key(&self, name: &str, expires_in_days: Option<u32>) -> (i64, String) {
+        credential(
+            &self.auth_db,
+            roost::credentials::Kind::Key,
+            name,
+            expires_in_days,
+            chrono::Utc::now(),
+        )
+    }
 }
 
 /// A new credential of `kind` in `auth_db`, made at `now`: (id, secret).

@@ -70,8 +70,8 @@ impl Record for Repository {
             subscribers_count: c.get()?,
             is_archived: c.get()?,
             license: c.get()?,
-            languages: json_list(c.get()?),
-            topics: json_list(c.get()?),
+            languages: c.string_list()?,
+            topics: c.string_list()?,
             created_at: c.ts()?,
             updated_at: c.ts()?,
         };
@@ -79,11 +79,6 @@ impl Record for Repository {
         rec.node_id = node_id("Repository", &repo_key(&organization, &rec.name, ""));
         Ok(rec)
     }
-}
-
-/// A JSON array of strings as stored in the dataset (`[]` when it is not one).
-fn json_list(text: String) -> Vec<String> {
-    serde_json::from_str(&text).unwrap_or_default()
 }
 
 /// A member's contributions to one or several repositories.

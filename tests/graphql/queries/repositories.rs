@@ -139,3 +139,40 @@ async fn repositories_of_an_organization() {
     let data = app.data(q, json!({"o": login, "n": 0})).await;
     assert_eq!(data["repositories"], json!([]));
 }
+
+/// A stored list that is not a JSON array (a damaged dataset) is an internal error,
+/// like any unreadable column, and never shown as an empty list.
+#[tokio::test]
+async fn a_stored_list_that_is_not_json_is_an_internal_error_not_an_empty_list() {
+    let app = app();
+    let conn = app.sql();
+    let row = &rows(
+        &conn,
+        "SELECT r.id, o.login, r.name FROM repositories r \
+         JOIN organizations o ON o.id = r.organization_id \
+         WHERE r.languages != '[]' ORDER BY r.id LIMIT 1",
+        [],
+    )[0];
+    let q = "query($o: String!, $r: String!) { repository(organizationKey: $o, repositoryKey: $r) { name languages } }";
+    let vars = json!({"o": row[1], "r": row[2]});
+    let before = app.data(q, vars.clone()).await;
+    assert!(
+        before["repository"]["languages"]
+            .as_array()
+            .is_some_and(|l| !l.is_empty()),
+        "{before}"
+    );
+    conn.execute(
+        "UPDATE repositories SET languages = 'Rust, Go' WHERE id = ?1",
+        [row[0].as_i64().unwrap()],
+    )
+    .unwrap();
+    let reply = app.post(q, vars).await;
+    assert_eq!(reply.status.as_u16(), 200);
+    let body = reply.json();
+    assert_eq!(
+        body["errors"][0]["message"], "Internal server error",
+        "{body}"
+    );
+    assert_eq!(body["data"]["repository"], Value::Null, "{body}");
+}

@@ -1,0 +1,89 @@
+//! The generations beside the live tree: a run renders into a fresh sibling folder,
+//! `<parent>/.<name>.g<stamp>`, then points the live path (a symlink) at it with one
+//! atomic rename ([`swap_in`]), so a failed or killed run leaves the live tree as it
+//! was. Leftovers of killed runs and the replaced generation are removed. `roost
+//! mirror` swaps its generations the same way.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, Context};
+use rayon::prelude::*;
+
+/// Sibling paths of the live tree: `<parent>/.<name>.g<stamp>` generations.
+pub(crate) fn generation_prefix(out: &Path) -> anyhow::Result<(PathBuf, String)> {
+    let name = out
+        .file_name()
+        .ok_or_else(|| anyhow!("--out {} has no folder name", out.display()))?
+        .to_string_lossy()
+        .into_owned();
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((parent, format!(".{name}.g")))
+}
+
+/// Removes generation folders left by killed runs (not the live one).
+pub(crate) fn clean_leftovers(parent: &Path, prefix: &str, live: Option<&Path>) {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with(prefix) {
+            continue;
+        }
+        let path = entry.path();
+        if live.is_some_and(|l| l.file_name() == path.file_name()) {
+            continue;
+        }
+        let _ = fs::remove_dir_all(&path);
+    }
+}
+
+/// Deletes a previous generation, its folders in parallel (file deletion is kernel
+/// work per file; two threads remove a large tree in about half the time).
+pub(super) fn remove_tree(root: &Path) {
+    fn remove(folder: &Path) {
+        let Ok(entries) = fs::read_dir(folder) else {
+            return;
+        };
+        let mut folders = Vec::new();
+        for entry in entries.flatten() {
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => folders.push(entry.path()),
+                _ => {
+                    let _ = fs::remove_file(entry.path());
+                }
+            }
+        }
+        folders.par_iter().for_each(|f| remove(f));
+        let _ = fs::remove_dir(folder);
+    }
+    remove(root);
+    // Whatever the parallel pass could not remove.
+    let _ = fs::remove_dir_all(root);
+}
+
+/// Points `out` at the new generation with one atomic rename of a symlink.
+pub(crate) fn swap_in(out: &Path, parent: &Path, gen_name: &str) -> anyhow::Result<()> {
+    let meta = fs::symlink_metadata(out);
+    if let Ok(meta) = &meta {
+        if meta.is_dir() {
+            // A plain folder from elsewhere: keep it as a generation so it is cleaned up.
+            let (_, prefix) = generation_prefix(out)?;
+            let aside = parent.join(format!("{prefix}old-{}", std::process::id()));
+            fs::rename(out, &aside)
+                .with_context(|| format!("moving the old tree {} aside", out.display()))?;
+        } else if !meta.file_type().is_symlink() {
+            return Err(anyhow!("{} exists and is not a folder", out.display()));
+        }
+    }
+    let link_tmp = parent.join(format!("{gen_name}.link"));
+    let _ = fs::remove_file(&link_tmp);
+    std::os::unix::fs::symlink(gen_name, &link_tmp)
+        .with_context(|| format!("creating {}", link_tmp.display()))?;
+    fs::rename(&link_tmp, out).with_context(|| format!("swapping in {}", out.display()))?;
+    Ok(())
+}

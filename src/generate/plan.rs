@@ -1,0 +1,192 @@
+//! The plan of a generation: the independent units of work the tree is rendered in
+//! ([`plan`]), and for a list the partition of its sorted rows into every combination
+//! of filter values a request can name ([`partition`]), each of which gets its pages.
+
+use std::collections::HashMap;
+
+use crate::catalog::{self, FilterValue, ListSpec, OrderChoice, ParamKind};
+
+/// One independent piece of the tree.
+pub(super) enum Unit {
+    List {
+        spec: &'static ListSpec,
+        snapshot: Option<(i64, String)>,
+        upcoming: bool,
+        ordering: Option<OrderChoice>,
+    },
+    Details {
+        spec: &'static catalog::DetailSpec,
+    },
+    Fixed,
+}
+
+fn orderings(spec: &ListSpec) -> Vec<Option<OrderChoice>> {
+    let mut out = vec![None];
+    for field in 0..spec.orderings.len() {
+        out.push(Some(OrderChoice { field, desc: false }));
+        out.push(Some(OrderChoice { field, desc: true }));
+    }
+    out
+}
+
+/// Every unit of the tree: the fixed documents, each list × scope × ordering (the
+/// snapshots' sub-lists once per snapshot), each detail resource.
+pub(super) fn plan(conn: &rusqlite::Connection) -> anyhow::Result<Vec<Unit>> {
+    let mut units = vec![Unit::Fixed];
+    for spec in catalog::LISTS {
+        let scopes: &[bool] = if spec.upcoming.is_some() {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        for &upcoming in scopes {
+            for ordering in orderings(spec) {
+                units.push(Unit::List {
+                    spec,
+                    snapshot: None,
+                    upcoming,
+                    ordering,
+                });
+            }
+        }
+    }
+    let snapshots = catalog::snapshot_keys(conn)?;
+    for spec in catalog::SNAPSHOT_LISTS {
+        for snapshot in &snapshots {
+            for ordering in orderings(spec) {
+                units.push(Unit::List {
+                    spec,
+                    snapshot: Some(snapshot.clone()),
+                    upcoming: false,
+                    ordering,
+                });
+            }
+        }
+    }
+    for spec in catalog::DETAILS {
+        units.push(Unit::Details { spec });
+    }
+    Ok(units)
+}
+
+/// One combination of filter values (parameter index, value) and its rows in order.
+pub(super) type Group = (Vec<(usize, FilterValue)>, Vec<u32>);
+
+/// Groups sorted rows by every combination of enumerable filter values (each filter
+/// absent or set to a value of the row; repeatable filters: every subset of the
+/// values occurring in the scope that contains the row's value). Each group keeps
+/// the sort order.
+pub(super) fn partition(spec: &ListSpec, rows: &catalog::SortedRows) -> Vec<Group> {
+    // Per enumerable parameter: the distinct values occurring, in sorted order.
+    let mut values: Vec<Vec<&str>> = vec![Vec::new(); rows.params.len()];
+    for keys in &rows.keys {
+        for (k, v) in keys.iter().enumerate() {
+            values[k].push(v.as_str());
+        }
+    }
+    for v in &mut values {
+        v.sort_unstable();
+        v.dedup();
+    }
+    let multi: Vec<bool> = rows
+        .params
+        .iter()
+        .map(|&i| matches!(spec.params[i].kind, ParamKind::Choices(_)))
+        .collect();
+    // Bucket key: per parameter 0 = absent, else value index + 1 (single) or a
+    // non-empty bit mask of value indices (repeatable).
+    let mut buckets: HashMap<Vec<u64>, Vec<u32>> = HashMap::new();
+    let mut order: Vec<Vec<u64>> = Vec::new();
+    for (row, keys) in rows.keys.iter().enumerate() {
+        let mut choices: Vec<Vec<u64>> = Vec::with_capacity(keys.len());
+        for (k, v) in keys.iter().enumerate() {
+            let index = values[k].binary_search(&v.as_str()).unwrap_or(0);
+            let mut options = vec![0u64];
+            if !requestable(spec.params[rows.params[k]].kind, v) {
+                // A value no request can name (an empty string, a choice outside the
+                // allowed set) only appears with the filter absent.
+            } else if multi[k] {
+                let n = values[k].len().min(20);
+                let bit = 1u64 << index;
+                options.extend((1u64..(1 << n)).filter(|mask| mask & bit != 0));
+            } else {
+                options.push(index as u64 + 1);
+            }
+            choices.push(options);
+        }
+        let mut combo = vec![0usize; choices.len()];
+        loop {
+            let key: Vec<u64> = combo
+                .iter()
+                .enumerate()
+                .map(|(k, &c)| choices[k][c])
+                .collect();
+            match buckets.get_mut(&key) {
+                Some(list) => list.push(row as u32),
+                None => {
+                    order.push(key.clone());
+                    buckets.insert(key, vec![row as u32]);
+                }
+            }
+            // Next combination (odometer).
+            let mut k = 0;
+            loop {
+                if k == combo.len() {
+                    break;
+                }
+                combo[k] += 1;
+                if combo[k] < choices[k].len() {
+                    break;
+                }
+                combo[k] = 0;
+                k += 1;
+            }
+            if k == combo.len() {
+                break;
+            }
+        }
+    }
+    if rows.keys.is_empty() {
+        // An empty scope still has its (empty) default page.
+        order.push(vec![0; rows.params.len()]);
+        buckets.insert(vec![0; rows.params.len()], Vec::new());
+    }
+    order
+        .into_iter()
+        .map(|key| {
+            let filters = key
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c != 0)
+                .map(|(k, &c)| {
+                    let param = rows.params[k];
+                    let value = if multi[k] {
+                        FilterValue::Many(
+                            (0..values[k].len())
+                                .filter(|bit| c & (1 << bit) != 0)
+                                .map(|bit| values[k][bit].to_string())
+                                .collect(),
+                        )
+                    } else {
+                        let v = values[k][(c - 1) as usize];
+                        match spec.params[param].kind {
+                            ParamKind::Bool => FilterValue::Bool(v == "true"),
+                            _ => FilterValue::One(v.to_string()),
+                        }
+                    };
+                    (param, value)
+                })
+                .collect();
+            let rows = buckets.remove(&key).unwrap_or_default();
+            (filters, rows)
+        })
+        .collect()
+}
+
+/// Whether a filter value can be written in a request (and so needs files).
+fn requestable(kind: ParamKind, value: &str) -> bool {
+    match kind {
+        ParamKind::Choice(allowed) | ParamKind::Choices(allowed) => allowed.contains(value),
+        _ => !value.is_empty(),
+    }
+}

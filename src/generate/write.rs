@@ -1,0 +1,170 @@
+//! The one write path of a generation: every file of the new tree goes through a
+//! [`Writer`], which hard-links a file whose bytes equal the previous tree's (by the
+//! manifest's hash, so it keeps its inode and mtime), writes the others, adds the
+//! precompressed siblings (`.gz`, `.br`) when asked, and lists every file it placed
+//! for the manifest.
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::Mutex;
+
+use anyhow::Context;
+use sha2::{Digest, Sha256};
+
+use crate::manifest::ManifestEntry;
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// Writes files into the new tree, linking unchanged ones from the previous tree.
+pub(super) struct Writer {
+    /// The new generation's folder.
+    pub(super) root: PathBuf,
+    previous_root: Option<PathBuf>,
+    /// The previous tree's files (path → size, SHA-256), from its manifest.
+    pub(super) previous: HashMap<String, (u64, String)>,
+    precompress: bool,
+    /// Files written, and files linked from the previous tree.
+    pub(super) written: AtomicU64,
+    pub(super) unchanged: AtomicU64,
+    /// Folders of the new tree already created, so a file's parent is made once and
+    /// not asked about (`stat`) for every file.
+    folders: Mutex<HashSet<PathBuf>>,
+}
+
+impl Writer {
+    /// A writer into `root`, linking from the previous tree at `previous_root` whose
+    /// manifest lists `previous`.
+    pub(super) fn new(
+        root: PathBuf,
+        previous_root: Option<PathBuf>,
+        previous: HashMap<String, (u64, String)>,
+        precompress: bool,
+    ) -> Writer {
+        Writer {
+            root,
+            previous_root,
+            previous,
+            precompress,
+            written: AtomicU64::new(0),
+            unchanged: AtomicU64::new(0),
+            folders: Mutex::new(HashSet::new()),
+        }
+    }
+
+    /// Writes one file (and its compressed siblings when asked).
+    pub(super) fn put(
+        &self,
+        rel: &Path,
+        bytes: &[u8],
+        out: &mut Vec<ManifestEntry>,
+    ) -> anyhow::Result<()> {
+        let unchanged = self.put_one(rel, bytes, out)?;
+        if self.precompress {
+            let siblings: [(&str, Compressor); 2] = [("gz", gzip), ("br", brotli)];
+            for (extension, compress) in siblings {
+                let mut sibling = rel.as_os_str().to_owned();
+                sibling.push(".");
+                sibling.push(extension);
+                let sibling = PathBuf::from(sibling);
+                if !(unchanged && self.link_previous(&sibling, out)) {
+                    self.put_one(&sibling, &compress(bytes)?, out)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn key(rel: &Path) -> String {
+        rel.to_string_lossy().replace('\\', "/")
+    }
+
+    /// Hard-links `rel` from the previous tree, keeping its inode and mtime; false
+    /// when the previous tree has no such file.
+    fn link_previous(&self, rel: &Path, out: &mut Vec<ManifestEntry>) -> bool {
+        let key = Self::key(rel);
+        let (Some((size, hash)), Some(previous_root)) =
+            (self.previous.get(&key), self.previous_root.as_ref())
+        else {
+            return false;
+        };
+        let target = self.root.join(rel);
+        if self.ensure_parent(&target).is_err()
+            || fs::hard_link(previous_root.join(rel), &target).is_err()
+        {
+            return false;
+        }
+        self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
+        out.push(ManifestEntry {
+            path: key,
+            size: *size,
+            sha256: hash.clone(),
+        });
+        true
+    }
+
+    /// Writes one file unless the previous tree has the same bytes (then links it).
+    /// Returns whether it was unchanged.
+    pub(super) fn put_one(
+        &self,
+        rel: &Path,
+        bytes: &[u8],
+        out: &mut Vec<ManifestEntry>,
+    ) -> anyhow::Result<bool> {
+        let hash = sha256_hex(bytes);
+        let key = Self::key(rel);
+        let same = matches!(self.previous.get(&key), Some((size, h)) if *size == bytes.len() as u64 && *h == hash);
+        if same && self.link_previous(rel, out) {
+            return Ok(true);
+        }
+        let target = self.root.join(rel);
+        self.ensure_parent(&target)?;
+        fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
+        self.written.fetch_add(1, AtomicOrdering::Relaxed);
+        out.push(ManifestEntry {
+            path: key,
+            size: bytes.len() as u64,
+            sha256: hash,
+        });
+        Ok(false)
+    }
+
+    /// Creates the parent folder of `path` unless this run already made it.
+    pub(super) fn ensure_parent(&self, path: &Path) -> anyhow::Result<()> {
+        let Some(parent) = path.parent() else {
+            return Ok(());
+        };
+        let known = |folders: &HashSet<PathBuf>| folders.contains(parent);
+        if known(&self.folders.lock().unwrap_or_else(|e| e.into_inner())) {
+            return Ok(());
+        }
+        fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+        self.folders
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(parent.to_path_buf());
+        Ok(())
+    }
+}
+
+/// A compression of a file's bytes for a precompressed sibling.
+type Compressor = fn(&[u8]) -> anyhow::Result<Vec<u8>>;
+
+fn gzip(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
+    let mut enc = flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::new(9));
+    enc.write_all(bytes)?;
+    Ok(enc.finish()?)
+}
+
+fn brotli(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    {
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 9, 22);
+        w.write_all(bytes)?;
+    }
+    Ok(out)
+}
