@@ -6,9 +6,9 @@
 #    byte for byte and fetched exactly B's changed files, the root manifest and the
 #    changed chunks (counted from nginx's access log); a run with nothing changed
 #    makes one request;
-#  - the replica (DIR/site + DIR/roost.db) answers searches and other page sizes
-#    with the same bytes as B's own deployment, and a GraphQL query with the same
-#    document;
+#  - the replica (DIR/site + DIR/roost.db) answers searches, other page sizes and
+#    GraphQL (the frontend's project page operation among them) with the same bytes
+#    as B's own deployment;
 #  - a mirror killed with SIGKILL part way through tree C leaves the copy of B as it
 #    was; the next run completes, reuses what the killed one fetched and leaves
 #    nothing behind but the copy and its dataset.
@@ -183,20 +183,29 @@ for path in \
   curl -sf "http://127.0.0.1:$copy_port$path" >"$work/replica.body"
   cmp -s "$work/original.body" "$work/replica.body" || { echo "$path differs" >&2; exit 1; }
 done
-# GraphQL answers are compared as JSON documents: the GraphQL layer does not keep the
-# order of fields resolved through dataloaders from one request to the next.
-query='{"query": "{ recentProjects(limit: 3) { name leaders } recentIssues(limit: 5) { title author { login } } snapshots(limit: 2) { key newIssuesCount } }"}'
-for port_ in "$orig_port" "$copy_port"; do
-  curl -sf "http://127.0.0.1:$port_/graphql/" -H 'Content-Type: application/json' -d "$query" \
-    >"$work/graphql-$port_.body"
-done
-python3 - "$work/graphql-$orig_port.body" "$work/graphql-$copy_port.body" <<'EOF'
+# GraphQL: the frontend's project page operation and a query through dataloaders;
+# the same bytes (every object lists its fields in the order the query selects them).
+python3 - "$work/graphql-page.json" <<'EOF'
 import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
-assert "data" in a and "errors" not in a, a
-assert a == b, (a, b)
+document = open("tests/graphql/pages/project.graphql").read()
+json.dump({"query": document, "variables": {"key": "juice-shop"}}, open(sys.argv[1], "w"))
 EOF
-echo "the replica's REST answers equal the original's byte for byte, its GraphQL answer as a document"
+echo '{"query": "{ recentProjects(limit: 3) { name leaders } recentIssues(limit: 5) { title author { login } } snapshots(limit: 2) { key newIssuesCount } }"}' \
+  >"$work/graphql-recent.json"
+for name in page recent; do
+  for port_ in "$orig_port" "$copy_port"; do
+    curl -sf "http://127.0.0.1:$port_/graphql/" -H 'Content-Type: application/json' \
+      --data-binary "@$work/graphql-$name.json" >"$work/graphql-$name-$port_.body"
+  done
+  python3 - "$work/graphql-$name-$orig_port.body" <<'EOF'
+import json, sys
+answer = json.load(open(sys.argv[1]))
+assert "data" in answer and "errors" not in answer, answer
+EOF
+  cmp -s "$work/graphql-$name-$orig_port.body" "$work/graphql-$name-$copy_port.body" ||
+    { echo "GraphQL ($name) differs" >&2; exit 1; }
+done
+echo "the replica's REST and GraphQL answers equal the original's byte for byte"
 
 echo "-- kill the mirror part way through tree C"
 switch_to c

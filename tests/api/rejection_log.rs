@@ -66,11 +66,15 @@ async fn hyper_rejections_are_logged_and_graphql_ones_are_coded() {
         .with_target(true)
         .with_writer(move || writer.clone())
         .finish();
+    // tracing caches per callsite whether any subscriber wants it. With one
+    // subscriber registered, that answer comes from the default of whichever thread
+    // reaches the callsite first: another test's thread, which has none, would cache
+    // "never" for the access log's line. A second registered dispatcher (one that
+    // wants nothing) makes tracing ask every registered subscriber instead, so the
+    // cache says "sometimes" and each event asks this thread's subscriber.
+    let _second = tracing::Dispatch::new(tracing::subscriber::NoSubscriber::default());
     let _guard = tracing::subscriber::set_default(subscriber);
-    // Other tests on other threads come and go with subscribers of their own; a
-    // callsite first reached while none of them wanted it keeps a cached "never".
-    // Asking again with this thread's subscriber in place makes the access log's
-    // callsite enabled here whatever ran before.
+    // Callsites cached before this test's subscriber existed are asked again.
     tracing::callsite::rebuild_interest_cache();
 
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -118,7 +122,9 @@ async fn hyper_rejections_are_logged_and_graphql_ones_are_coded() {
     let text = raw(addr, b"\x16\x03\x01\x02\x00 not http\r\n\r\n").await;
     assert!(text.starts_with("HTTP/1.1 400"), "{text}");
     assert!(body(&text)["detail"].is_string());
-    // An ordinary request, for comparison.
+    // An ordinary request, for comparison. (A callsite whose registration on another
+    // thread began before this test's subscriber existed is asked once more.)
+    tracing::callsite::rebuild_interest_cache();
     let text = raw(
         addr,
         b"GET /api/v0/nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
