@@ -186,6 +186,8 @@ pub fn synth(scale: Scale, seed: u64, db: &Path) -> Result<(), store::StoreError
     let n = counts(scale);
     let (ds, made, owned) = Synth::new(n, seed, Keep::Summary).run();
     let pull_requests = PullRequests::new(&ds, &made.issues, n.pull_requests, seed);
+    // The snapshots and the pull requests have what they need of the summary.
+    drop(made);
     let more = owned.chain(pull_requests.map(Streamed::PullRequest));
     store::build_streaming(&ds, more, db)
 }
