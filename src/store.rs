@@ -17,7 +17,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::records::Dataset;
+use crate::records::{Dataset, Issue, Milestone, PullRequest, Release, RepositoryContributor};
 
 mod check;
 pub mod export;
@@ -122,22 +122,48 @@ pub fn lc(text: &str) -> String {
 }
 
 /// Checks a dataset (keys, references, ranges) and writes it to `db` atomically.
+/// Nothing is written unless the whole dataset is valid.
 pub fn build(ds: &Dataset, db: &Path) -> Result<(), StoreError> {
-    build_streaming(ds, std::iter::empty(), db)
+    let r = validate::resolve(ds, validate::Snapshots::Now)?;
+    write::write_atomically(db, |conn| {
+        write::insert(conn, ds, &r)?;
+        write::insert_snapshots(conn, &ds.snapshots, &r.snapshot_links)
+    })
 }
 
-/// [`build`], with the pull requests `more` gives written after the dataset's own, one
-/// at a time, checked like them (`roost db synth` streams its pull requests instead of
-/// holding them all in memory). An invalid one fails the build like any import error.
+/// A record handed to [`build_streaming`] after the dataset's own of its type.
+#[derive(Debug, Clone)]
+pub enum Streamed {
+    Contributor(RepositoryContributor),
+    Issue(Issue),
+    Milestone(Milestone),
+    Release(Release),
+    PullRequest(PullRequest),
+}
+
+/// [`build`], with the records `more` gives written after the dataset's own of their
+/// type, one at a time as they come, each checked like a record of its file whose
+/// line follows the file's last (`roost db synth` streams the records of its
+/// repositories and its pull requests instead of holding them all in memory). The
+/// dataset's snapshots may list issues and releases of `more`: they are checked and
+/// written last. An invalid record fails the build like any import error, and the
+/// target is left as it was; the check of the dataset's own records comes first, so
+/// an invalid dataset fails before `more` is asked for anything.
 pub fn build_streaming(
     ds: &Dataset,
-    more: impl Iterator<Item = crate::records::PullRequest>,
+    more: impl Iterator<Item = Streamed>,
     db: &Path,
 ) -> Result<(), StoreError> {
-    let mut resolved = validate::resolve(ds)?;
+    let mut r = validate::resolve(ds, validate::Snapshots::Later)?;
     write::write_atomically(db, |conn| {
-        write::insert(conn, ds, &resolved)?;
-        write::insert_more_pull_requests(conn, ds, &mut resolved, more)
+        write::insert(conn, ds, &r)?;
+        write::insert_more(conn, &mut r, more)?;
+        let mut errors = std::mem::take(&mut r.more.errors);
+        let links = r.more.snapshot_links(ds, &mut errors);
+        if !errors.is_empty() {
+            return Err(ImportErrors(errors).into());
+        }
+        write::insert_snapshots(conn, &ds.snapshots, &links)
     })
 }
 

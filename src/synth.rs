@@ -2,8 +2,13 @@
 //!
 //! [`dataset`] builds a whole [`Dataset`] in memory from one ChaCha8 stream seeded with
 //! the `--seed` value, so the same scale and seed always give the same records in the
-//! same order; [`synth`] hands it to [`store::build`], which validates it like an import
-//! and writes the SQLite file atomically.
+//! same order. [`synth`] writes the same records without holding the large ones: it
+//! draws the dataset keeping, of the records the repositories own (contributors,
+//! issues, milestones, releases), only what later records need ([`Made`]); then
+//! [`store::build_streaming`] validates the rest like an import while the owned records
+//! are drawn again, repository by repository, from the random stream as it was before
+//! them (`code::Repositories`), and the pull requests from a stream of their own, each
+//! checked and written as it comes. The SQLite file is written atomically either way.
 //!
 //! The shape follows the real data it stands in for: repositories per organization,
 //! stars and issues per repository follow power laws (a few huge repositories, a long
@@ -28,10 +33,11 @@ use std::path::Path;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-pub use pages::PullRequests;
+use code::{Owned, RepoPlan, Repositories};
+use pages::PullRequests;
 
-use crate::records::{synthetic_origin, Dataset, Records};
-use crate::store;
+use crate::records::{synthetic_origin, Dataset, Records, Ts};
+use crate::store::{self, Streamed};
 
 mod code;
 mod community;
@@ -173,20 +179,26 @@ pub fn counts(scale: Scale) -> Counts {
     }
 }
 
-/// Writes the synthetic dataset of `scale` and `seed` to `db` (atomically). The pull
-/// requests are streamed into the file as they are drawn, never held all at once.
+/// Writes the synthetic dataset of `scale` and `seed` to `db` (atomically). The records
+/// the repositories own and the pull requests are streamed into the file as they are
+/// drawn, never held all at once.
 pub fn synth(scale: Scale, seed: u64, db: &Path) -> Result<(), store::StoreError> {
     let n = counts(scale);
-    let ds = Synth::new(n, seed).run();
-    store::build_streaming(&ds, PullRequests::new(&ds, n.pull_requests, seed), db)
+    let (ds, made, owned) = Synth::new(n, seed, Keep::Summary).run();
+    let pull_requests = PullRequests::new(&ds, &made.issues, n.pull_requests, seed);
+    // The snapshots and the pull requests have what they need of the summary.
+    drop(made);
+    let more = owned.chain(pull_requests.map(Streamed::PullRequest));
+    store::build_streaming(&ds, more, db)
 }
 
 /// The synthetic dataset of `scale` and `seed`, in memory (its pull requests too).
 /// Deterministic; the same records [`synth`] writes.
 pub fn dataset(scale: Scale, seed: u64) -> Dataset {
     let n = counts(scale);
-    let mut ds = Synth::new(n, seed).run();
-    let pull_requests: Vec<_> = PullRequests::new(&ds, n.pull_requests, seed).collect();
+    let (mut ds, made, _) = Synth::new(n, seed, Keep::All).run();
+    let pull_requests: Vec<_> =
+        PullRequests::new(&ds, &made.issues, n.pull_requests, seed).collect();
     for pr in pull_requests {
         push(&mut ds.pull_requests, "pull_requests.jsonl", pr);
     }
@@ -199,26 +211,66 @@ struct MemberInfo {
     name: String,
 }
 
+/// What becomes of the records the repositories own once drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// Into the dataset.
+    All,
+    /// Only their [`Made`] summary; [`Repositories`] draws them again.
+    Summary,
+}
+
+/// What later records need of the records the repositories own: the pull requests
+/// (issue numbers) and the snapshots (what was created when).
+#[derive(Debug, Default)]
+struct Made {
+    /// Per repository, in order: its issues, and the highest issue number (0: none).
+    issues: Vec<RepoIssues>,
+    /// Every issue, in order: repository index, number, creation time.
+    issue_times: Vec<(u32, u64, Ts)>,
+    /// Every release, in order: repository index, tag, creation time.
+    releases: Vec<(u32, String, Ts)>,
+}
+
+/// The issues of one repository.
+#[derive(Debug, Default, Clone, Copy)]
+struct RepoIssues {
+    count: u64,
+    last_number: u64,
+}
+
 /// The generator: the counts to reach, the one random stream, the dataset so far, and
-/// the members the later tables refer to.
+/// the members and shared labels the later tables refer to.
 struct Synth {
     n: Counts,
     rng: Rng,
     ds: Dataset,
     members: Vec<MemberInfo>,
+    /// The names of the shared labels, in order.
+    label_names: Vec<String>,
+    keep: Keep,
+    made: Made,
+    /// The random stream and plans before the first repository (see [`Repositories`]).
+    replay: Option<(Rng, Vec<RepoPlan>)>,
 }
 
 impl Synth {
-    fn new(n: Counts, seed: u64) -> Synth {
+    fn new(n: Counts, seed: u64, keep: Keep) -> Synth {
         Synth {
             n,
             rng: Rng::seed_from_u64(seed),
             ds: Dataset::default(),
             members: Vec::new(),
+            label_names: Vec::new(),
+            keep,
+            made: Made::default(),
+            replay: None,
         }
     }
 
-    fn run(mut self) -> Dataset {
+    /// The dataset (with the records the repositories own only if [`Keep::All`]), the
+    /// summary of those records, and the records drawn again.
+    fn run(mut self) -> (Dataset, Made, Repositories) {
         self.organizations();
         self.members();
         self.labels();
@@ -230,7 +282,53 @@ impl Synth {
         self.sponsors();
         self.snapshots();
         self.pages();
-        self.ds
+        let orgs = self
+            .ds
+            .organizations
+            .iter()
+            .map(|(_, o)| o.login.clone())
+            .collect();
+        let ds = std::mem::take(&mut self.ds);
+        let made = std::mem::take(&mut self.made);
+        (ds, made, Repositories::new(self, orgs))
+    }
+
+    /// Keeps a repository and, as [`Keep`] says, the records it owns or their summary.
+    fn keep_owned(&mut self, repository: crate::records::Repository, owned: Owned) {
+        let r = self.ds.repositories.len() as u32;
+        let made = &mut self.made;
+        made.issues.push(RepoIssues {
+            count: owned.issues.len() as u64,
+            last_number: owned.issues.iter().map(|i| i.number).max().unwrap_or(0),
+        });
+        made.issue_times
+            .extend(owned.issues.iter().map(|i| (r, i.number, i.created_at)));
+        made.releases.extend(
+            owned
+                .releases
+                .iter()
+                .map(|x| (r, x.tag_name.clone(), x.created_at)),
+        );
+        push(&mut self.ds.repositories, "repositories.jsonl", repository);
+        if self.keep == Keep::All {
+            let ds = &mut self.ds;
+            for x in owned.contributors {
+                push(
+                    &mut ds.repository_contributors,
+                    "repository_contributors.jsonl",
+                    x,
+                );
+            }
+            for x in owned.issues {
+                push(&mut ds.issues, "issues.jsonl", x);
+            }
+            for x in owned.milestones {
+                push(&mut ds.milestones, "milestones.jsonl", x);
+            }
+            for x in owned.releases {
+                push(&mut ds.releases, "releases.jsonl", x);
+            }
+        }
     }
 }
 

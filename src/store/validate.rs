@@ -4,7 +4,10 @@
 //! resolved to the row id it points at.
 //!
 //! Errors are collected for the whole dataset, in a fixed order (keys, then fields,
-//! then references table by table), each as `file:line: what is wrong`.
+//! then references table by table, the snapshots' last), each as `file:line: what is
+//! wrong`. Records handed over after the dataset's own (a streaming build, see
+//! `more`) are checked as they come, against the keys the dataset's own gave; the
+//! snapshots of a streaming build are then checked once every record is in.
 
 use std::collections::{HashMap, HashSet};
 
@@ -13,9 +16,11 @@ use crate::records::{
     Chapter, Committee, Dataset, Date, Event, Label, Leader, Origin, Project, Records, Snapshot,
 };
 
+mod more;
 mod pages;
 
-pub(super) use pages::{MorePullRequests, Pages};
+pub(super) use more::More;
+pub(super) use pages::Pages;
 
 /// Row ids that references resolve to (index = position in the record list; a record's
 /// own id is its position + 1).
@@ -36,14 +41,24 @@ pub(super) struct Resolved {
     /// Repository ids of each project, and the stars and forks summed over them.
     pub project_repos: Vec<Vec<i64>>,
     pub project_stars_forks: Vec<(i64, i64)>,
-    /// Per snapshot: new chapters, projects, members, issues, releases.
+    /// Per snapshot: new chapters, projects, members, issues, releases (empty in a
+    /// streaming build until [`More::snapshot_links`] is asked once every record is in).
     pub snapshot_links: Vec<[Vec<i64>; 5]>,
     /// The repository of each label (`None`: shared).
     pub label_repo: Vec<Option<i64>>,
     /// The records of the frontend's pages.
     pub pages: Pages,
-    /// The check of pull requests handed over after the dataset's own.
-    pub more_pull_requests: MorePullRequests,
+    /// The check of records handed over after the dataset's own.
+    pub more: More,
+}
+
+/// When the snapshots' references are resolved.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Snapshots {
+    /// With the rest: the dataset holds every record.
+    Now,
+    /// After the records handed over (a streaming build).
+    Later,
 }
 
 /// The repository and the (optional) author of each record of a repository-owned type.
@@ -53,8 +68,9 @@ pub(super) struct RepoAndAuthor {
 }
 
 /// Checks keys, fields and references of the whole dataset; the resolved ids, or every
-/// error found.
-pub(super) fn resolve(ds: &Dataset) -> Result<Resolved, ImportErrors> {
+/// error found. With [`Snapshots::Later`] the snapshots' references are left to
+/// [`More::snapshot_links`].
+pub(super) fn resolve(ds: &Dataset, snapshots: Snapshots) -> Result<Resolved, ImportErrors> {
     let mut errors = Vec::new();
     let e = &mut errors;
 
@@ -82,13 +98,20 @@ pub(super) fn resolve(ds: &Dataset) -> Result<Resolved, ImportErrors> {
     let committee_leaders = keys.leaders_of(&ds.committees, |c: &Committee| &c.leaders, e);
     let project_leaders = keys.leaders_of(&ds.projects, |p: &Project| &p.leaders, e);
     let (project_repos, project_stars_forks) = resolve_project_repositories(ds, &keys, e);
-    let snapshot_links = ds
-        .snapshots
-        .iter()
-        .map(|(o, s)| resolve_snapshot(o, s, &keys, e))
-        .collect();
     let pages = Pages::resolve(ds, &keys, e);
-    let more_pull_requests = MorePullRequests::new(ds, &mut keys, &pages);
+    let label_repo = std::mem::take(&mut keys.label_repo);
+    let own = more::Own {
+        contributors: &contributors,
+        issues: &issues,
+        milestones: &milestones,
+        releases: &releases,
+        pull_requests: &pages.pull_requests,
+    };
+    let more = More::new(ds, keys, own);
+    let snapshot_links = match snapshots {
+        Snapshots::Now => more.snapshot_links(ds, e),
+        Snapshots::Later => Vec::new(),
+    };
 
     if !errors.is_empty() {
         return Err(ImportErrors(errors));
@@ -106,9 +129,9 @@ pub(super) fn resolve(ds: &Dataset) -> Result<Resolved, ImportErrors> {
         project_repos,
         project_stars_forks,
         snapshot_links,
-        label_repo: keys.label_repo,
+        label_repo,
         pages,
-        more_pull_requests,
+        more,
     })
 }
 
@@ -229,8 +252,6 @@ struct Keys {
     /// Labels by [`label_key`].
     labels: KeyIndex,
     label_repo: Vec<Option<i64>>,
-    issues: KeyIndex,
-    releases: KeyIndex,
     chapters: KeyIndex,
     projects: KeyIndex,
 }
@@ -247,7 +268,7 @@ impl Keys {
         );
         let label_repo = label_repositories(&ds.labels, &repos, e);
         let labels = label_index(&ds.labels, &label_repo, e);
-        let issues = KeyIndex::build(
+        KeyIndex::build(
             &ds.issues,
             "issue",
             |i| issue_key(&i.organization, &i.repository, i.number),
@@ -259,7 +280,7 @@ impl Keys {
             |m| issue_key(&m.organization, &m.repository, m.number),
             e,
         );
-        let releases = KeyIndex::build(
+        KeyIndex::build(
             &ds.releases,
             "release",
             |r| release_key(&r.organization, &r.repository, &r.tag_name),
@@ -277,8 +298,6 @@ impl Keys {
             repos,
             labels,
             label_repo,
-            issues,
-            releases,
             chapters,
             projects,
         }
@@ -515,8 +534,7 @@ fn resolve_contributors(ds: &Dataset, keys: &Keys, e: &mut Vec<String>) -> Vec<(
         .collect()
 }
 
-/// The labels of each issue: a name is looked up among the labels of the issue's
-/// repository first, then among the shared ones.
+/// The labels of each issue (see [`issue_label_ids`]).
 fn resolve_issue_labels(
     ds: &Dataset,
     keys: &Keys,
@@ -526,28 +544,37 @@ fn resolve_issue_labels(
     ds.issues
         .iter()
         .enumerate()
-        .map(|(index, (o, i))| {
-            let mut ids: Vec<i64> = Vec::new();
-            for name in &i.labels {
-                let found = keys
-                    .labels
-                    .get(&label_key(Some(issue_repo[index]), name))
-                    .or_else(|| keys.labels.get(&label_key(None, name)));
-                match found {
-                    Some(id) if ids.contains(&id) => {
-                        e.push(format!("{o}: label '{name}' is listed twice"))
-                    }
-                    Some(id) => ids.push(id),
-                    None => e.push(format!(
-                        "{o}: label '{name}' does not exist in labels.jsonl (neither a label \
-                         of repository '{}/{}' nor a shared one)",
-                        i.organization, i.repository
-                    )),
-                }
-            }
-            ids
-        })
+        .map(|(index, (o, i))| issue_label_ids(keys, o, i, issue_repo[index], e))
         .collect()
+}
+
+/// The label ids of issue `i` of repository `repo`, in the order listed: a name is
+/// looked up among the labels of the issue's repository first, then among the shared
+/// ones.
+fn issue_label_ids(
+    keys: &Keys,
+    o: &Origin,
+    i: &crate::records::Issue,
+    repo: i64,
+    e: &mut Vec<String>,
+) -> Vec<i64> {
+    let mut ids: Vec<i64> = Vec::new();
+    for name in &i.labels {
+        let found = keys
+            .labels
+            .get(&label_key(Some(repo), name))
+            .or_else(|| keys.labels.get(&label_key(None, name)));
+        match found {
+            Some(id) if ids.contains(&id) => e.push(format!("{o}: label '{name}' is listed twice")),
+            Some(id) => ids.push(id),
+            None => e.push(format!(
+                "{o}: label '{name}' does not exist in labels.jsonl (neither a label \
+                 of repository '{}/{}' nor a shared one)",
+                i.organization, i.repository
+            )),
+        }
+    }
+    ids
 }
 
 /// The repositories of each project, and its stars and forks summed over them.
@@ -570,36 +597,4 @@ fn resolve_project_repositories(
         })
         .collect();
     (project_repos, project_stars_forks)
-}
-
-/// The records a snapshot lists as new: chapters, projects, members, issues, releases.
-fn resolve_snapshot(o: &Origin, s: &Snapshot, keys: &Keys, e: &mut Vec<String>) -> [Vec<i64>; 5] {
-    let mut links: [Vec<i64>; 5] = Default::default();
-    let mut push = |slot: usize, what: &str, id: Option<i64>, shown: String| match id {
-        Some(id) if links[slot].contains(&id) => {
-            e.push(format!("{o}: {what} '{shown}' is listed twice"))
-        }
-        Some(id) => links[slot].push(id),
-        None => e.push(format!("{o}: {what} '{shown}' does not exist")),
-    };
-    for k in &s.new_chapters {
-        push(0, "new chapter", keys.chapters.get(&lc(k)), k.clone());
-    }
-    for k in &s.new_projects {
-        push(1, "new project", keys.projects.get(&lc(k)), k.clone());
-    }
-    for k in &s.new_members {
-        push(2, "new member", keys.members.get(&lc(k)), k.clone());
-    }
-    for i in &s.new_issues {
-        let key = issue_key(&i.organization, &i.repository, i.number);
-        let shown = format!("{}/{}#{}", i.organization, i.repository, i.number);
-        push(3, "new issue", keys.issues.get(&key), shown);
-    }
-    for r in &s.new_releases {
-        let key = release_key(&r.organization, &r.repository, &r.tag_name);
-        let shown = format!("{}/{}@{}", r.organization, r.repository, r.tag_name);
-        push(4, "new release", keys.releases.get(&key), shown);
-    }
-    links
 }

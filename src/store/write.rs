@@ -16,13 +16,16 @@
 //! cannot see each other's pids, so such imports must not share a folder.
 //!
 //! Rows are inserted table by table in the order of their references; a record's row
-//! id is its position in its file + 1.
+//! id is its position in its file + 1. A streaming build (`more`) then inserts the
+//! records handed over, each after the rows of its table so far, and the snapshots
+//! last, once the issues and releases they list are all in.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, Statement};
 
+mod more;
 mod pages;
 
 use super::validate::Resolved;
@@ -155,9 +158,10 @@ pub(super) fn id(index: usize) -> i64 {
     index as i64 + 1
 }
 
-pub(super) use pages::insert_more_pull_requests;
+pub(super) use more::insert_more;
 
-/// Inserts every record of a validated dataset, with the ids `r` resolved.
+/// Inserts every record of a validated dataset but its snapshots (see
+/// [`insert_snapshots`]), with the ids `r` resolved.
 pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<(), StoreError> {
     insert_organizations(conn, &ds.organizations)?;
     insert_members(conn, &ds.members)?;
@@ -174,7 +178,6 @@ pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<()
     insert_projects(conn, &ds.projects, r, &mut leaders, &mut links)?;
     insert_events(conn, &ds.events)?;
     insert_sponsors(conn, &ds.sponsors)?;
-    insert_snapshots(conn, &ds.snapshots, r)?;
     pages::insert(conn, ds, r)?;
     Ok(())
 }
@@ -279,15 +282,35 @@ fn insert_repositories(
     Ok(())
 }
 
+/// The statement of `repository_contributors`.
+struct Contributors<'c>(Statement<'c>);
+
+impl<'c> Contributors<'c> {
+    fn new(conn: &'c Connection) -> Result<Contributors<'c>, StoreError> {
+        Ok(Contributors(conn.prepare(
+            "INSERT INTO repository_contributors VALUES (?1,?2,?3)",
+        )?))
+    }
+
+    fn insert(
+        &mut self,
+        c: &RepositoryContributor,
+        (repo, member): (i64, i64),
+    ) -> Result<(), StoreError> {
+        self.0
+            .execute(params![repo, member, n(c.contributions_count)])?;
+        Ok(())
+    }
+}
+
 fn insert_contributors(
     conn: &Connection,
     records: &Records<RepositoryContributor>,
     r: &Resolved,
 ) -> Result<(), StoreError> {
-    let mut st = conn.prepare("INSERT INTO repository_contributors VALUES (?1,?2,?3)")?;
+    let mut st = Contributors::new(conn)?;
     for (i, (_, c)) in records.iter().enumerate() {
-        let (repo, member) = r.contributors[i];
-        st.execute(params![repo, member, n(c.contributions_count)])?;
+        st.insert(c, r.contributors[i])?;
     }
     Ok(())
 }
@@ -314,54 +337,97 @@ fn insert_labels(
     Ok(())
 }
 
-fn insert_issues(
-    conn: &Connection,
-    records: &Records<Issue>,
-    r: &Resolved,
-) -> Result<(), StoreError> {
-    let mut st = conn.prepare("INSERT INTO issues VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)")?;
-    let mut st_body = conn.prepare("INSERT INTO issue_bodies VALUES (?1,?2)")?;
-    let mut st_labels = conn.prepare("INSERT INTO issue_labels VALUES (?1,?2,?3)")?;
-    for (i, (_, x)) in records.iter().enumerate() {
-        let id = id(i);
-        let repo = r.issues.repo[i];
-        st.execute(params![
+/// The statements of an issue: its row, its body and its labels.
+struct Issues<'c> {
+    row: Statement<'c>,
+    body: Statement<'c>,
+    labels: Statement<'c>,
+}
+
+impl<'c> Issues<'c> {
+    fn new(conn: &'c Connection) -> Result<Issues<'c>, StoreError> {
+        Ok(Issues {
+            row: conn.prepare("INSERT INTO issues VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)")?,
+            body: conn.prepare("INSERT INTO issue_bodies VALUES (?1,?2)")?,
+            labels: conn.prepare("INSERT INTO issue_labels VALUES (?1,?2,?3)")?,
+        })
+    }
+
+    /// Issue `id` of repository `repo` (of organization `org`).
+    fn insert(
+        &mut self,
+        id: i64,
+        x: &Issue,
+        (repo, org): (i64, i64),
+        author: Option<i64>,
+        labels: &[i64],
+    ) -> Result<(), StoreError> {
+        self.row.execute(params![
             id,
             repo,
-            r.repo_org[(repo - 1) as usize],
+            org,
             n(x.number),
             x.title,
             x.state.as_str(),
-            r.issues.author[i],
+            author,
             x.url,
             x.created_at.0,
             x.updated_at.0,
             x.closed_at.map(|t| t.0)
         ])?;
-        st_body.execute(params![id, x.body])?;
-        for (pos, label) in r.issue_labels[i].iter().enumerate() {
-            st_labels.execute(params![id, label, pos as i64])?;
+        self.body.execute(params![id, x.body])?;
+        for (pos, label) in labels.iter().enumerate() {
+            self.labels.execute(params![id, label, pos as i64])?;
         }
+        Ok(())
+    }
+}
+
+fn insert_issues(
+    conn: &Connection,
+    records: &Records<Issue>,
+    r: &Resolved,
+) -> Result<(), StoreError> {
+    let mut st = Issues::new(conn)?;
+    for (i, (_, x)) in records.iter().enumerate() {
+        let repo = r.issues.repo[i];
+        let org = r.repo_org[(repo - 1) as usize];
+        st.insert(
+            id(i),
+            x,
+            (repo, org),
+            r.issues.author[i],
+            &r.issue_labels[i],
+        )?;
     }
     Ok(())
 }
 
-fn insert_milestones(
-    conn: &Connection,
-    records: &Records<Milestone>,
-    r: &Resolved,
-) -> Result<(), StoreError> {
-    let mut st =
-        conn.prepare("INSERT INTO milestones VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
-    for (i, (_, x)) in records.iter().enumerate() {
-        st.execute(params![
-            id(i),
-            r.milestones.repo[i],
+/// The statement of `milestones`.
+struct Milestones<'c>(Statement<'c>);
+
+impl<'c> Milestones<'c> {
+    fn new(conn: &'c Connection) -> Result<Milestones<'c>, StoreError> {
+        Ok(Milestones(conn.prepare(
+            "INSERT INTO milestones VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+        )?))
+    }
+
+    fn insert(
+        &mut self,
+        id: i64,
+        x: &Milestone,
+        repo: i64,
+        author: Option<i64>,
+    ) -> Result<(), StoreError> {
+        self.0.execute(params![
+            id,
+            repo,
             n(x.number),
             x.title,
             x.state.as_str(),
             x.body,
-            r.milestones.author[i],
+            author,
             x.url,
             n(x.open_issues_count),
             n(x.closed_issues_count),
@@ -369,18 +435,39 @@ fn insert_milestones(
             x.created_at.0,
             x.updated_at.0
         ])?;
+        Ok(())
+    }
+}
+
+fn insert_milestones(
+    conn: &Connection,
+    records: &Records<Milestone>,
+    r: &Resolved,
+) -> Result<(), StoreError> {
+    let mut st = Milestones::new(conn)?;
+    for (i, (_, x)) in records.iter().enumerate() {
+        st.insert(id(i), x, r.milestones.repo[i], r.milestones.author[i])?;
     }
     Ok(())
 }
 
-fn insert_releases(
-    conn: &Connection,
-    records: &Records<Release>,
-    r: &Resolved,
-) -> Result<(), StoreError> {
-    let mut st =
-        conn.prepare("INSERT INTO releases VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)")?;
-    for (i, (_, x)) in records.iter().enumerate() {
+/// The statement of `releases`.
+struct Releases<'c>(Statement<'c>);
+
+impl<'c> Releases<'c> {
+    fn new(conn: &'c Connection) -> Result<Releases<'c>, StoreError> {
+        Ok(Releases(conn.prepare(
+            "INSERT INTO releases VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
+        )?))
+    }
+
+    fn insert(
+        &mut self,
+        id: i64,
+        x: &Release,
+        repo: i64,
+        author: Option<i64>,
+    ) -> Result<(), StoreError> {
         let url = if x.url.is_empty() {
             format!(
                 "https://github.com/{}/{}/releases/tag/{}",
@@ -389,19 +476,31 @@ fn insert_releases(
         } else {
             x.url.clone()
         };
-        st.execute(params![
-            id(i),
-            r.releases.repo[i],
+        self.0.execute(params![
+            id,
+            repo,
             x.tag_name,
             x.name,
             x.description,
-            r.releases.author[i],
+            author,
             url,
             b(x.is_draft),
             b(x.is_pre_release),
             x.published_at.map(|t| t.0),
             x.created_at.0
         ])?;
+        Ok(())
+    }
+}
+
+fn insert_releases(
+    conn: &Connection,
+    records: &Records<Release>,
+    r: &Resolved,
+) -> Result<(), StoreError> {
+    let mut st = Releases::new(conn)?;
+    for (i, (_, x)) in records.iter().enumerate() {
+        st.insert(id(i), x, r.releases.repo[i], r.releases.author[i])?;
     }
     Ok(())
 }
@@ -602,10 +701,12 @@ const SNAPSHOT_LINK_TABLES: [&str; 5] = [
     "snapshot_releases",
 ];
 
-fn insert_snapshots(
+/// Inserts the snapshots and the records each lists as new (`links`, in the order of
+/// [`Resolved::snapshot_links`]).
+pub(super) fn insert_snapshots(
     conn: &Connection,
     records: &Records<Snapshot>,
-    r: &Resolved,
+    links: &[[Vec<i64>; 5]],
 ) -> Result<(), StoreError> {
     let mut st = conn.prepare("INSERT INTO snapshots VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)")?;
     let mut link_stmts = SNAPSHOT_LINK_TABLES
@@ -625,7 +726,7 @@ fn insert_snapshots(
             x.created_at.0,
             x.updated_at.0
         ])?;
-        for (slot, ids) in r.snapshot_links[i].iter().enumerate() {
+        for (slot, ids) in links[i].iter().enumerate() {
             for target in ids {
                 link_stmts[slot].execute(params![id, target])?;
             }

@@ -1,5 +1,11 @@
 //! The code-hosting records of a synthetic dataset: labels, repositories and their
 //! contributors, and per repository its issues, milestones and releases.
+//!
+//! The records a repository owns (contributors, issues, milestones, releases: almost
+//! all of a dataset's bytes) are drawn with the repository and handed to
+//! `Synth::keep_owned`, which keeps them or only what later records need of them.
+//! [`Repositories`] draws them again, repository by repository, from the random
+//! stream as it was before the first: the same records, one repository's at a time.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -13,13 +19,17 @@ use super::words::{
     COLORS, COMPONENTS, FEATURES, LABEL_BASE, LABEL_PREFIXES, LANGUAGES, LICENSES, PACKAGES,
     PROBLEMS, PROJECT_NOUN, REPO_EXTS, REPO_WORDS, TOPICS, UNICODE_TITLES, VERBS,
 };
-use super::{push, Synth, MAX_CONTRIBUTORS};
+use super::{push, Rng, Synth, MAX_CONTRIBUTORS};
 use crate::records::{
     Color, Issue, Label, Milestone, Release, Repository, RepositoryContributor, State,
 };
+use crate::store::Streamed;
 
 /// What is decided for a repository before it is generated.
-struct RepoPlan {
+#[derive(Debug, Clone)]
+pub(super) struct RepoPlan {
+    /// Index of its organization.
+    org: usize,
     size: f64,
     created: i64,
     issues: usize,
@@ -50,6 +60,7 @@ impl Synth {
             let name = unique(&mut seen, name);
             let created = when(rng, START, END);
             let updated = later(rng, created, END);
+            self.label_names.push(name.clone());
             push(
                 &mut self.ds.labels,
                 "labels.jsonl",
@@ -113,32 +124,40 @@ impl Synth {
         let milestones = apportion(self.n.milestones, &milestone_w);
         let releases = apportion(self.n.releases, &release_w);
 
-        self.ds.repositories.reserve(n);
-        self.ds.issues.reserve(self.n.issues);
-        self.ds.milestones.reserve(self.n.milestones);
-        self.ds.releases.reserve(self.n.releases);
-        self.ds.repository_contributors.reserve(n * 14);
-
-        let mut seen = HashSet::with_capacity(n);
+        let mut plans = Vec::with_capacity(n);
         let mut r = 0;
-        for (org_index, &count) in per_org.iter().enumerate() {
-            let org = self.ds.organizations[org_index].1.login.clone();
+        for (org, &count) in per_org.iter().enumerate() {
             for _ in 0..count {
-                let plan = RepoPlan {
+                plans.push(RepoPlan {
+                    org,
                     size: size[r],
                     created: created[r],
                     issues: issues[r],
                     milestones: milestones[r],
                     releases: releases[r],
-                };
-                self.repository(&org, &mut seen, plan);
+                });
                 r += 1;
             }
         }
+        self.ds.repositories.reserve(n);
+        self.replay = Some((self.rng.clone(), plans.clone()));
+        let mut seen = HashSet::with_capacity(n);
+        for plan in plans {
+            let org = self.ds.organizations[plan.org].1.login.clone();
+            let (repository, owned) = self.repository(&org, &mut seen, plan);
+            self.keep_owned(repository, owned);
+        }
     }
 
-    fn repository(&mut self, org: &str, seen: &mut HashSet<String>, plan: RepoPlan) {
+    /// Repository `plan` of organization `org` and the records it owns.
+    fn repository(
+        &mut self,
+        org: &str,
+        seen: &mut HashSet<String>,
+        plan: RepoPlan,
+    ) -> (Repository, Owned) {
         let RepoPlan {
+            org: _,
             size,
             created,
             issues,
@@ -231,49 +250,47 @@ impl Synth {
             .map(|_| (pareto(&mut self.rng, 0.8, 20_000.0)) as u64)
             .collect();
         counts.sort_unstable_by(|a, b| b.cmp(a));
-        for (m, c) in contributors.iter().zip(&counts) {
-            push(
-                &mut self.ds.repository_contributors,
-                "repository_contributors.jsonl",
-                RepositoryContributor {
+        let mut owned = Owned {
+            contributors: contributors
+                .iter()
+                .zip(&counts)
+                .map(|(m, c)| RepositoryContributor {
                     organization: org.to_string(),
                     repository: name.clone(),
                     member: self.members[*m].login.clone(),
                     contributions_count: *c,
-                },
-            );
-        }
+                })
+                .collect(),
+            ..Owned::default()
+        };
 
-        let open = self.issues(org, &name, created, issues);
-        self.milestones(org, &name, created, milestones);
-        self.releases(org, &name, created, releases);
+        let open = self.issues(org, &name, created, issues, &mut owned.issues);
+        self.milestones(org, &name, created, milestones, &mut owned.milestones);
+        self.releases(org, &name, created, releases, &mut owned.releases);
 
         let rng = &mut self.rng;
         let updated =
             later(rng, pushed.unwrap_or(created).max(created), END).max(pushed.unwrap_or(0));
-        push(
-            &mut self.ds.repositories,
-            "repositories.jsonl",
-            Repository {
-                organization: org.to_string(),
-                name,
-                description,
-                url,
-                commits_count: commits,
-                contributors_count: wanted as u64,
-                forks_count: forks,
-                open_issues_count: open,
-                stars_count: stars,
-                subscribers_count: subscribers,
-                is_archived,
-                license,
-                topics,
-                languages,
-                pushed_at: pushed.map(ts),
-                created_at: ts(created),
-                updated_at: ts(updated),
-            },
-        );
+        let repository = Repository {
+            organization: org.to_string(),
+            name,
+            description,
+            url,
+            commits_count: commits,
+            contributors_count: wanted as u64,
+            forks_count: forks,
+            open_issues_count: open,
+            stars_count: stars,
+            subscribers_count: subscribers,
+            is_archived,
+            license,
+            topics,
+            languages,
+            pushed_at: pushed.map(ts),
+            created_at: ts(created),
+            updated_at: ts(updated),
+        };
+        (repository, owned)
     }
 
     /// Sorted creation times of `count` records of a repository created at `created`.
@@ -285,10 +302,18 @@ impl Synth {
         times
     }
 
-    /// Returns the number of open issues.
-    fn issues(&mut self, org: &str, repo: &str, repo_created: i64, count: usize) -> u64 {
+    /// Appends `count` issues to `out`; returns the number of open ones.
+    fn issues(
+        &mut self,
+        org: &str,
+        repo: &str,
+        repo_created: i64,
+        count: usize,
+        out: &mut Vec<Issue>,
+    ) -> u64 {
         let times = self.times(repo_created, count);
-        let n_labels = self.ds.labels.len();
+        let n_labels = self.label_names.len();
+        out.reserve_exact(count);
         let mut number = 0u64;
         let mut open = 0;
         for created in times {
@@ -361,32 +386,35 @@ impl Synth {
             }
             let labels = picked[..label_count]
                 .iter()
-                .map(|&l| self.ds.labels[l].1.name.clone())
+                .map(|&l| self.label_names[l].clone())
                 .collect();
             let author = self.author(0.03);
-            push(
-                &mut self.ds.issues,
-                "issues.jsonl",
-                Issue {
-                    organization: org.to_string(),
-                    repository: repo.to_string(),
-                    number,
-                    title,
-                    state,
-                    body,
-                    author,
-                    url: format!("https://github.com/{org}/{repo}/issues/{number}"),
-                    labels,
-                    created_at: ts(created),
-                    updated_at: ts(updated),
-                    closed_at: closed_at.map(ts),
-                },
-            );
+            out.push(Issue {
+                organization: org.to_string(),
+                repository: repo.to_string(),
+                number,
+                title,
+                state,
+                body,
+                author,
+                url: format!("https://github.com/{org}/{repo}/issues/{number}"),
+                labels,
+                created_at: ts(created),
+                updated_at: ts(updated),
+                closed_at: closed_at.map(ts),
+            });
         }
         open
     }
 
-    fn milestones(&mut self, org: &str, repo: &str, repo_created: i64, count: usize) {
+    fn milestones(
+        &mut self,
+        org: &str,
+        repo: &str,
+        repo_created: i64,
+        count: usize,
+        out: &mut Vec<Milestone>,
+    ) {
         let times = self.times(repo_created, count);
         let (mut major, mut minor) = (0u32, 1u32);
         for (i, created) in times.into_iter().enumerate() {
@@ -432,29 +460,32 @@ impl Synth {
             let open_count = (pareto(rng, 1.5, 500.0) - 1.0) as u64;
             let closed_count = (pareto(rng, 1.0, 2_000.0) - 1.0) as u64 * 2;
             let author = self.author(0.05);
-            push(
-                &mut self.ds.milestones,
-                "milestones.jsonl",
-                Milestone {
-                    organization: org.to_string(),
-                    repository: repo.to_string(),
-                    number,
-                    title,
-                    state: if closed { State::Closed } else { State::Open },
-                    body,
-                    author,
-                    url: format!("https://github.com/{org}/{repo}/milestone/{number}"),
-                    open_issues_count: if closed { 0 } else { open_count },
-                    closed_issues_count: closed_count,
-                    due_on: due_on.map(ts),
-                    created_at: ts(created),
-                    updated_at: ts(updated),
-                },
-            );
+            out.push(Milestone {
+                organization: org.to_string(),
+                repository: repo.to_string(),
+                number,
+                title,
+                state: if closed { State::Closed } else { State::Open },
+                body,
+                author,
+                url: format!("https://github.com/{org}/{repo}/milestone/{number}"),
+                open_issues_count: if closed { 0 } else { open_count },
+                closed_issues_count: closed_count,
+                due_on: due_on.map(ts),
+                created_at: ts(created),
+                updated_at: ts(updated),
+            });
         }
     }
 
-    fn releases(&mut self, org: &str, repo: &str, repo_created: i64, count: usize) {
+    fn releases(
+        &mut self,
+        org: &str,
+        repo: &str,
+        repo_created: i64,
+        count: usize,
+        out: &mut Vec<Release>,
+    ) {
         let times = self.times(repo_created, count);
         let rng = &mut self.rng;
         // Tag style per repository; versions only grow, so tags never repeat.
@@ -540,23 +571,88 @@ impl Synth {
             };
             let is_draft = unpublished && chance(rng, 0.8);
             let author = self.author(0.05);
-            push(
-                &mut self.ds.releases,
-                "releases.jsonl",
-                Release {
-                    organization: org.to_string(),
-                    repository: repo.to_string(),
-                    tag_name: tag,
-                    name,
-                    description,
-                    author,
-                    url,
-                    is_draft,
-                    is_pre_release: pre,
-                    published_at: published.map(ts),
-                    created_at: ts(created),
-                },
-            );
+            out.push(Release {
+                organization: org.to_string(),
+                repository: repo.to_string(),
+                tag_name: tag,
+                name,
+                description,
+                author,
+                url,
+                is_draft,
+                is_pre_release: pre,
+                published_at: published.map(ts),
+                created_at: ts(created),
+            });
+        }
+    }
+}
+
+/// The records one repository owns, in the order drawn.
+#[derive(Debug, Default)]
+pub(super) struct Owned {
+    pub contributors: Vec<RepositoryContributor>,
+    pub issues: Vec<Issue>,
+    pub milestones: Vec<Milestone>,
+    pub releases: Vec<Release>,
+}
+
+impl Owned {
+    /// The records as handed to the store: contributors, issues, milestones, releases.
+    fn streamed(self) -> impl Iterator<Item = Streamed> {
+        let contributors = self.contributors.into_iter().map(Streamed::Contributor);
+        let issues = self.issues.into_iter().map(Streamed::Issue);
+        let milestones = self.milestones.into_iter().map(Streamed::Milestone);
+        let releases = self.releases.into_iter().map(Streamed::Release);
+        contributors.chain(issues).chain(milestones).chain(releases)
+    }
+}
+
+/// The records the repositories own, drawn again one repository at a time from the
+/// random stream as [`Synth::repositories`] found it before the first: the same
+/// records, in the same order, without holding more than one repository's.
+pub(super) struct Repositories {
+    /// The generator as it was then: its random stream, the members and the shared
+    /// labels (nothing else of it is read).
+    synth: Synth,
+    orgs: Vec<String>,
+    plans: std::vec::IntoIter<RepoPlan>,
+    seen: HashSet<String>,
+    current: Box<dyn Iterator<Item = Streamed>>,
+}
+
+impl Repositories {
+    /// `synth` must hold the random stream and plans saved by `repositories`
+    /// (`synth.replay`), its members and shared labels; `orgs` are the organization
+    /// logins.
+    pub(super) fn new(mut synth: Synth, orgs: Vec<String>) -> Repositories {
+        let (rng, plans): (Rng, Vec<RepoPlan>) = synth
+            .replay
+            .take()
+            .unwrap_or_else(|| (synth.rng.clone(), Vec::new()));
+        synth.rng = rng;
+        Repositories {
+            seen: HashSet::with_capacity(plans.len()),
+            synth,
+            orgs,
+            plans: plans.into_iter(),
+            current: Box::new(std::iter::empty()),
+        }
+    }
+}
+
+impl Iterator for Repositories {
+    type Item = Streamed;
+
+    fn next(&mut self) -> Option<Streamed> {
+        loop {
+            if let Some(record) = self.current.next() {
+                return Some(record);
+            }
+            let plan = self.plans.next()?;
+            let org = self.orgs[plan.org].clone();
+            let (_, owned) = self.synth.repository(&org, &mut self.seen, plan);
+            self.current = Box::new(owned.streamed());
         }
     }
 }

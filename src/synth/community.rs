@@ -403,21 +403,25 @@ impl Synth {
                 lists[k].new_members.push(x.login.clone());
             }
         }
-        for (_, i) in &ds.issues {
-            if let Some(k) = month_of(i.created_at) {
+        // Issues and releases from the summary of the records the repositories own
+        // (the records themselves may not be kept).
+        for &(r, number, created) in &self.made.issue_times {
+            if let Some(k) = month_of(created) {
+                let repo = &ds.repositories[r as usize].1;
                 lists[k].new_issues.push(IssueRef {
-                    organization: i.organization.clone(),
-                    repository: i.repository.clone(),
-                    number: i.number,
+                    organization: repo.organization.clone(),
+                    repository: repo.name.clone(),
+                    number,
                 });
             }
         }
-        for (_, r) in &ds.releases {
-            if let Some(k) = month_of(r.created_at) {
+        for (r, tag, created) in &self.made.releases {
+            if let Some(k) = month_of(*created) {
+                let repo = &ds.repositories[*r as usize].1;
                 lists[k].new_releases.push(ReleaseRef {
-                    organization: r.organization.clone(),
-                    repository: r.repository.clone(),
-                    tag_name: r.tag_name.clone(),
+                    organization: repo.organization.clone(),
+                    repository: repo.name.clone(),
+                    tag_name: tag.clone(),
                 });
             }
         }

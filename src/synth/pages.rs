@@ -7,15 +7,13 @@
 //! Everything here is drawn after every older record, so adding it left the older
 //! records of a scale and seed as they were.
 
-use std::collections::HashMap;
-
 use chrono::Datelike;
 use rand::{RngExt, SeedableRng};
 
 use super::random::{chance, later, month_start, pick, skew, ts, when, DAY, END, START};
 use super::text::{capitalize_into, markdown};
 use super::words::{COLORS, COMPONENTS, FEATURES, HEADINGS, LABEL_BASE, PROBLEMS, TOPICS, VERBS};
-use super::{push, Rng, Synth};
+use super::{push, RepoIssues, Rng, Synth};
 use crate::records::{
     Badge, Channel, Color, Dataset, Label, Leader, Post, ProjectHealthMetrics, PullRequest,
     RepositoryRef, State,
@@ -386,10 +384,10 @@ fn distinct(
 
 /// The pull requests of a synthetic dataset, drawn one at a time from a stream of their
 /// own (seeded from the dataset's seed), so that `roost db synth` writes them without
-/// holding them: about 100,000 at `nest`. Busy repositories (many issues) get most of
+/// holding them: about 100,000 at `nest`, a million at `10x`. Busy repositories (many issues) get most of
 /// them, activity grows towards the end of the history, most older ones are closed
 /// and most closed ones merged; numbers continue after each repository's issues.
-pub struct PullRequests<'a> {
+pub(super) struct PullRequests<'a> {
     ds: &'a Dataset,
     rng: Rng,
     left: usize,
@@ -400,26 +398,18 @@ pub struct PullRequests<'a> {
 }
 
 impl<'a> PullRequests<'a> {
-    pub fn new(ds: &'a Dataset, count: usize, seed: u64) -> PullRequests<'a> {
-        let index: HashMap<(&str, &str), usize> = ds
-            .repositories
-            .iter()
-            .enumerate()
-            .map(|(i, (_, r))| ((r.organization.as_str(), r.name.as_str()), i))
-            .collect();
-        let mut issues = vec![0u64; ds.repositories.len()];
-        let mut next_number = vec![1u64; ds.repositories.len()];
-        for (_, i) in &ds.issues {
-            if let Some(&r) = index.get(&(i.organization.as_str(), i.repository.as_str())) {
-                issues[r] += 1;
-                next_number[r] = next_number[r].max(i.number + 1);
-            }
-        }
+    /// `issues`: the issues of each repository of `ds`, in order.
+    pub(super) fn new(
+        ds: &'a Dataset,
+        issues: &[RepoIssues],
+        count: usize,
+        seed: u64,
+    ) -> PullRequests<'a> {
         let mut total = 0.0;
         let cumulative = issues
             .iter()
-            .map(|&n| {
-                total += n as f64 + 1.0;
+            .map(|i| {
+                total += i.count as f64 + 1.0;
                 total
             })
             .collect();
@@ -428,7 +418,7 @@ impl<'a> PullRequests<'a> {
             rng: Rng::seed_from_u64(seed ^ 0x7075_6c6c_7265_7173),
             left: if ds.repositories.is_empty() { 0 } else { count },
             cumulative,
-            next_number,
+            next_number: issues.iter().map(|i| i.last_number + 1).collect(),
         }
     }
 }

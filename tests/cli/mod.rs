@@ -1,6 +1,7 @@
 //! The commands and the `roost` binary: `db import`/`check`, `db synth`, `db export`,
-//! `generate`, `roost serve` as a process, the migration of an old auth.db, and the
-//! module graph of `src/` (which no command owns; it is read from the files).
+//! `generate`, `roost serve` as a process, the migration of an old auth.db, the
+//! streaming build `db synth` writes with, and the module graph of `src/` (which no
+//! command owns; it is read from the files).
 
 mod credentials_migration;
 mod export;
@@ -11,4 +12,5 @@ mod layering;
 mod mirror;
 mod public_dataset;
 mod serve;
+mod streaming;
 mod synth;

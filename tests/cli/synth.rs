@@ -5,59 +5,14 @@ use std::path::Path;
 
 use roost::records::{Category, Level, MemberType, ProjectType, SponsorType};
 use roost::synth::Scale;
-use rusqlite::{types::Value, Connection};
-use sha2::{Digest, Sha256};
+use rusqlite::Connection;
 
-use crate::support::{int, strings};
+use crate::support::{int, strings, table_digests as dump};
 
 fn build(dir: &Path, name: &str, seed: u64) -> std::path::PathBuf {
     let db = dir.join(name);
     roost::synth::synth(Scale::Small, seed, &db).expect("synth small");
     db
-}
-
-/// Row count and content hash of every table (rows in a total order), so two
-/// datasets compare by content rather than by file bytes.
-fn dump(db: &Path) -> Vec<(String, usize, String)> {
-    let conn = Connection::open(db).unwrap();
-    let tables: Vec<String> = {
-        let mut st = conn
-            .prepare(
-                "SELECT name FROM sqlite_master WHERE type = 'table' \
-                 AND name NOT LIKE 'sqlite_%' ORDER BY name",
-            )
-            .unwrap();
-        let rows = st.query_map([], |r| r.get(0)).unwrap();
-        rows.collect::<Result<_, _>>().unwrap()
-    };
-    tables
-        .into_iter()
-        .map(|table| {
-            let columns: i64 = conn
-                .query_row(
-                    &format!("SELECT COUNT(*) FROM pragma_table_info('{table}')"),
-                    [],
-                    |r| r.get(0),
-                )
-                .unwrap();
-            let columns = columns as usize;
-            let order: Vec<String> = (1..=columns).map(|i| i.to_string()).collect();
-            let sql = format!("SELECT * FROM {table} ORDER BY {}", order.join(", "));
-            let mut st = conn.prepare(&sql).unwrap();
-            let mut rows = st.query([]).unwrap();
-            let mut hash = Sha256::new();
-            let mut count = 0;
-            while let Some(row) = rows.next().unwrap() {
-                count += 1;
-                for i in 0..columns {
-                    let v: Value = row.get(i).unwrap();
-                    hash.update(format!("{v:?}\u{1f}").as_bytes());
-                }
-                hash.update(b"\x1e");
-            }
-            (table, count, hex::encode(hash.finalize()))
-        })
-        .collect()
 }
 
 #[test]
@@ -368,6 +323,24 @@ fn same_seed_same_data_other_seed_other_data() {
             hash(&c),
             "{table}: another seed must give other data"
         );
+    }
+}
+
+/// `db synth` draws the records of its repositories again and streams them, with its
+/// pull requests, into the file instead of holding them: the file holds exactly the
+/// rows of the whole dataset built in memory and imported at once.
+#[test]
+fn the_streamed_file_holds_the_dataset_built_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let streamed = dump(&build(dir.path(), "streamed.db", 5));
+    let whole = dir.path().join("whole.db");
+    let ds = roost::synth::dataset(Scale::Small, 5);
+    assert!(ds.issues.len() >= 10_000 && !ds.repository_contributors.is_empty());
+    roost::store::build(&ds, &whole).expect("import the in-memory dataset");
+    let whole = dump(&whole);
+    assert_eq!(streamed.len(), whole.len());
+    for (s, w) in streamed.iter().zip(&whole) {
+        assert_eq!(s, w, "table {}", w.0);
     }
 }
 

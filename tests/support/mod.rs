@@ -376,3 +376,48 @@ pub fn unbrotli(bytes: &[u8]) -> Vec<u8> {
         .unwrap();
     out
 }
+
+/// Row count and content hash of every table (rows in a total order: by every column),
+/// so two datasets compare by content rather than by file bytes.
+pub fn table_digests(db: &Path) -> Vec<(String, usize, String)> {
+    use sha2::{Digest, Sha256};
+    let conn = Connection::open(db).unwrap();
+    let tables: Vec<String> = {
+        let mut st = conn
+            .prepare(
+                "SELECT name FROM sqlite_master WHERE type = 'table' \
+                 AND name NOT LIKE 'sqlite_%' ORDER BY name",
+            )
+            .unwrap();
+        let rows = st.query_map([], |r| r.get(0)).unwrap();
+        rows.collect::<Result<_, _>>().unwrap()
+    };
+    tables
+        .into_iter()
+        .map(|table| {
+            let columns: i64 = conn
+                .query_row(
+                    &format!("SELECT COUNT(*) FROM pragma_table_info('{table}')"),
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            let columns = columns as usize;
+            let order: Vec<String> = (1..=columns).map(|i| i.to_string()).collect();
+            let sql = format!("SELECT * FROM {table} ORDER BY {}", order.join(", "));
+            let mut st = conn.prepare(&sql).unwrap();
+            let mut rows = st.query([]).unwrap();
+            let mut hash = Sha256::new();
+            let mut count = 0;
+            while let Some(row) = rows.next().unwrap() {
+                count += 1;
+                for i in 0..columns {
+                    let v: rusqlite::types::Value = row.get(i).unwrap();
+                    hash.update(format!("{v:?}\u{1f}").as_bytes());
+                }
+                hash.update(b"\x1e");
+            }
+            (table, count, hex::encode(hash.finalize()))
+        })
+        .collect()
+}

@@ -4,10 +4,10 @@
 //! keys unique case-insensitively, references resolved, every error as
 //! `file:line: what is wrong`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use super::{issue_key, lc, non_empty, repo_key, KeyIndex, Keys, RepoAndAuthor};
-use crate::records::{Channel, Chapter, Committee, Dataset, Origin, PullRequest, State};
+use super::{issue_key, lc, non_empty, KeyIndex, Keys, RepoAndAuthor};
+use crate::records::{Channel, Chapter, Committee, Dataset, Origin, State};
 
 /// The resolved ids of the records of the frontend's pages.
 pub(in crate::store) struct Pages {
@@ -19,79 +19,6 @@ pub(in crate::store) struct Pages {
     /// Repository ids of each chapter and committee, in the order listed.
     pub chapter_repos: Vec<Vec<i64>>,
     pub committee_repos: Vec<Vec<i64>>,
-}
-
-/// Checks pull requests handed over one at a time after the dataset's own (`roost db
-/// synth` streams them instead of holding them all): the same checks and messages as
-/// for the records of `pull_requests.jsonl`, their lines numbered after its last.
-pub(in crate::store) struct MorePullRequests {
-    repos: KeyIndex,
-    members: KeyIndex,
-    /// (repository, number) of every pull request so far.
-    seen: HashSet<(i64, u64)>,
-    line: usize,
-    pub errors: Vec<String>,
-}
-
-impl MorePullRequests {
-    pub(super) fn new(ds: &Dataset, keys: &mut Keys, pages: &Pages) -> MorePullRequests {
-        let seen = ds
-            .pull_requests
-            .iter()
-            .zip(&pages.pull_requests.repo)
-            .map(|((_, p), repo)| (*repo, p.number))
-            .collect();
-        MorePullRequests {
-            repos: std::mem::take(&mut keys.repos),
-            members: std::mem::take(&mut keys.members),
-            seen,
-            line: ds.pull_requests.len(),
-            errors: Vec::new(),
-        }
-    }
-
-    /// The repository and author of the next pull request; `None` (and errors) when
-    /// it is not valid.
-    pub fn check(&mut self, p: &PullRequest) -> Option<(i64, Option<i64>)> {
-        self.line += 1;
-        let o = Origin {
-            file: "pull_requests.jsonl",
-            line: self.line,
-        };
-        let before = self.errors.len();
-        let repo = self.repos.get(&repo_key(&p.organization, &p.repository));
-        if repo.is_none() {
-            self.errors.push(format!(
-                "{o}: repository '{}/{}' does not exist in repositories.jsonl",
-                p.organization, p.repository
-            ));
-        }
-        let author = p.author.as_deref().map(|login| {
-            self.members.get(&lc(login)).unwrap_or_else(|| {
-                self.errors.push(format!(
-                    "{o}: author '{login}' does not exist in members.jsonl"
-                ));
-                0
-            })
-        });
-        if let Some(repo) = repo {
-            if !self.seen.insert((repo, p.number)) {
-                self.errors.push(format!(
-                    "{o}: duplicate pull request '{}'",
-                    issue_key(&p.organization, &p.repository, p.number)
-                ));
-            }
-        }
-        if p.merged_at.is_some() && p.state == State::Open {
-            self.errors.push(format!(
-                "{o}: merged_at is set but state is open (a merged pull request is closed)"
-            ));
-        }
-        match repo {
-            Some(repo) if self.errors.len() == before => Some((repo, author)),
-            _ => None,
-        }
-    }
 }
 
 impl Pages {

@@ -7,16 +7,15 @@ use rusqlite::{params, Connection, Statement};
 
 use super::{id, n, Resolved, StoreError};
 use crate::records::{Channel, Dataset, PullRequest};
-use crate::store::ImportErrors;
 
 /// The pull request statements: the row and its body.
-struct PullRequests<'c> {
+pub(super) struct PullRequests<'c> {
     row: Statement<'c>,
     body: Statement<'c>,
 }
 
 impl<'c> PullRequests<'c> {
-    fn new(conn: &'c Connection) -> Result<PullRequests<'c>, StoreError> {
+    pub(super) fn new(conn: &'c Connection) -> Result<PullRequests<'c>, StoreError> {
         Ok(PullRequests {
             row: conn.prepare(
                 "INSERT INTO pull_requests VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
@@ -25,7 +24,7 @@ impl<'c> PullRequests<'c> {
         })
     }
 
-    fn insert(
+    pub(super) fn insert(
         &mut self,
         id: i64,
         x: &PullRequest,
@@ -49,28 +48,6 @@ impl<'c> PullRequests<'c> {
         ])?;
         self.body.execute(params![id, x.body])?;
         Ok(())
-    }
-}
-
-/// Writes the pull requests `more` gives after the dataset's own, each checked as it
-/// comes; every error is collected and fails the build at the end.
-pub(in crate::store) fn insert_more_pull_requests(
-    conn: &Connection,
-    ds: &Dataset,
-    r: &mut Resolved,
-    more: impl Iterator<Item = PullRequest>,
-) -> Result<(), StoreError> {
-    let mut st = PullRequests::new(conn)?;
-    for (index, x) in (ds.pull_requests.len()..).zip(more) {
-        if let Some((repo, author)) = r.more_pull_requests.check(&x) {
-            st.insert(id(index), &x, repo, r.repo_org[(repo - 1) as usize], author)?;
-        }
-    }
-    let errors = std::mem::take(&mut r.more_pull_requests.errors);
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(ImportErrors(errors).into())
     }
 }
 
