@@ -6,7 +6,7 @@
 //! Errors are collected for the whole dataset, in a fixed order (keys, then fields,
 //! then references table by table, the snapshots' last), each as `file:line: what is
 //! wrong`. Records handed over after the dataset's own (a streaming build, see
-//! `more`) are checked as they come, against the keys the dataset's own gave; the
+//! `streamed`) are checked as they come, against the keys the dataset's own gave; the
 //! snapshots of a streaming build are then checked once every record is in.
 
 use std::collections::{HashMap, HashSet};
@@ -16,11 +16,11 @@ use crate::records::{
     Chapter, Committee, Dataset, Date, Event, Label, Leader, Origin, Project, Records, Snapshot,
 };
 
-mod more;
 mod pages;
+mod streamed;
 
-pub(super) use more::More;
 pub(super) use pages::Pages;
+pub(super) use streamed::More;
 
 /// Row ids that references resolve to (index = position in the record list; a record's
 /// own id is its position + 1).
@@ -100,7 +100,7 @@ pub(super) fn resolve(ds: &Dataset, snapshots: Snapshots) -> Result<Resolved, Im
     let (project_repos, project_stars_forks) = resolve_project_repositories(ds, &keys, e);
     let pages = Pages::resolve(ds, &keys, e);
     let label_repo = std::mem::take(&mut keys.label_repo);
-    let own = more::Own {
+    let own = streamed::Own {
         contributors: &contributors,
         issues: &issues,
         milestones: &milestones,

@@ -1,0 +1,125 @@
+//! Building a dataset file all or nothing.
+//!
+//! The new dataset is built in a temporary file beside the target,
+//! `.NAME.tmp-<pid>` (NAME the dataset's file name, pid the importing process), in one
+//! transaction, then synced and renamed over the target. A failed build removes its
+//! temporary file and leaves the target byte-identical; a reader sees either the old
+//! dataset or the new one.
+//!
+//! A process killed mid-build (`kill -9`, a power cut) cannot remove its temporary
+//! file, so every build first removes the `.NAME.tmp-<pid>` files beside its target
+//! whose process no longer exists (no `/proc/<pid>`). Temporary files of live processes
+//! (another import of the same dataset running now) are left alone, as are temporary
+//! files of other datasets. Where `/proc` is not mounted nothing is removed, and a pid
+//! reused by an unrelated live process keeps its stale file until that process ends.
+//! Processes in different PID namespaces (containers sharing the dataset's folder)
+//! cannot see each other's pids, so such imports must not share a folder.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use rusqlite::Connection;
+
+use crate::store::{StoreError, SCHEMA, SCHEMA_VERSION};
+
+/// Builds a database in a temporary file beside `db` and renames it into place.
+pub(in crate::store) fn write_atomically(
+    db: &Path,
+    fill: impl FnOnce(&Connection) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    let dir = match db.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&dir).map_err(|source| StoreError::CreateDir {
+        path: dir.clone(),
+        source,
+    })?;
+    let file_name = db
+        .file_name()
+        .ok_or_else(|| StoreError::NotAFilePath(db.to_path_buf()))?
+        .to_string_lossy()
+        .into_owned();
+    remove_stale_temps(&dir, &file_name);
+    let tmp = dir.join(temp_name(&file_name, std::process::id()));
+    let _ = fs::remove_file(&tmp);
+    let result = (|| -> Result<(), StoreError> {
+        let mut conn = Connection::open(&tmp).map_err(|source| StoreError::CreateTemp {
+            path: tmp.clone(),
+            source,
+        })?;
+        conn.execute_batch("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")?;
+        let tx = conn.transaction()?;
+        tx.execute_batch(SCHEMA)?;
+        fill(&tx)?;
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('schema_version', ?1)",
+            [SCHEMA_VERSION],
+        )?;
+        tx.commit()?;
+        conn.execute_batch("ANALYZE;")?;
+        conn.close().map_err(|(_, e)| e)?;
+        fs::File::open(&tmp)?.sync_all()?;
+        fs::rename(&tmp, db).map_err(|source| StoreError::Rename {
+            path: db.to_path_buf(),
+            source,
+        })?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// The temporary file of process `pid` building the dataset file `file_name`.
+fn temp_name(file_name: &str, pid: u32) -> String {
+    format!("{}{pid}", temp_prefix(file_name))
+}
+
+/// What the temporary files of the dataset file `file_name` start with.
+fn temp_prefix(file_name: &str) -> String {
+    format!(".{file_name}.tmp-")
+}
+
+/// Removes the temporary files of `file_name` in `dir` left by processes that no
+/// longer exist (see the module doc). Best effort: a file that cannot be removed is
+/// logged and left, it never fails the build.
+fn remove_stale_temps(dir: &Path, file_name: &str) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = temp_prefix(file_name);
+    let own = std::process::id();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix.as_str()))
+            .and_then(|digits| {
+                digits
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|p| p.to_string() == digits)
+            })
+        else {
+            continue;
+        };
+        if pid == own || proc.join(pid.to_string()).exists() {
+            continue;
+        }
+        let path = entry.path();
+        match fs::remove_file(&path) {
+            Ok(()) => {
+                tracing::info!(path = %path.display(), pid, "removed the temporary file of a dead import")
+            }
+            Err(e) => {
+                tracing::warn!(path = %path.display(), error = %e, "cannot remove the temporary file of a dead import")
+            }
+        }
+    }
+}
