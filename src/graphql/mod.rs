@@ -22,6 +22,7 @@ mod loaders;
 mod order;
 mod query;
 mod records;
+mod totals;
 mod types;
 
 use std::sync::Arc;

@@ -347,8 +347,17 @@ impl Query {
     /// Community totals.
     #[graphql(complexity = "cost::STATS_OVERVIEW + child_complexity")]
     async fn stats_overview(&self, ctx: &Context<'_>) -> Result<StatsOverview> {
-        let sql = format!("SELECT {}", StatsOverview::COLS);
-        let stats = fetch(ctx, sql, vec![]).await?.into_iter().next();
+        let stats = run(ctx, |conn| {
+            let totals = conn.contributor_totals()?;
+            let sql = format!("SELECT {}", StatsOverview::COLS);
+            let stats = conn.rows(&sql, [], StatsOverview::read)?.into_iter().next();
+            // Distinct members among the contributors of every repository.
+            Ok(stats.map(|stats| StatsOverview {
+                contributors_stats: totals.all.len() as i64,
+                ..stats
+            }))
+        })
+        .await?;
         stats.ok_or_else(|| async_graphql::Error::new("Internal server error"))
     }
 
@@ -559,10 +568,23 @@ impl Query {
             None => None,
         };
         let scope = contributors_scope(&chapter, &committee, &organization, &project, &repository);
+        let excluded_count = excluded_usernames.as_ref().map_or(0, Vec::len);
         let excluded = excluded_usernames.map(|logins| {
             let logins: Vec<String> = logins.iter().map(|l| lc(l)).collect();
             Value::Text(serde_json::Value::from(logins).to_string())
         });
+        let has_full_name = has_full_name.unwrap_or(false);
+        if chapter.is_none() && committee.is_none() && project.is_none() && repository.is_none() {
+            let ranked = RankedContributors {
+                scope,
+                organization,
+                excluded,
+                excluded_count,
+                has_full_name,
+                limit,
+            };
+            return run(ctx, move |conn| ranked.read(conn)).await;
+        }
         let mut select = Select::from(
             "repository_contributors rc JOIN members m ON m.id = rc.member_id \
              JOIN repositories r ON r.id = rc.repository_id \
@@ -577,7 +599,7 @@ impl Query {
             "m.login_lc NOT IN (SELECT value FROM json_each(?))",
             excluded,
         );
-        if has_full_name.unwrap_or(false) {
+        if has_full_name {
             select = select.filter("m.name != ''");
         }
         let mut args = vec![Value::Text(scope)];
@@ -627,5 +649,79 @@ fn contributors_scope(
         "all".to_string()
     } else {
         parts.join("&")
+    }
+}
+
+/// `topContributors` over every repository, or over those of one organization: the
+/// ranking of [`super::totals`] read from the top in chunks, each chunk's members
+/// filtered (excluded logins, full names) in SQL, until `limit` members are found.
+/// The same members in the same order as the grouping statement of the other
+/// selections: the filters are on the member alone, so they keep the order of those
+/// they let through.
+struct RankedContributors {
+    scope: String,
+    organization: Option<String>,
+    /// The excluded logins in lower case, as a JSON array.
+    excluded: Option<Value>,
+    excluded_count: usize,
+    has_full_name: bool,
+    limit: i64,
+}
+
+impl RankedContributors {
+    fn read(self, conn: &Conn) -> rusqlite::Result<Vec<Contributor>> {
+        let totals = conn.contributor_totals()?;
+        let ranking = match &self.organization {
+            None => &totals.all,
+            Some(login) => {
+                let ids: Vec<i64> = conn.rows(
+                    "SELECT o.id FROM organizations o WHERE o.login_lc = ?1",
+                    [lc(login)],
+                    |c| c.get(),
+                )?;
+                match ids.first().and_then(|id| totals.by_organization.get(id)) {
+                    Some(ranking) => ranking,
+                    None => return Ok(Vec::new()),
+                }
+            }
+        };
+        let mut filter = vec!["1"];
+        if self.excluded.is_some() {
+            filter.push("m.login_lc NOT IN (SELECT value FROM json_each(?4))");
+        }
+        if self.has_full_name {
+            filter.push("m.name != ''");
+        }
+        // `?1` the scope, `?2` a chunk of the ranking as `[[member id, sum], ...]`,
+        // `?3` how many members are still wanted.
+        let sql = format!(
+            "SELECT {cols} FROM (SELECT j.key AS k, json_extract(j.value, '$[0]') AS mid, \
+                json_extract(j.value, '$[1]') AS n, ?1 AS scope FROM json_each(?2) j) g \
+             JOIN members m ON m.id = g.mid WHERE {filter} ORDER BY g.k LIMIT ?3",
+            cols = Contributor::COLS,
+            filter = filter.join(" AND "),
+        );
+        let want = usize::try_from(self.limit).unwrap_or(0);
+        let mut out: Vec<Contributor> = Vec::with_capacity(want.min(ranking.len()));
+        let mut start = 0;
+        // Enough when only the excluded logins are left out; doubled while the
+        // filters leave too few.
+        let mut size = want.saturating_add(self.excluded_count).max(1);
+        while out.len() < want && start < ranking.len() {
+            let end = start.saturating_add(size).min(ranking.len());
+            let chunk = serde_json::to_string(&ranking[start..end])
+                .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+            let mut args = vec![
+                Value::Text(self.scope.clone()),
+                Value::Text(chunk),
+                Value::Integer((want - out.len()) as i64),
+            ];
+            args.extend(self.excluded.clone());
+            let rows = conn.rows(&sql, rusqlite::params_from_iter(args), Contributor::read)?;
+            out.extend(rows);
+            start = end;
+            size = size.saturating_mul(2);
+        }
+        Ok(out)
     }
 }

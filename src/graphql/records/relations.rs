@@ -124,7 +124,7 @@ relation!(
 relation!(
     /// Totals over an organization's repositories.
     OrganizationStatsOf => OrganizationStats, limit 1,
-    by_id::<OrganizationStats>("organizations t", "1"));
+    by_id::<OrganizationStats>(ORGANIZATION_SUMS, "1"));
 relation!(
     /// Issues and published releases a member authored.
     UserTotalsOf => UserTotals, limit 1, by_id::<UserTotals>("members t", "1"));
