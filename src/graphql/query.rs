@@ -393,12 +393,20 @@ impl Query {
     /// Community totals.
     #[graphql(complexity = "cost::STATS_OVERVIEW + child_complexity")]
     async fn stats_overview(&self, ctx: &Context<'_>) -> Result<StatsOverview> {
-        let stats = run(ctx, |conn| {
-            let totals = conn.contributor_totals()?;
+        // The contribution sums only when their count is asked for.
+        let contributors = ctx.look_ahead().field("contributorsStats").exists();
+        let stats = run(ctx, move |conn| {
             let sql = format!("SELECT {}", StatsOverview::COLS);
             let stats = conn.rows(&sql, [], StatsOverview::read)?.into_iter().next();
+            let Some(stats) = stats else {
+                return Ok(None);
+            };
+            if !contributors {
+                return Ok(Some(stats));
+            }
             // Distinct members among the contributors of every repository.
-            Ok(stats.map(|stats| StatsOverview {
+            let totals = conn.contributor_totals()?;
+            Ok(Some(StatsOverview {
                 contributors_stats: totals.all.len() as i64,
                 ..stats
             }))
