@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use async_graphql::ErrorExtensions as _;
 use rusqlite::{Connection, Params, Row};
 
+use super::totals::{Totals, TotalsCache};
 use crate::error::InternalCause;
 use crate::pool::{PoolError, ReadPool, Share};
 use crate::records::Ts;
@@ -72,6 +73,8 @@ impl From<DbError> for async_graphql::Error {
 pub struct Db {
     pool: ReadPool,
     statements: AtomicU64,
+    /// Contribution sums of the current dataset file ([`super::totals`]).
+    totals: TotalsCache,
 }
 
 impl Db {
@@ -79,6 +82,7 @@ impl Db {
         Arc::new(Db {
             pool,
             statements: AtomicU64::new(0),
+            totals: TotalsCache::default(),
         })
     }
 
@@ -143,6 +147,7 @@ impl RequestDb {
                     f(&Conn {
                         conn,
                         statements: &me.db.statements,
+                        totals: &me.db.totals,
                     })
                 });
                 let took = started.elapsed();
@@ -161,15 +166,36 @@ impl RequestDb {
             (Err(e), _) => Err(e.into()),
         }
     }
+
+    /// The contribution sums of the dataset ([`super::totals`]): those kept for the
+    /// current file, else computed in a dataset call.
+    pub async fn contributor_totals(self: &Arc<Self>) -> Result<Arc<Totals>, DbError> {
+        if let Some(totals) = self.db.totals.ready(self.db.pool.path()) {
+            return Ok(totals);
+        }
+        self.run(|conn| conn.contributor_totals()).await
+    }
 }
 
 /// A connection lent to one dataset call; every statement goes through it.
 pub struct Conn<'a> {
     conn: &'a Connection,
     statements: &'a AtomicU64,
+    totals: &'a TotalsCache,
 }
 
 impl Conn<'_> {
+    /// The dataset file's path.
+    pub fn path(&self) -> Option<&str> {
+        self.conn.path().filter(|p| !p.is_empty())
+    }
+
+    /// The contribution sums of the dataset file ([`super::totals`]), computed through
+    /// this connection unless they are kept.
+    pub fn contributor_totals(&self) -> rusqlite::Result<Arc<Totals>> {
+        self.totals.get(self)
+    }
+
     /// Runs one statement and maps every row.
     pub fn rows<T, P: Params>(
         &self,

@@ -28,6 +28,7 @@ use rusqlite::types::Value;
 use super::db::{ids_json, DbError, RequestDb};
 use super::records::relations::ListKey;
 use super::records::Record;
+use super::totals::Totals;
 
 /// The request's loader.
 pub type RequestLoader = DataLoader<Batch>;
@@ -193,4 +194,16 @@ pub async fn many<K: ListKey>(ctx: &Context<'_>, key: K) -> Result<Vec<K::Item>>
 /// The first child of one parent, if any.
 pub async fn one<K: ListKey>(ctx: &Context<'_>, key: K) -> Result<Option<K::Item>> {
     Ok(many(ctx, key).await?.into_iter().next())
+}
+
+/// The contribution sums of the dataset ([`super::totals`]), counted in the request's
+/// waves when they have to be computed.
+pub async fn contributor_totals(ctx: &Context<'_>) -> Result<Arc<Totals>> {
+    let db = ctx.data::<Arc<RequestDb>>()?;
+    let call = db.contributor_totals();
+    let out = match ctx.data_opt::<Arc<Waves>>() {
+        Some(waves) => waves.track(call).await,
+        None => call.await,
+    };
+    Ok(out?)
 }

@@ -5,6 +5,9 @@
 //!   REST API; [`loaders`]: batched relations (no N+1); [`db`]: the resolvers' view of
 //!   the read pool the shim hands over ([`crate::pool`]), with a time limit per call and
 //!   a statement count.
+//! - [`totals`]: contributions summed per member, over every repository and per
+//!   organization, computed once per dataset file (`topContributors` and the counts of
+//!   contributors read them instead of grouping the table on every request).
 //! - [`limits`]: width, depth, complexity, body size, time and rate limits, checked
 //!   before any data is read; the database-time budget and the pool share of a request
 //!   are kept by [`db`].
@@ -22,6 +25,7 @@ mod loaders;
 mod order;
 mod query;
 mod records;
+mod totals;
 mod types;
 
 use std::sync::Arc;

@@ -145,13 +145,17 @@ impl KeyOrder {
                 if self.keys.is_empty() {
                     return;
                 }
-                let position = |key: &Name| self.keys.iter().position(|k| k == key);
-                map.sort_by(|a, _, b, _| match (position(a), position(b)) {
-                    (Some(x), Some(y)) => x.cmp(&y),
-                    (Some(_), None) => std::cmp::Ordering::Less,
-                    (None, Some(_)) => std::cmp::Ordering::Greater,
-                    (None, None) => std::cmp::Ordering::Equal,
-                });
+                // Unknown keys after the known ones, in their place.
+                let rank = |key: &Name| {
+                    self.keys
+                        .iter()
+                        .position(|k| k == key)
+                        .unwrap_or(usize::MAX)
+                };
+                // Most objects already are in order: only the others are sorted.
+                if !map.keys().map(rank).is_sorted() {
+                    map.sort_by(|a, _, b, _| rank(a).cmp(&rank(b)));
+                }
                 for (key, child) in map.iter_mut() {
                     if let Some(order) = self.children.get(key) {
                         order.apply(child);

@@ -221,6 +221,52 @@ const IN_COMMITTEE: &str = concat!(
     " AND c.key_lc = ?)"
 );
 
+/// An organization holding at least this share of the repositories has its newest
+/// records of a repository table found by walking the table's ordering index.
+const LARGE_ORGANIZATION: i64 = 32;
+
+/// The list statement of `T`, a table of records of a repository without an
+/// `organization_id` of its own (releases, milestones), for the recent lists.
+///
+/// The planner reaches an organization's records through its repositories and sorts
+/// all of them before the first is known: a cost that grows with the organization.
+/// When the organization holds at least 1/[`LARGE_ORGANIZATION`] of the repositories
+/// (and no author is asked for, whose index is narrower still), the statement walks
+/// the table's index in the list's order instead, checking each record's
+/// organization, and stops at the limit: about `limit × 32` records at most for
+/// an even spread, whatever the organization's size. Both plans give the same rows
+/// in the same order.
+async fn in_organization<T: Table>(
+    ctx: &Context<'_>,
+    organization: &Option<String>,
+    login: &Option<String>,
+) -> Result<Select> {
+    let (Some(organization), None) = (organization, login) else {
+        return Ok(Select::table::<T>());
+    };
+    let organization = lc(organization);
+    let large = run(ctx, move |conn| {
+        let rows = conn.rows(
+            "SELECT (SELECT COUNT(*) FROM repositories r WHERE r.organization_id = \
+                (SELECT o.id FROM organizations o WHERE o.login_lc = ?1)) * ?2 \
+              >= (SELECT COALESCE(MAX(r.id), 0) FROM repositories r)",
+            rusqlite::params![organization, LARGE_ORGANIZATION],
+            |c| c.get::<bool>(),
+        )?;
+        Ok(rows.first().copied().unwrap_or(false))
+    })
+    .await?;
+    if !large {
+        return Ok(Select::table::<T>());
+    }
+    // `CROSS JOIN` keeps `t` the outer loop: the index in the `ORDER BY`'s order.
+    Ok(Select::from(&format!(
+        "{} t CROSS JOIN repositories r ON r.id = t.repository_id \
+         CROSS JOIN organizations o ON o.id = r.organization_id",
+        T::TABLE
+    )))
+}
+
 /// The full key in lower case (`www-chapter-london`) of a `resource` key given with
 /// or without its prefix, in any case; none when it cannot name a record.
 fn full_key(resource: &str, prefix: &str, key: &str) -> Result<Option<String>> {
@@ -347,8 +393,25 @@ impl Query {
     /// Community totals.
     #[graphql(complexity = "cost::STATS_OVERVIEW + child_complexity")]
     async fn stats_overview(&self, ctx: &Context<'_>) -> Result<StatsOverview> {
-        let sql = format!("SELECT {}", StatsOverview::COLS);
-        let stats = fetch(ctx, sql, vec![]).await?.into_iter().next();
+        // The contribution sums only when their count is asked for.
+        let contributors = ctx.look_ahead().field("contributorsStats").exists();
+        let stats = run(ctx, move |conn| {
+            let sql = format!("SELECT {}", StatsOverview::COLS);
+            let stats = conn.rows(&sql, [], StatsOverview::read)?.into_iter().next();
+            let Some(stats) = stats else {
+                return Ok(None);
+            };
+            if !contributors {
+                return Ok(Some(stats));
+            }
+            // Distinct members among the contributors of every repository.
+            let totals = conn.contributor_totals()?;
+            Ok(Some(StatsOverview {
+                contributors_stats: totals.all.len() as i64,
+                ..stats
+            }))
+        })
+        .await?;
         stats.ok_or_else(|| async_graphql::Error::new("Internal server error"))
     }
 
@@ -458,7 +521,8 @@ impl Query {
                 )));
             }
         }
-        let select = Select::table::<Milestone>()
+        let select = in_organization::<Milestone>(ctx, &organization, &login)
+            .await?
             .with_lc(BY_AUTHOR, login)
             .with_lc(BY_ORGANIZATION, organization)
             .with("t.state = ?", state.map(Value::Text));
@@ -476,7 +540,8 @@ impl Query {
         organization: Option<String>,
         #[graphql(default_with = "Some(false)")] distinct: Option<bool>,
     ) -> Result<Vec<Release>> {
-        let select = Select::table::<Release>()
+        let select = in_organization::<Release>(ctx, &organization, &login)
+            .await?
             .filter(published!("t"))
             .with_lc(BY_AUTHOR, login)
             .with_lc(BY_ORGANIZATION, organization);
@@ -559,10 +624,23 @@ impl Query {
             None => None,
         };
         let scope = contributors_scope(&chapter, &committee, &organization, &project, &repository);
+        let excluded_count = excluded_usernames.as_ref().map_or(0, Vec::len);
         let excluded = excluded_usernames.map(|logins| {
             let logins: Vec<String> = logins.iter().map(|l| lc(l)).collect();
             Value::Text(serde_json::Value::from(logins).to_string())
         });
+        let has_full_name = has_full_name.unwrap_or(false);
+        if chapter.is_none() && committee.is_none() && project.is_none() && repository.is_none() {
+            let ranked = RankedContributors {
+                scope,
+                organization,
+                excluded,
+                excluded_count,
+                has_full_name,
+                limit,
+            };
+            return run(ctx, move |conn| ranked.read(conn)).await;
+        }
         let mut select = Select::from(
             "repository_contributors rc JOIN members m ON m.id = rc.member_id \
              JOIN repositories r ON r.id = rc.repository_id \
@@ -577,7 +655,7 @@ impl Query {
             "m.login_lc NOT IN (SELECT value FROM json_each(?))",
             excluded,
         );
-        if has_full_name.unwrap_or(false) {
+        if has_full_name {
             select = select.filter("m.name != ''");
         }
         let mut args = vec![Value::Text(scope)];
@@ -627,5 +705,79 @@ fn contributors_scope(
         "all".to_string()
     } else {
         parts.join("&")
+    }
+}
+
+/// `topContributors` over every repository, or over those of one organization: the
+/// ranking of [`super::totals`] read from the top in chunks, each chunk's members
+/// filtered (excluded logins, full names) in SQL, until `limit` members are found.
+/// The same members in the same order as the grouping statement of the other
+/// selections: the filters are on the member alone, so they keep the order of those
+/// they let through.
+struct RankedContributors {
+    scope: String,
+    organization: Option<String>,
+    /// The excluded logins in lower case, as a JSON array.
+    excluded: Option<Value>,
+    excluded_count: usize,
+    has_full_name: bool,
+    limit: i64,
+}
+
+impl RankedContributors {
+    fn read(self, conn: &Conn) -> rusqlite::Result<Vec<Contributor>> {
+        let totals = conn.contributor_totals()?;
+        let ranking = match &self.organization {
+            None => &totals.all,
+            Some(login) => {
+                let ids: Vec<i64> = conn.rows(
+                    "SELECT o.id FROM organizations o WHERE o.login_lc = ?1",
+                    [lc(login)],
+                    |c| c.get(),
+                )?;
+                match ids.first().and_then(|id| totals.by_organization.get(id)) {
+                    Some(ranking) => ranking,
+                    None => return Ok(Vec::new()),
+                }
+            }
+        };
+        let mut filter = vec!["1"];
+        if self.excluded.is_some() {
+            filter.push("m.login_lc NOT IN (SELECT value FROM json_each(?4))");
+        }
+        if self.has_full_name {
+            filter.push("m.name != ''");
+        }
+        // `?1` the scope, `?2` a chunk of the ranking as `[[member id, sum], ...]`,
+        // `?3` how many members are still wanted.
+        let sql = format!(
+            "SELECT {cols} FROM (SELECT j.key AS k, json_extract(j.value, '$[0]') AS mid, \
+                json_extract(j.value, '$[1]') AS n, ?1 AS scope FROM json_each(?2) j) g \
+             JOIN members m ON m.id = g.mid WHERE {filter} ORDER BY g.k LIMIT ?3",
+            cols = Contributor::COLS,
+            filter = filter.join(" AND "),
+        );
+        let want = usize::try_from(self.limit).unwrap_or(0);
+        let mut out: Vec<Contributor> = Vec::with_capacity(want.min(ranking.len()));
+        let mut start = 0;
+        // Enough when only the excluded logins are left out; doubled while the
+        // filters leave too few.
+        let mut size = want.saturating_add(self.excluded_count).max(1);
+        while out.len() < want && start < ranking.len() {
+            let end = start.saturating_add(size).min(ranking.len());
+            let chunk = serde_json::to_string(&ranking[start..end])
+                .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+            let mut args = vec![
+                Value::Text(self.scope.clone()),
+                Value::Text(chunk),
+                Value::Integer((want - out.len()) as i64),
+            ];
+            args.extend(self.excluded.clone());
+            let rows = conn.rows(&sql, rusqlite::params_from_iter(args), Contributor::read)?;
+            out.extend(rows);
+            start = end;
+            size = size.saturating_mul(2);
+        }
+        Ok(out)
     }
 }

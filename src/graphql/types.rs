@@ -12,7 +12,7 @@ use async_graphql::{ComplexObject, Context, Json, Result, SimpleObject};
 use serde_json::{Map, Value};
 
 use super::limits::cost;
-use super::loaders::{many, one};
+use super::loaders::{contributor_totals, many, one};
 use super::records::contributions::{DayCount, ACTIVITIES};
 use super::records::relations as l;
 use super::records::*;
@@ -422,9 +422,16 @@ impl Project {
 impl Organization {
     #[graphql(complexity = "cost::ORGANIZATION_STATS + child_complexity")]
     async fn stats(&self, ctx: &Context<'_>) -> Result<OrganizationStats> {
-        Ok(one(ctx, l::OrganizationStatsOf(self.id))
+        let mut stats = one(ctx, l::OrganizationStatsOf(self.id))
             .await?
-            .unwrap_or_default())
+            .unwrap_or_default();
+        // Distinct members among the contributors of the organization's repositories.
+        let totals = contributor_totals(ctx).await?;
+        stats.total_contributors = totals
+            .by_organization
+            .get(&self.id)
+            .map_or(0, |ranking| ranking.len() as i64);
+        Ok(stats)
     }
 }
 

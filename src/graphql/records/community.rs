@@ -381,6 +381,16 @@ impl Record for Organization {
     }
 }
 
+/// The sums over the repositories of the organizations in `?1` (a JSON array of ids),
+/// one row `t` per organization: one pass over each organization's range of the
+/// `(organization_id, name_lc)` index of `repositories`.
+pub const ORGANIZATION_SUMS: &str = "(SELECT o.id AS id, \
+        COALESCE(SUM(r.forks_count), 0) AS forks, \
+        COALESCE(SUM(r.open_issues_count), 0) AS open_issues, \
+        COUNT(r.id) AS repositories, COALESCE(SUM(r.stars_count), 0) AS stars \
+    FROM organizations o LEFT JOIN repositories r ON r.organization_id = o.id \
+    WHERE o.id IN (SELECT value FROM json_each(?1)) GROUP BY o.id) t";
+
 /// Totals over an organization's repositories.
 #[derive(SimpleObject, Clone, Copy, Default)]
 pub struct OrganizationStats {
@@ -394,14 +404,10 @@ pub struct OrganizationStats {
 }
 
 impl Record for OrganizationStats {
-    const COLS: &'static str = "(SELECT COUNT(DISTINCT rc.member_id) \
-            FROM repository_contributors rc JOIN repositories r ON r.id = rc.repository_id \
-            WHERE r.organization_id = t.id), \
-        (SELECT COALESCE(SUM(r.forks_count), 0) FROM repositories r WHERE r.organization_id = t.id), \
-        (SELECT COALESCE(SUM(r.open_issues_count), 0) FROM repositories r \
-            WHERE r.organization_id = t.id), \
-        (SELECT COUNT(*) FROM repositories r WHERE r.organization_id = t.id), \
-        (SELECT COALESCE(SUM(r.stars_count), 0) FROM repositories r WHERE r.organization_id = t.id)";
+    /// Over a row `t` of an organization's sums ([`ORGANIZATION_SUMS`]);
+    /// `total_contributors` is 0 here, and set from the contribution sums
+    /// ([`crate::graphql::totals`]).
+    const COLS: &'static str = "0, t.forks, t.open_issues, t.repositories, t.stars";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         Ok(OrganizationStats {
             total_contributors: c.get()?,
@@ -573,13 +579,14 @@ pub struct StatsOverview {
 }
 
 impl Record for StatsOverview {
+    /// `contributors_stats` is 0 here, and set from the contribution sums
+    /// ([`crate::graphql::totals`]).
     const COLS: &'static str = concat!(
         "(SELECT COUNT(*) FROM chapters c WHERE ",
         active!("c"),
         "), (SELECT COUNT(*) FROM projects p WHERE ",
         active!("p"),
-        "), (SELECT COUNT(DISTINCT member_id) FROM repository_contributors), \
-         (SELECT COUNT(DISTINCT c.country) FROM chapters c WHERE ",
+        "), 0, (SELECT COUNT(DISTINCT c.country) FROM chapters c WHERE ",
         active!("c"),
         " AND c.country != ''), \
          (SELECT slack_workspace_members FROM community LIMIT 1)"

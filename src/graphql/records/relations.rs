@@ -55,6 +55,24 @@ fn children<T: Table>(link: &str, grp: &str, filter: &str, order: &str) -> Strin
     )
 }
 
+/// Like [`children`] for children in their own table `T` with the parent's id in
+/// the column `grp` (`t.repository_id`): each parent's first `limit` children are
+/// found by a statement of their own, which walks an index on the parent column and
+/// the order (`issues (repository_id, created_at DESC, ...)`) and stops at the limit,
+/// where numbering them would read every child of the parent first.
+fn first_children<T: Table>(grp: &str, filter: &str, order: &str) -> String {
+    format!(
+        "SELECT w.grp, w.pos, {cols} FROM (SELECT p.value AS grp, \
+            ROW_NUMBER() OVER (PARTITION BY p.value ORDER BY {order}) AS pos, t.id AS id \
+          FROM json_each(?1) p JOIN {table} t ON t.id IN (SELECT t.id FROM {table} t \
+            WHERE {grp} = p.value AND {filter} ORDER BY {order} LIMIT ?2)) w \
+         CROSS JOIN {table} t{joins} WHERE t.id = w.id ORDER BY w.grp, w.pos",
+        cols = T::COLS,
+        table = T::TABLE,
+        joins = T::JOINS,
+    )
+}
+
 /// One record per id (`limit` 1): lookups by id and per-record aggregates.
 fn by_id<T: Record>(from: &str, filter: &str) -> String {
     window(T::COLS, from, "t.id", filter, "t.id")
@@ -124,7 +142,7 @@ relation!(
 relation!(
     /// Totals over an organization's repositories.
     OrganizationStatsOf => OrganizationStats, limit 1,
-    by_id::<OrganizationStats>("organizations t", "1"));
+    by_id::<OrganizationStats>(ORGANIZATION_SUMS, "1"));
 relation!(
     /// Issues and published releases a member authored.
     UserTotalsOf => UserTotals, limit 1, by_id::<UserTotals>("members t", "1"));
@@ -176,8 +194,7 @@ relation!(
 relation!(
     /// A project's health measurements, newest first.
     ProjectHealthMetrics(limit) => HealthMetrics,
-    children::<HealthMetrics>("project_health_metrics t", "t.project_id", "1",
-        "t.created_at DESC, t.id DESC"));
+    first_children::<HealthMetrics>("t.project_id", "1", "t.created_at DESC, t.id DESC"));
 relation!(
     /// The newest pull requests of a project's repositories.
     ProjectPullRequests => PullRequest, limit 5,
@@ -211,13 +228,13 @@ relation!(
         "pr.project_id", "1", NEWEST_FIRST));
 relation!(
     RepositoryIssues => Issue, limit 5,
-    children::<Issue>("issues t", "t.repository_id", "1", NEWEST_FIRST));
+    first_children::<Issue>("t.repository_id", "1", NEWEST_FIRST));
 relation!(
     RepositoryReleases => Release, limit 5,
-    children::<Release>("releases t", "t.repository_id", published!("t"), PUBLISHED_FIRST));
+    first_children::<Release>("t.repository_id", published!("t"), PUBLISHED_FIRST));
 relation!(
     RepositoryMilestones(limit) => Milestone,
-    children::<Milestone>("milestones t", "t.repository_id", "1", NEWEST_FIRST));
+    first_children::<Milestone>("t.repository_id", "1", NEWEST_FIRST));
 /// Contributors with their counts: `ranked` yields `(grp, pos, mid, n)` (the parent,
 /// the position, the member id and the count) for the requested parents; `scope`
 /// names what the counts are summed over, from the parent `g.grp`.
