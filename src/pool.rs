@@ -30,7 +30,7 @@ use std::time::Instant;
 use rusqlite::Connection;
 use tokio::sync::Semaphore;
 
-use crate::store;
+use crate::store::{self, FileId};
 
 /// SQLite virtual-machine steps between two looks at a call's deadline.
 const PROGRESS_STEPS: i32 = 10_000;
@@ -148,30 +148,12 @@ impl<K: Copy + PartialEq> Idle<K> {
     }
 }
 
-/// What identifies one dataset file: a replacement changes at least one field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct FileId {
-    dev: u64,
-    ino: u64,
-    len: u64,
-    mtime_ns: i128,
-}
-
-impl FileId {
-    /// The identity of the file at `path` now.
-    pub fn of(path: &Path) -> Result<FileId, PoolError> {
-        use std::os::unix::fs::MetadataExt as _;
-        let m = std::fs::metadata(path).map_err(|source| PoolError::Missing {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Ok(FileId {
-            dev: m.dev(),
-            ino: m.ino(),
-            len: m.len(),
-            mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
-        })
-    }
+/// The identity of the dataset file at `path`, or the error naming the fix.
+fn file_id(path: &Path) -> Result<FileId, PoolError> {
+    FileId::of(path).map_err(|source| PoolError::Missing {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Read-only connections to the dataset behind one [`Gate`], reopened when the file
@@ -306,7 +288,7 @@ impl Reader<'_> {
 
     fn checkout(&self) -> Result<(Connection, FileId), PoolError> {
         let path = &self.pool.path;
-        let file = FileId::of(path)?;
+        let file = file_id(path)?;
         let conn = match self.pool.idle.take(file) {
             Some(conn) => conn,
             None => store::open_read(path).map_err(|e| PoolError::Open {

@@ -28,7 +28,7 @@ mod validate;
 mod write;
 
 pub use check::check;
-pub use open::open_read;
+pub use open::{open_read, FileId};
 pub use read::{parse_lines, read_dir};
 pub use sample::{init_db, sample_dataset, SAMPLE};
 

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::{Mutex, PoisonError};
 
+use crate::store::FileId;
 use rusqlite::types::Value;
 use rusqlite::Connection;
 
@@ -162,34 +163,17 @@ fn needed_from(from: &str, used: &str) -> String {
     out
 }
 
-/// What names one dataset file's contents: (device, inode, size, modification time in
-/// nanoseconds). A dataset is never changed in place (an import renames a new file
-/// over it), so the same identity means the same rows.
-type FileIdentity = (u64, u64, u64, i128);
-
-fn file_identity(conn: &Connection) -> Option<FileIdentity> {
-    use std::os::unix::fs::MetadataExt as _;
-    let path = conn.path().filter(|p| !p.is_empty())?;
-    let m = std::fs::metadata(path).ok()?;
-    Some((
-        m.dev(),
-        m.ino(),
-        m.len(),
-        i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
-    ))
-}
-
 /// Counts of list scopes already answered, per dataset file: a client paging through
 /// a list asks for the same count on every page, and a count is the one part of a
 /// page whose cost grows with the scope (an index range), not with the page.
 /// Process-wide, bounded ([`COUNTS_KEPT`], emptied when full).
-type Counts = HashMap<(FileIdentity, String), u64>;
+type Counts = HashMap<(FileId, String), u64>;
 static COUNTS: Mutex<Option<Counts>> = Mutex::new(None);
 const COUNTS_KEPT: usize = 4096;
 
 /// `SELECT COUNT(*)` of `sql` with `args`, remembered per dataset file.
 fn count(conn: &Connection, sql: &str, args: &[Value]) -> rusqlite::Result<u64> {
-    let key = file_identity(conn).map(|file| (file, format!("{sql}\u{1f}{args:?}")));
+    let key = FileId::of_connection(conn).map(|file| (file, format!("{sql}\u{1f}{args:?}")));
     if let Some(key) = &key {
         let counts = COUNTS.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(total) = counts.as_ref().and_then(|c| c.get(key)) {

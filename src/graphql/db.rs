@@ -185,15 +185,10 @@ pub struct Conn<'a> {
 }
 
 impl Conn<'_> {
-    /// The dataset file's path.
-    pub fn path(&self) -> Option<&str> {
-        self.conn.path().filter(|p| !p.is_empty())
-    }
-
     /// The contribution sums of the dataset file ([`super::totals`]), computed through
     /// this connection unless they are kept.
     pub fn contributor_totals(&self) -> rusqlite::Result<Arc<Totals>> {
-        self.totals.get(self)
+        self.totals.get(self.conn)
     }
 
     /// Runs one statement and maps every row.

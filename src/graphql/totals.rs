@@ -12,7 +12,7 @@
 //! `Organization.stats.totalContributors`) are the lengths of the same rankings.
 //!
 //! The sums are kept per set of GraphQL routes ([`super::db::Db`]) for the file they
-//! were computed from, named by [`FileIdentity`]; a replaced file is summed again on
+//! were computed from, named by its [`FileId`]; a replaced file is summed again on
 //! its first use. Requests that need them while they are being computed wait for
 //! them rather than computing them again.
 
@@ -20,25 +20,9 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::db::Conn;
+use rusqlite::Connection;
 
-/// What names one dataset file's contents: device, inode, size and modification time
-/// (nanoseconds). A replaced file differs in at least one of them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FileIdentity(u64, u64, u64, i128);
-
-impl FileIdentity {
-    pub fn of(path: &Path) -> Option<FileIdentity> {
-        use std::os::unix::fs::MetadataExt as _;
-        let m = std::fs::metadata(path).ok()?;
-        Some(FileIdentity(
-            m.dev(),
-            m.ino(),
-            m.len(),
-            i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
-        ))
-    }
-}
+use crate::store::FileId;
 
 /// Members with their summed contributions, most first; ties by login (lower case),
 /// then member id: the order of `topContributors`.
@@ -56,14 +40,14 @@ pub struct Totals {
 /// The [`Totals`] of the last dataset file they were computed for.
 #[derive(Default)]
 pub struct TotalsCache {
-    kept: Mutex<Option<(FileIdentity, Arc<Totals>)>>,
+    kept: Mutex<Option<(FileId, Arc<Totals>)>>,
 }
 
 impl TotalsCache {
     /// The totals of the file at `path`, if they are computed and nobody is computing
     /// them now (never waits).
     pub fn ready(&self, path: &Path) -> Option<Arc<Totals>> {
-        let file = FileIdentity::of(path)?;
+        let file = FileId::of(path).ok()?;
         let kept = self.kept.try_lock().ok()?;
         match kept.as_ref() {
             Some((identity, totals)) if *identity == file => Some(Arc::clone(totals)),
@@ -73,8 +57,8 @@ impl TotalsCache {
 
     /// The totals of the file `conn` reads, computed through `conn` unless they are
     /// kept. Callers wait while another computes them.
-    pub fn get(&self, conn: &Conn) -> rusqlite::Result<Arc<Totals>> {
-        let file = conn.path().and_then(|p| FileIdentity::of(Path::new(p)));
+    pub fn get(&self, conn: &Connection) -> rusqlite::Result<Arc<Totals>> {
+        let file = FileId::of_connection(conn);
         let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         if let (Some(file), Some((identity, totals))) = (file, kept.as_ref()) {
             if *identity == file {
@@ -91,35 +75,29 @@ impl TotalsCache {
 /// One pass over `repository_contributors` (with the joins `topContributors` makes: a
 /// contribution counts when its member, repository and organization exist), summed
 /// in memory, and the members' logins in order for the ties.
-fn compute(conn: &Conn) -> rusqlite::Result<Totals> {
+fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
     let mut login_rank: HashMap<i64, usize> = HashMap::new();
-    let mut next = 0usize;
-    conn.each(
-        "SELECT m.id FROM members m ORDER BY m.login_lc, m.id",
-        [],
-        |c| {
-            login_rank.insert(c.get()?, next);
-            next += 1;
-            Ok(true)
-        },
-    )?;
+    let mut st = conn.prepare_cached("SELECT m.id FROM members m ORDER BY m.login_lc, m.id")?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        let next = login_rank.len();
+        login_rank.insert(row.get(0)?, next);
+    }
     let mut by_pair: HashMap<(i64, i64), i64> = HashMap::new();
-    conn.each(
+    let mut st = conn.prepare_cached(
         "SELECT r.organization_id, rc.member_id, rc.contributions_count \
          FROM repository_contributors rc JOIN repositories r ON r.id = rc.repository_id \
          JOIN organizations o ON o.id = r.organization_id",
-        [],
-        |c| {
-            let organization: i64 = c.get()?;
-            let member: i64 = c.get()?;
-            let count: i64 = c.get()?;
-            if login_rank.contains_key(&member) {
-                let sum = by_pair.entry((organization, member)).or_insert(0);
-                *sum = sum.saturating_add(count);
-            }
-            Ok(true)
-        },
     )?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        let (organization, member, count): (i64, i64, i64) =
+            (row.get(0)?, row.get(1)?, row.get(2)?);
+        if login_rank.contains_key(&member) {
+            let sum = by_pair.entry((organization, member)).or_insert(0);
+            *sum = sum.saturating_add(count);
+        }
+    }
     let mut all: HashMap<i64, i64> = HashMap::new();
     let mut by_organization: HashMap<i64, Ranking> = HashMap::new();
     for ((organization, member), n) in by_pair {

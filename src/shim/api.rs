@@ -26,7 +26,8 @@ use axum::response::{IntoResponse, Response};
 use crate::catalog::{self, AnswerError, DetailSpec, ListQuery, ListSpec};
 use crate::credentials::Kind;
 use crate::limits::{Decision, Subject};
-use crate::pool::{FileId, Reader};
+use crate::pool::Reader;
+use crate::store::FileId;
 use crate::tree::{self, Target};
 
 use super::live;

@@ -23,7 +23,7 @@
 use std::path::Path;
 
 use crate::catalog::{DetailSpec, ListQuery, ListSpec};
-use crate::pool::FileId;
+use crate::store::FileId;
 
 use super::cache::{Responses, Stats};
 use super::respond::{Negotiation, Outcome};

@@ -1,5 +1,6 @@
 //! Opening a dataset for reading: read-only, `query_only`, and refused unless its
-//! schema version is the one this roost reads.
+//! schema version is the one this roost reads; and what tells one dataset file from
+//! the next ([`FileId`]).
 
 use std::path::Path;
 
@@ -38,4 +39,39 @@ pub fn open_read(db: &Path) -> Result<Connection, StoreError> {
         });
     }
     Ok(conn)
+}
+
+/// What identifies one dataset file: device, inode, size and modification time. A
+/// dataset is never changed in place (every roost command that writes one renames a
+/// new file over it), so a replacement changes at least one field and the same
+/// identity means the same rows. Everything kept per dataset (the read pool's
+/// connections, live answers, list counts, GraphQL's contribution totals) is keyed
+/// by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FileId {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime_ns: i128,
+}
+
+impl FileId {
+    /// The identity of the file at `path` now.
+    pub fn of(path: &Path) -> std::io::Result<FileId> {
+        use std::os::unix::fs::MetadataExt as _;
+        let m = std::fs::metadata(path)?;
+        Ok(FileId {
+            dev: m.dev(),
+            ino: m.ino(),
+            len: m.len(),
+            mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
+        })
+    }
+
+    /// The identity of the file `conn` was opened on, as it is now; `None` for an
+    /// in-memory database or a file that cannot be read.
+    pub fn of_connection(conn: &Connection) -> Option<FileId> {
+        let path = conn.path().filter(|p| !p.is_empty())?;
+        FileId::of(Path::new(path)).ok()
+    }
 }
