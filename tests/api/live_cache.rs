@@ -9,7 +9,11 @@ use crate::support::*;
 
 /// The live cache's (hits, misses) so far.
 fn live(state: &AppState) -> (u64, u64) {
-    let stats = state.cache_stats()[1].1;
+    let (_, stats) = state
+        .cache_stats()
+        .into_iter()
+        .find(|(name, _)| *name == "live")
+        .expect("a live cache");
     (stats.hits, stats.misses)
 }
 
