@@ -17,10 +17,15 @@
 #     without `--precompress`): roost against nginx serving the same folder;
 #   - the live list alone (one connection) for its p99;
 #   - the same two with the live cache off (`--live-cache-mb 0`): the cost of a miss.
+#   - the frontend's GraphQL page queries (bench/graphql_pages.py: the 21 operations of
+#     tests/graphql/pages, one connection, 200 runs each), with the live cache and with
+#     `--live-cache-mb 0` (every answer executed).
 # wrk runs each for --duration seconds with --connections connections. Peak RSS of
 # generate and of the shim after the load come from /usr/bin/time -v and VmHWM.
-# --with-10x also synthesises the 10x dataset (5 GB, ~6 GB of memory) for its live p99;
-# no 10x tree is generated (it would need some 50 GB of disk).
+# Per scale (each tree scale, and 10x with --with-10x) a growth table: dataset size,
+# generate time and tree size, and the live list's p99 alone with and without the live
+# cache. --with-10x synthesises the 10x dataset (5 GB file, about 1 GB of memory); no
+# 10x tree is generated (about 9.5 million files, some 50 GB of disk).
 #
 # Needs: wrk, nginx, datasette (`apt-get install -y wrk nginx`, `pip install datasette`).
 # Works in ${BENCH_DIR:-/tmp/roost-compare} and deletes everything it made at the end.
@@ -62,6 +67,7 @@ cp target/release/roost "$work/roost"
 roost=$work/roost
 rows=()
 row() { rows+=("| $1 | $2 | $3 | $4 |"); }
+growth=()
 
 echo "== machine"
 echo "cpu:    $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores"
@@ -114,6 +120,35 @@ wait_port() {
 live_path='/api/v0/issues/?state=open&page_size=7&page=3'
 live_sql="SELECT t.created_at, t.state, t.title, t.updated_at, t.url FROM issues t WHERE t.state = 'open' ORDER BY t.created_at DESC, t.updated_at DESC, t.id LIMIT 7 OFFSET 14"
 
+key=$("$roost" keys create --name bench --auth-db "$work/auth.db" | grep -o 'rk_[A-Za-z0-9_-]*' | head -1)
+mkdir -p "$work/empty-site"
+echo '{"files":[]}' > "$work/empty-site/manifest.json"
+
+# scale_live SCALE DB TREE: the live list alone on DB, with and without the live cache;
+# adds SCALE's row to the growth table (TREE: "files, MB" or "not generated").
+scale_live() {
+    local scale=$1 db=$2 tree=$3 cached uncached
+    "$roost" serve --env production --rate-limit 0 --db "$db" --site "$work/empty-site" \
+        --auth-db "$work/auth.db" --listen 127.0.0.1:18086 > "$work/roost-scale.log" 2>&1 &
+    local pid=$!
+    pids+=("$pid")
+    wait_port 18086
+    curl -sf -H "X-API-Key: $key" "http://127.0.0.1:18086$live_path" > /dev/null
+    alone "$scale live, alone" "http://127.0.0.1:18086$live_path" "X-API-Key: $key"
+    cached=$p99
+    kill "$pid"; wait "$pid" 2>/dev/null || true
+    "$roost" serve --env production --rate-limit 0 --live-cache-mb 0 --db "$db" \
+        --site "$work/empty-site" --auth-db "$work/auth.db" --listen 127.0.0.1:18086 \
+        > "$work/roost-scale.log" 2>&1 &
+    pid=$!
+    pids+=("$pid")
+    wait_port 18086
+    alone "$scale live, alone, no live cache" "http://127.0.0.1:18086$live_path" "X-API-Key: $key"
+    uncached=$p99
+    kill "$pid"; wait "$pid" 2>/dev/null || true
+    growth+=("| $scale | $(du -m "$db" | cut -f1) MB | ${gen_full:--} | $tree | $cached ms | $uncached ms |")
+}
+
 # The live dataset is made before the trees, so that no tree is older than it (the
 # shim would regenerate a tree older than its dataset).
 live_db=$work/live-$live_scale.db
@@ -134,6 +169,7 @@ for scale in $scales; do
     timed "generate, full" "$roost" generate --db "$db" --out "$site"
     full=$secs
     summary=$(grep -o 'generated [0-9]* files.*MB in' "$work/out.txt" | sed 's/ in$//')
+    gen_full="$full s, ${rss_mb} MB peak"
     row "\`generate\` $scale, full ($summary)" "${secs} s, ${rss_mb} MB peak" "" ""
     timed "generate, nothing changed" "$roost" generate --db "$db" --out "$site"
     row "\`generate\` $scale, nothing changed" "${secs} s, ${rss_mb} MB peak" "the full run: ${full} s" \
@@ -149,6 +185,8 @@ for scale in $scales; do
     row "\`generate\` $scale, full" "${full} s" "\`cp -r\` of its tree + sync: ${secs} s" \
         "$(awk -v a="$full" -v b="$secs" 'BEGIN {printf "%.2f", a / b}')"
     rm -rf "$work/copy"
+    scale_live "$scale" "$db" "${summary#generated }"
+    gen_full=
     rm -f "$db"
     if [ "$scale" != "${scales##* }" ]; then
         rm -rf "$site" "$work"/."$scale"-site.*
@@ -159,7 +197,6 @@ scale=${scales##* }
 db=$live_db
 site=$work/$scale-site
 echo "== servers ($live_scale dataset, $scale tree)"
-key=$("$roost" keys create --name bench --auth-db "$work/auth.db" | grep -o 'rk_[A-Za-z0-9_-]*' | head -1)
 "$roost" serve --env production --rate-limit 0 --db "$db" --site "$site" --auth-db "$work/auth.db" \
     --listen 127.0.0.1:18080 > "$work/roost.log" 2>&1 &
 roost_pid=$!
@@ -230,21 +267,38 @@ row "the same with \`Accept-Encoding: gzip\` (no \`--precompress\`)" "$r_rps req
 rss=$(awk '/VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$roost_pid/status")
 row "shim peak RSS after the load" "$rss MB" "" ""
 
+kill "$roost_pid"
+kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+
+# graphql_pages LABEL [serve options]: the frontend's page queries on the live dataset;
+# adds a row with the slowest operation's p99 and keeps the whole table.
+graphql_tables=()
+graphql_pages() {
+    local label=$1; shift
+    "$roost" serve --env e2e --graphql-rate-limit 0 "$@" --db "$db" --site "$work/empty-site" \
+        --listen 127.0.0.1:18085 > "$work/roost-graphql.log" 2>&1 &
+    local pid=$!
+    pids+=("$pid")
+    wait_port 18085
+    python3 bench/graphql_pages.py --url http://127.0.0.1:18085 --db "$db" > "$work/pages.md"
+    kill "$pid"; wait "$pid" 2>/dev/null || true
+    local worst
+    worst=$(awk -F'|' '$2 ~ /[a-z]/ && $4 ~ /[0-9]/ && $2 !~ /operation/ {gsub(/ /, "", $2); gsub(/ /, "", $4); if ($4 + 0 > max) {max = $4 + 0; op = $2}} END {printf "%s ms (%s)", max, op}' "$work/pages.md")
+    echo "   GraphQL pages, $label: slowest p99 $worst"
+    row "GraphQL: the frontend's 21 page queries ($live_scale), one connection, $label" "slowest p99 $worst" "" ""
+    graphql_tables+=("GraphQL page queries, $label:" "" "$(sed -n '/^| operation/,/^$/p' "$work/pages.md")" "")
+}
+echo "== GraphQL pages ($live_scale dataset)"
+graphql_pages "live cache on (default)"
+graphql_pages "\`--live-cache-mb 0\`" --live-cache-mb 0
+
 if [ "$with_10x" = 1 ]; then
     echo "== 10x"
-    kill "$roost_pid"
     rm -rf "$site" "$work"/."$scale"-site.* "$db"
     timed "synth 10x" "$roost" db synth --scale 10x --db "$work/10x.db"
     row "\`db synth --scale 10x\`" "${secs} s, ${rss_mb} MB peak" "" ""
-    mkdir -p "$work/empty-site"
-    echo '{"files":[]}' > "$work/empty-site/manifest.json"
-    "$roost" serve --env production --rate-limit 0 --db "$work/10x.db" --site "$work/empty-site" \
-        --auth-db "$work/auth.db" --listen 127.0.0.1:18083 > "$work/roost10x.log" 2>&1 &
-    pids+=("$!")
-    wait_port 18083
-    curl -sf -H "X-API-Key: $key" "http://127.0.0.1:18083$live_path" > /dev/null
-    alone "roost live 10x, alone" "http://127.0.0.1:18083$live_path" "X-API-Key: $key"
-    row "10x: live \`$live_path\`, one connection" "p99 $p99 ms" "" ""
+    gen_full=
+    scale_live 10x "$work/10x.db" "not generated"
 fi
 
 echo "load:   $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min, at the end)"
@@ -252,3 +306,11 @@ echo
 echo "| figure | roost | reference | ratio |"
 echo "|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
+echo
+echo "Growth with the data (live: \`$live_path\`, one connection, p99):"
+echo
+echo "| scale | dataset file | \`generate\`, full | tree | live p99 | live p99, \`--live-cache-mb 0\` |"
+echo "|---|---|---|---|---|---|"
+printf '%s\n' "${growth[@]}"
+echo
+printf '%s\n' "${graphql_tables[@]}"

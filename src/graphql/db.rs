@@ -23,6 +23,7 @@ use super::totals::{Totals, TotalsCache};
 use crate::error::InternalCause;
 use crate::pool::{PoolError, ReadPool, Share};
 use crate::records::Ts;
+use crate::store::FileId;
 
 /// A failed dataset call. Clients see "Internal server error" (the cause travels in
 /// the GraphQL error's `source` to the HTTP layer, which hands it to the access log:
@@ -89,6 +90,11 @@ impl Db {
     /// SQL statements run so far through [`Conn`].
     pub fn statements(&self) -> u64 {
         self.statements.load(Ordering::Relaxed)
+    }
+
+    /// The identity of the dataset file now, if it can be read.
+    pub fn dataset(&self) -> Option<FileId> {
+        FileId::of(self.pool.path()).ok()
     }
 
     /// The read pool's permits.

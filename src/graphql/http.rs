@@ -62,8 +62,9 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::{json, Value};
 
 use super::db::RequestDb;
-use super::limits::{Client, OperationName, Rejected};
-use super::{loaders, Service};
+use super::limits::Client;
+use super::run::{Outcome, Params};
+use super::{answers, loaders, Service};
 use crate::credentials::{self, Kind};
 use crate::error::{join_causes, InternalCause};
 use crate::limits::ClientAddr;
@@ -217,14 +218,14 @@ impl HttpError {
     }
 }
 
-fn json_response(status: StatusCode, media: Media, body: String) -> Response {
+fn json_response<B: Into<Body>>(status: StatusCode, media: Media, body: B) -> Response {
     (
         status,
         [
             (header::CONTENT_TYPE, media.content_type()),
             (header::CACHE_CONTROL, "no-store"),
         ],
-        body,
+        body.into(),
     )
         .into_response()
 }
@@ -443,7 +444,7 @@ async fn params_from_body(
 }
 
 /// A GraphQL request from `{"query", "variables", "operationName"}`.
-fn graphql_request(params: Value) -> Result<async_graphql::Request, HttpError> {
+fn graphql_request(params: Value) -> Result<Params, HttpError> {
     let mut params =
         match params {
             Value::Object(map) => map,
@@ -461,30 +462,28 @@ fn graphql_request(params: Value) -> Result<async_graphql::Request, HttpError> {
         None | Some(Value::Null) => return Err(HttpError::bad_request("Missing 'query'")),
         Some(_) => return Err(HttpError::bad_request("'query' must be a string")),
     };
-    let mut request = async_graphql::Request::new(query);
-    match params.remove("variables") {
-        None | Some(Value::Null) => {}
-        Some(vars @ Value::Object(_)) => request = request.variables(Variables::from_json(vars)),
+    let variables = match params.remove("variables") {
+        None | Some(Value::Null) => Variables::default(),
+        Some(vars @ Value::Object(_)) => Variables::from_json(vars),
         Some(_) => return Err(HttpError::bad_request("'variables' must be a JSON object")),
-    }
+    };
     let name = match params.remove("operationName") {
         None | Some(Value::Null) => None,
         Some(Value::String(name)) => Some(name),
         Some(_) => return Err(HttpError::bad_request("'operationName' must be a string")),
     };
-    if let Some(name) = &name {
-        request = request.operation_name(name.clone());
-    }
-    // The guard checks the operation name against the document before anything runs.
-    Ok(request.data(Arc::new(OperationName(name))))
+    Ok(Params {
+        query,
+        variables,
+        operation_name: name,
+    })
 }
 
 async fn execute(
     service: &Arc<Service>,
-    request: async_graphql::Request,
+    params: Params,
     media: Media,
 ) -> Result<Response, HttpError> {
-    let rejected = Arc::new(Rejected::default());
     let timeout = service.limits.timeout;
     let db = RequestDb::new(
         &service.db,
@@ -492,14 +491,23 @@ async fn execute(
         service.limits.db_budget,
         Instant::now() + timeout,
     );
+    let answer_key = answers::key(&params, media.content_type(), &crate::config::today());
+    let dataset = service.db.dataset();
+    if let Some(dataset) = &dataset {
+        if let Some(bytes) = service.answers.lookup(dataset, &answer_key) {
+            return Ok(json_response(StatusCode::OK, media, bytes));
+        }
+    }
     let (loader, waves) = loaders::request_loader(Arc::clone(&db));
-    let request = request
-        .data(db)
-        .data(loader)
-        .data(Arc::clone(&waves))
-        .data(Arc::clone(&rejected));
-    let execution = loaders::in_waves(waves, service.schema.execute(request));
-    let response = tokio::time::timeout(timeout, execution)
+    let request_waves = Arc::clone(&waves);
+    let execution = service.schemas.run(
+        params,
+        |request| request.data(db).data(loader).data(request_waves),
+        |schema, request| async move {
+            loaders::in_waves(waves, async move { schema.execute(request).await }).await
+        },
+    );
+    let outcome = tokio::time::timeout(timeout, execution)
         .await
         .map_err(|_| {
             HttpError::new(
@@ -511,20 +519,29 @@ async fn execute(
                 ),
             )
         })?;
-    let (status, body) = if rejected.get() {
-        // Never executed: no `data` entry (GraphQL spec, "Response Format").
-        let status = match media {
-            Media::GraphqlResponseJson => StatusCode::BAD_REQUEST,
-            Media::Json => StatusCode::OK,
-        };
-        (
-            status,
-            serde_json::to_string(&json!({"errors": response.errors})),
-        )
-    } else {
-        (StatusCode::OK, serde_json::to_string(&response))
+    let executed = matches!(outcome, Outcome::Executed(_));
+    let (status, body, response) = match outcome {
+        Outcome::Rejected(response) => {
+            // Never executed: no `data` entry (GraphQL spec, "Response Format").
+            let status = match media {
+                Media::GraphqlResponseJson => StatusCode::BAD_REQUEST,
+                Media::Json => StatusCode::OK,
+            };
+            let body = serde_json::to_string(&json!({"errors": response.errors}));
+            (status, body, response)
+        }
+        Outcome::Executed(response) => (StatusCode::OK, serde_json::to_string(&response), response),
     };
     let body = body.map_err(HttpError::internal)?;
+    if let (Some(dataset), true) = (&dataset, executed && response.errors.is_empty()) {
+        // Kept only when the file it was made from is still the current one.
+        if service.db.dataset().as_ref() == Some(dataset) {
+            let content_type = media.content_type();
+            service
+                .answers
+                .remember(dataset, answer_key, content_type, body.as_bytes());
+        }
+    }
     let mut http = json_response(status, media, body);
     // Fields that failed inside: their causes go to the access log (crate::error).
     let causes: Vec<&InternalCause> = response

@@ -11,6 +11,10 @@
 //! - [`limits`]: width, depth, complexity, body size, time and rate limits, checked
 //!   before any data is read; the database-time budget and the pool share of a request
 //!   are kept by [`db`].
+//! - [`run`]: a request is checked on a schema with the limits and executed on one
+//!   without extensions; [`order`] puts the response's keys in query order.
+//! - [`answers`]: executed answers kept per dataset file, so a repeated page query is
+//!   answered from memory.
 //! - [`http`]: GraphQL over HTTP (POST JSON and GET), sessions (checked in the shim's
 //!   credential store, [`crate::credentials`]) and CSRF in production and staging, the
 //!   explorer page in local and e2e.
@@ -18,6 +22,7 @@
 //! The schema's SDL is committed as `schema.graphql` at the repository root (see
 //! [`sdl`]); a test fails when it drifts (`UPDATE_SNAPSHOTS=1` rewrites it).
 
+mod answers;
 mod db;
 mod http;
 mod limits;
@@ -25,6 +30,7 @@ mod loaders;
 mod order;
 mod query;
 mod records;
+mod run;
 mod totals;
 mod types;
 
@@ -36,6 +42,7 @@ use crate::config::Env;
 use crate::credentials::Credentials;
 use crate::pool::ReadPool;
 
+pub use answers::{Answers, NoAnswers};
 pub use http::SESSION_COOKIE;
 pub use limits::Limits;
 
@@ -48,6 +55,8 @@ pub struct GraphqlConfig {
     /// with a 500 there without one); unused in local and e2e.
     pub credentials: Option<Credentials>,
     pub env: Env,
+    /// Where executed answers are kept ([`answers`]); [`NoAnswers`] keeps none.
+    pub answers: Arc<dyn Answers>,
 }
 
 /// The schema type.
@@ -68,7 +77,10 @@ pub fn sdl() -> String {
 
 /// One set of GraphQL routes: the schema, the dataset, the sessions and the limits.
 pub struct Service {
-    schema: RoostSchema,
+    /// The checking and the executing schema ([`run`]).
+    schemas: run::Schemas,
+    /// Executed answers, per dataset file.
+    answers: Arc<dyn Answers>,
     db: Arc<db::Db>,
     credentials: Option<Credentials>,
     env: Env,
@@ -83,18 +95,14 @@ impl Service {
     pub fn new(config: GraphqlConfig, limits: Limits) -> Arc<Service> {
         let db = db::Db::new(config.pool);
         let pool_share = limits.pool_share.unwrap_or(db.permits() / 2).max(1);
-        let mut builder = Schema::build(query::Query, EmptyMutation, EmptySubscription)
-            .extension(limits::Guard::new(&limits, !config.env.is_protected()))
-            .extension(order::Ordered);
-        if config.env.is_protected() {
-            builder = builder.disable_introspection();
-            if config.credentials.is_none() {
-                tracing::warn!("graphql: no credential store; every request will be refused");
-            }
+        let introspection = !config.env.is_protected();
+        if config.env.is_protected() && config.credentials.is_none() {
+            tracing::warn!("graphql: no credential store; every request will be refused");
         }
         Arc::new(Service {
-            schema: builder.finish(),
+            schemas: run::Schemas::new(limits::Guard::new(&limits, introspection), introspection),
             db,
+            answers: config.answers,
             credentials: config.credentials,
             env: config.env,
             rate: limits::ClientLimiter::new(&limits),

@@ -9,69 +9,15 @@
 //! answer (caches and ETags see a change), and a client that reads the response as a
 //! stream cannot anticipate it.
 //!
-//! [`Ordered`] keeps the parsed document of the request and, once the operation has
-//! run, sorts every object of `data` by the position of its keys in the document.
-//! Keys the document does not know (none are expected) keep their place after the
-//! known ones.
+//! [`KeyOrder`] is read from the parsed document of a request and, once the operation
+//! has run ([`super::run`]), sorts every object of `data` by the position of its keys
+//! in the document. Keys the document does not know (none are expected) keep their
+//! place after the known ones.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 
-use async_graphql::extensions::{
-    Extension, ExtensionContext, ExtensionFactory, NextExecute, NextParseQuery,
-};
 use async_graphql::parser::types::{DocumentOperations, ExecutableDocument, SelectionSet};
-use async_graphql::{Name, Response, ServerResult, Value, Variables};
-
-/// The extension factory: one [`OrderedRequest`] per request.
-pub struct Ordered;
-
-impl ExtensionFactory for Ordered {
-    fn create(&self) -> Arc<dyn Extension> {
-        Arc::new(OrderedRequest::default())
-    }
-}
-
-/// The document of one request, kept between parsing and execution.
-#[derive(Default)]
-pub struct OrderedRequest {
-    document: Mutex<Option<ExecutableDocument>>,
-}
-
-#[async_graphql::async_trait::async_trait]
-impl Extension for OrderedRequest {
-    async fn parse_query(
-        &self,
-        ctx: &ExtensionContext<'_>,
-        query: &str,
-        variables: &Variables,
-        next: NextParseQuery<'_>,
-    ) -> ServerResult<ExecutableDocument> {
-        let document = next.run(ctx, query, variables).await?;
-        *self.document.lock().unwrap_or_else(|e| e.into_inner()) = Some(document.clone());
-        Ok(document)
-    }
-
-    async fn execute(
-        &self,
-        ctx: &ExtensionContext<'_>,
-        operation_name: Option<&str>,
-        next: NextExecute<'_>,
-    ) -> Response {
-        let mut response = next.run(ctx, operation_name).await;
-        let document = self
-            .document
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
-        if let Some(document) = document {
-            if let Some(order) = KeyOrder::of_operation(&document, operation_name) {
-                order.apply(&mut response.data);
-            }
-        }
-        response
-    }
-}
+use async_graphql::{Name, Value};
 
 /// The response keys of one selection set in query order, and the order of each
 /// key's own selection (merged over every place the key is selected).

@@ -6,6 +6,58 @@
 //! What the API exposes (active chapters, published releases, ...) comes from
 //! [`crate::catalog::exposure`], the same SQL the REST catalog uses.
 
+/// A member's columns over the table alias `$a`, in [`User`]'s order: the member's own
+/// record (`t`) or the author joined to another record (`a`).
+macro_rules! user_cols {
+    ($a:ident) => {
+        concat!(
+            stringify!($a),
+            ".id, ",
+            stringify!($a),
+            ".login, ",
+            stringify!($a),
+            ".name, ",
+            stringify!($a),
+            ".avatar_url, ",
+            stringify!($a),
+            ".url, ",
+            stringify!($a),
+            ".bio, ",
+            stringify!($a),
+            ".company, ",
+            stringify!($a),
+            ".location, ",
+            stringify!($a),
+            ".title, ",
+            stringify!($a),
+            ".twitter_username, ",
+            stringify!($a),
+            ".followers_count, ",
+            stringify!($a),
+            ".following_count, ",
+            stringify!($a),
+            ".public_repositories_count, ",
+            stringify!($a),
+            ".created_at, ",
+            stringify!($a),
+            ".updated_at, ",
+            stringify!($a),
+            ".email"
+        )
+    };
+}
+
+/// The joins of records in a repository: the repository `r` and its organization `o`.
+macro_rules! repo_joins {
+    () => {
+        " JOIN repositories r ON r.id = t.repository_id \
+         JOIN organizations o ON o.id = r.organization_id"
+    };
+}
+
+/// Columns in [`user_cols`].
+const USER_COLUMNS: usize = 16;
+
 mod activity;
 mod community;
 pub mod contributions;
@@ -55,8 +107,7 @@ pub trait Table: Record {
 }
 
 /// The joins of records in a repository: the repository `r` and its organization `o`.
-pub const REPO_JOINS: &str = " JOIN repositories r ON r.id = t.repository_id \
-     JOIN organizations o ON o.id = r.organization_id";
+pub const REPO_JOINS: &str = repo_joins!();
 
 /// The most records any list returns, whatever its `limit`.
 pub const MAX_LIMIT: i64 = 1000;

@@ -538,6 +538,9 @@ impl Milestone {
 #[ComplexObject]
 impl Release {
     async fn author(&self, ctx: &Context<'_>) -> Result<Option<User>> {
+        if let Some(author) = &self.author {
+            return Ok(author.clone());
+        }
         user(ctx, self.author_id).await
     }
 }
@@ -597,6 +600,14 @@ impl User {
     }
 }
 
+impl Snapshot {
+    async fn counts(&self, ctx: &Context<'_>) -> Result<SnapshotCounts> {
+        Ok(one(ctx, l::SnapshotCountsOf(self.id))
+            .await?
+            .unwrap_or_default())
+    }
+}
+
 async fn user(ctx: &Context<'_>, id: Option<i64>) -> Result<Option<User>> {
     match id {
         Some(id) => one(ctx, l::UserById(id)).await,
@@ -609,6 +620,31 @@ async fn user(ctx: &Context<'_>, id: Option<i64>) -> Result<Option<User>> {
 
 #[ComplexObject]
 impl Snapshot {
+    #[graphql(complexity = "cost::TOTALS")]
+    async fn new_chapters_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.counts(ctx).await?.chapters)
+    }
+
+    #[graphql(complexity = "cost::TOTALS")]
+    async fn new_issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.counts(ctx).await?.issues)
+    }
+
+    #[graphql(complexity = "cost::TOTALS")]
+    async fn new_projects_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.counts(ctx).await?.projects)
+    }
+
+    #[graphql(complexity = "cost::TOTALS")]
+    async fn new_releases_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.counts(ctx).await?.releases)
+    }
+
+    #[graphql(complexity = "cost::TOTALS")]
+    async fn new_users_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.counts(ctx).await?.users)
+    }
+
     /// Active chapters new in the snapshot, newest first.
     #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
     async fn new_chapters(&self, ctx: &Context<'_>) -> Result<Vec<Chapter>> {
@@ -630,7 +666,8 @@ impl Snapshot {
     /// Published releases new in the snapshot, most recently published first.
     #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
     async fn new_releases(&self, ctx: &Context<'_>) -> Result<Vec<Release>> {
-        many(ctx, l::SnapshotReleases(self.id)).await
+        let releases = many(ctx, l::SnapshotReleases(self.id)).await?;
+        Ok(releases.into_iter().map(|r| r.0).collect())
     }
 
     /// Members new in the snapshot, newest first.

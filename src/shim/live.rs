@@ -26,7 +26,7 @@ use crate::catalog::{DetailSpec, ListQuery, ListSpec};
 use crate::store::FileId;
 
 use super::cache::{Responses, Stats};
-use super::respond::{Negotiation, Outcome};
+use super::respond::{Encoding, Negotiation, Outcome};
 
 /// Bytes of live answers kept, at most.
 pub const DEFAULT_BUDGET: usize = 32 << 20;
@@ -60,6 +60,46 @@ impl LiveCache {
     /// Keeps an answer made from `dataset`.
     pub fn remember(&self, dataset: &FileId, key: String, neg: &Negotiation, outcome: &Outcome) {
         self.0.remember(dataset, key, neg, outcome);
+    }
+}
+
+/// GraphQL answers ([`crate::graphql::Answers`]) in a response store of their own,
+/// bounded like the live answers.
+#[derive(Debug)]
+pub struct GraphqlAnswers(Responses<FileId, String>);
+
+impl GraphqlAnswers {
+    /// A store keeping at most `budget` bytes of answers; 0 keeps none.
+    pub fn new(budget: usize) -> GraphqlAnswers {
+        GraphqlAnswers(Responses::new(budget))
+    }
+
+    /// Hits, misses and bytes held.
+    pub fn stats(&self) -> Stats {
+        self.0.stats()
+    }
+}
+
+impl crate::graphql::Answers for GraphqlAnswers {
+    fn lookup(&self, dataset: &FileId, key: &str) -> Option<Vec<u8>> {
+        match self
+            .0
+            .lookup(dataset, &key.to_string(), &Negotiation::default())?
+        {
+            Outcome::Full { bytes, .. } => Some(bytes),
+            Outcome::NotModified { .. } => None,
+        }
+    }
+
+    fn remember(&self, dataset: &FileId, key: String, content_type: &'static str, body: &[u8]) {
+        let answer = Outcome::Full {
+            bytes: body.to_vec(),
+            content_type,
+            encoding: Encoding::Identity,
+            etag: String::new(),
+        };
+        self.0
+            .remember(dataset, key, &Negotiation::default(), &answer);
     }
 }
 

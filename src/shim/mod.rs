@@ -148,6 +148,8 @@ pub struct Shared {
     files: files::FileCache,
     /// Live answers, per dataset file.
     live: live::LiveCache,
+    /// GraphQL answers, per dataset file (the same budget as `live`, held apart).
+    graphql_answers: Arc<live::GraphqlAnswers>,
 }
 
 impl std::ops::Deref for AppState {
@@ -190,6 +192,7 @@ impl AppState {
             redis,
             files: files::FileCache::default(),
             live: live::LiveCache::new(config.live_cache),
+            graphql_answers: Arc::new(live::GraphqlAnswers::new(config.live_cache)),
             config,
         })))
     }
@@ -198,11 +201,13 @@ impl AppState {
         &self.config
     }
 
-    /// Hits, misses and bytes of the in-memory responses: tree files, live answers.
-    pub fn cache_stats(&self) -> [(&'static str, cache::Stats); 2] {
+    /// Hits, misses and bytes of the in-memory responses: tree files, live answers,
+    /// GraphQL answers.
+    pub fn cache_stats(&self) -> [(&'static str, cache::Stats); 3] {
         [
             ("tree_file", self.files.stats()),
             ("live", self.live.stats()),
+            ("graphql", self.graphql_answers.stats()),
         ]
     }
 
@@ -262,6 +267,7 @@ pub fn app(state: AppState) -> Router {
             pool: state.pool.clone(),
             credentials: state.credentials.clone(),
             env: state.config.env,
+            answers: state.graphql_answers.clone(),
         },
         state.config.graphql.clone(),
     );

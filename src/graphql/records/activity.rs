@@ -4,7 +4,7 @@
 
 use async_graphql::{SimpleObject, ID};
 
-use super::{node_id, repo_key, Record, Table, REPO_JOINS};
+use super::{node_id, repo_key, Record, Table, User, REPO_JOINS, USER_COLUMNS};
 use crate::catalog::exposure::active;
 use crate::graphql::db::Cols;
 use crate::store::lc;
@@ -300,6 +300,10 @@ pub struct Release {
     pub is_pre_release: bool,
     #[graphql(skip)]
     pub author_id: Option<i64>,
+    /// The author when it was read with the release ([`AuthoredRelease`]): `None` when
+    /// it was not, `Some(None)` for a release without an author.
+    #[graphql(skip)]
+    pub author: Option<Option<User>>,
     /// The login of the repository's organization.
     pub organization_name: String,
     pub repository_name: String,
@@ -314,15 +318,22 @@ impl Table for Release {
     const JOINS: &'static str = REPO_JOINS;
 }
 
+/// The columns of a [`Release`].
+macro_rules! release_cols {
+    () => {
+        concat!(
+            "t.tag_name, t.name, t.description, t.url, t.is_pre_release, t.author_id, o.login, \
+             r.name, \
+             (SELECT p.name FROM project_repositories pr JOIN projects p ON p.id = pr.project_id \
+              WHERE pr.repository_id = t.repository_id AND ",
+            active!("p"),
+            " ORDER BY p.id LIMIT 1), t.published_at, t.created_at"
+        )
+    };
+}
+
 impl Record for Release {
-    const COLS: &'static str = concat!(
-        "t.tag_name, t.name, t.description, t.url, t.is_pre_release, t.author_id, o.login, \
-         r.name, \
-         (SELECT p.name FROM project_repositories pr JOIN projects p ON p.id = pr.project_id \
-          WHERE pr.repository_id = t.repository_id AND ",
-        active!("p"),
-        " ORDER BY p.id LIMIT 1), t.published_at, t.created_at"
-    );
+    const COLS: &'static str = release_cols!();
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let mut rec = Release {
             node_id: ID(String::new()),
@@ -332,6 +343,7 @@ impl Record for Release {
             url: c.get()?,
             is_pre_release: c.get()?,
             author_id: c.get()?,
+            author: None,
             organization_name: c.get()?,
             repository_name: c.get()?,
             project_name: c.get()?,
@@ -346,5 +358,32 @@ impl Record for Release {
         );
         rec.node_id = node_id("Release", &key);
         Ok(rec)
+    }
+}
+
+/// A release read with its author (the member joined as `a`), for lists long enough
+/// that loading each author on its own would cost more than the releases (the
+/// releases new in a snapshot: several hundred at `nest`).
+#[derive(Clone)]
+pub struct AuthoredRelease(pub Release);
+
+impl Table for AuthoredRelease {
+    const TABLE: &'static str = "releases";
+    const JOINS: &'static str =
+        concat!(repo_joins!(), " LEFT JOIN members a ON a.id = t.author_id");
+}
+
+impl Record for AuthoredRelease {
+    const COLS: &'static str = concat!(release_cols!(), ", a.id IS NOT NULL, ", user_cols!(a));
+    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        let mut release = Release::read(c)?;
+        let author = if c.get::<bool>()? {
+            Some(User::read(c)?)
+        } else {
+            c.skip(USER_COLUMNS);
+            None
+        };
+        release.author = Some(author);
+        Ok(AuthoredRelease(release))
     }
 }

@@ -454,9 +454,7 @@ impl Table for User {
 }
 
 impl Record for User {
-    const COLS: &'static str = "t.id, t.login, t.name, t.avatar_url, t.url, t.bio, t.company, \
-        t.location, t.title, t.twitter_username, t.followers_count, t.following_count, \
-        t.public_repositories_count, t.created_at, t.updated_at, t.email";
+    const COLS: &'static str = user_cols!(t);
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let mut rec = User {
             node_id: ID(String::new()),
@@ -527,18 +525,11 @@ pub struct Snapshot {
     pub end_at: String,
     pub created_at: String,
     pub updated_at: String,
-    pub new_chapters_count: i64,
-    pub new_issues_count: i64,
-    pub new_projects_count: i64,
-    pub new_releases_count: i64,
-    pub new_users_count: i64,
 }
 
 impl Record for Snapshot {
-    const COLS: &'static str = concat!(
-        "t.id, t.key, t.title, t.start_at, t.end_at, t.created_at, t.updated_at, ",
-        snapshot_counts!()
-    );
+    const COLS: &'static str =
+        "t.id, t.key, t.title, t.start_at, t.end_at, t.created_at, t.updated_at";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let mut rec = Snapshot {
             node_id: ID(String::new()),
@@ -549,14 +540,33 @@ impl Record for Snapshot {
             end_at: c.ts()?,
             created_at: c.ts()?,
             updated_at: c.ts()?,
-            new_chapters_count: c.get()?,
-            new_issues_count: c.get()?,
-            new_projects_count: c.get()?,
-            new_releases_count: c.get()?,
-            new_users_count: c.get()?,
         };
         rec.node_id = node_id("Snapshot", &lc(&rec.key));
         Ok(rec)
+    }
+}
+
+/// How many records of each kind are new in a snapshot: five counts over its new
+/// records, read only when a query asks for one of them.
+#[derive(Clone, Copy, Default)]
+pub struct SnapshotCounts {
+    pub chapters: i64,
+    pub issues: i64,
+    pub projects: i64,
+    pub releases: i64,
+    pub users: i64,
+}
+
+impl Record for SnapshotCounts {
+    const COLS: &'static str = snapshot_counts!();
+    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        Ok(SnapshotCounts {
+            chapters: c.get()?,
+            issues: c.get()?,
+            projects: c.get()?,
+            releases: c.get()?,
+            users: c.get()?,
+        })
     }
 }
 

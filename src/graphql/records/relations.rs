@@ -147,6 +147,9 @@ relation!(
     /// Issues and published releases a member authored.
     UserTotalsOf => UserTotals, limit 1, by_id::<UserTotals>("members t", "1"));
 relation!(
+    /// The counts of a snapshot's new records.
+    SnapshotCountsOf => SnapshotCounts, limit 1, by_id::<SnapshotCounts>("snapshots t", "1"));
+relation!(
     /// Totals over a project's repositories.
     ProjectTotalsOf => ProjectTotals, limit 1, by_id::<ProjectTotals>("projects t", "1"));
 relation!(
@@ -341,8 +344,8 @@ relation!(
     children::<Project>("snapshot_projects s JOIN projects t ON t.id = s.project_id",
         "s.snapshot_id", active!("t"), CREATED_FIRST));
 relation!(
-    SnapshotReleases => Release, limit MAX_LIMIT,
-    children::<Release>("snapshot_releases s JOIN releases t ON t.id = s.release_id",
+    SnapshotReleases => AuthoredRelease, limit MAX_LIMIT,
+    children::<AuthoredRelease>("snapshot_releases s JOIN releases t ON t.id = s.release_id",
         "s.snapshot_id", published!("t"), PUBLISHED_FIRST));
 relation!(
     SnapshotUsers => User, limit MAX_LIMIT,
