@@ -121,13 +121,19 @@ live_path='/api/v0/issues/?state=open&page_size=7&page=3'
 live_sql="SELECT t.created_at, t.state, t.title, t.updated_at, t.url FROM issues t WHERE t.state = 'open' ORDER BY t.created_at DESC, t.updated_at DESC, t.id LIMIT 7 OFFSET 14"
 
 key=$("$roost" keys create --name bench --auth-db "$work/auth.db" | grep -o 'rk_[A-Za-z0-9_-]*' | head -1)
-mkdir -p "$work/empty-site"
-echo '{"files":[]}' > "$work/empty-site/manifest.json"
+# empty_site: a tree of no files, newer than every dataset made so far (`serve`
+# generates a tree older than its dataset before it listens).
+empty_site() {
+    rm -rf "$work/empty-site" "$work"/.empty-site.*
+    mkdir -p "$work/empty-site"
+    echo '{"files":[]}' > "$work/empty-site/manifest.json"
+}
 
 # scale_live SCALE DB TREE: the live list alone on DB, with and without the live cache;
 # adds SCALE's row to the growth table (TREE: "files, MB" or "not generated").
 scale_live() {
     local scale=$1 db=$2 tree=$3 cached uncached
+    empty_site
     "$roost" serve --env production --rate-limit 0 --db "$db" --site "$work/empty-site" \
         --auth-db "$work/auth.db" --listen 127.0.0.1:18086 > "$work/roost-scale.log" 2>&1 &
     local pid=$!
@@ -275,6 +281,7 @@ kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
 graphql_tables=()
 graphql_pages() {
     local label=$1; shift
+    empty_site
     "$roost" serve --env e2e --graphql-rate-limit 0 "$@" --db "$db" --site "$work/empty-site" \
         --listen 127.0.0.1:18085 > "$work/roost-graphql.log" 2>&1 &
     local pid=$!
