@@ -64,7 +64,7 @@ impl Writer {
         out: &mut Vec<ManifestEntry>,
     ) -> anyhow::Result<()> {
         let unchanged = self.put_one(rel, bytes, out)?;
-        if self.precompress {
+        if self.precompress && bytes.len() >= PRECOMPRESS_MIN {
             let siblings: [(&str, Compressor); 2] = [("gz", gzip), ("br", brotli)];
             for (extension, compress) in siblings {
                 let mut sibling = rel.as_os_str().to_owned();
@@ -151,11 +151,18 @@ impl Writer {
     }
 }
 
-/// A compression of a file's bytes for a precompressed sibling.
+/// The smallest file given precompressed siblings: below it the saving is a few
+/// hundred bytes a response, less than the headers, for three files instead of one.
+pub const PRECOMPRESS_MIN: usize = 1024;
+
+/// A compression of a file's bytes for a precompressed sibling. The levels are chosen
+/// for the cost of a whole tree: gzip 6 (the default of gzip itself) and brotli 5 with a
+/// 4 MiB window, which compress this JSON as small as gzip 9 and brotli 9 within 1% and
+/// 0.5% (brotli 9 is some thirty times slower than 5 on these files).
 type Compressor = fn(&[u8]) -> anyhow::Result<Vec<u8>>;
 
 fn gzip(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
-    let mut enc = flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::new(9));
+    let mut enc = flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::new(6));
     enc.write_all(bytes)?;
     Ok(enc.finish()?)
 }
@@ -163,7 +170,7 @@ fn gzip(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
 fn brotli(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
     let mut out = Vec::new();
     {
-        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 9, 22);
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
         w.write_all(bytes)?;
     }
     Ok(out)

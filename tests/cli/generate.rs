@@ -266,6 +266,11 @@ fn precompressed_siblings_decompress_to_the_same_bytes() {
     assert_eq!(gz, json);
     let br = unbrotli(&fs::read(out.join("api/v0/members/index.json.br")).unwrap());
     assert_eq!(br, json);
+    // Under 1 KiB, no siblings: every file of the tree has both or neither.
+    let london = out.join("api/v0/chapters/london.json");
+    assert!(fs::metadata(&london).unwrap().len() < 1024);
+    assert!(!out.join("api/v0/chapters/london.json.gz").exists());
+    assert!(!out.join("api/v0/chapters/london.json.br").exists());
     let again = generate::generate(&opts).unwrap();
     assert_eq!(again.written, 0, "{again}");
 }
@@ -290,6 +295,21 @@ fn the_cli_generates_and_prints_a_summary() {
         stdout.starts_with("generated ") && stdout.contains("MB/s"),
         "{stdout}"
     );
+    // Precompressed siblings by default; none with --no-precompress.
+    let list = out.join("api/v0/members/index.json");
+    assert!(out.join("api/v0/members/index.json.gz").exists());
+    assert!(out.join("api/v0/members/index.json.br").exists());
+    let plain = roost()
+        .args(["generate", "--no-precompress", "--db"])
+        .arg(&db)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(plain.status.success());
+    assert!(list.exists());
+    assert!(!out.join("api/v0/members/index.json.gz").exists());
+    assert!(!out.join("api/v0/members/index.json.br").exists());
     let missing = roost()
         .args(["generate", "--db", "/nonexistent/roost.db", "--out"])
         .arg(&out)
