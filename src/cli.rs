@@ -121,12 +121,8 @@ pub struct GenerateArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// Write no .gz and .br siblings (by default every file of 1 KiB or more gets them).
+    /// Also write .gz and .br siblings of every file of 1 KiB or more.
     #[arg(long)]
-    pub no_precompress: bool,
-    /// Write the .gz and .br siblings: the default, accepted for scripts written
-    /// before it was.
-    #[arg(long, hide = true, conflicts_with = "no_precompress")]
     pub precompress: bool,
     /// Render the is_upcoming files as of this UTC date (default: today).
     #[arg(long, hide = true)]
@@ -315,7 +311,7 @@ pub fn generate_options(args: &GenerateArgs) -> anyhow::Result<generate::Options
         db: args.db.db.clone(),
         out: args.out.clone(),
         jobs: args.jobs,
-        precompress: !args.no_precompress,
+        precompress: args.precompress,
         today,
         progress: std::io::stderr().is_terminal(),
         public_url: args
@@ -457,9 +453,6 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
             db: DbArg { db: db.clone() },
             out: args.site.clone(),
             jobs: None,
-            // A first start answers quickly; the shim compresses a file once when a
-            // client asks for it.
-            no_precompress: true,
             precompress: false,
             today: None,
             public_url: args.public_url.clone(),

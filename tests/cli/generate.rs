@@ -295,21 +295,18 @@ fn the_cli_generates_and_prints_a_summary() {
         stdout.starts_with("generated ") && stdout.contains("MB/s"),
         "{stdout}"
     );
-    // Precompressed siblings by default; none with --no-precompress.
-    let list = out.join("api/v0/members/index.json");
-    assert!(out.join("api/v0/members/index.json.gz").exists());
-    assert!(out.join("api/v0/members/index.json.br").exists());
-    let plain = roost()
-        .args(["generate", "--no-precompress", "--db"])
+    // Without --precompress, no siblings; with it, siblings.
+    assert!(!out.join("api/v0/members/index.json.gz").exists());
+    let pre = roost()
+        .args(["generate", "--precompress", "--db"])
         .arg(&db)
         .arg("--out")
         .arg(&out)
         .output()
         .unwrap();
-    assert!(plain.status.success());
-    assert!(list.exists());
-    assert!(!out.join("api/v0/members/index.json.gz").exists());
-    assert!(!out.join("api/v0/members/index.json.br").exists());
+    assert!(pre.status.success());
+    assert!(out.join("api/v0/members/index.json.gz").exists());
+    assert!(out.join("api/v0/members/index.json.br").exists());
     let missing = roost()
         .args(["generate", "--db", "/nonexistent/roost.db", "--out"])
         .arg(&out)
