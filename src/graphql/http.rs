@@ -484,13 +484,6 @@ async fn execute(
     params: Params,
     media: Media,
 ) -> Result<Response, HttpError> {
-    let timeout = service.limits.timeout;
-    let db = RequestDb::new(
-        &service.db,
-        service.pool_share,
-        service.limits.db_budget,
-        Instant::now() + timeout,
-    );
     let answer_key = answers::key(&params, media.content_type(), &crate::config::today());
     let dataset = service.db.dataset();
     if let Some(dataset) = &dataset {
@@ -498,14 +491,19 @@ async fn execute(
             return Ok(json_response(StatusCode::OK, media, bytes));
         }
     }
+    let timeout = service.limits.timeout;
+    let db = RequestDb::new(
+        &service.db,
+        service.pool_share,
+        service.limits.db_budget,
+        Instant::now() + timeout,
+    );
     let (loader, waves) = loaders::request_loader(Arc::clone(&db));
     let request_waves = Arc::clone(&waves);
     let execution = service.schemas.run(
         params,
         |request| request.data(db).data(loader).data(request_waves),
-        |schema, request| async move {
-            loaders::in_waves(waves, async move { schema.execute(request).await }).await
-        },
+        |schema, request| loaders::in_waves(waves, async move { schema.execute(request).await }),
     );
     let outcome = tokio::time::timeout(timeout, execution)
         .await

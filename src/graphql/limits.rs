@@ -22,9 +22,9 @@
 //! Messages quoting the document are clipped: a parse error of a 60 KB query does not
 //! send the query back.
 //!
-//! The extension also records, per request, that the document was rejected, which
-//! decides the HTTP status under `application/graphql-response+json` (GraphQL over HTTP:
-//! 400 for a document that was never executed).
+//! The guard runs on the checking schema of [`super::run`], which never executes: any
+//! error there is a refusal, answered without `data` (and with 400 under
+//! `application/graphql-response+json`, GraphQL over HTTP).
 //!
 //! Also here: [`ClientLimiter`], the requests per second of one session (production,
 //! staging) or one client address (local, e2e).
@@ -32,7 +32,7 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -169,22 +169,6 @@ impl ClientLimiter {
         } else {
             Err(decision.retry_after)
         }
-    }
-}
-
-/// Per-request flag: the document was rejected before execution.
-#[derive(Debug, Default)]
-pub struct Rejected(AtomicBool);
-
-impl Rejected {
-    pub fn get(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-}
-
-fn reject(ctx: &ExtensionContext<'_>) {
-    if let Some(flag) = ctx.data_opt::<Arc<Rejected>>() {
-        flag.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -339,7 +323,6 @@ impl Extension for Guard {
         next: NextParseQuery<'_>,
     ) -> ServerResult<ExecutableDocument> {
         let parse_failed = |e: ServerError| {
-            reject(ctx);
             let message = parse_message(&e.message);
             with_code(ServerError { message, ..e }, "GRAPHQL_PARSE_FAILED")
         };
@@ -349,10 +332,7 @@ impl Extension for Guard {
         // bounds that walk.
         let doc = async_graphql::parser::parse_query(query)
             .map_err(|e| parse_failed(ServerError::from(e)))?;
-        if let Err(error) = self.check(ctx, &doc, variables) {
-            reject(ctx);
-            return Err(error);
-        }
+        self.check(ctx, &doc, variables)?;
         next.run(ctx, query, variables).await.map_err(parse_failed)
     }
 
@@ -362,23 +342,17 @@ impl Extension for Guard {
         next: NextValidation<'_>,
     ) -> Result<ValidationResult, Vec<ServerError>> {
         match next.run(ctx).await {
-            Err(errors) => {
-                reject(ctx);
-                Err(errors
-                    .into_iter()
-                    .map(|e| with_code(clipped(e), "GRAPHQL_VALIDATION_FAILED"))
-                    .collect())
-            }
-            Ok(result) if result.complexity > self.max_complexity => {
-                reject(ctx);
-                Err(vec![refusal(
-                    format!(
-                        "Query is too complex: complexity {} exceeds the limit of {}",
-                        result.complexity, self.max_complexity
-                    ),
-                    "QUERY_TOO_COMPLEX",
-                )])
-            }
+            Err(errors) => Err(errors
+                .into_iter()
+                .map(|e| with_code(clipped(e), "GRAPHQL_VALIDATION_FAILED"))
+                .collect()),
+            Ok(result) if result.complexity > self.max_complexity => Err(vec![refusal(
+                format!(
+                    "Query is too complex: complexity {} exceeds the limit of {}",
+                    result.complexity, self.max_complexity
+                ),
+                "QUERY_TOO_COMPLEX",
+            )]),
             Ok(result) => Ok(result),
         }
     }

@@ -55,8 +55,21 @@ macro_rules! repo_joins {
     };
 }
 
-/// Columns in [`user_cols`].
-const USER_COLUMNS: usize = 16;
+/// Columns in [`user_cols`], counted from its text.
+const USER_COLUMNS: usize = column_count(user_cols!(t));
+
+/// The columns of a select list without commas inside a column.
+const fn column_count(cols: &str) -> usize {
+    let bytes = cols.as_bytes();
+    let (mut i, mut n) = (0, 1);
+    while i < bytes.len() {
+        if bytes[i] == b',' {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
 
 mod activity;
 mod community;

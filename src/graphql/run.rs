@@ -28,7 +28,7 @@ use async_graphql::{
     EmptyMutation, EmptySubscription, Request, Response, Schema, ServerResult, Variables,
 };
 
-use super::limits::{Guard, OperationName, Rejected};
+use super::limits::{Guard, OperationName};
 use super::order::KeyOrder;
 use super::query::Query;
 use super::RoostSchema;
@@ -84,20 +84,18 @@ impl Schemas {
         F: FnOnce(RoostSchema, Request) -> Fut,
         Fut: std::future::Future<Output = Response>,
     {
-        let rejected = Arc::new(Rejected::default());
         let document = Arc::new(Document::default());
         let mut checked = Request::new(params.query.clone())
             .variables(params.variables.clone())
             .data(Arc::new(OperationName(params.operation_name.clone())))
-            .data(Arc::clone(&rejected))
             .data(Arc::clone(&document));
         if let Some(name) = &params.operation_name {
             checked = checked.operation_name(name.clone());
         }
+        // The checking schema executes nothing: an error there is a refusal.
         let response = self.checking.execute(checked).await;
-        let parsed = document.take();
-        let parsed = match parsed {
-            Some(parsed) if !rejected.get() && response.errors.is_empty() => parsed,
+        let parsed = match document.take() {
+            Some(parsed) if response.errors.is_empty() => parsed,
             _ => return Outcome::Rejected(response),
         };
         let order = KeyOrder::of_operation(&parsed, params.operation_name.as_deref());
