@@ -22,12 +22,13 @@
 //! - [`Credentials`]: the server's view, a few pooled connections behind a small
 //!   [`Gate`], shared by the shim's key check and GraphQL's session check, and a cache
 //!   of the rows it has looked up (found or not), keyed by the secret's hash. The cache
-//!   holds for one `PRAGMA data_version` of auth.db, asked of a connection of its own
-//!   on every check: any commit by another connection or process (`roost keys revoke`,
-//!   `create`, a recorded use) empties it, so a revocation applies from the next
-//!   request on; an expiry is decided at each check from the cached expiry; a hit
-//!   whose `last_used_at` is a minute old goes to the file, which records the use.
-//!   A hit costs a hash, a lock and that pragma, no blocking task.
+//!   holds until auth.db commits again, which every check sees by reading the header
+//!   of auth.db's WAL index, without a lock ([`cache`]): any commit by any connection
+//!   or process (`roost keys revoke`, `create`, a recorded use, an edit with another
+//!   SQLite client) empties it, so a revocation applies from the next request on; an
+//!   expiry is decided at each check from the cached expiry; a hit whose
+//!   `last_used_at` is a minute old goes to the file, which records the use. A hit
+//!   costs a hash, a lock and one 96-byte `pread`, no blocking task.
 //!
 //! Every function takes "now" as a parameter: tests make a credential that has already
 //! expired by creating it in the past.
@@ -42,7 +43,7 @@ use sha2::{Digest, Sha256};
 
 use crate::pool::{Gate, Idle, PoolError};
 
-use self::cache::{Cache, CacheKey};
+use self::cache::{Cache, CacheKey, Stamp};
 
 mod cache;
 
@@ -619,20 +620,20 @@ impl Credentials {
             path: path.to_path_buf(),
             gate: Gate::new(CHECK_PERMITS),
             idle,
-            cache: Mutex::new(Cache::new(watcher)),
+            cache: Mutex::new(Cache::new(watcher, path)),
         })))
     }
 
-    /// The cache's answer for a secret's hash at `now` and the `data_version` a
-    /// look-up would be remembered under (see [`Cache::answer`]).
-    fn cached(&self, key: &CacheKey, now: DateTime<Utc>) -> (Option<Option<i64>>, Option<i64>) {
+    /// The cache's answer for a secret's hash at `now` and the stamp a look-up would
+    /// be remembered under (see [`Cache::answer`]).
+    fn cached(&self, key: &CacheKey, now: DateTime<Utc>) -> (Option<Option<i64>>, Option<Stamp>) {
         let mut cache = self.0.cache.lock().unwrap_or_else(PoisonError::into_inner);
         cache.answer(key, now)
     }
 
-    fn remember(&self, key: CacheKey, found: Option<Found>, version: Option<i64>) {
+    fn remember(&self, key: CacheKey, found: Option<Found>, stamp: Option<Stamp>) {
         let mut cache = self.0.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        cache.remember(key, found, version);
+        cache.remember(key, found, stamp);
     }
 
     pub fn path(&self) -> &Path {
@@ -654,7 +655,7 @@ impl Credentials {
         }
         let digest: [u8; 32] = Sha256::digest(secret).into();
         let key: CacheKey = (kind, digest);
-        let (answer, version) = self.cached(&key, now);
+        let (answer, stamp) = self.cached(&key, now);
         if let Some(answer) = answer {
             return Ok(answer);
         }
@@ -673,7 +674,7 @@ impl Credentials {
             })
             .await??;
         let answer = found.as_ref().and_then(|f| f.active_id(now));
-        self.remember(key, found, version);
+        self.remember(key, found, stamp);
         Ok(answer)
     }
 }
