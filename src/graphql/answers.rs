@@ -13,6 +13,8 @@
 //! runs: an import that replaces the file empties the store on the next look-up, and
 //! an answer whose file changed while it was made is not kept.
 
+use bytes::Bytes;
+
 use crate::store::FileId;
 
 use super::run::Params;
@@ -21,9 +23,9 @@ use super::run::Params;
 pub trait Answers: Send + Sync + std::fmt::Debug {
     /// The body kept for `key` of `dataset`; seeing another dataset than the one held
     /// forgets every answer of the older one.
-    fn lookup(&self, dataset: &FileId, key: &str) -> Option<Vec<u8>>;
+    fn lookup(&self, dataset: &FileId, key: &str) -> Option<Bytes>;
     /// Keeps `body` (of media type `content_type`) for `key` of `dataset`, if it fits.
-    fn remember(&self, dataset: &FileId, key: String, content_type: &'static str, body: &[u8]);
+    fn remember(&self, dataset: &FileId, key: String, content_type: &'static str, body: Bytes);
 }
 
 /// A store that keeps nothing: every request is executed.
@@ -31,11 +33,11 @@ pub trait Answers: Send + Sync + std::fmt::Debug {
 pub struct NoAnswers;
 
 impl Answers for NoAnswers {
-    fn lookup(&self, _: &FileId, _: &str) -> Option<Vec<u8>> {
+    fn lookup(&self, _: &FileId, _: &str) -> Option<Bytes> {
         None
     }
 
-    fn remember(&self, _: &FileId, _: String, _: &'static str, _: &[u8]) {}
+    fn remember(&self, _: &FileId, _: String, _: &'static str, _: Bytes) {}
 }
 
 /// What an answer depends on besides the dataset file, as one key.

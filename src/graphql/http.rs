@@ -530,14 +530,14 @@ async fn execute(
         }
         Outcome::Executed(response) => (StatusCode::OK, serde_json::to_string(&response), response),
     };
-    let body = body.map_err(HttpError::internal)?;
+    let body = bytes::Bytes::from(body.map_err(HttpError::internal)?);
     if let (Some(dataset), true) = (&dataset, executed && response.errors.is_empty()) {
         // Kept only when the file it was made from is still the current one.
         if service.db.dataset().as_ref() == Some(dataset) {
             let content_type = media.content_type();
             service
                 .answers
-                .remember(dataset, answer_key, content_type, body.as_bytes());
+                .remember(dataset, answer_key, content_type, body.clone());
         }
     }
     let mut http = json_response(status, media, body);

@@ -6,7 +6,8 @@
 //! answers ([`super::live`], one generation = the identity of the dataset file). An
 //! entry is one response as sent (bytes in the coding chosen, that coding, the strong
 //! ETag) for one key and one list of codings the client accepts, so a hit costs a
-//! hash look-up and a copy: nothing is read, queried, hashed or compressed again.
+//! hash look-up under a shared lock, and no copy of the body (responses share the
+//! kept bytes): nothing is read, queried, hashed or compressed again.
 //!
 //! A look-up with another generation than the one held empties the store first, so
 //! no response of an older tree or dataset is ever answered once a newer one is seen.
@@ -14,11 +15,14 @@
 //! room; a response over an eighth of the budget is not kept. A budget of 0 keeps
 //! nothing.
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use bytes::Bytes;
 
 use super::respond::{Encoding, Negotiation, Outcome};
 
@@ -39,18 +43,19 @@ impl Weight for String {
     }
 }
 
-/// One response as sent.
+/// One response as sent; its body is shared with every response made from it.
 #[derive(Debug)]
 struct Entry {
-    bytes: Vec<u8>,
+    accept: Vec<Encoding>,
+    bytes: Bytes,
     content_type: &'static str,
     encoding: Encoding,
     etag: String,
 }
 
 impl Entry {
-    fn weight<K: Weight>(&self, key: &K) -> usize {
-        self.bytes.len() + self.etag.len() + key.weight()
+    fn weight(&self) -> usize {
+        self.bytes.len() + self.etag.len()
     }
 }
 
@@ -58,7 +63,7 @@ impl Entry {
 #[derive(Debug)]
 pub struct Responses<G, K> {
     budget: usize,
-    inner: Mutex<Inner<G, K>>,
+    inner: RwLock<Inner<G, K>>,
     hits: AtomicU64,
     misses: AtomicU64,
 }
@@ -78,7 +83,17 @@ pub struct Stats {
 struct Inner<G, K> {
     generation: Option<G>,
     used: usize,
-    entries: HashMap<(K, Vec<Encoding>), Entry>,
+    /// Per key, one entry per list of codings accepted.
+    entries: HashMap<K, Vec<Entry>>,
+}
+
+impl<G, K> Inner<G, K> {
+    /// Forgets every entry and holds `generation` from now on.
+    fn restart(&mut self, generation: G) {
+        self.entries.clear();
+        self.used = 0;
+        self.generation = Some(generation);
+    }
 }
 
 impl<G: Eq + Clone, K: Eq + Hash + Clone + Weight> Responses<G, K> {
@@ -86,7 +101,7 @@ impl<G: Eq + Clone, K: Eq + Hash + Clone + Weight> Responses<G, K> {
     pub fn new(budget: usize) -> Self {
         Responses {
             budget,
-            inner: Mutex::new(Inner {
+            inner: RwLock::new(Inner {
                 generation: None,
                 used: 0,
                 entries: HashMap::new(),
@@ -101,18 +116,26 @@ impl<G: Eq + Clone, K: Eq + Hash + Clone + Weight> Responses<G, K> {
         Stats {
             hits: self.hits.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
-            bytes: self.lock().used,
+            bytes: self.read().used,
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Inner<G, K>> {
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    fn read(&self) -> RwLockReadGuard<'_, Inner<G, K>> {
+        self.inner.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn write(&self) -> RwLockWriteGuard<'_, Inner<G, K>> {
+        self.inner.write().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The response kept for `key` in `generation` and this request's codings (a 304
     /// when its `If-None-Match` names the ETag). Seeing a new generation empties the
-    /// store.
-    pub fn lookup(&self, generation: &G, key: &K, neg: &Negotiation) -> Option<Outcome> {
+    /// store. A hit copies no body: the response shares the kept bytes.
+    pub fn lookup<Q>(&self, generation: &G, key: &Q, neg: &Negotiation) -> Option<Outcome>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
         let found = self.find(generation, key, neg);
         let counter = if found.is_some() {
             &self.hits
@@ -123,24 +146,35 @@ impl<G: Eq + Clone, K: Eq + Hash + Clone + Weight> Responses<G, K> {
         found
     }
 
-    fn find(&self, generation: &G, key: &K, neg: &Negotiation) -> Option<Outcome> {
+    fn find<Q>(&self, generation: &G, key: &Q, neg: &Negotiation) -> Option<Outcome>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
         if self.budget == 0 {
             return None;
         }
-        let mut inner = self.lock();
-        if inner.generation.as_ref() != Some(generation) {
-            inner.entries.clear();
-            inner.used = 0;
-            inner.generation = Some(generation.clone());
-            return None;
+        {
+            let inner = self.read();
+            if inner.generation.as_ref() == Some(generation) {
+                let entry = inner
+                    .entries
+                    .get(key)?
+                    .iter()
+                    .find(|e| e.accept == neg.accept)?;
+                return Some(neg.known(
+                    entry.bytes.clone(),
+                    entry.content_type,
+                    entry.encoding,
+                    entry.etag.clone(),
+                ));
+            }
         }
-        let entry = inner.entries.get(&(key.clone(), neg.accept.clone()))?;
-        Some(neg.known(
-            entry.bytes.clone(),
-            entry.content_type,
-            entry.encoding,
-            entry.etag.clone(),
-        ))
+        let mut inner = self.write();
+        if inner.generation.as_ref() != Some(generation) {
+            inner.restart(generation.clone());
+        }
+        None
     }
 
     /// Keeps a full response made from `generation`; nothing when a newer generation
@@ -156,33 +190,37 @@ impl<G: Eq + Clone, K: Eq + Hash + Clone + Weight> Responses<G, K> {
             return;
         };
         let entry = Entry {
+            accept: neg.accept.clone(),
             bytes: bytes.clone(),
             content_type,
             encoding: *encoding,
             etag: etag.clone(),
         };
-        let size = entry.weight(&key);
+        let size = entry.weight() + key.weight();
         if size > self.budget / 8 {
             return;
         }
-        let mut inner = self.lock();
+        let mut inner = self.write();
         if inner.generation.as_ref() != Some(generation) {
             return;
+        }
+        let inner = &mut *inner;
+        if let Some(kept) = inner.entries.get_mut(&key) {
+            if let Some(old) = kept.iter_mut().find(|e| e.accept == entry.accept) {
+                inner.used = inner.used - old.weight() + entry.weight();
+                *old = entry;
+                return;
+            }
         }
         while inner.used + size > self.budget {
             let Some(old_key) = inner.entries.keys().next().cloned() else {
                 break;
             };
             if let Some(old) = inner.entries.remove(&old_key) {
-                inner.used -= old.weight(&old_key.0);
+                inner.used -= old.iter().map(|e| e.weight() + old_key.weight()).sum::<usize>();
             }
         }
-        if let Some(old) = inner
-            .entries
-            .insert((key.clone(), neg.accept.clone()), entry)
-        {
-            inner.used -= old.weight(&key);
-        }
+        inner.entries.entry(key).or_default().push(entry);
         inner.used += size;
     }
 
@@ -202,7 +240,7 @@ mod tests {
 
     fn body(outcome: Option<Outcome>) -> Vec<u8> {
         match outcome {
-            Some(Outcome::Full { bytes, .. }) => bytes,
+            Some(Outcome::Full { bytes, .. }) => bytes.to_vec(),
             other => panic!("{other:?}"),
         }
     }
@@ -222,6 +260,22 @@ mod tests {
         assert_eq!(store.used(), 0);
         store.remember(&2, key.clone(), &neg, &full(b"two"));
         assert_eq!(body(store.lookup(&2, &key, &neg)), b"two");
+    }
+
+    #[test]
+    fn hits_share_the_kept_body_and_need_no_owned_key() {
+        let store: Responses<u32, PathBuf> = Responses::new(1 << 20);
+        let neg = Negotiation::default();
+        let key = std::path::Path::new("api/v0/issues/index.json");
+        assert!(store.lookup(&1, key, &neg).is_none());
+        store.remember(&1, key.to_path_buf(), &neg, &full(&[b'x'; 4096]));
+        let hit = |store: &Responses<u32, PathBuf>| match store.lookup(&1, key, &neg) {
+            Some(Outcome::Full { bytes, .. }) => bytes,
+            other => panic!("{other:?}"),
+        };
+        let (first, second) = (hit(&store), hit(&store));
+        assert_eq!(first.len(), 4096);
+        assert_eq!(first.as_ptr(), second.as_ptr(), "each hit copied the body");
     }
 
     #[test]

@@ -55,7 +55,7 @@ impl FileCache {
     /// `readlink`), so it can run on the async workers.
     pub fn lookup(&self, site: &Path, rel: &Path, neg: &Negotiation) -> Option<Outcome> {
         let generation = generation(site)?;
-        self.0.lookup(&generation, &rel.to_path_buf(), neg)
+        self.0.lookup(&generation, rel, neg)
     }
 
     /// One file of the live tree (a precompressed sibling when the client accepts its
@@ -140,7 +140,7 @@ mod tests {
 
     fn body(outcome: Option<Outcome>) -> Vec<u8> {
         match outcome {
-            Some(Outcome::Full { bytes, .. }) => bytes,
+            Some(Outcome::Full { bytes, .. }) => bytes.to_vec(),
             other => panic!("{other:?}"),
         }
     }

@@ -22,6 +22,8 @@
 
 use std::path::Path;
 
+use bytes::Bytes;
+
 use crate::catalog::{DetailSpec, ListQuery, ListSpec};
 use crate::store::FileId;
 
@@ -54,7 +56,7 @@ impl LiveCache {
     /// The answer kept for `key`, made from the dataset file `db` is now.
     pub fn lookup(&self, db: &Path, key: &str, neg: &Negotiation) -> Option<Outcome> {
         let dataset = FileId::of(db).ok()?;
-        self.0.lookup(&dataset, &key.to_string(), neg)
+        self.0.lookup(&dataset, key, neg)
     }
 
     /// Keeps an answer made from `dataset`.
@@ -81,19 +83,16 @@ impl GraphqlAnswers {
 }
 
 impl crate::graphql::Answers for GraphqlAnswers {
-    fn lookup(&self, dataset: &FileId, key: &str) -> Option<Vec<u8>> {
-        match self
-            .0
-            .lookup(dataset, &key.to_string(), &Negotiation::default())?
-        {
+    fn lookup(&self, dataset: &FileId, key: &str) -> Option<Bytes> {
+        match self.0.lookup(dataset, key, &Negotiation::default())? {
             Outcome::Full { bytes, .. } => Some(bytes),
             Outcome::NotModified { .. } => None,
         }
     }
 
-    fn remember(&self, dataset: &FileId, key: String, content_type: &'static str, body: &[u8]) {
+    fn remember(&self, dataset: &FileId, key: String, content_type: &'static str, body: Bytes) {
         let answer = Outcome::Full {
-            bytes: body.to_vec(),
+            bytes: body,
             content_type,
             encoding: Encoding::Identity,
             etag: String::new(),

@@ -22,6 +22,7 @@ pub mod conn;
 pub mod files;
 pub mod health;
 pub mod live;
+pub mod logwriter;
 pub mod metrics;
 pub mod net;
 pub mod proxy;
@@ -393,14 +394,15 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
     response
 }
 
-/// JSON log lines on stderr (`RUST_LOG` filters; default `info`), written by a thread
-/// of their own so that a request never waits for stderr. Lines are flushed when the
-/// returned guard is dropped; when more than the writer's buffer (128,000 lines) wait,
-/// further lines are dropped rather than holding up a request.
-pub fn init_logging() -> Option<tracing_appender::non_blocking::WorkerGuard> {
+/// JSON log lines on stderr (`RUST_LOG` filters; default `info`), written in batches
+/// by a thread of their own so that a request never waits for stderr
+/// ([`logwriter`]): within 50 ms, and all of them when the returned guard is
+/// dropped; when 32 MiB wait, further lines are dropped (and counted) rather than
+/// holding up a request.
+pub fn init_logging() -> Option<logwriter::Guard> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let (writer, guard) = tracing_appender::non_blocking(std::io::stderr());
+    let (writer, guard) = logwriter::batched(std::io::stderr());
     tracing_subscriber::fmt()
         .json()
         .flatten_event(true)

@@ -8,6 +8,7 @@
 use std::io::Write as _;
 use std::time::Duration;
 
+use bytes::Bytes;
 use axum::body::Body;
 use axum::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use axum::http::StatusCode;
@@ -263,7 +264,7 @@ pub fn compress(bytes: &[u8], encoding: Encoding) -> anyhow::Result<Vec<u8>> {
 #[derive(Debug)]
 pub enum Outcome {
     Full {
-        bytes: Vec<u8>,
+        bytes: Bytes,
         content_type: &'static str,
         encoding: Encoding,
         etag: String,
@@ -311,7 +312,7 @@ impl Negotiation {
             return Outcome::NotModified { etag };
         }
         Outcome::Full {
-            bytes,
+            bytes: bytes.into(),
             content_type,
             encoding,
             etag,
@@ -321,7 +322,7 @@ impl Negotiation {
     /// A body whose coding and ETag are known already (a cached response).
     pub fn known(
         &self,
-        bytes: Vec<u8>,
+        bytes: Bytes,
         content_type: &'static str,
         encoding: Encoding,
         etag: String,
@@ -353,7 +354,7 @@ impl Negotiation {
             compress(&bytes, encoding)?
         };
         Ok(Outcome::Full {
-            bytes,
+            bytes: bytes.into(),
             content_type,
             encoding,
             etag,
