@@ -299,7 +299,9 @@ CREATE TABLE project_repositories (
     repository_id INTEGER NOT NULL REFERENCES repositories (id),
     PRIMARY KEY (project_id, repository_id)
 );
-CREATE INDEX project_repositories_repository ON project_repositories (repository_id);
+-- With the project id: a repository's first active project (a release's
+-- `projectName`) is read in project order without sorting.
+CREATE INDEX project_repositories_repository ON project_repositories (repository_id, project_id);
 
 -- A chapter's and a committee's own repositories (counts and top contributors), in
 -- the order listed.

@@ -206,7 +206,10 @@ mod tests {
         let mut seen = Vec::new();
         for i in 0..5 {
             let header = watch.header().expect("the header is readable");
-            assert!(!seen.contains(&header), "commit {i} left the header as it was");
+            assert!(
+                !seen.contains(&header),
+                "commit {i} left the header as it was"
+            );
             assert_eq!(watch.header(), Some(header), "no commit, same header");
             seen.push(header);
             super::super::create(&writer, Kind::Key, "k", None, Utc::now()).unwrap();

@@ -147,8 +147,11 @@ pub async fn in_waves<F: Future>(waves: Arc<Waves>, work: F) -> F::Output {
     .await
 }
 
+/// Each parent's children are shared with the one waiting for them rather than
+/// cloned for it (the loader hands every waiter a clone of its value); [`many`]
+/// takes them out.
 impl<K: ListKey> Loader<K> for Batch {
-    type Value = Vec<K::Item>;
+    type Value = Arc<Vec<K::Item>>;
     type Error = DbError;
 
     async fn load(&self, keys: &[K]) -> Result<HashMap<K, Self::Value>, Self::Error> {
@@ -176,7 +179,8 @@ impl<K: ListKey> Loader<K> for Batch {
                         groups.entry(parent).or_default().push(item);
                     }
                     for key in keys {
-                        out.insert(key, groups.remove(&key.parent()).unwrap_or_default());
+                        let children = groups.remove(&key.parent()).unwrap_or_default();
+                        out.insert(key, Arc::new(children));
                     }
                 }
                 Ok(out)
@@ -188,7 +192,11 @@ impl<K: ListKey> Loader<K> for Batch {
 /// The children of one parent.
 pub async fn many<K: ListKey>(ctx: &Context<'_>, key: K) -> Result<Vec<K::Item>> {
     let loader = ctx.data::<RequestLoader>()?;
-    Ok(loader.load_one(key).await?.unwrap_or_default())
+    Ok(match loader.load_one(key).await? {
+        // Shared only while the loader has not yet dropped its own handle.
+        Some(children) => Arc::try_unwrap(children).unwrap_or_else(|shared| (*shared).clone()),
+        None => Vec::new(),
+    })
 }
 
 /// The first child of one parent, if any.

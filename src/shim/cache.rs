@@ -217,7 +217,10 @@ impl<G: Eq + Clone, K: Eq + Hash + Clone + Weight> Responses<G, K> {
                 break;
             };
             if let Some(old) = inner.entries.remove(&old_key) {
-                inner.used -= old.iter().map(|e| e.weight() + old_key.weight()).sum::<usize>();
+                inner.used -= old
+                    .iter()
+                    .map(|e| e.weight() + old_key.weight())
+                    .sum::<usize>();
             }
         }
         inner.entries.entry(key).or_default().push(entry);

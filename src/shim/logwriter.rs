@@ -79,10 +79,7 @@ pub fn batched<W: Write + Send + 'static>(out: W) -> (BatchWriter, Guard) {
             .spawn(move || write_batches(&shared, out))
             .ok()
     };
-    (
-        BatchWriter(Arc::clone(&shared)),
-        Guard { shared, thread },
-    )
+    (BatchWriter(Arc::clone(&shared)), Guard { shared, thread })
 }
 
 fn write_batches<W: Write>(shared: &Shared, mut out: W) {
@@ -223,7 +220,10 @@ mod tests {
                 .filter(|l| l.starts_with(&format!("{t} ")))
                 .collect();
             assert_eq!(mine.len(), 2000);
-            assert!(mine.windows(2).all(|w| w[0] < w[1]), "thread {t}'s lines out of order");
+            assert!(
+                mine.windows(2).all(|w| w[0] < w[1]),
+                "thread {t}'s lines out of order"
+            );
             assert!(mine.iter().all(|l| l.len() == 2 + 4 + 1 + 40));
         }
     }

@@ -8,11 +8,11 @@
 use std::io::Write as _;
 use std::time::Duration;
 
-use bytes::Bytes;
 use axum::body::Body;
 use axum::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
 use sha2::{Digest, Sha256};
 
 use crate::catalog::FieldError;

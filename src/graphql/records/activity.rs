@@ -327,7 +327,7 @@ macro_rules! release_cols {
              (SELECT p.name FROM project_repositories pr JOIN projects p ON p.id = pr.project_id \
               WHERE pr.repository_id = t.repository_id AND ",
             active!("p"),
-            " ORDER BY p.id LIMIT 1), t.published_at, t.created_at"
+            " ORDER BY pr.project_id LIMIT 1), t.published_at, t.created_at"
         )
     };
 }
