@@ -2,15 +2,17 @@
 //!
 //! A request's line is formatted on the worker that answered it and appended to a
 //! shared buffer under a short lock; the worker never waits for stderr. The writer
-//! thread wakes when a batch is worth a write ([`BATCH`]) or when the oldest line has
-//! waited [`LATENCY`], and writes everything buffered in one go. So a busy shim makes
+//! thread, woken by the first line of a batch, writes everything buffered in one go
+//! once the batch is worth a write ([`BATCH`]) or its first line has waited
+//! [`LATENCY`]. So a busy shim makes
 //! one `write` per batch rather than one per request, and wakes no thread per line
 //! (tracing-appender's writer does both for each line, which showed as a tenth of
 //! the shim's CPU when it answers files).
 //!
 //! When stderr cannot keep up and [`CAPACITY`] bytes wait, further lines are dropped
 //! and counted; the count is written as a line of its own once there is room. The
-//! [`Guard`] writes what is left when dropped.
+//! [`Guard`] writes what is left when dropped (waiting at most two seconds for
+//! stderr). An idle shim's writer sleeps until the next line.
 
 use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -30,13 +32,19 @@ pub const CAPACITY: usize = 32 << 20;
 struct Pending {
     bytes: Vec<u8>,
     dropped: u64,
+    /// The guard was dropped: write what is left and stop.
     closed: bool,
+    /// The writer thread has written everything and stopped.
+    finished: bool,
 }
 
 #[derive(Default)]
 struct Shared {
     pending: Mutex<Pending>,
+    /// Wakes the writer thread: a first line, a full batch, or the guard dropped.
     wake: Condvar,
+    /// Wakes the guard: the writer thread has finished.
+    finished: Condvar,
 }
 
 impl Shared {
@@ -53,7 +61,7 @@ impl Shared {
         }
         let before = pending.bytes.len();
         pending.bytes.extend_from_slice(line);
-        if before < BATCH && pending.bytes.len() >= BATCH {
+        if before == 0 || (before < BATCH && pending.bytes.len() >= BATCH) {
             self.wake.notify_one();
         }
     }
@@ -82,11 +90,19 @@ pub fn batched<W: Write + Send + 'static>(out: W) -> (BatchWriter, Guard) {
     (BatchWriter(Arc::clone(&shared)), Guard { shared, thread })
 }
 
+/// The writer thread: asleep while nothing waits; once a line comes, it lets a batch
+/// gather for up to [`LATENCY`] (less when the batch fills), then writes it whole.
 fn write_batches<W: Write>(shared: &Shared, mut out: W) {
     let mut batch = Vec::new();
     loop {
         let (dropped, closed) = {
             let mut pending = shared.lock();
+            while pending.bytes.is_empty() && pending.dropped == 0 && !pending.closed {
+                pending = shared
+                    .wake
+                    .wait(pending)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
             if pending.bytes.len() < BATCH && !pending.closed {
                 pending = shared
                     .wake
@@ -109,17 +125,35 @@ fn write_batches<W: Write>(shared: &Shared, mut out: W) {
             let _ = out.flush();
             batch.clear();
         }
-        if closed && shared.lock().bytes.is_empty() {
-            return;
+        if closed {
+            let mut pending = shared.lock();
+            if pending.bytes.is_empty() {
+                pending.finished = true;
+                shared.finished.notify_all();
+                return;
+            }
         }
     }
 }
 
+/// How long dropping the [`Guard`] waits for the last lines to be written; a stderr
+/// that takes longer (a full pipe nobody reads) must not keep the process from
+/// exiting.
+const FINAL_WRITE: Duration = Duration::from_secs(2);
+
 impl Drop for Guard {
     fn drop(&mut self) {
-        self.shared.lock().closed = true;
+        let mut pending = self.shared.lock();
+        pending.closed = true;
         self.shared.wake.notify_one();
-        if let Some(thread) = self.thread.take() {
+        let (pending, _) = self
+            .shared
+            .finished
+            .wait_timeout_while(pending, FINAL_WRITE, |p| !p.finished)
+            .unwrap_or_else(PoisonError::into_inner);
+        let finished = pending.finished;
+        drop(pending);
+        if let (true, Some(thread)) = (finished, self.thread.take()) {
             let _ = thread.join();
         }
     }
@@ -228,24 +262,43 @@ mod tests {
         }
     }
 
+    /// A stderr that never returns until told to.
+    #[derive(Clone)]
+    struct Stuck(Arc<(Mutex<bool>, Condvar)>, Sink);
+
+    impl Write for Stuck {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let (open, cv) = &*self.0;
+            let mut open = open.lock().unwrap();
+            while !*open {
+                open = cv.wait(open).unwrap();
+            }
+            self.1.write(buf)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_stuck_stderr_does_not_keep_the_guard_forever() {
+        let stuck = Stuck(
+            Arc::new((Mutex::new(false), Condvar::new())),
+            Sink::default(),
+        );
+        let (writer, guard) = batched(stuck);
+        line(&writer, "never written\n");
+        let started = std::time::Instant::now();
+        drop(guard);
+        let waited = started.elapsed();
+        assert!(
+            waited >= FINAL_WRITE && waited < FINAL_WRITE * 3,
+            "{waited:?}"
+        );
+    }
+
     #[test]
     fn lines_past_the_capacity_are_dropped_and_counted() {
-        /// A stderr that never returns until told to.
-        #[derive(Clone)]
-        struct Stuck(Arc<(Mutex<bool>, Condvar)>, Sink);
-        impl Write for Stuck {
-            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-                let (open, cv) = &*self.0;
-                let mut open = open.lock().unwrap();
-                while !*open {
-                    open = cv.wait(open).unwrap();
-                }
-                self.1.write(buf)
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
         let sink = Sink::default();
         let stuck = Stuck(Arc::new((Mutex::new(false), Condvar::new())), sink.clone());
         let (writer, guard) = batched(stuck.clone());
