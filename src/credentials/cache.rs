@@ -97,9 +97,9 @@ impl Watch {
         };
         let mut both = [0u8; 2 * HEADER];
         file.read_exact_at(&mut both, 0).ok()?;
-        let (first, second) = both.split_at(HEADER);
+        let first: [u8; HEADER] = both[..HEADER].try_into().ok()?;
         // isInit (byte 12) is 1 once SQLite has built the index.
-        (first == second && first[12] == 1).then(|| first.try_into().expect("48 bytes"))
+        (first[..] == both[HEADER..] && first[12] == 1).then_some(first)
     }
 
     /// The current stamp; `None` when nothing can be read (then nothing is kept).

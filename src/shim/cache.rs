@@ -206,10 +206,8 @@ impl<G: Eq + Clone, K: Eq + Hash + Clone + Weight> Responses<G, K> {
         }
         let inner = &mut *inner;
         if let Some(kept) = inner.entries.get_mut(&key) {
-            if let Some(old) = kept.iter_mut().find(|e| e.accept == entry.accept) {
-                inner.used = inner.used - old.weight() + entry.weight();
-                *old = entry;
-                return;
+            if let Some(i) = kept.iter().position(|e| e.accept == entry.accept) {
+                inner.used -= kept.swap_remove(i).weight() + key.weight();
             }
         }
         while inner.used + size > self.budget {
