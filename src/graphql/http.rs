@@ -531,6 +531,7 @@ async fn execute(
         Outcome::Executed(response) => (StatusCode::OK, serde_json::to_string(&response), response),
     };
     let body = bytes::Bytes::from(body.map_err(HttpError::internal)?);
+    let http_body_len = body.len();
     if let (Some(dataset), true) = (&dataset, executed && response.errors.is_empty()) {
         // Kept only when the file it was made from is still the current one.
         if service.db.dataset().as_ref() == Some(dataset) {
@@ -550,8 +551,16 @@ async fn execute(
     if let Some(joined) = join_causes(causes) {
         http.extensions_mut().insert(InternalCause::new(joined));
     }
+    // Freeing a large response's values (the snapshot page: some 7,000 strings and
+    // maps) is left to a blocking thread rather than made before the answer is sent.
+    if http_body_len >= FREE_APART {
+        tokio::task::spawn_blocking(move || drop(response));
+    }
     Ok(http)
 }
+
+/// The size of answer from which the response values are freed apart.
+const FREE_APART: usize = 64 * 1024;
 
 fn explorer_page() -> Response {
     (

@@ -266,6 +266,10 @@ impl Guard {
 #[derive(Debug, Default)]
 pub struct OperationName(pub Option<String>);
 
+/// The request's document, parsed once before it is checked; without it (a document
+/// that does not parse) the guard parses the query text itself and reports the error.
+pub struct Parsed(pub Arc<ExecutableDocument>);
+
 /// Longest error message quoting the document, in characters.
 const MAX_MESSAGE_CHARS: usize = 300;
 
@@ -326,13 +330,21 @@ impl Extension for Guard {
             let message = parse_message(&e.message);
             with_code(ServerError { message, ..e }, "GRAPHQL_PARSE_FAILED")
         };
-        // Parsed and checked here first: async-graphql's own parse then walks the
-        // document expanding every fragment at every use, which a chain of fragments
-        // spreading the next one twice makes exponential; the width checked below
-        // bounds that walk.
-        let doc = async_graphql::parser::parse_query(query)
-            .map_err(|e| parse_failed(ServerError::from(e)))?;
-        self.check(ctx, &doc, variables)?;
+        // Checked here first: async-graphql's own parse step then walks the document
+        // expanding every fragment at every use, which a chain of fragments spreading
+        // the next one twice makes exponential; the width checked below bounds that
+        // walk. The document was parsed once by the caller ([`Parsed`], also handed
+        // to async-graphql as the request's parsed query), else it is parsed here.
+        let parsed_here;
+        let doc = match ctx.data_opt::<Parsed>() {
+            Some(Parsed(doc)) => doc.as_ref(),
+            None => {
+                parsed_here = async_graphql::parser::parse_query(query)
+                    .map_err(|e| parse_failed(ServerError::from(e)))?;
+                &parsed_here
+            }
+        };
+        self.check(ctx, doc, variables)?;
         next.run(ctx, query, variables).await.map_err(parse_failed)
     }
 

@@ -171,13 +171,20 @@ impl<K: ListKey> Loader<K> for Batch {
                     args.extend(K::bound());
                     let rows = conn.rows(&sql, rusqlite::params_from_iter(args), |c| {
                         let parent: i64 = c.get()?;
-                        c.skip(1);
-                        Ok((parent, K::Item::read(c)?))
+                        let position: i64 = c.get()?;
+                        Ok((parent, position, K::Item::read(c)?))
                     })?;
-                    let mut groups: HashMap<i64, Vec<K::Item>> = HashMap::new();
-                    for (parent, item) in rows {
-                        groups.entry(parent).or_default().push(item);
+                    let mut groups: HashMap<i64, Vec<(i64, K::Item)>> = HashMap::new();
+                    for (parent, position, item) in rows {
+                        groups.entry(parent).or_default().push((position, item));
                     }
+                    let mut groups: HashMap<i64, Vec<K::Item>> = groups
+                        .into_iter()
+                        .map(|(parent, mut children)| {
+                            children.sort_by_key(|(position, _)| *position);
+                            (parent, children.into_iter().map(|(_, item)| item).collect())
+                        })
+                        .collect();
                     for key in keys {
                         let children = groups.remove(&key.parent()).unwrap_or_default();
                         out.insert(key, Arc::new(children));

@@ -28,6 +28,7 @@ mod http;
 mod limits;
 mod loaders;
 mod order;
+mod plain;
 mod query;
 mod records;
 mod run;

@@ -95,13 +95,31 @@ use crate::store::lc;
 /// of the records in their files, which a regeneration may change. The type name makes
 /// the id unique across types.
 pub fn node_id(kind: &str, key: &str) -> ID {
-    ID(base64::engine::general_purpose::STANDARD.encode(format!("{kind}:{key}")))
+    let mut raw = String::with_capacity(kind.len() + 1 + key.len());
+    raw.push_str(kind);
+    raw.push(':');
+    raw.push_str(key);
+    ID(base64::engine::general_purpose::STANDARD.encode(raw))
 }
 
 /// The natural key of a record of a repository: `organization/repository` in lower
 /// case, then `suffix` (`#number` or `@tag`).
 pub fn repo_key(organization: &str, repository: &str, suffix: &str) -> String {
-    format!("{}/{}{suffix}", lc(organization), lc(repository))
+    let mut key = String::with_capacity(organization.len() + 1 + repository.len() + suffix.len());
+    push_lc(&mut key, organization);
+    key.push('/');
+    push_lc(&mut key, repository);
+    key.push_str(suffix);
+    key
+}
+
+/// Appends [`lc`]`(text)`, without a copy of its own when `text` is ASCII.
+fn push_lc(out: &mut String, text: &str) {
+    if text.is_ascii() {
+        out.extend(text.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+    } else {
+        out.push_str(&lc(text));
+    }
 }
 
 /// A record read from one SQL row, columns in `COLS` order.

@@ -8,27 +8,28 @@
 //! ([`super::order`]). So a request goes through two schemas built from the same
 //! types:
 //!
-//! 1. the **checking** schema, with the guard and [`CheckOnly`]: it parses, applies
-//!    the limits, validates and measures the complexity, keeps the parsed document,
-//!    and stops where execution would begin (no resolver runs, nothing is read);
-//! 2. the **executing** schema, without extensions, takes that parsed document and
-//!    resolves the fields; the response's objects are then put in the document's
-//!    order once, over the whole response.
+//! 1. the **checking** schema, with the guard and [`CheckOnly`]: it applies the
+//!    limits to the document (parsed once, before either schema sees it), validates
+//!    it and measures the complexity, and stops where execution would begin (no
+//!    resolver runs, nothing is read);
+//! 2. the **executing** schema, without extensions, takes the same parsed document,
+//!    validated again only for what execution needs (async-graphql's fast mode: the
+//!    full rules already passed on the checking schema), and resolves the fields;
+//!    the response's objects are then put in the document's order once, over the
+//!    whole response.
 //!
 //! On the snapshot page of the frontend (about 6,700 fields at `nest`) this halves
 //! the time spent outside SQLite; see bench/RESULTS.md.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use async_graphql::extensions::{
-    Extension, ExtensionContext, ExtensionFactory, NextExecute, NextParseQuery,
-};
+use async_graphql::extensions::{Extension, ExtensionContext, ExtensionFactory, NextExecute};
 use async_graphql::parser::types::ExecutableDocument;
 use async_graphql::{
-    EmptyMutation, EmptySubscription, Request, Response, Schema, ServerResult, Variables,
+    EmptyMutation, EmptySubscription, Request, Response, Schema, ValidationMode, Variables,
 };
 
-use super::limits::{Guard, OperationName};
+use super::limits::{Guard, OperationName, Parsed};
 use super::order::KeyOrder;
 use super::query::Query;
 use super::RoostSchema;
@@ -60,7 +61,7 @@ impl Schemas {
     pub fn new(guard: Guard, introspection: bool) -> Schemas {
         let build = || Schema::build(Query, EmptyMutation, EmptySubscription);
         let mut checking = build().extension(guard).extension(CheckOnly);
-        let mut executing = build();
+        let mut executing = build().validation_mode(ValidationMode::Fast);
         if !introspection {
             checking = checking.disable_introspection();
             executing = executing.disable_introspection();
@@ -84,18 +85,28 @@ impl Schemas {
         F: FnOnce(RoostSchema, Request) -> Fut,
         Fut: std::future::Future<Output = Response>,
     {
-        let document = Arc::new(Document::default());
+        // A document that does not parse is parsed again by the guard, which words
+        // the error.
+        let parsed = async_graphql::parser::parse_query(&params.query)
+            .ok()
+            .map(Arc::new);
         let mut checked = Request::new(params.query.clone())
             .variables(params.variables.clone())
-            .data(Arc::new(OperationName(params.operation_name.clone())))
-            .data(Arc::clone(&document));
+            .data(Arc::new(OperationName(params.operation_name.clone())));
+        if let Some(doc) = &parsed {
+            checked.set_parsed_query(ExecutableDocument::clone(doc));
+            checked = checked.data(Parsed(Arc::clone(doc)));
+        }
         if let Some(name) = &params.operation_name {
             checked = checked.operation_name(name.clone());
         }
         // The checking schema executes nothing: an error there is a refusal.
         let response = self.checking.execute(checked).await;
-        let parsed = match document.take() {
-            Some(parsed) if response.errors.is_empty() => parsed,
+        let parsed = match parsed {
+            // The checking request's handle is gone with it.
+            Some(doc) if response.errors.is_empty() => {
+                Arc::try_unwrap(doc).unwrap_or_else(|shared| ExecutableDocument::clone(&shared))
+            }
             _ => return Outcome::Rejected(response),
         };
         let order = KeyOrder::of_operation(&parsed, params.operation_name.as_deref());
@@ -112,18 +123,8 @@ impl Schemas {
     }
 }
 
-/// The parsed document of a checked request.
-#[derive(Default)]
-struct Document(Mutex<Option<ExecutableDocument>>);
-
-impl Document {
-    fn take(&self) -> Option<ExecutableDocument> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-}
-
-/// The checking schema's last extension: keeps the parsed document in the request's
-/// [`Document`] and ends the request where execution would start.
+/// The checking schema's last extension: ends the request where execution would
+/// start.
 struct CheckOnly;
 
 impl ExtensionFactory for CheckOnly {
@@ -134,20 +135,6 @@ impl ExtensionFactory for CheckOnly {
 
 #[async_graphql::async_trait::async_trait]
 impl Extension for CheckOnly {
-    async fn parse_query(
-        &self,
-        ctx: &ExtensionContext<'_>,
-        query: &str,
-        variables: &Variables,
-        next: NextParseQuery<'_>,
-    ) -> ServerResult<ExecutableDocument> {
-        let document = next.run(ctx, query, variables).await?;
-        if let Some(slot) = ctx.data_opt::<Arc<Document>>() {
-            *slot.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(document.clone());
-        }
-        Ok(document)
-    }
-
     async fn execute(
         &self,
         _ctx: &ExtensionContext<'_>,

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::limits::cost;
 use super::loaders::{contributor_totals, many, one};
+use super::plain::{authors_as_cards, Listed};
 use super::records::contributions::{DayCount, ACTIVITIES};
 use super::records::relations as l;
 use super::records::*;
@@ -665,14 +666,20 @@ impl Snapshot {
 
     /// Published releases new in the snapshot, most recently published first.
     #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn new_releases(&self, ctx: &Context<'_>) -> Result<Vec<Release>> {
-        let releases = many(ctx, l::SnapshotReleases(self.id)).await?;
-        Ok(releases.into_iter().map(|r| r.0).collect())
+    async fn new_releases(&self, ctx: &Context<'_>) -> Result<Listed<Release>> {
+        let releases = if authors_as_cards(&ctx.item.node.selection_set.node) {
+            let releases = many(ctx, l::SnapshotReleaseCards(self.id)).await?;
+            releases.into_iter().map(|r| r.0).collect()
+        } else {
+            let releases = many(ctx, l::SnapshotReleases(self.id)).await?;
+            releases.into_iter().map(|r| r.0).collect()
+        };
+        Ok(Listed(releases))
     }
 
     /// Members new in the snapshot, newest first.
     #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn new_users(&self, ctx: &Context<'_>) -> Result<Vec<User>> {
-        many(ctx, l::SnapshotUsers(self.id)).await
+    async fn new_users(&self, ctx: &Context<'_>) -> Result<Listed<User>> {
+        Ok(Listed(many(ctx, l::SnapshotUsers(self.id)).await?))
     }
 }

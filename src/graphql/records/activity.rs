@@ -387,3 +387,34 @@ impl Record for AuthoredRelease {
         Ok(AuthoredRelease(release))
     }
 }
+
+/// A release read with its author's card only (id, login, name and avatar: what the
+/// frontend's lists show of an author), in place of an [`AuthoredRelease`] when the
+/// selection asks no more of the authors ([`crate::graphql::plain::authors_as_cards`]):
+/// twelve fewer columns a release. The author's other fields are left empty, and
+/// nothing asks for them.
+#[derive(Clone)]
+pub struct CardRelease(pub Release);
+
+impl Table for CardRelease {
+    const TABLE: &'static str = AuthoredRelease::TABLE;
+    const JOINS: &'static str = AuthoredRelease::JOINS;
+}
+
+impl Record for CardRelease {
+    const COLS: &'static str = concat!(
+        release_cols!(),
+        ", a.id IS NOT NULL, a.id, a.login, a.name, a.avatar_url"
+    );
+    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        let mut release = Release::read(c)?;
+        let author = if c.get::<bool>()? {
+            Some(User::read_card(c)?)
+        } else {
+            c.skip(4);
+            None
+        };
+        release.author = Some(author);
+        Ok(CardRelease(release))
+    }
+}

@@ -480,6 +480,34 @@ impl Record for User {
     }
 }
 
+impl User {
+    /// A member's card from the columns `id, login, name, avatar_url`, the other
+    /// fields empty: for selections that ask for none of them ([`CardRelease`]).
+    pub fn read_card(c: &mut Cols) -> rusqlite::Result<User> {
+        let mut rec = User {
+            node_id: ID(String::new()),
+            id: c.get()?,
+            login: c.get()?,
+            name: c.get()?,
+            avatar_url: c.get()?,
+            url: String::new(),
+            bio: String::new(),
+            company: String::new(),
+            location: String::new(),
+            title: String::new(),
+            twitter_username: String::new(),
+            followers_count: 0,
+            following_count: 0,
+            public_repositories_count: 0,
+            created_at: String::new(),
+            updated_at: String::new(),
+            email: String::new(),
+        };
+        rec.node_id = node_id("User", &lc(&rec.login));
+        Ok(rec)
+    }
+}
+
 /// What a member authored.
 #[derive(Clone, Copy, Default)]
 pub struct UserTotals {

@@ -104,3 +104,82 @@ async fn snapshot_and_snapshots() {
         .await;
     assert_eq!(data["snapshot"], Value::Null);
 }
+
+/// A snapshot's `newReleases` and `newUsers` are written without async-graphql's
+/// per-field resolution when they ask only for plain fields (src/graphql/plain.rs).
+/// A fragment anywhere in the selection sends the list through async-graphql's own
+/// resolution: both must answer the same bytes, for every plain field, with aliases,
+/// in any field order and with `@skip` and `@include` (which async-graphql applies
+/// before either path runs).
+#[tokio::test]
+async fn plain_lists_answer_the_bytes_resolved_lists_do() {
+    let app = app();
+    let release = "id tagName name description url isPreRelease organizationName \
+                   repositoryName projectName publishedAt createdAt";
+    let user = "id login name avatarUrl url bio company location title twitterUsername \
+                followersCount followingCount publicRepositoriesCount createdAt updatedAt email";
+    let cases = [
+        // Every plain field, the author read with the release.
+        (
+            format!("newReleases {{ {release} author {{ {user} }} }} newUsers {{ {user} }}"),
+            format!(
+                "newReleases {{ {release} author {{ ... on User {{ {user} }} }} }} \
+                 newUsers {{ ... on User {{ {user} }} }}"
+            ),
+        ),
+        // Aliases, another order, skipped fields.
+        (
+            "newReleases { when: publishedAt author { handle: login id } tag: tagName id \
+             name @skip(if: true) } \
+             newUsers { created: createdAt login @include(if: true) name @include(if: false) }"
+                .to_string(),
+            "newReleases { ... on Release { when: publishedAt author { handle: login id } \
+             tag: tagName id } } newUsers { created: createdAt ... { login } }"
+                .to_string(),
+        ),
+        // Authors asked for their cards only are read as cards (four columns); a
+        // fragment may ask for more, and they are read whole.
+        (
+            "newReleases { tagName author { login avatarUrl } } \
+             more: newReleases { tagName author { login ... on User { bio email } } }"
+                .to_string(),
+            "newReleases { ... on Release { tagName author { login avatarUrl } } } \
+             more: newReleases { ... on Release { tagName author { login bio email } } }"
+                .to_string(),
+        ),
+    ];
+    let keys = strings(
+        &app.sql(),
+        "SELECT key FROM snapshots WHERE status = 'completed'",
+        [],
+    );
+    for (direct, resolved) in cases {
+        let (mut releases, mut authors, mut users) = (0, 0, 0);
+        for key in &keys {
+            let ask =
+                |fields: &str| format!("{{ snapshot(key: {}) {{ key {fields} }} }}", json!(key));
+            let direct = app.post(&ask(&direct), json!({})).await;
+            let resolved = app.post(&ask(&resolved), json!({})).await;
+            assert_eq!(direct.status.as_u16(), 200, "{}", direct.text());
+            assert_eq!(direct.text(), resolved.text());
+            let body = direct.json();
+            assert!(body.get("errors").is_none(), "{body}");
+            let snapshot = &body["data"]["snapshot"];
+            let new_releases = snapshot["newReleases"].as_array().unwrap();
+            releases += new_releases.len();
+            authors += new_releases
+                .iter()
+                .filter(|r| r["author"].is_object())
+                .count();
+            users += snapshot["newUsers"].as_array().map_or(0, Vec::len);
+        }
+        // Enough of the sample to mean something: releases, some with an author,
+        // and new members where they are asked for.
+        assert!(releases >= 5, "{releases} releases");
+        assert!(authors >= 1, "{authors} authors");
+        assert!(
+            users >= 3 || !direct.contains("newUsers"),
+            "{users} members"
+        );
+    }
+}
