@@ -4,6 +4,7 @@
 //! precompressed siblings (`.gz`, `.br`) when asked, and lists every file it placed
 //! for the manifest.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::Write;
@@ -12,6 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::Mutex;
 
 use anyhow::Context;
+use flate2::{Compress, Compression, FlushCompress, Status};
 use sha2::{Digest, Sha256};
 
 use crate::manifest::ManifestEntry;
@@ -156,21 +158,43 @@ impl Writer {
 pub const PRECOMPRESS_MIN: usize = 1024;
 
 /// A compression of a file's bytes for a precompressed sibling. The levels are chosen
-/// for the cost of a whole tree: gzip 6 (the default of gzip itself) and brotli 5 with a
-/// 4 MiB window, which compress this JSON as small as gzip 9 and brotli 9 within 1% and
-/// 0.5% (brotli 9 is some thirty times slower than 5 on these files).
+/// for the cost of a whole tree: gzip 6 (gzip's own default) and brotli 4 with a 4 MiB
+/// window. On 3,000 list pages of a `small` tree (37 MB, one core): gzip 6 on zlib-rs
+/// at 106 MB/s to 0.232 of the size (miniz_oxide, before: 60 MB/s to 0.237); brotli 4
+/// at 58–64 MB/s to 0.199, where brotli 5 took 34–41 MB/s to 0.191 (4% smaller at
+/// half the speed). See bench/RESULTS.md.
 type Compressor = fn(&[u8]) -> anyhow::Result<Vec<u8>>;
 
+thread_local! {
+    /// Each thread's gzip compressor, reset for every file. A new one per file
+    /// allocated and freed zlib's state (some 300 KB) thousands of times a second,
+    /// which glibc's allocator kept: `generate --precompress` of `small` grew to 1.5–3
+    /// GB of RSS for a heap of 71 MB.
+    static GZIP: RefCell<Option<Compress>> = const { RefCell::new(None) };
+}
+
 fn gzip(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
-    let mut enc = flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::new(6));
-    enc.write_all(bytes)?;
-    Ok(enc.finish()?)
+    GZIP.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        let gz = slot.get_or_insert_with(|| Compress::new_gzip(Compression::new(6), 15));
+        gz.reset();
+        let mut out = Vec::with_capacity(bytes.len() / 3 + 64);
+        loop {
+            let read = usize::try_from(gz.total_in())?;
+            let rest = bytes.get(read..).unwrap_or_default();
+            match gz.compress_vec(rest, &mut out, FlushCompress::Finish)? {
+                Status::StreamEnd => return Ok(out),
+                // The output is full: room for more.
+                Status::Ok | Status::BufError => out.reserve(out.capacity().max(4096)),
+            }
+        }
+    })
 }
 
 fn brotli(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
     let mut out = Vec::new();
     {
-        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 4, 22);
         w.write_all(bytes)?;
     }
     Ok(out)

@@ -35,12 +35,6 @@ pub trait Plain: OutputType {
 /// The value of a list field of `T`: written directly when its selection allows it.
 pub struct Listed<T>(pub Vec<T>);
 
-impl<T> From<Vec<T>> for Listed<T> {
-    fn from(items: Vec<T>) -> Listed<T> {
-        Listed(items)
-    }
-}
-
 impl<T: Plain> OutputType for Listed<T> {
     fn type_name() -> Cow<'static, str> {
         Vec::<T>::type_name()
