@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, SecondsFormat, Timelike, Utc};
 use serde::{Deserialize, Deserializer};
 
 mod pages;
@@ -29,31 +29,33 @@ impl Ts {
 
     /// `YYYY-MM-DDTHH:MM:SSZ`, with six fraction digits only when the fraction is non-zero.
     ///
-    /// Written digit by digit for the years 0 to 9999: every REST file and GraphQL
-    /// record formats its timestamps here, and chrono's general formatter cost about
-    /// ten times as much. Other years go through chrono, which the tests compare this
-    /// with.
+    /// Written digit by digit from chrono's calendar fields for the years 0 to 9999:
+    /// every REST file and GraphQL record formats its timestamps here, and chrono's
+    /// general formatter cost about ten times as much. Other years go through that
+    /// formatter, which the tests compare this with.
     pub fn format(self) -> String {
-        let secs = self.0.div_euclid(1_000_000);
-        let fraction = self.0.rem_euclid(1_000_000);
-        let (year, month, day) = civil_from_days(secs.div_euclid(86_400));
-        if !(0..=9999).contains(&year) {
+        let Some(dt) = DateTime::<Utc>::from_timestamp_micros(self.0) else {
+            return String::new();
+        };
+        if !(0..=9999).contains(&dt.year()) {
             return self.format_chrono();
         }
-        let second = secs.rem_euclid(86_400);
         let mut text = *b"0000-00-00T00:00:00.000000Z";
-        put_digits(&mut text[0..4], year);
-        put_digits(&mut text[5..7], month);
-        put_digits(&mut text[8..10], day);
-        put_digits(&mut text[11..13], second / 3600);
-        put_digits(&mut text[14..16], second / 60 % 60);
-        put_digits(&mut text[17..19], second % 60);
-        let text = if fraction == 0 {
-            text[19] = b'Z';
-            &text[..20]
-        } else {
-            put_digits(&mut text[20..26], fraction);
-            &text[..]
+        put_digits(&mut text[0..4], dt.year().unsigned_abs());
+        put_digits(&mut text[5..7], dt.month());
+        put_digits(&mut text[8..10], dt.day());
+        put_digits(&mut text[11..13], dt.hour());
+        put_digits(&mut text[14..16], dt.minute());
+        put_digits(&mut text[17..19], dt.second());
+        let text = match dt.timestamp_subsec_micros() {
+            0 => {
+                text[19] = b'Z';
+                &text[..20]
+            }
+            fraction => {
+                put_digits(&mut text[20..26], fraction);
+                &text[..]
+            }
         };
         String::from_utf8_lossy(text).into_owned()
     }
@@ -71,32 +73,12 @@ impl Ts {
     }
 }
 
-/// Writes the last `slot.len()` decimal digits of `value` (not negative) into `slot`.
-fn put_digits(slot: &mut [u8], mut value: i64) {
+/// Writes the last `slot.len()` decimal digits of `value` into `slot`.
+fn put_digits(slot: &mut [u8], mut value: u32) {
     for digit in slot.iter_mut().rev() {
         *digit = b'0' + (value % 10) as u8;
         value /= 10;
     }
-}
-
-/// The proleptic Gregorian `(year, month, day)` of a day counted from 1970-01-01
-/// (H. Hinnant's `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let shifted_month = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
-    let month = if shifted_month < 10 {
-        shifted_month + 3
-    } else {
-        shifted_month - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 impl fmt::Display for Ts {

@@ -178,15 +178,10 @@ impl<K: ListKey> Loader<K> for Batch {
                     for (parent, position, item) in rows {
                         groups.entry(parent).or_default().push((position, item));
                     }
-                    let mut groups: HashMap<i64, Vec<K::Item>> = groups
-                        .into_iter()
-                        .map(|(parent, mut children)| {
-                            children.sort_by_key(|(position, _)| *position);
-                            (parent, children.into_iter().map(|(_, item)| item).collect())
-                        })
-                        .collect();
                     for key in keys {
-                        let children = groups.remove(&key.parent()).unwrap_or_default();
+                        let mut children = groups.remove(&key.parent()).unwrap_or_default();
+                        children.sort_by_key(|(position, _)| *position);
+                        let children = children.into_iter().map(|(_, item)| item).collect();
                         out.insert(key, Arc::new(children));
                     }
                 }

@@ -423,7 +423,7 @@ impl Record for OrganizationStats {
 // Users
 
 /// A member (code-hosting user).
-#[derive(SimpleObject, Clone)]
+#[derive(SimpleObject, Clone, Default)]
 #[graphql(complex)]
 pub struct User {
     /// Opaque and stable: the same record has the same id in every regeneration.
@@ -485,23 +485,11 @@ impl User {
     /// fields empty: for selections that ask for none of them ([`CardRelease`]).
     pub fn read_card(c: &mut Cols) -> rusqlite::Result<User> {
         let mut rec = User {
-            node_id: ID(String::new()),
             id: c.get()?,
             login: c.get()?,
             name: c.get()?,
             avatar_url: c.get()?,
-            url: String::new(),
-            bio: String::new(),
-            company: String::new(),
-            location: String::new(),
-            title: String::new(),
-            twitter_username: String::new(),
-            followers_count: 0,
-            following_count: 0,
-            public_repositories_count: 0,
-            created_at: String::new(),
-            updated_at: String::new(),
-            email: String::new(),
+            ..User::default()
         };
         rec.node_id = node_id("User", &lc(&rec.login));
         Ok(rec)

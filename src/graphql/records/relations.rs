@@ -345,15 +345,18 @@ relation!(
     SnapshotProjects => Project, limit MAX_LIMIT,
     children::<Project>("snapshot_projects s JOIN projects t ON t.id = s.project_id",
         "s.snapshot_id", active!("t"), CREATED_FIRST));
+/// A snapshot's releases (`s`) joined to the releases (`t`).
+const SNAPSHOT_RELEASES: &str = "snapshot_releases s JOIN releases t ON t.id = s.release_id";
+
 relation!(
     SnapshotReleases => AuthoredRelease, limit MAX_LIMIT,
-    children::<AuthoredRelease>("snapshot_releases s JOIN releases t ON t.id = s.release_id",
-        "s.snapshot_id", published!("t"), PUBLISHED_FIRST));
+    children::<AuthoredRelease>(SNAPSHOT_RELEASES, "s.snapshot_id", published!("t"),
+        PUBLISHED_FIRST));
 relation!(
     /// [`SnapshotReleases`] with their authors' cards only.
     SnapshotReleaseCards => CardRelease, limit MAX_LIMIT,
-    children::<CardRelease>("snapshot_releases s JOIN releases t ON t.id = s.release_id",
-        "s.snapshot_id", published!("t"), PUBLISHED_FIRST));
+    children::<CardRelease>(SNAPSHOT_RELEASES, "s.snapshot_id", published!("t"),
+        PUBLISHED_FIRST));
 relation!(
     SnapshotUsers => User, limit MAX_LIMIT,
     children::<User>("snapshot_members s JOIN members t ON t.id = s.member_id",
