@@ -44,7 +44,12 @@ function fromTree(request, origin) {
       headers.set(validators[i], value);
     }
   }
-  var body = request.method === "HEAD" || origin.status === 304 ? null : origin.body;
+  // The origin's stream is taken over at once (piped through): Node's fetch cancels
+  // an untaken body when the Response that carried it is collected, which happened
+  // between this return and the client's read.
+  var body = request.method === "HEAD" || origin.status === 304 || origin.body === null
+    ? null
+    : origin.body.pipeThrough(new TransformStream());
   return new Response(body, { status: origin.status, headers: headers });
 }
 
