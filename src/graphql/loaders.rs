@@ -26,7 +26,7 @@ use async_graphql::{Context, Result};
 use rusqlite::types::Value;
 
 use super::db::{ids_json, DbError, RequestDb};
-use super::records::relations::ListKey;
+use super::records::relations::{ListKey, MAX_SORT_KEYS};
 use super::records::Record;
 use super::totals::Totals;
 
@@ -164,24 +164,41 @@ impl<K: ListKey> Loader<K> for Batch {
                 let sql = K::sql();
                 let mut out = HashMap::new();
                 for (limit, keys) in by_limit {
-                    let mut args = vec![
-                        Value::Text(ids_json(keys.iter().map(|k| k.parent()))),
-                        Value::Integer(limit),
-                    ];
-                    args.extend(K::bound());
-                    let rows = conn.rows(&sql, rusqlite::params_from_iter(args), |c| {
+                    let mut args = vec![Value::Text(ids_json(keys.iter().map(|k| k.parent())))];
+                    // A list read whole ([`ListKey::KEYS`] > 1) is cut here, not in SQL.
+                    if K::KEYS == 1 {
+                        args.push(Value::Integer(limit));
+                        args.extend(K::bound());
+                    }
+                    let mut rows = conn.rows(&sql, rusqlite::params_from_iter(args), |c| {
                         let parent: i64 = c.get()?;
-                        let position: i64 = c.get()?;
-                        Ok((parent, position, K::Item::read(c)?))
+                        let mut order = [0; MAX_SORT_KEYS];
+                        for key in order.iter_mut().take(K::KEYS) {
+                            *key = c.get()?;
+                        }
+                        Ok((parent, order, Some(K::Item::read(c)?)))
                     })?;
-                    let mut groups: HashMap<i64, Vec<(i64, K::Item)>> = HashMap::new();
-                    for (parent, position, item) in rows {
-                        groups.entry(parent).or_default().push((position, item));
+                    // The rows sorted by parent and order through their indexes: the
+                    // records themselves (several hundred bytes each) move only once,
+                    // into their parent's list.
+                    let mut sorted: Vec<(i64, [i64; MAX_SORT_KEYS], usize)> = rows
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (parent, order, _))| (*parent, *order, i))
+                        .collect();
+                    sorted.sort_unstable();
+                    let mut groups: HashMap<i64, Vec<K::Item>> = HashMap::new();
+                    let limit = usize::try_from(limit).unwrap_or(0);
+                    for run in sorted.chunk_by(|a, b| a.0 == b.0) {
+                        let children = run
+                            .iter()
+                            .take(limit)
+                            .filter_map(|(_, _, i)| rows[*i].2.take())
+                            .collect();
+                        groups.insert(run[0].0, children);
                     }
                     for key in keys {
-                        let mut children = groups.remove(&key.parent()).unwrap_or_default();
-                        children.sort_by_key(|(position, _)| *position);
-                        let children = children.into_iter().map(|(_, item)| item).collect();
+                        let children = groups.remove(&key.parent()).unwrap_or_default();
                         out.insert(key, Arc::new(children));
                     }
                 }

@@ -183,3 +183,72 @@ async fn plain_lists_answer_the_bytes_resolved_lists_do() {
         );
     }
 }
+
+/// The new records of every snapshot, asked in one request: each snapshot's lists,
+/// read for all of them at once and ordered in memory, are its own and in the order
+/// of SQL's `ORDER BY`.
+#[tokio::test]
+async fn every_snapshot_lists_its_own_records_in_order() {
+    let app = app();
+    let conn = app.sql();
+    let data = app
+        .data(
+            "{ snapshots(limit: 5) { key newChapters { key } newProjects { key } \
+               newReleases { tagName author { login } } newUsers { login } } }",
+            json!({}),
+        )
+        .await;
+    let snapshots = data["snapshots"].as_array().unwrap();
+    assert!(snapshots.len() >= 2);
+    let (mut releases_seen, mut users_seen) = (0, 0);
+    for snapshot in snapshots {
+        let key = snapshot["key"].as_str().unwrap();
+        let expected = |sql: &str| strings(&conn, sql, [key]);
+        let chapters = expected(
+            "SELECT c.key FROM snapshots n JOIN snapshot_chapters s ON s.snapshot_id = n.id \
+             JOIN chapters c ON c.id = s.chapter_id WHERE n.key = ?1 AND c.is_active = 1 \
+             ORDER BY c.created_at DESC, c.id DESC",
+        );
+        let projects = expected(
+            "SELECT p.key FROM snapshots n JOIN snapshot_projects s ON s.snapshot_id = n.id \
+             JOIN projects p ON p.id = s.project_id WHERE n.key = ?1 AND p.is_active = 1 \
+             ORDER BY p.created_at DESC, p.id DESC",
+        );
+        let releases = expected(
+            "SELECT x.tag_name FROM snapshots n JOIN snapshot_releases s ON s.snapshot_id = n.id \
+             JOIN releases x ON x.id = s.release_id WHERE n.key = ?1 \
+             AND x.published_at IS NOT NULL \
+             ORDER BY x.published_at DESC, x.created_at DESC, x.id DESC",
+        );
+        let authors = expected(
+            "SELECT coalesce(m.login, '') FROM snapshots n \
+             JOIN snapshot_releases s ON s.snapshot_id = n.id \
+             JOIN releases x ON x.id = s.release_id LEFT JOIN members m ON m.id = x.author_id \
+             WHERE n.key = ?1 AND x.published_at IS NOT NULL \
+             ORDER BY x.published_at DESC, x.created_at DESC, x.id DESC",
+        );
+        let users = expected(
+            "SELECT m.login FROM snapshots n JOIN snapshot_members s ON s.snapshot_id = n.id \
+             JOIN members m ON m.id = s.member_id WHERE n.key = ?1 \
+             ORDER BY m.created_at DESC, m.id DESC",
+        );
+        assert_eq!(pluck(&snapshot["newChapters"], "key"), chapters, "{key}");
+        assert_eq!(pluck(&snapshot["newProjects"], "key"), projects, "{key}");
+        assert_eq!(
+            pluck(&snapshot["newReleases"], "tagName"),
+            releases,
+            "{key}"
+        );
+        let got_authors: Vec<String> = snapshot["newReleases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["author"]["login"].as_str().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(got_authors, authors, "{key}");
+        assert_eq!(pluck(&snapshot["newUsers"], "login"), users, "{key}");
+        releases_seen += releases.len();
+        users_seen += users.len();
+    }
+    assert!(releases_seen >= 2 && users_seen >= 2);
+}
