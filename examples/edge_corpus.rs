@@ -429,7 +429,7 @@ fn corpus(out: &Path, site: Option<&Path>, seed: u64) -> anyhow::Result<u64> {
                 db,
                 out: site.clone(),
                 jobs: None,
-                precompress: false,
+                precompress: roost::generate::Precompress::NONE,
                 today: "2026-01-15".to_string(),
                 progress: false,
                 public_url: None,

@@ -121,9 +121,21 @@ pub struct GenerateArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// Also write .gz and .br siblings of every file of 1 KiB or more.
-    #[arg(long)]
-    pub precompress: bool,
+    /// Precompressed siblings of every file of 1 KiB or more: gzip (the default:
+    /// .gz), gzip,br (also .br; what a bare --precompress asks for), or none.
+    #[arg(
+        long,
+        value_name = "CODECS",
+        num_args = 0..=1,
+        require_equals = false,
+        default_value = "gzip",
+        default_missing_value = "gzip,br",
+        value_parser = generate::Precompress::parse
+    )]
+    pub precompress: generate::Precompress,
+    /// Write no precompressed siblings (--precompress none).
+    #[arg(long, conflicts_with = "precompress")]
+    pub no_precompress: bool,
     /// Render the is_upcoming files as of this UTC date (default: today).
     #[arg(long, hide = true)]
     pub today: Option<String>,
@@ -311,7 +323,11 @@ pub fn generate_options(args: &GenerateArgs) -> anyhow::Result<generate::Options
         db: args.db.db.clone(),
         out: args.out.clone(),
         jobs: args.jobs,
-        precompress: args.precompress,
+        precompress: if args.no_precompress {
+            generate::Precompress::NONE
+        } else {
+            args.precompress
+        },
         today,
         progress: std::io::stderr().is_terminal(),
         public_url: args
@@ -453,7 +469,8 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
             db: DbArg { db: db.clone() },
             out: args.site.clone(),
             jobs: None,
-            precompress: false,
+            precompress: generate::Precompress::default(),
+            no_precompress: false,
             today: None,
             public_url: args.public_url.clone(),
             with_dataset: false,

@@ -45,6 +45,7 @@ pub use render::PAGES_HEADERS;
 use generations::remove_tree;
 use plan::plan;
 use render::render_unit;
+pub use write::Precompress;
 use write::Writer;
 
 /// Options of one generation.
@@ -53,7 +54,8 @@ pub struct Options {
     pub db: PathBuf,
     pub out: PathBuf,
     pub jobs: Option<usize>,
-    pub precompress: bool,
+    /// The precompressed siblings to write ([`Precompress`]).
+    pub precompress: Precompress,
     /// The UTC date the `is_upcoming` files are rendered for (`YYYY-MM-DD`).
     pub today: String,
     /// Draw a progress bar (on a terminal).

@@ -37,9 +37,9 @@ trap cleanup EXIT
 chmod 755 "$work"
 today=2026-11-22
 
-echo "-- trees A, B (a few records changed) and C (A precompressed)"
+echo "-- trees A, B (a few records changed) without siblings and C (A with .gz and .br)"
 "$bin" db init --db "$work/a.db" >/dev/null
-"$bin" generate --db "$work/a.db" --out "$work/a/site" --with-dataset --today "$today"
+"$bin" generate --db "$work/a.db" --out "$work/a/site" --with-dataset --no-precompress --today "$today"
 "$bin" db export --db "$work/a.db" "$work/b-export" >/dev/null
 python3 - "$work/b-export" <<'EOF'
 import json, sys, os
@@ -65,7 +65,7 @@ edit("chapters.jsonl", chapters)
 edit("sponsors.jsonl", lambda rs: rs[:-1])
 EOF
 "$bin" db import "$work/b-export" --db "$work/b.db" >/dev/null
-"$bin" generate --db "$work/b.db" --out "$work/b/site" --with-dataset --today "$today"
+"$bin" generate --db "$work/b.db" --out "$work/b/site" --with-dataset --no-precompress --today "$today"
 "$bin" generate --db "$work/a.db" --out "$work/c/site" --with-dataset --precompress --today "$today"
 
 echo "-- nginx serving the site folder that $work/served points to"

@@ -92,7 +92,7 @@ pub fn fingerprint(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result<O
     };
     field("roost", env!("CARGO_PKG_VERSION").as_bytes());
     field("executable", executable.as_bytes());
-    field("precompress", &[u8::from(opts.precompress)]);
+    field("precompress", opts.precompress.name().as_bytes());
     field(
         "public_url",
         opts.public_url.as_deref().unwrap_or("").as_bytes(),

@@ -259,7 +259,7 @@ fn leftovers_of_a_killed_run_are_cleaned_and_a_plain_folder_is_replaced() {
 fn precompressed_siblings_decompress_to_the_same_bytes() {
     let (_tmp, db, out) = fixture();
     let mut opts = generate_options(&db, &out);
-    opts.precompress = true;
+    opts.precompress = generate::Precompress::ALL;
     generate::generate(&opts).unwrap();
     let json = fs::read(out.join("api/v0/members/index.json")).unwrap();
     let gz = gunzip(&fs::read(out.join("api/v0/members/index.json.gz")).unwrap());
@@ -295,18 +295,51 @@ fn the_cli_generates_and_prints_a_summary() {
         stdout.starts_with("generated ") && stdout.contains("MB/s"),
         "{stdout}"
     );
-    // Without --precompress, no siblings; with it, siblings.
-    assert!(!out.join("api/v0/members/index.json.gz").exists());
-    let pre = roost()
-        .args(["generate", "--precompress", "--db"])
+    // By default `.gz` siblings only; a bare --precompress adds `.br`; --no-precompress
+    // and --precompress none write none (and remove those of the previous tree).
+    let siblings = || {
+        ["gz", "br"].map(|ext| {
+            out.join(format!("api/v0/members/index.json.{ext}"))
+                .exists()
+        })
+    };
+    assert_eq!(siblings(), [true, false]);
+    let generate_with = |flags: &[&str]| {
+        let output = roost()
+            .arg("generate")
+            .args(flags)
+            .arg("--db")
+            .arg(&db)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{flags:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    generate_with(&["--precompress"]);
+    assert_eq!(siblings(), [true, true]);
+    generate_with(&["--no-precompress"]);
+    assert_eq!(siblings(), [false, false]);
+    generate_with(&["--precompress", "br"]);
+    assert_eq!(siblings(), [false, true]);
+    generate_with(&["--precompress=none"]);
+    assert_eq!(siblings(), [false, false]);
+    generate_with(&["--precompress", "gzip,br"]);
+    assert_eq!(siblings(), [true, true]);
+    let wrong = roost()
+        .args(["generate", "--precompress", "zstd", "--db"])
         .arg(&db)
         .arg("--out")
         .arg(&out)
         .output()
         .unwrap();
-    assert!(pre.status.success());
-    assert!(out.join("api/v0/members/index.json.gz").exists());
-    assert!(out.join("api/v0/members/index.json.br").exists());
+    assert!(!wrong.status.success());
+    let stderr = String::from_utf8_lossy(&wrong.stderr);
+    assert!(stderr.contains("unknown codec \"zstd\""), "{stderr}");
     let missing = roost()
         .args(["generate", "--db", "/nonexistent/roost.db", "--out"])
         .arg(&out)

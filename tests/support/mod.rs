@@ -73,17 +73,22 @@ pub fn generate_options(db: &Path, out: &Path) -> roost::generate::Options {
         db: db.to_path_buf(),
         out: out.to_path_buf(),
         jobs: Some(2),
-        precompress: false,
+        precompress: roost::generate::Precompress::NONE,
         today: TODAY.to_string(),
         progress: false,
         public_url: None,
     }
 }
 
-/// Renders the tree of `db` into `site`.
+/// Renders the tree of `db` into `site`, with `.gz` and `.br` siblings when
+/// `precompress`.
 pub fn generate(db: &Path, site: &Path, precompress: bool) {
     roost::generate::generate(&roost::generate::Options {
-        precompress,
+        precompress: if precompress {
+            roost::generate::Precompress::ALL
+        } else {
+            roost::generate::Precompress::NONE
+        },
         ..generate_options(db, site)
     })
     .unwrap();
