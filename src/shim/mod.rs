@@ -22,6 +22,7 @@ pub mod conn;
 pub mod files;
 pub mod health;
 pub mod live;
+pub mod logline;
 pub mod logwriter;
 pub mod metrics;
 pub mod net;
@@ -394,7 +395,7 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
     response
 }
 
-/// JSON log lines on stderr (`RUST_LOG` filters; default `info`), written in batches
+/// JSON log lines on stderr ([`logline`]; `RUST_LOG` filters; default `info`), written in batches
 /// by a thread of their own so that a request never waits for stderr
 /// ([`logwriter`]): within 50 ms, and all of them when the returned guard is
 /// dropped; when 32 MiB wait, further lines are dropped (and counted) rather than
@@ -404,10 +405,7 @@ pub fn init_logging() -> Option<logwriter::Guard> {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let (writer, guard) = logwriter::batched(std::io::stderr());
     tracing_subscriber::fmt()
-        .json()
-        .flatten_event(true)
-        .with_current_span(false)
-        .with_span_list(false)
+        .event_format(logline::JsonLine)
         .with_env_filter(filter)
         .with_writer(writer)
         .try_init()
