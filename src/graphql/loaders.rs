@@ -25,7 +25,7 @@ use async_graphql::futures_util::future::BoxFuture;
 use async_graphql::{Context, Result};
 use rusqlite::types::Value;
 
-use super::db::{ids_json, DbError, RequestDb};
+use super::db::{ids_json, Conn, DbError, RequestDb};
 use super::records::relations::{ListKey, MAX_SORT_KEYS};
 use super::records::Record;
 use super::totals::Totals;
@@ -161,41 +161,45 @@ impl<K: ListKey> Loader<K> for Batch {
         }
         self.db
             .run(move |conn| {
-                let sql = K::sql();
                 let mut out = HashMap::new();
                 for (limit, keys) in by_limit {
-                    let mut args = vec![Value::Text(ids_json(keys.iter().map(|k| k.parent())))];
-                    // A list read whole ([`ListKey::KEYS`] > 1) is cut here, not in SQL.
-                    if K::KEYS == 1 {
-                        args.push(Value::Integer(limit));
-                        args.extend(K::bound());
-                    }
-                    let mut rows = conn.rows(&sql, rusqlite::params_from_iter(args), |c| {
-                        let parent: i64 = c.get()?;
-                        let mut order = [0; MAX_SORT_KEYS];
-                        for key in order.iter_mut().take(K::KEYS) {
-                            *key = c.get()?;
+                    let parents: Vec<i64> = keys.iter().map(|k| k.parent()).collect();
+                    let mut groups = HashMap::new();
+                    match K::numbered() {
+                        Some((count, numbered)) => {
+                            // Parents with more links than the limit are read numbered,
+                            // the others whole.
+                            let counts: HashMap<i64, i64> = conn
+                                .rows(&count, [ids_json(parents.iter().copied())], |c| {
+                                    Ok((c.get()?, c.get()?))
+                                })?
+                                .into_iter()
+                                .collect();
+                            let (long, short): (Vec<i64>, Vec<i64>) = parents
+                                .iter()
+                                .partition(|p| counts.get(p).is_some_and(|&n| n > limit));
+                            if !short.is_empty() {
+                                read_children::<K>(
+                                    conn,
+                                    &K::sql(),
+                                    K::KEYS,
+                                    &short,
+                                    limit,
+                                    &mut groups,
+                                )?;
+                            }
+                            if !long.is_empty() {
+                                read_children::<K>(conn, &numbered, 1, &long, limit, &mut groups)?;
+                            }
                         }
-                        Ok((parent, order, Some(K::Item::read(c)?)))
-                    })?;
-                    // The rows sorted by parent and order through their indexes: the
-                    // records themselves (several hundred bytes each) move only once,
-                    // into their parent's list.
-                    let mut sorted: Vec<(i64, [i64; MAX_SORT_KEYS], usize)> = rows
-                        .iter()
-                        .enumerate()
-                        .map(|(i, (parent, order, _))| (*parent, *order, i))
-                        .collect();
-                    sorted.sort_unstable();
-                    let mut groups: HashMap<i64, Vec<K::Item>> = HashMap::new();
-                    let limit = usize::try_from(limit).unwrap_or(0);
-                    for run in sorted.chunk_by(|a, b| a.0 == b.0) {
-                        let children = run
-                            .iter()
-                            .take(limit)
-                            .filter_map(|(_, _, i)| rows[*i].2.take())
-                            .collect();
-                        groups.insert(run[0].0, children);
+                        None => read_children::<K>(
+                            conn,
+                            &K::sql(),
+                            K::KEYS,
+                            &parents,
+                            limit,
+                            &mut groups,
+                        )?,
                     }
                     for key in keys {
                         let children = groups.remove(&key.parent()).unwrap_or_default();
@@ -206,6 +210,52 @@ impl<K: ListKey> Loader<K> for Batch {
             })
             .await
     }
+}
+
+/// Reads the children of `parents` with `sql` (a [`ListKey::sql`] statement with
+/// `keys` sort-key columns; with one, a numbered statement taking the limit and
+/// [`ListKey::bound`]), each parent's first `limit` in order into `groups`.
+fn read_children<K: ListKey>(
+    conn: &Conn,
+    sql: &str,
+    keys: usize,
+    parents: &[i64],
+    limit: i64,
+    groups: &mut HashMap<i64, Vec<K::Item>>,
+) -> rusqlite::Result<()> {
+    let mut args = vec![Value::Text(ids_json(parents.iter().copied()))];
+    // A list read whole (more than one key) is cut here, not in SQL.
+    if keys == 1 {
+        args.push(Value::Integer(limit));
+        args.extend(K::bound());
+    }
+    let mut rows = conn.rows(sql, rusqlite::params_from_iter(args), |c| {
+        let parent: i64 = c.get()?;
+        let mut order = [0; MAX_SORT_KEYS];
+        for key in order.iter_mut().take(keys) {
+            *key = c.get()?;
+        }
+        Ok((parent, order, Some(K::Item::read(c)?)))
+    })?;
+    // The rows sorted by parent and order through their indexes: the records
+    // themselves (several hundred bytes each) move only once, into their parent's
+    // list.
+    let mut sorted: Vec<(i64, [i64; MAX_SORT_KEYS], usize)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, (parent, order, _))| (*parent, *order, i))
+        .collect();
+    sorted.sort_unstable();
+    let limit = usize::try_from(limit).unwrap_or(0);
+    for run in sorted.chunk_by(|a, b| a.0 == b.0) {
+        let children = run
+            .iter()
+            .take(limit)
+            .filter_map(|(_, _, i)| rows[*i].2.take())
+            .collect();
+        groups.insert(run[0].0, children);
+    }
+    Ok(())
 }
 
 /// The children of one parent.
