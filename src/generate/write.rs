@@ -220,7 +220,7 @@ impl Precompress {
             .map(|(_, extension, compress)| (extension, compress))
     }
 
-    /// The set as written in the input fingerprint and shown to users (`gzip,br`).
+    /// The set as `--precompress` spells it (`gzip,br`), for the input fingerprint.
     pub fn name(self) -> &'static str {
         match (self.gzip, self.brotli) {
             (false, false) => "none",
@@ -228,12 +228,6 @@ impl Precompress {
             (false, true) => "br",
             (true, true) => "gzip,br",
         }
-    }
-}
-
-impl std::fmt::Display for Precompress {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
     }
 }
 

@@ -151,15 +151,8 @@ pub const NEWEST_FIRST: &str = "t.created_at DESC, t.updated_at DESC, t.id DESC"
 /// snapshots, members).
 pub const CREATED_FIRST: &str = "t.created_at DESC, t.id DESC";
 
-/// [`CREATED_FIRST`] as the integer sort key of a list read whole (descending
-/// columns negated; see `relations::whole_children`).
-pub const CREATED_FIRST_KEYS: &str = "-t.created_at, -t.id";
-
 /// Most recently published first (releases).
 pub const PUBLISHED_FIRST: &str = "t.published_at DESC, t.created_at DESC, t.id DESC";
-
-/// [`PUBLISHED_FIRST`] as the integer sort key of a list read whole.
-pub const PUBLISHED_FIRST_KEYS: &str = "-t.published_at, -t.created_at, -t.id";
 
 /// One text value (a language, a topic).
 #[derive(Clone)]

@@ -11,13 +11,15 @@
 
 use std::fmt;
 
-use chrono::{Datelike, Timelike, Utc};
+use chrono::Utc;
 use serde::Serializer as _;
 use tracing::field::{Field, Visit};
 use tracing::{Event, Subscriber};
 use tracing_subscriber::fmt::format::Writer;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields};
 use tracing_subscriber::registry::LookupSpan;
+
+use crate::records::Ts;
 
 /// The event format of `roost serve`'s log (see the module doc).
 pub struct JsonLine;
@@ -35,7 +37,8 @@ where
     ) -> fmt::Result {
         let mut line = Vec::with_capacity(256);
         line.extend_from_slice(b"{\"timestamp\":\"");
-        timestamp(&mut line, Utc::now());
+        // As tracing-subscriber's default timer writes it: always six fraction digits.
+        line.extend_from_slice(Ts(Utc::now().timestamp_micros()).format_micros().as_bytes());
         line.extend_from_slice(b"\",\"level\":\"");
         line.extend_from_slice(event.metadata().level().as_str().as_bytes());
         line.push(b'"');
@@ -52,36 +55,6 @@ where
         line.extend_from_slice(b"}\n");
         writer.write_str(std::str::from_utf8(&line).map_err(|_| fmt::Error)?)
     }
-}
-
-/// `2026-11-24T04:43:29.750712Z`, as tracing-subscriber's default timer writes it.
-fn timestamp(out: &mut Vec<u8>, now: chrono::DateTime<Utc>) {
-    fn digits(out: &mut Vec<u8>, value: u32, width: u32) {
-        for place in (0..width).rev() {
-            out.push(b'0' + (value / 10u32.pow(place) % 10) as u8);
-        }
-    }
-    let year = now.year();
-    if (0..=9999).contains(&year) {
-        digits(out, year.unsigned_abs(), 4);
-    } else {
-        out.extend_from_slice(format!("{year:+05}").as_bytes());
-    }
-    out.push(b'-');
-    digits(out, now.month(), 2);
-    out.push(b'-');
-    digits(out, now.day(), 2);
-    out.push(b'T');
-    digits(out, now.hour(), 2);
-    out.push(b':');
-    digits(out, now.minute(), 2);
-    out.push(b':');
-    digits(out, now.second(), 2);
-    out.push(b'.');
-    // A leap second's nanoseconds run past 1e9; its microseconds are kept as chrono
-    // gives them.
-    digits(out, now.timestamp_subsec_micros().min(999_999), 6);
-    out.push(b'Z');
 }
 
 /// `value` as a JSON string.
@@ -219,23 +192,5 @@ mod tests {
         });
         assert_eq!(ours.len(), 3);
         assert_eq!(without_time(&ours), without_time(&theirs));
-    }
-
-    #[test]
-    fn timestamps_have_microseconds_and_four_digit_years() {
-        let at = |s: &str| {
-            let mut out = Vec::new();
-            timestamp(&mut out, s.parse().unwrap());
-            String::from_utf8(out).unwrap()
-        };
-        assert_eq!(
-            at("2026-11-24T04:43:29.750712Z"),
-            "2026-11-24T04:43:29.750712Z"
-        );
-        assert_eq!(at("0099-01-02T03:04:05Z"), "0099-01-02T03:04:05.000000Z");
-        assert_eq!(
-            at("2026-01-01T00:00:00.0000009Z"),
-            "2026-01-01T00:00:00.000000Z"
-        );
     }
 }

@@ -278,19 +278,28 @@ fn precompressed_siblings_decompress_to_the_same_bytes() {
 #[test]
 fn the_cli_generates_and_prints_a_summary() {
     let (_tmp, db, out) = fixture();
-    let output = roost()
-        .args(["generate", "--db"])
-        .arg(&db)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let stdout = String::from_utf8(output.stdout).unwrap();
+    // `roost generate FLAGS --db DB --out OUT`.
+    let generate_with = |flags: &[&str]| {
+        roost()
+            .arg("generate")
+            .args(flags)
+            .arg("--db")
+            .arg(&db)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    let succeeds = |flags: &[&str]| {
+        let output = generate_with(flags);
+        assert!(
+            output.status.success(),
+            "{flags:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output
+    };
+    let stdout = String::from_utf8(succeeds(&[]).stdout).unwrap();
     assert!(
         stdout.starts_with("generated ") && stdout.contains("MB/s"),
         "{stdout}"
@@ -304,39 +313,17 @@ fn the_cli_generates_and_prints_a_summary() {
         })
     };
     assert_eq!(siblings(), [true, false]);
-    let generate_with = |flags: &[&str]| {
-        let output = roost()
-            .arg("generate")
-            .args(flags)
-            .arg("--db")
-            .arg(&db)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{flags:?}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    };
-    generate_with(&["--precompress"]);
+    succeeds(&["--precompress"]);
     assert_eq!(siblings(), [true, true]);
-    generate_with(&["--no-precompress"]);
+    succeeds(&["--no-precompress"]);
     assert_eq!(siblings(), [false, false]);
-    generate_with(&["--precompress", "br"]);
+    succeeds(&["--precompress", "br"]);
     assert_eq!(siblings(), [false, true]);
-    generate_with(&["--precompress=none"]);
+    succeeds(&["--precompress=none"]);
     assert_eq!(siblings(), [false, false]);
-    generate_with(&["--precompress", "gzip,br"]);
+    succeeds(&["--precompress", "gzip,br"]);
     assert_eq!(siblings(), [true, true]);
-    let wrong = roost()
-        .args(["generate", "--precompress", "zstd", "--db"])
-        .arg(&db)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let wrong = generate_with(&["--precompress", "zstd"]);
     assert!(!wrong.status.success());
     let stderr = String::from_utf8_lossy(&wrong.stderr);
     assert!(stderr.contains("unknown codec \"zstd\""), "{stderr}");

@@ -96,13 +96,13 @@ fn first_children<T: Table>(grp: &str, filter: &str, order: &str) -> String {
 pub const MAX_SORT_KEYS: usize = 3;
 
 /// Every child of the requested parents, read in full in one pass (`link` joins the
-/// parent column `grp` to the child table aliased `t`), with the integer sort key
-/// `keys` (`"-t.published_at, -t.created_at, -t.id"` for [`PUBLISHED_FIRST`]): the
-/// loader orders each parent's children and keeps the first `limit`. For lists
-/// whose limit keeps all or nearly all the children (a snapshot's new records),
-/// where numbering them first as [`children`] does reads every child's row twice
-/// (once for the order, once in full) and sorts them in a window: a month's 529
-/// releases cost a fifth less this way.
+/// parent column `grp` to the child table aliased `t`), with `order`'s columns as the
+/// integer sort key ([`sort_key`]): the loader orders each parent's children and
+/// keeps the first `limit`. For lists whose limit keeps all or nearly all the
+/// children (a snapshot's new records), where numbering them first as [`children`]
+/// does reads every child's row twice (once for the order, once in full) and sorts
+/// them in a window: a month's 529 releases took 0.79 ms of SQL this way against
+/// 1.31 ms.
 ///
 /// The parent ids lead the join (`CROSS JOIN` fixes the order): with `{grp} IN
 /// (SELECT value FROM json_each(?1))` SQLite planned a scan of the whole link table
@@ -110,13 +110,31 @@ pub const MAX_SORT_KEYS: usize = 3;
 ///
 /// Read whole only up to the limit: [`ListKey::numbered`] counts each parent's links
 /// first ([`link_count`]) and reads a parent with more as [`children`] does.
-fn whole_children<T: Table>(link: &str, grp: &str, filter: &str, keys: &str) -> String {
+fn whole_children<T: Table>(link: &str, grp: &str, filter: &str, order: &str) -> String {
     format!(
         "SELECT parents.value, {keys}, {cols} FROM json_each(?1) parents \
          CROSS JOIN {link}{joins} WHERE {grp} = parents.value AND {filter}",
+        keys = sort_key(order),
         cols = T::COLS,
         joins = T::JOINS,
     )
+}
+
+/// An `ORDER BY` list of integer columns (`t.created_at DESC, t.id DESC`) as columns
+/// that sort the same way ascending (`-t.created_at, -t.id`): the loader sorts the
+/// children of a list read whole by them ([`ListKey::KEYS`]).
+fn sort_key(order: &str) -> String {
+    let columns: Vec<String> = order
+        .split(',')
+        .map(|term| {
+            let term = term.trim();
+            match term.strip_suffix(" DESC") {
+                Some(column) => format!("-{column}"),
+                None => term.strip_suffix(" ASC").unwrap_or(term).to_string(),
+            }
+        })
+        .collect();
+    columns.join(", ")
 }
 
 /// The links of each parent in `?1`: `table`'s rows whose `column` is the parent id,
@@ -397,12 +415,12 @@ relation!(
 /// records in `t`), newest first, read whole (see [`whole_children`]).
 macro_rules! snapshot_list {
     ($(#[$doc:meta])* $key:ident => $item:ty, $table:literal, $link:expr, $filter:expr,
-     $order:expr, $keys:expr) => {
+     $order:expr) => {
         relation!(
             $(#[$doc])*
             $key => $item, limit MAX_LIMIT,
-            whole_children::<$item>($link, "s.snapshot_id", $filter, $keys),
-            keys column_count($keys),
+            whole_children::<$item>($link, "s.snapshot_id", $filter, $order),
+            keys column_count($order),
             counted link_count($table, "snapshot_id"),
             numbered children::<$item>($link, "s.snapshot_id", $filter, $order));
     };
@@ -410,23 +428,39 @@ macro_rules! snapshot_list {
 
 snapshot_list!(SnapshotChapters => Chapter, "snapshot_chapters",
     "snapshot_chapters s JOIN chapters t ON t.id = s.chapter_id", active!("t"),
-    CREATED_FIRST, CREATED_FIRST_KEYS);
+    CREATED_FIRST);
 relation!(
     SnapshotIssues => Issue, limit 100,
     children::<Issue>("snapshot_issues s JOIN issues t ON t.id = s.issue_id",
         "s.snapshot_id", "1", CREATED_FIRST));
 snapshot_list!(SnapshotProjects => Project, "snapshot_projects",
     "snapshot_projects s JOIN projects t ON t.id = s.project_id", active!("t"),
-    CREATED_FIRST, CREATED_FIRST_KEYS);
+    CREATED_FIRST);
 /// A snapshot's releases (`s`) joined to the releases (`t`).
 const SNAPSHOT_RELEASES: &str = "snapshot_releases s JOIN releases t ON t.id = s.release_id";
 
 snapshot_list!(SnapshotReleases => AuthoredRelease, "snapshot_releases", SNAPSHOT_RELEASES,
-    published!("t"), PUBLISHED_FIRST, PUBLISHED_FIRST_KEYS);
+    published!("t"), PUBLISHED_FIRST);
 snapshot_list!(
     /// [`SnapshotReleases`] with their authors' cards only.
     SnapshotReleaseCards => CardRelease, "snapshot_releases", SNAPSHOT_RELEASES,
-    published!("t"), PUBLISHED_FIRST, PUBLISHED_FIRST_KEYS);
+    published!("t"), PUBLISHED_FIRST);
 snapshot_list!(SnapshotUsers => User, "snapshot_members",
     "snapshot_members s JOIN members t ON t.id = s.member_id", "1",
-    CREATED_FIRST, CREATED_FIRST_KEYS);
+    CREATED_FIRST);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_keys_negate_the_descending_columns() {
+        assert_eq!(
+            sort_key(PUBLISHED_FIRST),
+            "-t.published_at, -t.created_at, -t.id"
+        );
+        assert_eq!(sort_key(CREATED_FIRST), "-t.created_at, -t.id");
+        assert_eq!(sort_key("t.position, t.id ASC"), "t.position, t.id");
+        assert_eq!(column_count(PUBLISHED_FIRST), 3);
+    }
+}
