@@ -38,7 +38,7 @@ pub enum Command {
     /// Render the whole REST v0 tree from the dataset.
     Generate(GenerateArgs),
     /// Serve the tree behind API keys and rate limits, plus /graphql/.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Manage REST API keys.
     #[command(subcommand)]
     Keys(CredentialCommand),
@@ -195,10 +195,28 @@ pub struct ServeArgs {
     /// key is served whatever its address sends. 0 = no budget.
     #[arg(long, env = "ROOST_FAILED_AUTH_RATE", default_value_t = crate::shim::FAILED_AUTH_RATE)]
     pub failed_auth_rate: u32,
-    /// GraphQL requests per second per session (production and staging) or per client
-    /// address (local and e2e), burst as large; more are 429. 0 = no limit.
+    /// GraphQL requests per second per client address of anonymous callers (every
+    /// caller in local and e2e), burst as large; more are 429. 0 = no limit.
     #[arg(long, env = "ROOST_GRAPHQL_RATE_LIMIT", default_value_t = 20)]
     pub graphql_rate_limit: u32,
+    /// GraphQL requests per second of one trusted caller (a session, or an address
+    /// given with --graphql-trusted-client), burst as large. 0 = no limit.
+    #[arg(long, env = "ROOST_GRAPHQL_TRUSTED_RATE_LIMIT", default_value_t = 500)]
+    pub graphql_trusted_rate_limit: u32,
+    /// An address or CIDR range whose GraphQL requests get the trusted budget instead
+    /// of the anonymous one (repeatable), e.g. the frontend's server-side renderer,
+    /// which sends every page's queries from one address without a session cookie.
+    #[arg(
+        long = "graphql-trusted-client",
+        env = "ROOST_GRAPHQL_TRUSTED_CLIENTS",
+        value_delimiter = ',',
+        value_name = "CIDR"
+    )]
+    pub graphql_trusted_clients: Vec<String>,
+    /// Production and staging: refuse GraphQL requests without a valid session (401),
+    /// for a private deployment; by default anonymous visitors are served.
+    #[arg(long, env = "ROOST_GRAPHQL_REQUIRE_SESSION")]
+    pub graphql_require_session: bool,
     /// Serve local/e2e (no auth) on a non-loopback address anyway.
     #[arg(long)]
     pub allow_unauthenticated_public: bool,
@@ -410,11 +428,29 @@ pub fn run() -> anyhow::Result<ExitCode> {
             })?;
             println!("{} from {}: {summary}", args.out.display(), args.url);
         }
-        Command::Serve(args) => serve(args)?,
+        Command::Serve(args) => serve(*args)?,
         Command::Keys(cmd) => credential_command(Kind::Key, cmd)?,
         Command::Sessions(cmd) => credential_command(Kind::Session, cmd)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--graphql-trusted-client` values: CIDR ranges, or single addresses.
+fn trusted_clients(values: &[String]) -> anyhow::Result<Vec<ipnet::IpNet>> {
+    values
+        .iter()
+        .map(|raw| {
+            let raw = raw.trim();
+            raw.parse::<ipnet::IpNet>()
+                .or_else(|_| raw.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                .map_err(|_| {
+                    anyhow::anyhow!(
+                        "--graphql-trusted-client {raw}: not an address or address range \
+                         (expected e.g. 10.0.0.5 or 10.0.0.0/24)"
+                    )
+                })
+        })
+        .collect()
 }
 
 /// `roost serve`: checks the address, prepares the data of a fresh checkout, serves.
@@ -426,6 +462,9 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         failed_auth_rate: args.failed_auth_rate,
         graphql: crate::graphql::Limits {
             rate_limit: args.graphql_rate_limit,
+            trusted_rate_limit: args.graphql_trusted_rate_limit,
+            trusted_clients: trusted_clients(&args.graphql_trusted_clients)?,
+            require_session: args.graphql_require_session,
             ..crate::graphql::Limits::default()
         },
         public_url: args.public_url.clone(),

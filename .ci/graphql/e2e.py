@@ -5,7 +5,8 @@
         every query against it; values are checked against the dataset (SQLite).
     e2e.py production URL DB ROOST_BIN AUTH_DB
         production: the client validates against the committed schema.graphql (no
-        introspection); queries need a session cookie and the CSRF header.
+        introspection); anonymous visitors are served with the CSRF pair, a session
+        cookie marks a trusted caller.
 """
 
 import base64
@@ -341,18 +342,38 @@ def run_production(url, db, roost_bin, auth_db):
     ).stdout
     token = out.strip().splitlines()[-1]
 
-    # Without a session: 401.
-    anonymous = Client(transport=RequestsHTTPTransport(url=f"{url}/graphql/", retries=0), schema=schema)
-    expect_refused(anonymous, "UNAUTHENTICATED")
-    reply = requests.post(f"{url}/graphql/", json={"query": "{ chapterCountries }"}, timeout=10)
-    assert reply.status_code == 401, reply.status_code
-
     # The CSRF token comes from GET /csrf/, as a cookie and in the body.
     browser = requests.Session()
     reply = browser.get(f"{url}/csrf/", timeout=10)
     csrf = reply.json()["csrftoken"]
     assert browser.cookies.get("csrftoken") is None or browser.cookies.get("csrftoken") == csrf
     assert "Secure" in reply.headers["set-cookie"] and "SameSite=Lax" in reply.headers["set-cookie"]
+
+    # An anonymous POST without the CSRF pair: 403.
+    anonymous = Client(transport=RequestsHTTPTransport(url=f"{url}/graphql/", retries=0), schema=schema)
+    expect_refused(anonymous, "CSRF_FAILED")
+    reply = requests.post(f"{url}/graphql/", json={"query": "{ chapterCountries }"}, timeout=10)
+    assert reply.status_code == 403, reply.status_code
+    # An anonymous visitor with the CSRF pair is served every page (as the original
+    # service serves its public queries), paced by the per-address budget.
+    visitor = Client(
+        transport=RequestsHTTPTransport(
+            url=f"{url}/graphql/", cookies={"csrftoken": csrf}, headers={"X-CSRFToken": csrf}, retries=0
+        ),
+        schema=schema,
+    )
+    with visitor as session:
+        check_pages(session, db)
+    # A GET query is a read: no CSRF pair needed.
+    reply = requests.get(f"{url}/graphql/", params={"query": "{ chapterCountries }"}, timeout=10)
+    assert reply.status_code == 200 and reply.json()["data"]["chapterCountries"], reply.text
+
+    # A session cookie that names no session: 401, not silently anonymous.
+    cookies = {"sessionid": "x" * 43, "csrftoken": csrf}
+    reply = requests.post(f"{url}/graphql/", json={"query": "{ chapterCountries }"},
+                          cookies=cookies, headers={"X-CSRFToken": csrf}, timeout=10)
+    assert reply.status_code == 401, reply.status_code
+    assert reply.json()["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED", reply.text
     cookies = {"sessionid": token, "csrftoken": csrf}
 
     # A session without the CSRF header: 403.
@@ -382,7 +403,8 @@ def run_production(url, db, roost_bin, auth_db):
         timeout=10,
     ).json()
     assert raw["errors"][0]["extensions"]["code"] == "INTROSPECTION_DISABLED", raw
-    assert requests.get(f"{url}/graphql/", headers={"Accept": "text/html"}, timeout=10).status_code == 401
+    # No explorer: a browser's GET without a query is a bad request, not a page.
+    assert requests.get(f"{url}/graphql/", headers={"Accept": "text/html"}, timeout=10).status_code == 400
 
     # Revocation is effective on the next request.
     # `sessions list`: a header, then ID, NAME, ... per session.
@@ -398,8 +420,9 @@ def run_production(url, db, roost_bin, auth_db):
     )
     subprocess.run([roost_bin, "sessions", "revoke", sid, "--auth-db", auth_db], check=True, capture_output=True)
     expect_refused(frontend, "UNAUTHENTICATED")
-    print("production: 401 without a session, 403 without CSRF, served with both, "
-          "introspection refused, revocation effective at once")
+    print("production: anonymous visitors served with the CSRF pair (403 without), a bad "
+          "session 401, a session served with CSRF, introspection refused, revocation "
+          "effective at once")
 
 
 def main():

@@ -4,7 +4,8 @@
 #  - e2e: the client reads the schema by introspection, validates and runs the
 #    frontend's queries; values are checked against the dataset; the explorer page
 #    and its assets are served;
-#  - production: no session 401, no CSRF header 403, session + CSRF served,
+#  - production: anonymous with the CSRF pair served (403 without), a bad session 401,
+#    session + CSRF served,
 #    introspection refused, `roost sessions revoke` effective on the next request.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -17,8 +17,8 @@
 //!   | body over the limit (64 KiB) | 413 | `PAYLOAD_TOO_LARGE` |
 //!   | GET query string over the limit | 414 | `URI_TOO_LONG` |
 //!   | malformed JSON, batch, missing `query`, bad `variables` | 400 | `BAD_REQUEST` |
-//!   | production/staging: no valid `sessionid` cookie | 401 | `UNAUTHENTICATED` |
-//!   | over the rate limit (per session; per address in local/e2e) | 429 + `Retry-After` | `RATE_LIMITED` |
+//!   | production/staging: a `sessionid` cookie naming no valid session, or none under `--graphql-require-session` | 401 | `UNAUTHENTICATED` |
+//!   | over the rate limit (per address; per session for trusted callers) | 429 + `Retry-After` | `RATE_LIMITED` |
 //!   | production/staging: POST whose `X-CSRFToken` differs from the `csrftoken` cookie | 403 | `CSRF_FAILED` |
 //!   | over the time limit (10 s) | 503 | `TIMEOUT` |
 //!   | dataset or auth database failure | 500 | `INTERNAL_SERVER_ERROR` |
@@ -35,10 +35,16 @@
 //!   production and staging. Errors while executing keep 200 and the other fields'
 //!   data: `BAD_USER_INPUT` for a bad argument value, `DATABASE_TIME_EXCEEDED` once
 //!   the request's database time is spent.
-//! - Production and staging: the session is checked first (401), then its rate (429),
-//!   then, for a POST, the CSRF pair (403). A GET query needs the session only: it
-//!   reads and changes nothing. Local and e2e check neither, and count the rate per
-//!   client address.
+//! - Production and staging, as the original service: anonymous visitors are served
+//!   (the public queries are read-only); a POST must carry the CSRF pair (403). A
+//!   `sessionid` cookie marks a trusted caller (the frontend's server-side renderer):
+//!   it is checked first (401 when it names no valid session), then counted on the
+//!   trusted budget. Anonymous callers are counted per client address (behind trusted
+//!   proxies, the forwarded one); addresses listed with `--graphql-trusted-client` get
+//!   the trusted budget. Order: session (401), rate (429), CSRF for a POST (403). A GET
+//!   query needs no CSRF pair: it reads and changes nothing. `--graphql-require-session`
+//!   refuses requests without a session (401), as for a private deployment. Local and
+//!   e2e check neither sessions nor CSRF, and count every caller per address.
 //!
 //! - `GET /csrf/` returns `{"csrftoken": "..."}` and sets the `csrftoken` cookie
 //!   (`Path=/; SameSite=Lax`, plus `Secure` in production and staging). The check is
@@ -251,23 +257,10 @@ async fn handle(
     if is_get && !service.protected() && wants_html(&parts.headers) && !has_query(&parts.uri) {
         return Ok(explorer_page());
     }
-    let client = if service.protected() {
-        Some(Client::Session(
-            authenticate(service, &parts.headers).await?,
-        ))
-    } else {
-        // The address the shim found (behind a trusted proxy, the forwarded one), else
-        // the peer; in-process requests without either (tests) have none to count.
-        let found = parts.extensions.get::<ClientAddr>().map(|c| c.0);
-        found
-            .or_else(|| {
-                let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
-                peer.map(|c| c.0.ip())
-            })
-            .map(Client::Address)
-    };
-    if let (Some(limiter), Some(client)) = (&service.rate, client) {
-        limiter
+    let client = caller(service, &parts).await?;
+    if let Some(client) = client {
+        service
+            .rate
             .check(client)
             .await
             .map_err(HttpError::too_many_requests)?;
@@ -311,18 +304,53 @@ fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         })
 }
 
-/// The id of the request's session, or 401.
-async fn authenticate(service: &Arc<Service>, headers: &HeaderMap) -> Result<i64, HttpError> {
-    let unauthenticated = || {
-        HttpError::new(
-            StatusCode::UNAUTHORIZED,
-            "UNAUTHENTICATED",
-            format!("A valid session is required: send the '{SESSION_COOKIE}' cookie"),
-        )
+/// Who the request counts as for the rate limits: in production and staging, the
+/// session its cookie names (401 when that session is not valid: a trusted caller is
+/// told at once rather than silently served on the anonymous budget), or, without a
+/// session cookie, the client address (401 under `--graphql-require-session`). In
+/// local and e2e, always the client address. `None` when there is no address to count
+/// (in-process requests).
+async fn caller(
+    service: &Arc<Service>,
+    parts: &axum::http::request::Parts,
+) -> Result<Option<Client>, HttpError> {
+    if service.protected() {
+        match cookie(&parts.headers, SESSION_COOKIE) {
+            Some(token) => return Ok(Some(Client::Session(authenticate(service, token).await?))),
+            None if service.limits.require_session => {
+                return Err(unauthenticated(format!(
+                    "A valid session is required: send the '{SESSION_COOKIE}' cookie"
+                )))
+            }
+            None => {}
+        }
+    }
+    // The address the shim found (behind a trusted proxy, the forwarded one), else
+    // the peer; in-process requests without either (tests) have none to count.
+    let found = parts.extensions.get::<ClientAddr>().map(|c| c.0);
+    Ok(found
+        .or_else(|| {
+            let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
+            peer.map(|c| c.0.ip())
+        })
+        .map(|ip| Client::from_address(ip, &service.limits.trusted_clients)))
+}
+
+fn unauthenticated(message: String) -> HttpError {
+    HttpError::new(StatusCode::UNAUTHORIZED, "UNAUTHENTICATED", message)
+}
+
+/// The id of the session `token` names, or 401.
+async fn authenticate(service: &Arc<Service>, token: &str) -> Result<i64, HttpError> {
+    let refused = || {
+        unauthenticated(format!(
+            "The '{SESSION_COOKIE}' cookie names no valid session (unknown, expired or \
+             revoked); send none to be served as an anonymous visitor"
+        ))
     };
-    let token = cookie(headers, SESSION_COOKIE)
-        .filter(|t| !t.is_empty())
-        .ok_or_else(unauthenticated)?;
+    if token.is_empty() {
+        return Err(refused());
+    }
     let credentials = service
         .credentials
         .as_ref()
@@ -331,7 +359,7 @@ async fn authenticate(service: &Arc<Service>, headers: &HeaderMap) -> Result<i64
         .check(Kind::Session, Some(token.as_bytes()), chrono::Utc::now())
         .await
         .map_err(|e| HttpError::internal(format!("{:#}", anyhow::Error::from(e))))?;
-    found.ok_or_else(unauthenticated)
+    found.ok_or_else(refused)
 }
 
 /// Compares without an early exit, so timing does not reveal how much matched.
@@ -352,8 +380,8 @@ fn check_csrf(headers: &HeaderMap) -> Result<(), HttpError> {
             StatusCode::FORBIDDEN,
             "CSRF_FAILED",
             format!(
-                "CSRF check failed: a POST with a session must send the '{CSRF_HEADER}' header \
-                 equal to the '{CSRF_COOKIE}' cookie (get one from GET /csrf/)"
+                "CSRF check failed: a POST must send the '{CSRF_HEADER}' header equal to \
+                 the '{CSRF_COOKIE}' cookie (get one from GET /csrf/)"
             ),
         ));
     }

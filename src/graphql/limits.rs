@@ -26,8 +26,9 @@
 //! error there is a refusal, answered without `data` (and with 400 under
 //! `application/graphql-response+json`, GraphQL over HTTP).
 //!
-//! Also here: [`ClientLimiter`], the requests per second of one session (production,
-//! staging) or one client address (local, e2e).
+//! Also here: [`ClientLimiter`], the requests per second of one anonymous client
+//! address, and the larger budget of one trusted caller (a session, or a listed
+//! address such as the frontend's server-side renderer).
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -69,9 +70,20 @@ pub struct Limits {
     /// Calls of one request that may hold a read-pool permit at once; `None` = half
     /// the pool (at least one), so that other requests keep being answered.
     pub pool_share: Option<usize>,
-    /// Requests per second (burst as large) per session in production and staging, per
-    /// client address in local and e2e; 0 = no limit.
+    /// Requests per second (burst as large) per client address of anonymous callers
+    /// (every caller in local and e2e); 0 = no limit.
     pub rate_limit: u32,
+    /// Requests per second (burst as large) of a trusted caller: per session in
+    /// production and staging, per address for [`Limits::trusted_clients`]; 0 = no
+    /// limit.
+    pub trusted_rate_limit: u32,
+    /// Addresses whose requests are counted with [`Limits::trusted_rate_limit`] instead
+    /// of the anonymous budget: the frontend's server-side renderer, which sends every
+    /// page's queries from one address and cannot send a session cookie.
+    pub trusted_clients: Vec<ipnet::IpNet>,
+    /// Production and staging: refuse every request without a valid session (a private
+    /// deployment) instead of serving anonymous callers.
+    pub require_session: bool,
     /// Where the rate limit is kept: Redis (shared by every shim using it) or, for
     /// `None`, this process.
     pub shared: Option<RedisLimits>,
@@ -89,6 +101,9 @@ impl Default for Limits {
             db_budget: Duration::from_secs(5),
             pool_share: None,
             rate_limit: 20,
+            trusted_rate_limit: 500,
+            trusted_clients: Vec::new(),
+            require_session: false,
             shared: None,
         }
     }
@@ -126,18 +141,37 @@ pub mod cost {
     }
 }
 
-/// Who a GraphQL rate limit counts: a session, or a client address where there are
-/// no sessions.
+/// Who a GraphQL rate limit counts: an anonymous caller's address, or a trusted
+/// caller (a session, or an address listed as trusted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Client {
+    Anonymous(IpAddr),
     Session(i64),
-    Address(IpAddr),
+    TrustedAddress(IpAddr),
 }
 
-/// Requests per second per [`Client`]: a [`crate::limits::Limiter`] of kind
-/// `graphql`, in the process or in Redis ([`Limits::shared`]).
+impl Client {
+    /// The anonymous caller at `ip`, or a trusted one when `ip` is listed.
+    pub fn from_address(ip: IpAddr, trusted: &[ipnet::IpNet]) -> Client {
+        // An IPv4-mapped IPv6 peer is the IPv4 address it maps.
+        let ip = match ip {
+            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+            v4 => v4,
+        };
+        if trusted.iter().any(|net| net.contains(&ip)) {
+            Client::TrustedAddress(ip)
+        } else {
+            Client::Anonymous(ip)
+        }
+    }
+}
+
+/// Requests per second per [`Client`]: two [`crate::limits::Limiter`]s, of kinds
+/// `graphql` (anonymous addresses) and `graphql_trusted` (sessions and trusted
+/// addresses), in the process or in Redis ([`Limits::shared`]).
 pub struct ClientLimiter {
-    inner: Limiter,
+    anonymous: Option<Limiter>,
+    trusted: Option<Limiter>,
     checks: AtomicU64,
 }
 
@@ -145,25 +179,36 @@ pub struct ClientLimiter {
 const SWEEP_EVERY: u64 = 4096;
 
 impl ClientLimiter {
-    /// `limits.rate_limit` requests per second with a burst as large, kept where
-    /// `limits.shared` says; `None` for 0.
-    pub fn new(limits: &Limits) -> Option<ClientLimiter> {
-        Some(ClientLimiter {
-            inner: Limiter::per_second(Kind::Graphql, limits.rate_limit, limits.shared.clone())?,
+    /// The two budgets of `limits`, kept where `limits.shared` says; a rate of 0 is no
+    /// limit for its callers.
+    pub fn new(limits: &Limits) -> ClientLimiter {
+        ClientLimiter {
+            anonymous: Limiter::per_second(Kind::Graphql, limits.rate_limit, limits.shared.clone()),
+            trusted: Limiter::per_second(
+                Kind::GraphqlTrusted,
+                limits.trusted_rate_limit,
+                limits.shared.clone(),
+            ),
             checks: AtomicU64::new(0),
-        })
+        }
     }
 
     /// Takes one request of `client`; `Err(wait)` when its budget is spent.
     pub async fn check(&self, client: Client) -> Result<(), Duration> {
         if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
-            self.inner.retain_recent();
+            for limiter in [&self.anonymous, &self.trusted].into_iter().flatten() {
+                limiter.retain_recent();
+            }
         }
-        let subject = match client {
-            Client::Session(id) => Subject::Id(id),
-            Client::Address(ip) => Subject::Addr(ip),
+        let (limiter, subject) = match client {
+            Client::Anonymous(ip) => (&self.anonymous, Subject::Addr(ip)),
+            Client::Session(id) => (&self.trusted, Subject::Id(id)),
+            Client::TrustedAddress(ip) => (&self.trusted, Subject::Addr(ip)),
         };
-        let decision = self.inner.check(subject).await;
+        let Some(limiter) = limiter else {
+            return Ok(());
+        };
+        let decision = limiter.check(subject).await;
         if decision.allowed {
             Ok(())
         } else {

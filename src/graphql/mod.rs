@@ -88,8 +88,8 @@ pub struct Service {
     limits: Limits,
     /// Calls of one request holding a read-pool permit at once.
     pool_share: usize,
-    /// Requests per second per session (production, staging) or client address.
-    rate: Option<limits::ClientLimiter>,
+    /// Requests per second per anonymous client address and per trusted caller.
+    rate: limits::ClientLimiter,
 }
 
 impl Service {
@@ -98,7 +98,7 @@ impl Service {
         let pool_share = limits.pool_share.unwrap_or(db.permits() / 2).max(1);
         let introspection = !config.env.is_protected();
         if config.env.is_protected() && config.credentials.is_none() {
-            tracing::warn!("graphql: no credential store; every request will be refused");
+            tracing::warn!("graphql: no credential store; requests with a session are refused");
         }
         Arc::new(Service {
             schemas: run::Schemas::new(limits::Guard::new(&limits, introspection), introspection),

@@ -2,7 +2,8 @@
 //!
 //! - the per-key limit of REST requests (`--rate-limit`, 10/s),
 //! - the per-address budget of requests without a valid key (`--failed-auth-rate`),
-//! - the per-session (per-address in local/e2e) limit of GraphQL requests.
+//! - the per-address limit of anonymous GraphQL requests, and the larger one of
+//!   trusted callers (a session, or an address listed with `--graphql-trusted-client`).
 //!
 //! Each is a [`Limiter`]: GCRA with a burst as large as the rate, answering a
 //! [`Decision`] with what the `RateLimit-*` headers say (limit, remaining, reset) and,
@@ -34,8 +35,10 @@ pub enum Kind {
     Key,
     /// REST requests without a valid key, per client address.
     FailedAuth,
-    /// GraphQL requests per session or client address.
+    /// Anonymous GraphQL requests, per client address.
     Graphql,
+    /// GraphQL requests of trusted callers, per session or listed address.
+    GraphqlTrusted,
 }
 
 impl Kind {
@@ -44,6 +47,7 @@ impl Kind {
             Kind::Key => "key",
             Kind::FailedAuth => "failed_auth",
             Kind::Graphql => "graphql",
+            Kind::GraphqlTrusted => "graphql_trusted",
         }
     }
 }

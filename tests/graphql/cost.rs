@@ -166,7 +166,7 @@ async fn the_selected_fields_are_capped_through_fragments() {
 #[tokio::test]
 async fn a_session_over_its_rate_gets_429_with_retry_after() {
     let limits = Limits {
-        rate_limit: 2,
+        trusted_rate_limit: 2,
         ..Limits::default()
     };
     let app = App::with_limits(Env::Production, limits);
@@ -193,15 +193,55 @@ async fn a_session_over_its_rate_gets_429_with_retry_after() {
     assert!(reply.json().get("data").is_none());
     let retry: u64 = reply.header("retry-after").unwrap().parse().unwrap();
     assert_eq!(retry, 1);
-    // Another session has its own budget; no session is still a 401.
+    // Another session has its own budget.
     assert_eq!(app.send(get_as(&other)).await.status, StatusCode::OK);
-    let reply = app
-        .send(get_request(&query_uri("{ chapterCountries }"), &[]))
-        .await;
-    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
     // The budget refills within the second.
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert_eq!(app.send(get_as(&busy)).await.status, StatusCode::OK);
+}
+
+/// Production: anonymous visitors are counted per client address on the anonymous
+/// budget; a session, or an address listed as trusted (the frontend's server-side
+/// renderer), on the larger trusted budget, so visitors never throttle it.
+#[tokio::test]
+async fn anonymous_visitors_and_trusted_callers_have_their_own_budgets() {
+    let limits = Limits {
+        rate_limit: 2,
+        trusted_rate_limit: 6,
+        trusted_clients: vec!["10.9.0.0/16".parse().unwrap()],
+        ..Limits::default()
+    };
+    let app = App::with_limits(Env::Production, limits);
+    let (_, session) = app.session("frontend-ssr", None);
+    let from = |ip: &str, cookie: Option<&str>| {
+        let cookie = cookie.map(|c| format!("sessionid={c}"));
+        let headers: Vec<(&str, &str)> = cookie.iter().map(|c| ("cookie", c.as_str())).collect();
+        let mut request = get_request(&query_uri("{ chapterCountries }"), &headers);
+        let ip: std::net::IpAddr = ip.parse().unwrap();
+        request
+            .extensions_mut()
+            .insert(ConnectInfo(SocketAddr::new(ip, 5000)));
+        request
+    };
+    let status = |request| async { app.send(request).await.status.as_u16() };
+    // A visitor's burst of 2, then 429; another visitor has its own.
+    assert_eq!(status(from("198.51.100.1", None)).await, 200);
+    assert_eq!(status(from("198.51.100.1", None)).await, 200);
+    let reply = app.send(from("198.51.100.1", None)).await;
+    assert_eq!(reply.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(reply.code(), "RATE_LIMITED");
+    assert_eq!(status(from("198.51.100.2", None)).await, 200);
+    // The session from the same spent address is served on its own budget of 6.
+    for _ in 0..6 {
+        assert_eq!(status(from("198.51.100.1", Some(&session))).await, 200);
+    }
+    assert_eq!(status(from("198.51.100.1", Some(&session))).await, 429);
+    // A trusted address without a session: the trusted budget, per address.
+    for _ in 0..6 {
+        assert_eq!(status(from("10.9.3.4", None)).await, 200);
+    }
+    assert_eq!(status(from("10.9.3.4", None)).await, 429);
+    assert_eq!(status(from("::ffff:10.9.3.5", None)).await, 200);
 }
 
 #[tokio::test]

@@ -79,33 +79,38 @@ async fn local_and_e2e_need_no_session() {
 }
 
 #[tokio::test]
-async fn production_and_staging_need_a_session_and_csrf() {
+async fn production_and_staging_serve_anonymous_visitors_with_csrf() {
     for env in [Env::Production, Env::Staging] {
         let app = App::new(env);
         let (id, token) = app.session("frontend", None);
         let csrf = "c".repeat(43);
+        let other = "d".repeat(43);
 
-        // No session, an unknown one, an empty one: 401.
-        assert_refused(
-            &post_as(&app, None, None, None).await,
-            401,
-            "UNAUTHENTICATED",
-        );
-        assert_refused(
-            &post_as(&app, Some("nope"), Some(&csrf), Some(&csrf)).await,
-            401,
-            "UNAUTHENTICATED",
-        );
-        assert_refused(
-            &post_as(&app, Some(""), Some(&csrf), Some(&csrf)).await,
-            401,
-            "UNAUTHENTICATED",
-        );
-        assert_refused(
-            &app.send(get_request(&query_uri(QUERY), &[])).await,
-            401,
-            "UNAUTHENTICATED",
-        );
+        // Anonymous: a POST needs the CSRF pair (403 without it or on a mismatch)...
+        for (cookie, header) in [
+            (None, None),
+            (Some(csrf.as_str()), None),
+            (None, Some(csrf.as_str())),
+            (Some(csrf.as_str()), Some(other.as_str())),
+            (Some(""), Some("")),
+        ] {
+            assert_refused(
+                &post_as(&app, None, cookie, header).await,
+                403,
+                "CSRF_FAILED",
+            );
+        }
+        // ...and is served with it; a GET reads and changes nothing, so it needs none.
+        assert_data(&post_as(&app, None, Some(&csrf), Some(&csrf)).await);
+        assert_data(&app.send(get_request(&query_uri(QUERY), &[])).await);
+
+        // A session cookie that names no valid session is refused, not silently
+        // downgraded to the anonymous budget.
+        for bad in ["nope", ""] {
+            let reply = post_as(&app, Some(bad), Some(&csrf), Some(&csrf)).await;
+            assert_refused(&reply, 401, "UNAUTHENTICATED");
+            assert!(reply.text().contains("sessionid"), "{}", reply.text());
+        }
 
         // A session without the CSRF pair, or with a mismatch: 403.
         assert_refused(
@@ -123,7 +128,6 @@ async fn production_and_staging_need_a_session_and_csrf() {
             403,
             "CSRF_FAILED",
         );
-        let other = "d".repeat(43);
         assert_refused(
             &post_as(&app, Some(&token), Some(&csrf), Some(&other)).await,
             403,
@@ -132,7 +136,6 @@ async fn production_and_staging_need_a_session_and_csrf() {
 
         // Session and matching CSRF: served.
         assert_data(&post_as(&app, Some(&token), Some(&csrf), Some(&csrf)).await);
-        // GET is a read without side effects: the session suffices.
         let session_cookie = format!("sessionid={token}");
         assert_data(
             &app.send(get_request(
@@ -180,7 +183,47 @@ async fn production_and_staging_need_a_session_and_csrf() {
             401,
             "UNAUTHENTICATED",
         );
+        // Introspection stays off for anonymous visitors too.
+        let reply = app
+            .send(post_json(
+                json!({"query": INTROSPECTION}),
+                &[
+                    ("cookie", &cookies(None, Some(&csrf))),
+                    ("x-csrftoken", &csrf),
+                ],
+            ))
+            .await;
+        assert_eq!(reply.code(), "INTROSPECTION_DISABLED", "{}", reply.text());
     }
+}
+
+/// `--graphql-require-session`: a private deployment refuses every request without a
+/// valid session, as before anonymous visitors were served.
+#[tokio::test]
+async fn a_private_deployment_requires_a_session() {
+    let limits = Limits {
+        require_session: true,
+        ..Limits::default()
+    };
+    let app = App::with_limits(Env::Production, limits);
+    let (_, token) = app.session("frontend", None);
+    let csrf = "c".repeat(43);
+    for reply in [
+        post_as(&app, None, Some(&csrf), Some(&csrf)).await,
+        post_as(&app, None, None, None).await,
+        app.send(get_request(&query_uri(QUERY), &[])).await,
+        post_as(&app, Some("nope"), Some(&csrf), Some(&csrf)).await,
+    ] {
+        assert_refused(&reply, 401, "UNAUTHENTICATED");
+    }
+    assert_data(&post_as(&app, Some(&token), Some(&csrf), Some(&csrf)).await);
+    // Local and e2e ignore the option: there is no auth there.
+    let limits = Limits {
+        require_session: true,
+        ..Limits::default()
+    };
+    let app = App::with_limits(Env::E2e, limits);
+    assert_data(&post_as(&app, None, None, None).await);
 }
 
 #[tokio::test]
@@ -318,8 +361,9 @@ async fn explorer_only_in_local_and_e2e() {
     }
     for env in [Env::Production, Env::Staging] {
         let app = App::new(env);
+        // No explorer: a browser's GET without a query is a request without a query.
         let reply = app.send(get_request("/graphql/", &html)).await;
-        assert_refused(&reply, 401, "UNAUTHENTICATED");
+        assert_refused(&reply, 400, "BAD_REQUEST");
         let reply = app.send(get_request("/graphql/explorer.js", &[])).await;
         assert_eq!(reply.status, StatusCode::NOT_FOUND);
     }
