@@ -14,3 +14,4 @@ mod public_dataset;
 mod serve;
 mod streaming;
 mod synth;
+mod tree_snapshot;

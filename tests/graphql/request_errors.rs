@@ -66,7 +66,7 @@ async fn a_missing_variable_is_refused_before_execution() {
             json!({}),
         )
         .await;
-    assert_eq!(data["chapter"]["key"], "www-chapter-london");
+    assert_eq!(data["chapter"]["key"], "london");
     assert!(data["recentChapters"].is_array());
 }
 

@@ -4,7 +4,7 @@
 
 use async_graphql::{SimpleObject, ID};
 
-use super::{node_id, repo_key, Record, Table, User, REPO_JOINS, USER_COLUMNS};
+use super::{node_id, repo_key, short_key, Record, Table, User, REPO_JOINS, USER_COLUMNS};
 use crate::catalog::exposure::active;
 use crate::graphql::db::Cols;
 use crate::store::lc;
@@ -94,7 +94,8 @@ pub struct Contributor {
     pub contributions_count: i64,
     /// The key of the active project of the member's top repository: of the
     /// repositories that belong to an active project, the one with most of the
-    /// member's contributions (over the whole dataset).
+    /// member's contributions (over the whole dataset); without its `www-project-`
+    /// prefix, as `Project.key`.
     pub project_key: Option<String>,
     /// The name of that project.
     pub project_name: Option<String>,
@@ -136,7 +137,9 @@ impl Record for Contributor {
             name: c.get()?,
             avatar_url: c.get()?,
             contributions_count: c.get()?,
-            project_key: c.get()?,
+            project_key: c
+                .get::<Option<String>>()?
+                .map(|k| short_key(k, "www-project-")),
             project_name: c.get()?,
         };
         let scope: String = c.get()?;

@@ -5,7 +5,7 @@
 use async_graphql::{SimpleObject, ID};
 
 use super::pages::entity_key;
-use super::{node_id, Record, Table};
+use super::{node_id, short_key, Record, Table};
 use crate::catalog::exposure::{active, published, snapshot_counts};
 use crate::graphql::db::Cols;
 use crate::store::lc;
@@ -22,7 +22,8 @@ pub struct Chapter {
     pub node_id: ID,
     #[graphql(skip)]
     pub id: i64,
-    /// The full key, `www-chapter-<name>`.
+    /// The key without its `www-chapter-` prefix, as in the frontend's links and the
+    /// REST paths.
     pub key: String,
     pub name: String,
     pub country: String,
@@ -66,6 +67,7 @@ impl Record for Chapter {
             suggested_location: c.get()?,
         };
         rec.node_id = node_id("Chapter", &lc(&rec.key));
+        rec.key = short_key(rec.key, "www-chapter-");
         Ok(rec)
     }
 }
@@ -79,7 +81,8 @@ pub struct Committee {
     pub node_id: ID,
     #[graphql(skip)]
     pub id: i64,
-    /// The full key, `www-committee-<name>`.
+    /// The key without its `www-committee-` prefix, as in the frontend's links and the
+    /// REST paths.
     pub key: String,
     pub name: String,
     pub description: String,
@@ -105,6 +108,7 @@ impl Record for Committee {
             updated_at: c.ts()?,
         };
         rec.node_id = node_id("Committee", &lc(&rec.key));
+        rec.key = short_key(rec.key, "www-committee-");
         Ok(rec)
     }
 }
@@ -246,7 +250,8 @@ pub struct Project {
     pub node_id: ID,
     #[graphql(skip)]
     pub id: i64,
-    /// The full key, `www-project-<name>`.
+    /// The key without its `www-project-` prefix, as in the frontend's links and the
+    /// REST paths.
     pub key: String,
     pub name: String,
     /// `flagship`, `production`, `incubator`, `lab` or `demo`.
@@ -292,6 +297,7 @@ impl Record for Project {
             updated_at: c.ts()?,
         };
         rec.node_id = node_id("Project", &lc(&rec.key));
+        rec.key = short_key(rec.key, "www-project-");
         Ok(rec)
     }
 }

@@ -175,7 +175,7 @@ async fn contributors_name_their_top_project() {
     for c in list {
         let expected = rows(
             &conn,
-            "SELECT p.key, p.name FROM repository_contributors rc \
+            "SELECT substr(p.key, 13), p.name FROM repository_contributors rc \
              JOIN project_repositories pr ON pr.repository_id = rc.repository_id \
              JOIN projects p ON p.id = pr.project_id JOIN members m ON m.id = rc.member_id \
              WHERE m.login = ?1 AND p.is_active = 1 \

@@ -31,7 +31,7 @@ async fn committee_by_key() {
     assert_eq!(
         data["committee"],
         json!({
-            "key": row[1], "name": row[2], "description": row[3],
+            "key": short, "name": row[2], "description": row[3],
             "createdAt": ts(row[4].as_i64().unwrap()), "updatedAt": ts(row[5].as_i64().unwrap()),
             "url": row[6], "leaders": leaders,
         })

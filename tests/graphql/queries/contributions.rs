@@ -98,7 +98,7 @@ async fn project_contributions_per_day() {
     for project in projects {
         let id = rows(
             &conn,
-            "SELECT id FROM projects WHERE key = ?1",
+            "SELECT id FROM projects WHERE key = 'www-project-' || ?1",
             [project["key"].as_str().unwrap()],
         )[0][0]
             .as_i64()
@@ -213,7 +213,7 @@ async fn chapter_contributions_over_linked_repositories() {
     for chapter in chapters {
         let id = rows(
             &conn,
-            "SELECT id FROM chapters WHERE key = ?1",
+            "SELECT id FROM chapters WHERE key = 'www-chapter-' || ?1",
             [chapter["key"].as_str().unwrap()],
         )[0][0]
             .as_i64()

@@ -87,9 +87,11 @@ async fn ids_name_the_record_by_its_natural_key() {
         let (kind, key) = decoded.split_once(':').unwrap();
         kinds.insert(kind.to_string());
         let expected = match kind {
-            "Project" | "Chapter" | "Committee" | "Sponsor" | "Snapshot" | "Event" => {
-                lc(&object["key"])
-            }
+            // The id keeps the dataset's full key; `key` answers without the prefix.
+            "Project" => format!("www-project-{}", lc(&object["key"])),
+            "Chapter" => format!("www-chapter-{}", lc(&object["key"])),
+            "Committee" => format!("www-committee-{}", lc(&object["key"])),
+            "Sponsor" | "Snapshot" | "Event" => lc(&object["key"]),
             "Organization" | "User" => lc(&object["login"]),
             "Issue" | "Milestone" | "PullRequest" => format!(
                 "{}/{}#{}",

@@ -81,7 +81,7 @@ async fn project_page() {
         }
     };
     let expected = json!({
-        "key": key, "name": row[2], "level": row[3], "type": row[4], "description": row[5],
+        "key": key.strip_prefix("www-project-").unwrap(), "name": row[2], "level": row[3], "type": row[4], "description": row[5],
         "url": row[6], "createdAt": ts(row[7].as_i64().unwrap()),
         "updatedAt": ts(row[8].as_i64().unwrap()),
         "starsCount": sums[0], "forksCount": sums[1], "contributorsCount": sums[2],
@@ -133,7 +133,7 @@ async fn recent_and_searched_projects() {
     let conn = app.sql();
     let newest = strings(
         &conn,
-        "SELECT key FROM projects WHERE is_active = 1 ORDER BY created_at DESC, id DESC",
+        "SELECT substr(key, 13) FROM projects WHERE is_active = 1 ORDER BY created_at DESC, id DESC",
         [],
     );
     let data = app.data("{ recentProjects { key } }", json!({})).await;

@@ -152,7 +152,7 @@ async fn project_recent_pull_requests() {
             &conn,
             "SELECT x.title FROM pull_requests x \
              JOIN project_repositories pr ON pr.repository_id = x.repository_id \
-             JOIN projects p ON p.id = pr.project_id WHERE p.key = ?1 \
+             JOIN projects p ON p.id = pr.project_id WHERE p.key = 'www-project-' || ?1 \
              ORDER BY x.created_at DESC, x.updated_at DESC, x.id DESC LIMIT 5",
             [project["key"].as_str().unwrap()],
         );

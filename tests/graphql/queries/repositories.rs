@@ -43,7 +43,7 @@ async fn repository_with_relations() {
     );
     let project = strings(
         &conn,
-        "SELECT p.key FROM project_repositories pr JOIN projects p ON p.id = pr.project_id \
+        "SELECT substr(p.key, 13) FROM project_repositories pr JOIN projects p ON p.id = pr.project_id \
          WHERE pr.repository_id = ?1 AND p.is_active = 1 ORDER BY p.id LIMIT 1",
         [id],
     );

@@ -28,13 +28,13 @@ async fn snapshot_and_snapshots() {
     let id = row[0].as_i64().unwrap();
     let chapters = strings(
         &conn,
-        "SELECT c.key FROM snapshot_chapters s JOIN chapters c ON c.id = s.chapter_id \
+        "SELECT substr(c.key, 13) FROM snapshot_chapters s JOIN chapters c ON c.id = s.chapter_id \
          WHERE s.snapshot_id = ?1 AND c.is_active = 1 ORDER BY c.created_at DESC, c.id DESC",
         [id],
     );
     let projects = strings(
         &conn,
-        "SELECT p.key FROM snapshot_projects s JOIN projects p ON p.id = s.project_id \
+        "SELECT substr(p.key, 13) FROM snapshot_projects s JOIN projects p ON p.id = s.project_id \
          WHERE s.snapshot_id = ?1 AND p.is_active = 1 ORDER BY p.created_at DESC, p.id DESC",
         [id],
     );
@@ -205,12 +205,12 @@ async fn every_snapshot_lists_its_own_records_in_order() {
         let key = snapshot["key"].as_str().unwrap();
         let expected = |sql: &str| strings(&conn, sql, [key]);
         let chapters = expected(
-            "SELECT c.key FROM snapshots n JOIN snapshot_chapters s ON s.snapshot_id = n.id \
+            "SELECT substr(c.key, 13) FROM snapshots n JOIN snapshot_chapters s ON s.snapshot_id = n.id \
              JOIN chapters c ON c.id = s.chapter_id WHERE n.key = ?1 AND c.is_active = 1 \
              ORDER BY c.created_at DESC, c.id DESC",
         );
         let projects = expected(
-            "SELECT p.key FROM snapshots n JOIN snapshot_projects s ON s.snapshot_id = n.id \
+            "SELECT substr(p.key, 13) FROM snapshots n JOIN snapshot_projects s ON s.snapshot_id = n.id \
              JOIN projects p ON p.id = s.project_id WHERE n.key = ?1 AND p.is_active = 1 \
              ORDER BY p.created_at DESC, p.id DESC",
         );
