@@ -20,7 +20,7 @@ roost_start() {
   local env="${1:-e2e}"
   shift || true
   cargo build --quiet
-  ROOST_BIN="$(pwd)/${CARGO_TARGET_DIR:-target}/debug/roost"
+  ROOST_BIN="$(realpath -m "${CARGO_TARGET_DIR:-target}")/debug/roost"
   ROOST_WORK="$(mktemp -d)"
   trap roost_cleanup EXIT
   ROOST_SITE_DIR="$ROOST_WORK/site"
@@ -54,7 +54,7 @@ roost_start() {
 # A Python virtual environment kept under target/ between runs, with the given
 # packages installed.
 roost_venv() {
-  ROOST_VENV="$(pwd)/${CARGO_TARGET_DIR:-target}/ci-venv"
+  ROOST_VENV="$(realpath -m "${CARGO_TARGET_DIR:-target}")/ci-venv"
   if [ ! -x "$ROOST_VENV/bin/python" ]; then
     python3 -m venv "$ROOST_VENV"
   fi

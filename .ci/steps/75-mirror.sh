@@ -20,7 +20,7 @@ nginx_install
 echo "$(nginx -v 2>&1)"
 
 cargo build --quiet --bin roost
-bin="$(pwd)/${CARGO_TARGET_DIR:-target}/debug/roost"
+bin="$(realpath -m "${CARGO_TARGET_DIR:-target}")/debug/roost"
 
 work="$(mktemp -d)"
 pids=()

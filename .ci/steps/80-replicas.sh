@@ -21,7 +21,7 @@ fi
 echo "$(nginx -v 2>&1), $(redis-server --version | cut -d' ' -f1-3)"
 
 cargo build --quiet --bin roost
-bin="$(pwd)/${CARGO_TARGET_DIR:-target}/debug/roost"
+bin="$(realpath -m "${CARGO_TARGET_DIR:-target}")/debug/roost"
 
 work="$(mktemp -d)"
 pids=()
