@@ -359,6 +359,18 @@ function classifyConsole(text, url, env) {
   return "roost";
 }
 
+// Root fields of an answer without errors that came back null (a record roost does not
+// have: the page then shows "not found"), with the operation and variables that asked.
+function nullRoots(where, requestText, status, answerText) {
+  if (status !== 200) return [];
+  const answer = parseJson(answerText);
+  if (!answer?.data || answer.errors?.length) return [];
+  const request = parseJson(requestText) ?? {};
+  const operation = request.operationName ?? "(anonymous)";
+  const fields = Object.entries(answer.data).filter(([, value]) => value === null).map(([field]) => field);
+  return fields.length ? [{ where, operation, fields, variables: request.variables ?? null }] : [];
+}
+
 // --- Opening the pages. --------------------------------------------------------------
 
 async function openOne(context, spec, env, state) {
@@ -380,6 +392,7 @@ async function openOne(context, spec, env, state) {
     external: [],
     frontendErrors: [],
     shownBlank: [],
+    nullData: [],
     notes: [],
     screenshot: `${spec.name}.png`,
   };
@@ -425,8 +438,10 @@ async function openOne(context, spec, env, state) {
       if (pathname.startsWith("/graphql")) {
         if (request.method() === "OPTIONS") return;
         const text = await response.text().catch((e) => `(no body: ${e.message})`);
-        const problem = graphqlProblem("browser", request.postData() ?? decodeURIComponent(new URL(url).search), status, text);
+        const sent = request.postData() ?? decodeURIComponent(new URL(url).search);
+        const problem = graphqlProblem("browser", sent, status, text);
         if (problem) result.graphql.push(problem);
+        result.nullData.push(...nullRoots("browser", sent, status, text));
       } else if (pathname.startsWith("/idx")) {
         if (status >= 200 && status < 300 && request.method() !== "OPTIONS") {
           const text = await response.text().catch(() => "");
@@ -466,6 +481,8 @@ async function openOne(context, spec, env, state) {
   await Promise.allSettled(pending);
   result.title = await page.title().catch(() => "");
   result.heading = ((await page.locator("h1").first().textContent({ timeout: 1000 }).catch(() => "")) ?? "").trim().slice(0, 100);
+  // The frontend's error pages answer 200 and say 404 or 500 in their heading.
+  if (/^(404|500)$/.test(result.heading)) result.shownBlank.push(`error page ${result.heading}`);
   // Data roost did not give, shown as such ("Size: null KB").
   const text = await page.locator("main").first().innerText({ timeout: 2000 }).catch(() => "");
   for (const m of text.matchAll(/[^\n]{0,40}\b(null|undefined|NaN)\b[^\n]{0,40}/g)) result.shownBlank.push(m[0].trim());
@@ -484,8 +501,10 @@ async function openOne(context, spec, env, state) {
   state.page = null;
   for (const x of state.exchanges.slice(firstExchange)) {
     if (x.path.startsWith("/graphql")) {
-      const problem = graphqlProblem("server", x.method === "GET" ? decodeURIComponent(x.path) : x.request, x.status, x.answer);
+      const sent = x.method === "GET" ? decodeURIComponent(x.path) : x.request;
+      const problem = graphqlProblem("server", sent, x.status, x.answer);
       if (problem) result.graphql.push(problem);
+      result.nullData.push(...nullRoots("server", sent, x.status, x.answer));
     } else if (x.path.startsWith("/csrf") && x.status !== 200) {
       result.csrf.push({ method: x.method, url: `(server) ${x.path}`, status: x.status, failure: "", request: "", answer: x.answer.slice(0, 300) });
     }
@@ -559,11 +578,11 @@ function summaryRow(r) {
 }
 
 function renderReports(mode, results, env) {
-  const tsv = [["page", "path", "status", "heading", "graphql_errors_server", "graphql_errors_browser", "idx_errors", "csrf_errors", "console_errors_roost", "console_errors_frontend", "console_errors_external", "shows_null", "verdict", "screenshot"].join("\t")];
+  const tsv = [["page", "path", "status", "heading", "graphql_errors_server", "graphql_errors_browser", "idx_errors", "csrf_errors", "console_errors_roost", "console_errors_frontend", "console_errors_external", "shows_null_or_error_page", "verdict", "screenshot"].join("\t")];
   const md = [];
   md.push(`## ${mode}: the frontend against \`roost serve --env ${mode}\``, "");
   md.push(`Frontend ${env.frontend}, roost ${env.roost}. GraphQL errors are counted per answer with \`errors\` or a status other than 200, as the frontend's server (SSR) and the browser asked. Console errors of external resources (GitHub avatars, map tiles, analytics: offline here) and of the frontend's own resources (a static image it lacks, a prefetch of a path it has no page for) are counted apart and never fail a page.`, "");
-  md.push("| page | path | status | heading | GraphQL errors (server / browser) | `/idx/` errors | console errors (roost / frontend / external) | shows `null` | verdict | screenshot |");
+  md.push("| page | path | status | heading | GraphQL errors (server / browser) | `/idx/` errors | console errors (roost / frontend / external) | shows `null` / error page | verdict | screenshot |");
   md.push("|---|---|---|---|---|---|---|---|---|---|");
   for (const r of results) {
     const s = summaryRow(r);
@@ -583,13 +602,18 @@ function renderReports(mode, results, env) {
 
   // Distinct failures across pages: what roost lacks.
   const groups = new Map();
-  const add = (kind, sig, pageName, detail) => {
-    const g = groups.get(`${kind}\u0000${sig}`) ?? { kind, sig, pages: new Set(), detail };
+  const add = (kind, sig, pageName, detail, more = "") => {
+    const id = `${kind}\u0000${sig}\u0000${more}`;
+    const g = groups.get(id) ?? { kind, sig, pages: new Set(), detail };
     g.pages.add(pageName);
-    groups.set(`${kind}\u0000${sig}`, g);
+    groups.set(id, g);
   };
   for (const r of results) {
-    for (const g of r.graphql) add("GraphQL", `${g.operation} → ${g.status} ${g.messages.join("; ")}`, r.name, g);
+    for (const g of r.graphql) {
+      const messages = [...new Set(g.messages)].sort();
+      const head = messages.length === 1 ? messages[0] : `${messages.length} errors`;
+      add("GraphQL", `${g.operation} (${g.where}) → ${g.status} ${head}`, r.name, g, messages.join("\n"));
+    }
     for (const i of r.idx) {
       const req = parseJson(i.request);
       add("/idx/", `${i.method} ${req?.indexName ?? ""} → ${i.status || i.failure} ${i.failure && i.status ? i.failure : ""}`.trim(), r.name, i);
@@ -599,7 +623,8 @@ function renderReports(mode, results, env) {
     for (const c of r.console) add("console", c.slice(0, 300), r.name, null);
     for (const c of r.frontendErrors) add("console (frontend's own, not counted)", c.slice(0, 300), r.name, null);
     if (!(r.status >= 200 && r.status < 300)) add("status", `page status ${r.status ?? "none"}`, r.name, null);
-    for (const t of r.shownBlank) add("shown", `the page shows "${t}"`, r.name, null);
+    for (const t of r.shownBlank) add("shown", t.startsWith("error page") ? `the page shows its ${t}` : `the page shows "${t}"`, r.name, null);
+    for (const n of r.nullData) add("null data", `${n.operation} (${n.where}): ${n.fields.map((f) => `\`${f}\``).join(", ")} null for ${JSON.stringify(n.variables)}`, r.name, null);
     for (const n of r.notes) add("note", n, r.name, null);
   }
   if (groups.size) {
@@ -609,7 +634,9 @@ function renderReports(mode, results, env) {
       if (g.detail && g.kind === "GraphQL") {
         md.push("", "  ```graphql", ...String(g.detail.query).trim().split("\n").map((l) => `  ${l}`), "  ```");
         if (g.detail.variables && Object.keys(g.detail.variables).length) md.push(`  variables: \`${JSON.stringify(g.detail.variables)}\``);
-        md.push(`  roost answered ${g.detail.status}: \`${cell(g.detail.answer.slice(0, 600))}\``, "");
+        const messages = [...new Set(g.detail.messages)].sort();
+        if (messages.length > 1) md.push("  errors:", ...messages.map((m) => `  - ${cell(m)}`));
+        md.push(`  roost answered ${g.detail.status}: \`${cell(g.detail.answer.slice(0, 400))}\``, "");
       } else if (g.detail && !g.kind.startsWith("console")) {
         if (g.detail.request) md.push(`  request: \`${cell(g.detail.request.slice(0, 600))}\``);
         if (g.detail.answer) md.push(`  roost answered: \`${cell(g.detail.answer.slice(0, 600))}\``);
