@@ -7,7 +7,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::vocab::{IssueState, ProjectLevel, ProjectType};
+use crate::vocab::{Level, ProjectType, State};
 
 /// A leader of a chapter, committee or project.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -84,7 +84,7 @@ pub struct EventDetail {
 pub struct Issue {
     #[schema(format = DateTime)]
     pub created_at: String,
-    #[schema(value_type = IssueState)]
+    #[schema(value_type = State)]
     pub state: String,
     pub title: String,
     #[schema(format = DateTime)]
@@ -139,7 +139,7 @@ pub struct Milestone {
     #[schema(format = DateTime)]
     pub created_at: String,
     pub number: i64,
-    #[schema(value_type = IssueState)]
+    #[schema(value_type = State)]
     pub state: String,
     pub title: String,
     #[schema(format = DateTime)]
@@ -184,7 +184,7 @@ pub struct Project {
     pub created_at: String,
     /// Full key: `www-project-` then the name part.
     pub key: String,
-    #[schema(value_type = ProjectLevel)]
+    #[schema(value_type = Level)]
     pub level: String,
     pub name: String,
     #[serde(rename = "type")]

@@ -144,49 +144,11 @@ fn default_true() -> bool {
     true
 }
 
-macro_rules! string_enum {
-    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
-        pub enum $name { $($(#[$vm])* #[serde(rename = $text)] $variant),+ }
-        impl $name {
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-            pub fn as_str(self) -> &'static str {
-                match self { $($name::$variant => $text),+ }
-            }
-        }
-    };
-}
-
-string_enum!(
-    /// Issue and milestone state.
-    State { Open = "open", Closed = "closed" }
-);
-string_enum!(
-    /// Project level.
-    Level { Flagship = "flagship", Production = "production", Incubator = "incubator", Lab = "lab", Demo = "demo" }
-);
-string_enum!(
-    /// Project type.
-    ProjectType { Code = "code", Documentation = "documentation", Tool = "tool", Other = "other" }
-);
-string_enum!(
-    /// Event category.
-    Category { AppsecDays = "appsec_days", Global = "global", Partner = "partner", Other = "other" }
-);
-string_enum!(
-    /// Sponsor type.
-    SponsorType { Diamond = "Diamond", Platinum = "Platinum", Gold = "Gold", Silver = "Silver", Supporter = "Supporter", NotASponsor = "Not a Sponsor" }
-);
-string_enum!(
-    /// Sponsor member type (`""` means none).
-    #[derive(Default)]
-    MemberType { Platinum = "Platinum", Gold = "Gold", Silver = "Silver", #[default] None = "" }
-);
-string_enum!(
-    /// Snapshot processing status; only completed snapshots appear in the API.
-    SnapshotStatus { Completed = "completed", Processing = "processing", Pending = "pending", Error = "error" }
-);
+// The vocabularies (state, level, type, category, sponsor and member type, snapshot
+// status) are declared once, in `crate::vocab`.
+pub use crate::vocab::{
+    Category, Level, MemberType, ProjectType, SnapshotStatus, SponsorType, State,
+};
 
 impl Level {
     /// Rank for the project list's default order: flagship 5 … demo 1.

@@ -37,5 +37,3 @@ pub use spec::{
     ParamKind, SnapshotLink, UpcomingRules, PAGE_MAX, PAGE_SIZE,
 };
 pub use tables::{detail_spec, list_spec, snapshot_list_spec, DETAILS, LISTS, SNAPSHOT_LISTS};
-
-pub use crate::vocab::{EVENT_CATEGORIES, MEMBER_TYPES, PROJECT_LEVELS, PROJECT_TYPES, STATES};

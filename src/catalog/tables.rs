@@ -68,7 +68,7 @@ const COORDS: [Param; 4] = [
 const ORG_REPO_STATE: &[Param] = &[
     param("organization", ParamKind::Text, "o.login_lc"),
     param("repository", ParamKind::Text, "r.name_lc"),
-    param("state", ParamKind::Choice(&vocab::ISSUE_STATE), "t.state"),
+    param("state", ParamKind::Choice(&vocab::State::VOCAB), "t.state"),
 ];
 /// Issues join their organization directly (`issues.organization_id`), so that an
 /// organization filter reads one index range.
@@ -135,7 +135,7 @@ pub static LISTS: &[ListSpec] = &[
         params: &[
             param(
                 "category",
-                ParamKind::Choices(&vocab::EVENT_CATEGORY),
+                ParamKind::Choices(&vocab::Category::VOCAB),
                 "t.category",
             ),
             param("is_upcoming", ParamKind::Upcoming, "t.start_date"),
@@ -248,9 +248,13 @@ pub static LISTS: &[ListSpec] = &[
         columns: PROJECT_COLS,
         item: ItemType::of::<model::Project>(),
         params: &[
-            param("level", ParamKind::Choice(&vocab::PROJECT_LEVEL), "t.level"),
+            param("level", ParamKind::Choice(&vocab::Level::VOCAB), "t.level"),
             param("q", ParamKind::Search, "t.name_lc"),
-            param("type", ParamKind::Choices(&vocab::PROJECT_TYPE), "t.type"),
+            param(
+                "type",
+                ParamKind::Choices(&vocab::ProjectType::VOCAB),
+                "t.type",
+            ),
         ],
         orderings: CREATED_UPDATED,
         default_order: "t.level_rank DESC, t.stars DESC, t.forks DESC",
@@ -324,7 +328,7 @@ pub static LISTS: &[ListSpec] = &[
             ),
             param(
                 "member_type",
-                ParamKind::Choice(&vocab::SPONSOR_MEMBER_TYPE),
+                ParamKind::Choice(&vocab::MemberType::VOCAB),
                 "t.member_type",
             ),
             param("sponsor_type", ParamKind::Text, "t.sponsor_type_lc"),

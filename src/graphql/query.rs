@@ -514,7 +514,7 @@ impl Query {
         #[graphql(default_with = "Some(false)")] distinct: Option<bool>,
     ) -> Result<Vec<Milestone>> {
         if let Some(state) = &state {
-            if !vocab::ISSUE_STATE.contains(state) {
+            if vocab::State::parse(state).is_none() {
                 return Err(bad_user_input(format!(
                     "Invalid state '{}': expected 'open' or 'closed'",
                     super::limits::clip(state, 40)

@@ -52,38 +52,8 @@ pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
             "the community table holds {community} rows instead of one"
         ));
     }
-    let enums = [
-        ("issues", "state", "('open','closed')"),
-        ("milestones", "state", "('open','closed')"),
-        ("pull_requests", "state", "('open','closed')"),
-        (
-            "projects",
-            "level",
-            "('flagship','production','incubator','lab','demo')",
-        ),
-        (
-            "projects",
-            "type",
-            "('code','documentation','tool','other')",
-        ),
-        (
-            "events",
-            "category",
-            "('appsec_days','global','partner','other')",
-        ),
-        (
-            "sponsors",
-            "sponsor_type",
-            "('Diamond','Platinum','Gold','Silver','Supporter','Not a Sponsor')",
-        ),
-        ("sponsors", "member_type", "('Platinum','Gold','Silver','')"),
-        (
-            "snapshots",
-            "status",
-            "('completed','processing','pending','error')",
-        ),
-    ];
-    for (table, column, allowed) in enums {
+    for &(table, column, values) in crate::vocab::COLUMNS {
+        let allowed = sql_list(values);
         let sql = format!(
             "SELECT id || ': ' || quote({column}) FROM {table} WHERE {column} NOT IN {allowed}"
         );
@@ -128,4 +98,13 @@ fn strings(conn: &Connection, sql: &str) -> rusqlite::Result<Vec<String>> {
     let mut st = conn.prepare(sql)?;
     let rows = st.query_map([], |r| r.get::<_, String>(0))?;
     rows.collect()
+}
+
+/// `('a','b')`: `values` as an SQL list of string literals.
+pub fn sql_list(values: &[&str]) -> String {
+    let quoted: Vec<String> = values
+        .iter()
+        .map(|v| format!("'{}'", v.replace('\'', "''")))
+        .collect();
+    format!("({})", quoted.join(","))
 }

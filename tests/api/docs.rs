@@ -129,7 +129,7 @@ fn parameters_show_types_enums_defaults_and_bounds() {
     let (html, _) = rendered();
     let projects = element(&html, "op-list_projects", "article");
     // Repeatable type: one checkbox per value; level: a select of the enum.
-    for value in roost::catalog::PROJECT_TYPES {
+    for value in roost::vocab::ProjectType::VALUES {
         assert!(
             projects.contains(&format!(
                 "type=\"checkbox\" name=\"type\" value=\"{value}\" data-in=\"query\""
@@ -137,7 +137,7 @@ fn parameters_show_types_enums_defaults_and_bounds() {
             "{value}"
         );
     }
-    for value in roost::catalog::PROJECT_LEVELS {
+    for value in roost::vocab::Level::VALUES {
         assert!(
             projects.contains(&format!("<option value=\"{value}\">")),
             "{value}"
