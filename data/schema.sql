@@ -95,6 +95,7 @@ CREATE TABLE repositories (
     pushed_at          INTEGER,           -- nullable
     created_at         INTEGER NOT NULL,
     updated_at         INTEGER NOT NULL,
+    size               INTEGER,           -- nullable, kilobytes
     UNIQUE (organization_id, name_lc)
 );
 CREATE INDEX repositories_name ON repositories (name_lc);

@@ -259,6 +259,10 @@ pub struct Repository {
     pub pushed_at: Option<Ts>,
     pub created_at: Ts,
     pub updated_at: Ts,
+    /// The repository's size in kilobytes, as the code host reports it; none when
+    /// unknown.
+    #[serde(default)]
+    pub size: Option<u64>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

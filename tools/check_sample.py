@@ -54,7 +54,8 @@ SCHEMA = {
         "forks_count": ("O", "int"), "open_issues_count": ("O", "int"), "stars_count": ("O", "int"),
         "subscribers_count": ("O", "int"), "is_archived": ("O", "bool"), "license": ("O", "str"),
         "topics": ("O", ("list", "str")), "languages": ("O", ("list", "str")),
-        "pushed_at": ("O", "ts?"), "created_at": ("R", "ts"), "updated_at": ("R", "ts")},
+        "pushed_at": ("O", "ts?"), "created_at": ("R", "ts"), "updated_at": ("R", "ts"),
+        "size": ("O", "int?")},
     "repository_contributors": {
         "organization": ("R", "str"), "repository": ("R", "str"), "member": ("R", "str"),
         "contributions_count": ("R", "int")},

@@ -378,6 +378,8 @@ def make_repositories(issues_by_repo, contributors_by_repo):
             r["updated_at"] = ts(created)
         else:
             r["updated_at"] = ts(later(max(created, dt(2025, 6, 1)), 500))
+        if name != "scratch":  # exercises: no size (an empty repository)
+            r["size"] = r["commits_count"] * 3 // 2 + 24
         out.append(r)
     return out
 

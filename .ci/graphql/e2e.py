@@ -316,7 +316,8 @@ def check_pages(session, db):
                        "JOIN projects p ON p.id = h.project_id "
                        "WHERE p.key = 'www-project-juice-shop'")[0]
     assert len(metrics) == min(count, 30) and count > 0, metrics
-    assert answered["repository.graphql"]["repository"]["size"] is None
+    size = column(db, "SELECT size FROM repositories WHERE name = 'juice-shop'")[0]
+    assert size and answered["repository.graphql"]["repository"]["size"] == size
     print(f"pages: all {len(answered)} frontend page operations answer")
 
 

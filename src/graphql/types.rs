@@ -444,10 +444,10 @@ impl Repository {
         one(ctx, l::OrganizationById(self.organization_id)).await
     }
 
-    /// The repository's size on disk in kilobytes. The dataset does not record it:
-    /// always null (docs/api.md §6).
+    /// The repository's size in kilobytes, as the code host reports it; null when the
+    /// dataset does not say.
     async fn size(&self) -> Option<i64> {
-        None
+        self.size
     }
 
     /// The active project the repository belongs to (the first one, if several).

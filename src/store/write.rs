@@ -135,7 +135,11 @@ fn insert_repositories(
     r: &Resolved,
 ) -> Result<(), StoreError> {
     let mut st = conn.prepare(
-        "INSERT INTO repositories VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19)",
+        "INSERT INTO repositories (id, organization_id, name, name_lc, description, url, \
+         commits_count, contributors_count, forks_count, open_issues_count, stars_count, \
+         subscribers_count, is_archived, license, topics, languages, pushed_at, created_at, \
+         updated_at, size) \
+         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20)",
     )?;
     for (i, (_, x)) in records.iter().enumerate() {
         let url = if x.url.is_empty() {
@@ -162,7 +166,8 @@ fn insert_repositories(
             serde_json::to_string(&x.languages)?,
             x.pushed_at.map(|t| t.0),
             x.created_at.0,
-            x.updated_at.0
+            x.updated_at.0,
+            x.size.map(n)
         ])?;
     }
     Ok(())

@@ -41,6 +41,9 @@ pub struct Repository {
     pub topics: Vec<String>,
     pub created_at: String,
     pub updated_at: String,
+    /// Kilobytes; resolved by `size` in `types.rs`.
+    #[graphql(skip)]
+    pub size: Option<i64>,
 }
 
 impl Table for Repository {
@@ -51,7 +54,7 @@ impl Record for Repository {
     const COLS: &'static str = "t.id, t.organization_id, t.name_lc, t.name, t.description, \
         t.url, t.commits_count, t.contributors_count, t.forks_count, t.open_issues_count, \
         t.stars_count, t.subscribers_count, t.is_archived, t.license, t.languages, t.topics, \
-        t.created_at, t.updated_at, \
+        t.created_at, t.updated_at, t.size, \
         (SELECT ro.login FROM organizations ro WHERE ro.id = t.organization_id)";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let mut rec = Repository {
@@ -74,6 +77,7 @@ impl Record for Repository {
             topics: c.string_list()?,
             created_at: c.ts()?,
             updated_at: c.ts()?,
+            size: c.get()?,
         };
         let organization: String = c.get()?;
         rec.node_id = node_id("Repository", &repo_key(&organization, &rec.name, ""));

@@ -126,7 +126,7 @@ pub(super) static FILES: &[FileSpec] = &[
         sql: "SELECT o.login, r.name, r.description, r.url, r.commits_count, \
               r.contributors_count, r.forks_count, r.open_issues_count, r.stars_count, \
               r.subscribers_count, r.is_archived, r.license, r.topics, r.languages, \
-              r.pushed_at, r.created_at, r.updated_at \
+              r.pushed_at, r.created_at, r.updated_at, r.size \
               FROM repositories r JOIN organizations o ON o.id = r.organization_id \
               ORDER BY r.id",
         fields: &[
@@ -147,6 +147,7 @@ pub(super) static FILES: &[FileSpec] = &[
             ("pushed_at", Ts),
             ("created_at", Ts),
             ("updated_at", Ts),
+            ("size", Int),
         ],
     },
     FileSpec {

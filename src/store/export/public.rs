@@ -124,7 +124,7 @@ fn views(e: &Exposure) -> String {
          t.description, t.url, t.commits_count, t.contributors_count, t.forks_count, \
          t.open_issues_count, t.stars_count, t.subscribers_count, t.is_archived, \
          t.license, t.topics, t.languages, NULL AS pushed_at, t.created_at, \
-         t.updated_at FROM main.repositories t"
+         t.updated_at, t.size FROM main.repositories t"
             .to_string(),
         "CREATE TEMP VIEW members AS SELECT t.id, t.login, t.login_lc, t.name, t.name_lc, \
          t.avatar_url, t.url, t.bio, t.company, t.company_lc, t.location, t.location_lc, \

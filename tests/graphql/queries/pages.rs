@@ -327,7 +327,8 @@ async fn slack_workspace_size_and_repository_size() {
     let data = app
         .data(
             "{ statsOverview { slackWorkspaceStats }
-               repository(organizationKey: \"juice-labs\", repositoryKey: \"juice-shop\") { size } }",
+               repository(organizationKey: \"juice-labs\", repositoryKey: \"juice-shop\") { size } \
+               empty: repository(organizationKey: \"vuln-research-collective\", repositoryKey: \"scratch\") { size } }",
             json!({}),
         )
         .await;
@@ -339,8 +340,15 @@ async fn slack_workspace_size_and_repository_size() {
             []
         ))
     );
-    // The dataset does not record repository sizes (docs/api.md §6).
-    assert_eq!(data["repository"], json!({"size": null}));
+    // The repository's size in kilobytes, from its record; null where it gives none.
+    let size = int(
+        &conn,
+        "SELECT size FROM repositories WHERE name = 'juice-shop'",
+        [],
+    );
+    assert!(size > 0);
+    assert_eq!(data["repository"], json!({"size": size}));
+    assert_eq!(data["empty"], json!({"size": null}));
 }
 
 #[tokio::test]
