@@ -3,6 +3,8 @@
 //! Data flows one way: [`store`] (the SQLite dataset) → [`catalog`] (the semantics of
 //! every list and detail) → [`generate`] (the pre-rendered tree) or the shim.
 
+#![forbid(unsafe_code)]
+
 pub mod catalog;
 pub mod cli;
 pub mod config;
