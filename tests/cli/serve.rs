@@ -1,7 +1,7 @@
-//! `roost serve` as a process: on a fresh folder in production (dataset and tree
-//! created, keys, a replaced dataset and a regenerated tree picked up without a
-//! restart, one log line per request, SIGTERM), and refused on a public address when
-//! the environment needs no authentication.
+//! `roost serve` as a process: on a fresh folder in production with `--sample`
+//! (dataset and tree created, keys, a replaced dataset and a regenerated tree picked
+//! up without a restart, one log line per request, SIGTERM), and refused on a public
+//! address when the environment needs no authentication.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -37,7 +37,14 @@ async fn roost_serve_on_a_fresh_folder_in_production() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let mut child = roost_in(dir)
-        .args(["serve", "--env", "production", "--listen", "127.0.0.1:0"])
+        .args([
+            "serve",
+            "--env",
+            "production",
+            "--sample",
+            "--listen",
+            "127.0.0.1:0",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
