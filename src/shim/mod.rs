@@ -27,6 +27,7 @@ pub mod logwriter;
 pub mod metrics;
 pub mod net;
 pub mod proxy;
+pub mod request_id;
 pub mod respond;
 
 use std::collections::HashMap;
@@ -329,27 +330,48 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
                 api::RATELIMIT_LIMIT,
                 api::RATELIMIT_REMAINING,
                 api::RATELIMIT_RESET,
+                request_id::X_REQUEST_ID,
             ])
             .max_age(Duration::from_secs(600)),
     )
 }
 
-/// One line per request: method, path, status, duration, client address (behind
-/// trusted proxies, the forwarded one: [`proxy`]), key id (never the key); and the
-/// request's metrics. The client address is put in the request's extensions
-/// ([`proxy::ClientAddr`]) for the limits.
+/// One line per request: method, path, query string, status, response bytes,
+/// duration, client address (behind trusted proxies, the forwarded one: [`proxy`]),
+/// user agent, key id (never the key: keys and session tokens travel only in
+/// headers and cookies, which are not logged) and request id ([`request_id`], also
+/// sent back in `X-Request-Id`); and the request's metrics. The client address is
+/// put in the request's extensions ([`proxy::ClientAddr`]) for the limits.
 async fn access_log(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = req.method().clone();
     let path: String = req.uri().path().chars().take(512).collect();
-    let client = req
+    let query: Option<String> = req.uri().query().map(|q| q.chars().take(1024).collect());
+    let user_agent: Option<String> = req.headers().get(header::USER_AGENT).map(|v| {
+        String::from_utf8_lossy(v.as_bytes())
+            .chars()
+            .take(256)
+            .collect()
+    });
+    let peer = req
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| state.config.trusted_proxies.client(c.0.ip(), req.headers()));
+        .map(|c| c.0.ip());
+    let id = request_id::request_id(
+        req.headers(),
+        peer.is_some_and(|ip| state.config.trusted_proxies.contains(ip)),
+    );
+    let client = peer.map(|ip| state.config.trusted_proxies.client(ip, req.headers()));
     if let Some(ip) = client {
         req.extensions_mut().insert(proxy::ClientAddr(ip));
     }
-    let response = next.run(req).await;
+    let mut response = next.run(req).await;
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response
+            .headers_mut()
+            .insert(request_id::X_REQUEST_ID, value);
+    }
+    let bytes = axum::body::HttpBody::size_hint(response.body()).exact();
     let key_id = response.extensions().get::<KeyId>().map(|k| k.0);
     let elapsed = started.elapsed();
     let duration_ms = (elapsed.as_secs_f64() * 1e6).round() / 1e3;
@@ -374,10 +396,14 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
             target: "roost::access",
             method = %method,
             path = %path,
+            query,
             status,
+            bytes,
             duration_ms,
             client,
+            user_agent,
             key_id,
+            request_id = %id,
             error = %cause,
             "request"
         ),
@@ -385,10 +411,14 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
             target: "roost::access",
             method = %method,
             path = %path,
+            query,
             status,
+            bytes,
             duration_ms,
             client,
+            user_agent,
             key_id,
+            request_id = %id,
             "request"
         ),
     }
