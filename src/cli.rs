@@ -19,15 +19,6 @@ use crate::shim::ShimConfig;
 use crate::synth::Scale;
 use crate::{generate, mirror, records, store};
 
-/// `roost --version`: the package version and the commit it was built from
-/// (`unknown` when the build had no git; see build.rs).
-pub const VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    " (commit ",
-    env!("ROOST_COMMIT"),
-    ")"
-);
-
 /// Exit statuses (docs/architecture.md §2): 0 done, 1 problems found (`db check`),
 /// 2 a usage error or a command that could not run (clap's own usage errors exit 2).
 pub const EXIT_PROBLEMS: u8 = 1;
@@ -42,7 +33,7 @@ pub const DEFAULT_AUTH_DB: &str = "data/auth.db";
 #[derive(Debug, Parser)]
 #[command(
     name = "roost",
-    version = VERSION,
+    version = config::VERSION,
     about = "roost: the public directory API (REST v0 tree, shim, GraphQL)",
     after_help = "Exit status: 0 done; 1 problems found (db check); 2 a usage error or a \
                   command that could not run."
@@ -328,6 +319,16 @@ pub struct ServeArgs {
     /// the tree) kept in memory until the dataset file is replaced; 0 = off.
     #[arg(long, env = "ROOST_LIVE_CACHE_MB", default_value_t = 32, value_parser = clap::value_parser!(u64).range(0..=65_536))]
     pub live_cache_mb: u64,
+    /// The log on stderr, start-up lines included: `json` (one JSON object a line) or
+    /// `text` (for people).
+    #[arg(long, env = "ROOST_LOG_FORMAT", default_value = "json", value_parser = log_format_parser())]
+    pub log_format: crate::shim::LogFormat,
+}
+
+/// `--log-format`: the names of [`crate::shim::LogFormat::ALL`], listed in `--help`.
+fn log_format_parser() -> impl TypedValueParser<Value = crate::shim::LogFormat> {
+    PossibleValuesParser::new(crate::shim::LogFormat::ALL.map(crate::shim::LogFormat::as_str))
+        .try_map(|s| s.parse::<crate::shim::LogFormat>())
 }
 
 /// A count of at least 1.
@@ -589,6 +590,8 @@ fn man(out: Option<&Path>) -> anyhow::Result<()> {
 /// `roost serve`: checks the address, prepares the data of a fresh checkout, serves.
 fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let addr = crate::shim::listen_addr(&args.listen, args.env, args.allow_unauthenticated_public)?;
+    // Set before the data is prepared, so its lines are log lines too.
+    let _log = crate::shim::init_logging_as(args.log_format);
     prepare_data(&args)?;
     let config = ShimConfig {
         rate_limit: args.rate_limit,
@@ -666,14 +669,19 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
         }
     }
     if !db.exists() {
-        println!(
+        tracing::info!(
+            target: "roost::start",
+            db = %db.display(),
             "no dataset at {}: creating it from the embedded sample",
             db.display()
         );
         store::init_db(db, false)?;
     }
     if generate::tree_is_stale(&args.site, db) {
-        println!(
+        tracing::info!(
+            target: "roost::start",
+            site = %args.site.display(),
+            db = %db.display(),
             "generating the tree into {} from {}",
             args.site.display(),
             db.display()
@@ -691,7 +699,17 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
             json: false,
         })?;
         let summary = generate::generate(&opts)?;
-        println!("{summary}");
+        tracing::info!(
+            target: "roost::start",
+            files = summary.files,
+            documents = summary.documents,
+            written = summary.written,
+            unchanged = summary.unchanged,
+            removed = summary.removed,
+            bytes = summary.bytes,
+            millis = summary.millis,
+            "{summary}"
+        );
     }
     Ok(())
 }

@@ -431,16 +431,56 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
 /// dropped; when 32 MiB wait, further lines are dropped (and counted) rather than
 /// holding up a request.
 pub fn init_logging() -> Option<logwriter::Guard> {
+    init_logging_as(LogFormat::Json)
+}
+
+/// How `roost serve` writes its log lines on stderr (`--log-format`): JSON lines
+/// ([`logline`]) for machines, the default; or tracing's text lines for people.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LogFormat {
+    #[default]
+    Json,
+    Text,
+}
+
+impl LogFormat {
+    pub const ALL: [LogFormat; 2] = [LogFormat::Json, LogFormat::Text];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogFormat::Json => "json",
+            LogFormat::Text => "text",
+        }
+    }
+}
+
+impl std::str::FromStr for LogFormat {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<LogFormat> {
+        LogFormat::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| anyhow!("unknown log format '{s}' (json or text)"))
+    }
+}
+
+/// [`init_logging`] in `format`; the first call in a process sets the log, later
+/// ones change nothing (and return `None`).
+pub fn init_logging_as(format: LogFormat) -> Option<logwriter::Guard> {
+    if tracing::dispatcher::has_been_set() {
+        return None;
+    }
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let (writer, guard) = logwriter::batched(std::io::stderr());
-    tracing_subscriber::fmt()
-        .event_format(logline::JsonLine)
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(writer)
-        .try_init()
-        .ok()
-        .map(|()| guard)
+        .with_writer(writer);
+    let set = match format {
+        LogFormat::Json => builder.event_format(logline::JsonLine).try_init(),
+        LogFormat::Text => builder.with_ansi(false).try_init(),
+    };
+    set.ok().map(|()| guard)
 }
 
 /// Serves `state` on `listener` until `shutdown` completes, then lets in-flight
@@ -482,16 +522,23 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("listening on {addr}"))?;
         let local = listener.local_addr()?;
-        println!("listening on http://{local} (environment {})", env.as_str());
+        // Start-up lines go to the log like every other (target `roost::start`).
+        let url = format!("http://{local}");
+        tracing::info!(
+            target: "roost::start",
+            url = %url,
+            environment = env.as_str(),
+            version = config::VERSION,
+            "listening on {url} (environment {})",
+            env.as_str()
+        );
         if let Some(addr) = metrics_addr {
             metrics::handle();
             let metrics_listener = tokio::net::TcpListener::bind(addr)
                 .await
                 .with_context(|| format!("--metrics-listen {addr}"))?;
-            println!(
-                "metrics on http://{}/metrics",
-                metrics_listener.local_addr()?
-            );
+            let url = format!("http://{}/metrics", metrics_listener.local_addr()?);
+            tracing::info!(target: "roost::start", url = %url, "metrics on {url}");
             tokio::spawn(run_metrics(metrics_listener, state.clone()));
         }
         if env.is_protected() {
@@ -499,17 +546,22 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
                 .and_then(|conn| credentials::list(&conn, Kind::Key))
                 .map(|keys| keys.iter().filter(|k| k.revoked_at.is_none()).count())
                 .unwrap_or(0);
-            println!(
+            tracing::info!(
+                target: "roost::start",
+                unrevoked_keys = active,
+                auth_db = %auth_db.display(),
                 "REST requests need an X-API-Key header ({active} unrevoked key(s) in {}); \
                  create a key with: roost keys create --name NAME --auth-db {}",
                 auth_db.display(),
                 auth_db.display()
             );
         } else {
-            println!("no API key needed in the {} environment; try: curl http://{local}/api/v0/chapters/", env.as_str());
+            tracing::info!(
+                target: "roost::start",
+                "no API key needed in the {} environment; try: curl {url}/api/v0/chapters/",
+                env.as_str()
+            );
         }
-        use std::io::Write as _;
-        let _ = std::io::stdout().flush();
 
         let (tx, mut rx) = tokio::sync::watch::channel(false);
         tokio::spawn(async move {

@@ -88,24 +88,28 @@ fn the_graphql_example_runs_as_pasted() {
             "--listen",
             "127.0.0.1:0",
         ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let out = BufReader::new(child.stdout.take().unwrap());
+    let log = BufReader::new(child.stderr.take().unwrap());
     let _server = Killed(child);
     // Read on, so the server never writes into a closed pipe.
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     std::thread::spawn(move || {
-        for line in out.lines().map_while(Result::ok) {
+        for line in log.lines().map_while(Result::ok) {
             let _ = tx.send(line);
         }
     });
     let deadline = Instant::now() + Duration::from_secs(180);
     let mut addr = None;
     while let Ok(line) = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-        if let Some(rest) = line.strip_prefix("listening on http://") {
-            addr = rest.split_whitespace().next().map(str::to_string);
+        let line: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if line["environment"].is_string() {
+            addr = line["url"]
+                .as_str()
+                .and_then(|u| u.strip_prefix("http://"))
+                .map(str::to_string);
             break;
         }
     }
