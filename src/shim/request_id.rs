@@ -30,8 +30,9 @@ fn well_formed(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"-_.:/+=".contains(&b))
 }
 
-/// 32 random hex digits.
-fn new_id() -> String {
+/// A new id: 32 random hex digits (also the id of the lines of requests hyper refuses
+/// before any handler runs, [`super::net`]).
+pub fn new_id() -> String {
     format!("{:032x}", rand::random::<u128>())
 }
 
