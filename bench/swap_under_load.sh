@@ -77,11 +77,12 @@ fi
 "$ROOST_BIN" serve --env "$BENCH_ENV" --rate-limit 1000000 --listen 127.0.0.1:0 --db "$DB" --site "$SITE" \
   --auth-db "$WORK/auth.db" >"$WORK/serve.out" 2>"$WORK/serve.log" &
 SERVER_PID=$!
+# The start-up line `{"message":"listening on http://ADDR (environment ENV)",…}` (JSON on stderr).
 for _ in $(seq 1 100); do
-  grep -q '^listening on' "$WORK/serve.out" 2>/dev/null && break
+  grep -q '"message":"listening on http://' "$WORK/serve.log" 2>/dev/null && break
   sleep 0.1
 done
-ADDR=$(sed -n 's/^listening on http:\/\/\([^ ]*\).*/\1/p' "$WORK/serve.out")
+ADDR=$(sed -n 's/.*"message":"listening on http:\/\/\([^ ]*\) .*/\1/p' "$WORK/serve.log" | head -n 1)
 [ -n "$ADDR" ] || { echo "the server did not start" >&2; cat "$WORK/serve.log" >&2; exit 1; }
 BASE="http://$ADDR"
 

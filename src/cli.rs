@@ -19,11 +19,24 @@ use crate::shim::ShimConfig;
 use crate::synth::Scale;
 use crate::{generate, mirror, records, store};
 
+/// Exit statuses (docs/architecture.md §2): 0 done, 1 problems found (`db check`),
+/// 2 a usage error or a command that could not run (clap's own usage errors exit 2).
+pub const EXIT_PROBLEMS: u8 = 1;
+pub const EXIT_CANNOT_RUN: u8 = 2;
+
+/// The default paths; `serve` creates the sample dataset by itself only at these
+/// (in the local environment).
+pub const DEFAULT_DB: &str = "data/roost.db";
+pub const DEFAULT_SITE: &str = "site";
+pub const DEFAULT_AUTH_DB: &str = "data/auth.db";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "roost",
-    version,
-    about = "roost: the public directory API (REST v0 tree, shim, GraphQL)"
+    version = config::VERSION,
+    about = "roost: the public directory API (REST v0 tree, shim, GraphQL)",
+    after_help = "Exit status: 0 done; 1 problems found (db check); 2 a usage error or a \
+                  command that could not run."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -47,12 +60,25 @@ pub enum Command {
     Sessions(CredentialCommand),
     /// Copy a published tree to a local folder, fetching only what changed.
     Mirror(MirrorArgs),
+    /// Print a shell completion script, e.g. `roost completions bash >
+    /// /etc/bash_completion.d/roost`.
+    Completions {
+        /// The shell the script is for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) of roost, or with --out write one page per command.
+    Man {
+        /// Write roost.1, roost-serve.1, … into this folder instead.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Args, Clone)]
 pub struct DbArg {
     /// The dataset file.
-    #[arg(long, env = "ROOST_DB", default_value = "data/roost.db")]
+    #[arg(long, env = "ROOST_DB", default_value = DEFAULT_DB)]
     pub db: PathBuf,
 }
 
@@ -66,28 +92,45 @@ pub enum DbCommand {
         #[arg(long)]
         force: bool,
     },
-    /// Load a dataset from a folder of JSON Lines files, validated, all or nothing.
+    /// Load a dataset from a folder of JSON Lines files, validated, all or nothing;
+    /// prints the records imported per kind.
     Import {
+        /// The folder of interchange files (KIND.jsonl and community.json; any other
+        /// name is refused).
         dir: PathBuf,
         #[command(flatten)]
         db: DbArg,
+        /// Let the import empty this kind of record although the dataset it replaces
+        /// holds some (repeatable; `all` for every kind). Without it such an import
+        /// is refused.
+        #[arg(long, value_name = "KIND", value_parser = allow_empty_parser())]
+        allow_empty: Vec<String>,
+        /// Print the summary as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Write a deterministic synthetic dataset of realistic shape, for benchmarks.
     Synth {
+        /// The size of the dataset.
         #[arg(long, value_parser = scale_parser())]
         scale: Scale,
+        /// The seed: the same scale and seed give the same dataset.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[command(flatten)]
         db: DbArg,
     },
-    /// Integrity report; exits non-zero when there is a problem.
+    /// Integrity report; exit status 1 when it finds problems, 2 when it cannot run.
     Check {
         #[command(flatten)]
         db: DbArg,
+        /// Print the report as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Write the dataset out as JSON Lines files, the format `db import` reads.
     Export {
+        /// The folder to write (created; refused when not empty, unless --force).
         dir: PathBuf,
         #[command(flatten)]
         db: DbArg,
@@ -98,7 +141,15 @@ pub enum DbCommand {
         /// unpublished releases, snapshots not completed, hidden fields).
         #[arg(long)]
         public_only: bool,
+        /// Print the summary as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
+}
+
+/// `--allow-empty`: a kind of record ([`store::KINDS`]) or `all`.
+fn allow_empty_parser() -> PossibleValuesParser {
+    PossibleValuesParser::new(std::iter::once("all").chain(store::KINDS))
 }
 
 /// `--scale`: the names of [`Scale::ALL`], listed in `--help`.
@@ -116,7 +167,7 @@ pub struct GenerateArgs {
     #[command(flatten)]
     pub db: DbArg,
     /// The live tree (a symlink to the current generation).
-    #[arg(long, env = "ROOST_SITE", default_value = "site")]
+    #[arg(long, env = "ROOST_SITE", default_value = DEFAULT_SITE)]
     pub out: PathBuf,
     /// Worker threads (default: one per core).
     #[arg(long)]
@@ -149,6 +200,9 @@ pub struct GenerateArgs {
     /// With --with-dataset: only what the API shows.
     #[arg(long, requires = "with_dataset")]
     pub public_only: bool,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -171,7 +225,7 @@ pub struct MirrorArgs {
 #[derive(Debug, Args, Clone)]
 pub struct AuthDbArg {
     /// API keys and sessions (separate from the dataset).
-    #[arg(long, env = "ROOST_AUTH_DB", default_value = "data/auth.db")]
+    #[arg(long, env = "ROOST_AUTH_DB", default_value = DEFAULT_AUTH_DB)]
     pub auth_db: PathBuf,
 }
 
@@ -179,14 +233,23 @@ pub struct AuthDbArg {
 pub struct ServeArgs {
     #[command(flatten)]
     pub db: DbArg,
-    #[arg(long, env = "ROOST_SITE", default_value = "site")]
+    /// The tree `roost generate` renders (its --out).
+    #[arg(long, env = "ROOST_SITE", default_value = DEFAULT_SITE)]
     pub site: PathBuf,
     #[command(flatten)]
     pub auth: AuthDbArg,
+    /// The address to listen on (HOST:PORT; port 0 for any free port).
     #[arg(long, env = "ROOST_LISTEN", default_value = "127.0.0.1:8000")]
     pub listen: String,
+    /// The environment: production and staging need API keys and sessions; local and
+    /// e2e need none and stay on loopback.
     #[arg(long, env = "ROOST_ENV", value_parser = env_parser(), default_value = "local")]
     pub env: Env,
+    /// Create what is missing from the embedded sample: the dataset, its tree and
+    /// (production, staging) the credential store. Without it only `--env local` at
+    /// the default paths does; otherwise a missing one is an error.
+    #[arg(long)]
+    pub sample: bool,
     /// Requests per second per API key (production and staging).
     #[arg(long, env = "ROOST_RATE_LIMIT", default_value_t = 10)]
     pub rate_limit: u32,
@@ -274,6 +337,16 @@ pub struct ServeArgs {
     /// the tree) kept in memory until the dataset file is replaced; 0 = off.
     #[arg(long, env = "ROOST_LIVE_CACHE_MB", default_value_t = 32, value_parser = clap::value_parser!(u64).range(0..=65_536))]
     pub live_cache_mb: u64,
+    /// The log on stderr, start-up lines included: `json` (one JSON object a line) or
+    /// `text` (for people).
+    #[arg(long, env = "ROOST_LOG_FORMAT", default_value = "json", value_parser = log_format_parser())]
+    pub log_format: crate::shim::LogFormat,
+}
+
+/// `--log-format`: the names of [`crate::shim::LogFormat::ALL`], listed in `--help`.
+fn log_format_parser() -> impl TypedValueParser<Value = crate::shim::LogFormat> {
+    PossibleValuesParser::new(crate::shim::LogFormat::ALL.map(crate::shim::LogFormat::as_str))
+        .try_map(|s| s.parse::<crate::shim::LogFormat>())
 }
 
 /// A count of at least 1.
@@ -304,6 +377,7 @@ pub enum CredentialCommand {
     /// Create one; its secret (the API key or the session token) is printed alone on
     /// the last line, once.
     Create {
+        /// A name saying whom it is for (shown by `list`).
         #[arg(long)]
         name: String,
         /// Days until it expires, 1 to 36500 (default: never).
@@ -316,9 +390,13 @@ pub enum CredentialCommand {
     List {
         #[command(flatten)]
         auth: AuthDbArg,
+        /// Print a JSON array, one object per credential.
+        #[arg(long)]
+        json: bool,
     },
     /// Revoke one by id; it is refused from the next request on.
     Revoke {
+        /// Its id, as `list` shows it.
         id: i64,
         #[command(flatten)]
         auth: AuthDbArg,
@@ -355,7 +433,8 @@ pub fn generate_options(args: &GenerateArgs) -> anyhow::Result<generate::Options
     })
 }
 
-/// Runs the command line; the process exit code.
+/// Runs the command line; the process exit code. An error is a command that could
+/// not run: `main` prints it and exits with [`EXIT_CANNOT_RUN`].
 pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
@@ -363,9 +442,38 @@ pub fn run() -> anyhow::Result<ExitCode> {
             store::init_db(&db.db, force)?;
             println!("created {} from the embedded sample", db.db.display());
         }
-        Command::Db(DbCommand::Import { dir, db }) => {
-            store::import_dir(&dir, &db.db)?;
-            println!("imported {} into {}", dir.display(), db.db.display());
+        Command::Db(DbCommand::Import {
+            dir,
+            db,
+            allow_empty,
+            json,
+        }) => {
+            let allow_empty = if allow_empty.iter().any(|k| k == "all") {
+                store::AllowEmpty::All
+            } else {
+                store::AllowEmpty::Kinds(allow_empty)
+            };
+            let counts = store::import_dir_keeping(&dir, &db.db, &allow_empty)?;
+            if json {
+                let records: serde_json::Map<String, serde_json::Value> = counts
+                    .0
+                    .iter()
+                    .map(|(kind, n)| (kind.to_string(), (*n).into()))
+                    .collect();
+                print_json(&serde_json::json!({
+                    "dir": dir,
+                    "db": db.db,
+                    "records": records,
+                    "total": counts.total(),
+                }));
+            } else {
+                println!(
+                    "imported {counts} ({} records) from {} into {}",
+                    store::thousands(counts.total()),
+                    dir.display(),
+                    db.db.display()
+                );
+            }
         }
         Command::Db(DbCommand::Synth { scale, seed, db }) => {
             crate::synth::synth(scale, seed, &db.db)?;
@@ -375,16 +483,24 @@ pub fn run() -> anyhow::Result<ExitCode> {
                 db.db.display()
             );
         }
-        Command::Db(DbCommand::Check { db }) => {
+        Command::Db(DbCommand::Check { db, json }) => {
             let problems = store::check(&db.db)?;
-            if problems.is_empty() {
+            if json {
+                print_json(&serde_json::json!({
+                    "db": db.db,
+                    "ok": problems.is_empty(),
+                    "problems": problems,
+                }));
+            } else if problems.is_empty() {
                 println!("{}: no problems found", db.db.display());
             } else {
                 for p in &problems {
                     println!("{p}");
                 }
                 eprintln!("{} problem(s) found in {}", problems.len(), db.db.display());
-                return Ok(ExitCode::FAILURE);
+            }
+            if !problems.is_empty() {
+                return Ok(ExitCode::from(EXIT_PROBLEMS));
             }
         }
         Command::Db(DbCommand::Export {
@@ -392,6 +508,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
             db,
             force,
             public_only,
+            json,
         }) => {
             let which = if public_only {
                 generate::Dataset::PublicOnly
@@ -401,12 +518,26 @@ pub fn run() -> anyhow::Result<ExitCode> {
             let conn = generate::dataset::open_for_export(&db.db, which)?;
             let counts = store::export::export_dir(&conn, &dir, force)?;
             let records: usize = counts.iter().map(|(_, n)| n).sum();
-            println!(
-                "exported {records} records in {} files from {} to {}",
-                counts.len(),
-                db.db.display(),
-                dir.display()
-            );
+            if json {
+                let files: serde_json::Map<String, serde_json::Value> = counts
+                    .iter()
+                    .map(|(file, n)| (file.to_string(), (*n).into()))
+                    .collect();
+                print_json(&serde_json::json!({
+                    "db": db.db,
+                    "dir": dir,
+                    "public_only": public_only,
+                    "files": files,
+                    "records": records,
+                }));
+            } else {
+                println!(
+                    "exported {records} records in {} files from {} to {}",
+                    counts.len(),
+                    db.db.display(),
+                    dir.display()
+                );
+            }
         }
         Command::Generate(args) => {
             let opts = generate_options(&args)?;
@@ -416,7 +547,11 @@ pub fn run() -> anyhow::Result<ExitCode> {
                 (true, true) => Some(generate::Dataset::PublicOnly),
             };
             let summary = generate::generate_with(&opts, dataset)?;
-            println!("{summary}");
+            if args.json {
+                print_json(&summary);
+            } else {
+                println!("{summary}");
+            }
         }
         Command::Mirror(args) => {
             let summary = mirror::mirror(&mirror::Options {
@@ -431,6 +566,11 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve(*args)?,
         Command::Keys(cmd) => credential_command(Kind::Key, cmd)?,
         Command::Sessions(cmd) => credential_command(Kind::Session, cmd)?,
+        Command::Completions { shell } => {
+            use clap::CommandFactory as _;
+            clap_complete::generate(shell, &mut Cli::command(), "roost", &mut std::io::stdout());
+        }
+        Command::Man { out } => man(out.as_deref())?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -453,9 +593,41 @@ fn trusted_clients(values: &[String]) -> anyhow::Result<Vec<ipnet::IpNet>> {
         .collect()
 }
 
+/// One JSON document on its own line of stdout (`--json`).
+fn print_json(value: &impl serde::Serialize) {
+    match serde_json::to_string(value) {
+        Ok(text) => println!("{text}"),
+        Err(e) => eprintln!("roost: writing JSON: {e}"),
+    }
+}
+
+/// `roost man`: the page of roost on stdout, or with `--out DIR` one page per command
+/// (`roost.1`, `roost-serve.1`, `roost-db-import.1`, …).
+fn man(out: Option<&Path>) -> anyhow::Result<()> {
+    use clap::CommandFactory as _;
+    let command = Cli::command();
+    match out {
+        None => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(command).render(&mut page)?;
+            use std::io::Write as _;
+            std::io::stdout().write_all(&page)?;
+        }
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| anyhow!("creating {}: {e}", dir.display()))?;
+            clap_mangen::generate_to(command, dir)
+                .map_err(|e| anyhow!("writing the manual pages into {}: {e}", dir.display()))?;
+            println!("wrote the manual pages into {}", dir.display());
+        }
+    }
+    Ok(())
+}
+
 /// `roost serve`: checks the address, prepares the data of a fresh checkout, serves.
 fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let addr = crate::shim::listen_addr(&args.listen, args.env, args.allow_unauthenticated_public)?;
+    // Set before the data is prepared, so its lines are log lines too.
+    let _log = crate::shim::init_logging_as(args.log_format);
     prepare_data(&args)?;
     let config = ShimConfig {
         rate_limit: args.rate_limit,
@@ -487,19 +659,68 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     crate::shim::serve(config, addr)
 }
 
-/// A fresh checkout: creates the sample dataset when there is none, and generates
-/// the tree when it is missing or older than the dataset.
+/// What `serve` needs before it listens. With `--sample`, or in the local
+/// environment at the default paths (a fresh checkout), a missing dataset is created
+/// from the embedded sample and a missing tree generated (and, in production and
+/// staging, the credential store created when the shim opens it). Otherwise each
+/// missing one is an error naming its path and the command that makes it, and
+/// nothing is created. A tree older than its dataset is regenerated either way.
 fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
     let db = &args.db.db;
+    let sample = args.sample
+        || (args.env == Env::Local
+            && db == Path::new(DEFAULT_DB)
+            && args.site == Path::new(DEFAULT_SITE)
+            && args.auth.auth_db == Path::new(DEFAULT_AUTH_DB));
+    if !sample {
+        let mut missing = Vec::new();
+        if !db.is_file() {
+            missing.push(format!(
+                "no dataset at {}: import one with `roost db import DIR --db {}` (or \
+                 `roost db init --db {}` for the sample)",
+                db.display(),
+                db.display(),
+                db.display()
+            ));
+        }
+        if !args.site.join(generate::MANIFEST).is_file() {
+            missing.push(format!(
+                "no tree at {}: render it with `roost generate --db {} --out {}`",
+                args.site.display(),
+                db.display(),
+                args.site.display()
+            ));
+        }
+        let auth_db = &args.auth.auth_db;
+        if args.env.is_protected() && !auth_db.is_file() {
+            missing.push(format!(
+                "no credential store at {}: create it with its first key, `roost keys create \
+                 --name NAME --auth-db {}`",
+                auth_db.display(),
+                auth_db.display()
+            ));
+        }
+        if !missing.is_empty() {
+            bail!(
+                "{}\n(`roost serve --sample` creates what is missing from the embedded sample)",
+                missing.join("\n")
+            );
+        }
+    }
     if !db.exists() {
-        println!(
+        tracing::info!(
+            target: "roost::start",
+            db = %db.display(),
             "no dataset at {}: creating it from the embedded sample",
             db.display()
         );
         store::init_db(db, false)?;
     }
     if generate::tree_is_stale(&args.site, db) {
-        println!(
+        tracing::info!(
+            target: "roost::start",
+            site = %args.site.display(),
+            db = %db.display(),
             "generating the tree into {} from {}",
             args.site.display(),
             db.display()
@@ -514,9 +735,20 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
             public_url: args.public_url.clone(),
             with_dataset: false,
             public_only: false,
+            json: false,
         })?;
         let summary = generate::generate(&opts)?;
-        println!("{summary}");
+        tracing::info!(
+            target: "roost::start",
+            files = summary.files,
+            documents = summary.documents,
+            written = summary.written,
+            unchanged = summary.unchanged,
+            removed = summary.removed,
+            bytes = summary.bytes,
+            millis = summary.millis,
+            "{summary}"
+        );
     }
     Ok(())
 }
@@ -543,21 +775,55 @@ fn credential_command(kind: Kind, cmd: CredentialCommand) -> anyhow::Result<()> 
         }
         CredentialCommand::List {
             auth: AuthDbArg { auth_db },
+            json,
         } => {
-            let conn = credentials::open(&auth_db)?;
+            let conn = open_existing_store(kind, &auth_db)?;
             let listed = credentials::list(&conn, kind)?;
-            print!("{}", credential_table(kind, &listed, Utc::now()));
+            let now = Utc::now();
+            if json {
+                let rows: Vec<serde_json::Value> = listed
+                    .iter()
+                    .map(|c| {
+                        serde_json::json!({
+                            "id": c.id,
+                            "name": c.name,
+                            "created_at": c.created_at,
+                            "expires_at": c.expires_at,
+                            "revoked_at": c.revoked_at,
+                            "last_used_at": c.last_used_at,
+                            "status": c.status(now).as_str(),
+                        })
+                    })
+                    .collect();
+                print_json(&rows);
+            } else {
+                print!("{}", credential_table(kind, &listed, now));
+            }
         }
         CredentialCommand::Revoke {
             id,
             auth: AuthDbArg { auth_db },
         } => {
-            let conn = credentials::open(&auth_db)?;
+            let conn = open_existing_store(kind, &auth_db)?;
             let revoked = credentials::revoke(&conn, kind, id, Utc::now())?;
             println!("{}", revoked_line(kind, id, &revoked));
         }
     }
     Ok(())
+}
+
+/// The credential store at `auth_db` for `list` and `revoke`, which never create one
+/// (a mistyped --auth-db is an error, not a new empty store).
+fn open_existing_store(kind: Kind, auth_db: &Path) -> anyhow::Result<rusqlite::Connection> {
+    if !auth_db.is_file() {
+        bail!(
+            "no credential store at {}: `roost {} create --name NAME --auth-db {}` creates it",
+            auth_db.display(),
+            kind.command(),
+            auth_db.display()
+        );
+    }
+    Ok(credentials::open(auth_db)?)
 }
 
 /// A refused argument, prefixed with the option that carried it.

@@ -60,6 +60,15 @@ pub fn today() -> String {
     chrono::Utc::now().format("%Y-%m-%d").to_string()
 }
 
+/// `roost --version` and the start-up log line: the package version and the commit
+/// it was built from (`unknown` when the build had no git; see build.rs).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("ROOST_COMMIT"),
+    ")"
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -64,13 +64,23 @@ pub struct Options {
     pub public_url: Option<String>,
 }
 
-/// What a generation did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// What a generation did. Every file the writer placed in the new generation is
+/// counted once, as written or as unchanged: `written + unchanged == files +
+/// documents`. The change lists (`changes/`) describe the run and are counted in
+/// none of these.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Summary {
+    /// The tree's files, as the manifest lists them (precompressed siblings included).
     pub files: u64,
+    /// The manifest documents (`manifest.json` and its chunks), outside the manifest.
+    pub documents: u64,
+    /// The bytes of the tree's files.
     pub bytes: u64,
+    /// Files (tree files and manifest documents) written with new bytes.
     pub written: u64,
+    /// Files hard-linked from the previous generation, their bytes unchanged.
     pub unchanged: u64,
+    /// Tree files of the previous generation the new one no longer has.
     pub removed: u64,
     pub millis: u64,
 }
@@ -81,8 +91,10 @@ impl std::fmt::Display for Summary {
         let mb = self.bytes as f64 / 1_000_000.0;
         write!(
             f,
-            "generated {} files ({} written, {} unchanged, {} removed), {:.1} MB in {:.2} s ({:.1} MB/s)",
+            "generated {} tree files + {} manifest documents: {} written, {} unchanged; \
+             {} removed; {:.1} MB in {:.2} s ({:.1} MB/s)",
             self.files,
+            self.documents,
             self.written,
             self.unchanged,
             self.removed,
@@ -204,6 +216,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         documents = write_manifests(&mut writer, &files, previous_root.as_deref())?;
         Ok(Summary {
             files: count,
+            documents,
             bytes,
             written: writer.written.load(AtomicOrdering::Relaxed),
             unchanged: writer.unchanged.load(AtomicOrdering::Relaxed),
@@ -270,6 +283,7 @@ fn keep_live(
     swap_in(&opts.out, parent, &record.generation)?;
     Ok(Summary {
         files: record.files,
+        documents: record.documents,
         bytes: record.bytes,
         written: 0,
         unchanged: record.files + record.documents,

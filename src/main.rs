@@ -7,7 +7,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("roost: {e:#}");
-            ExitCode::FAILURE
+            ExitCode::from(roost::cli::EXIT_CANNOT_RUN)
         }
     }
 }

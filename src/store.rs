@@ -29,7 +29,7 @@ mod write;
 
 pub use check::check;
 pub use open::{open_read, FileId};
-pub use read::{parse_lines, read_dir};
+pub use read::{kind_counts, parse_lines, read_dir, KINDS};
 pub use sample::{init_db, sample_dataset, SAMPLE};
 
 /// The schema, embedded from `data/schema.sql`.
@@ -108,6 +108,12 @@ pub enum StoreError {
         #[source]
         source: std::io::Error,
     },
+    #[error("{}", would_empty(.path, .kinds))]
+    WouldEmpty {
+        path: PathBuf,
+        /// The kinds the import has no records of, with the records `path` holds.
+        kinds: Vec<(&'static str, u64)>,
+    },
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
     #[error(transparent)]
@@ -167,8 +173,142 @@ pub fn build_streaming(
     })
 }
 
-/// Reads a folder and builds the dataset from it: `roost db import`.
-pub fn import_dir(dir: &Path, db: &Path) -> Result<(), StoreError> {
+/// Reads a folder and builds the dataset from it, whatever `db` held before (a
+/// mirror's copy of a published dataset); the records imported per kind.
+pub fn import_dir(dir: &Path, db: &Path) -> Result<Counts, StoreError> {
+    import_dir_keeping(dir, db, &AllowEmpty::All)
+}
+
+/// Which kinds an import may leave empty when the dataset it replaces holds records
+/// of them (`roost db import --allow-empty KIND|all`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AllowEmpty {
+    All,
+    Kinds(Vec<String>),
+}
+
+impl AllowEmpty {
+    fn allows(&self, kind: &str) -> bool {
+        match self {
+            AllowEmpty::All => true,
+            AllowEmpty::Kinds(kinds) => kinds.iter().any(|k| k == kind),
+        }
+    }
+}
+
+/// `roost db import`: reads a folder and builds the dataset from it, refusing (and
+/// changing nothing) when a kind of record the existing `db` holds would be left
+/// empty and `allow_empty` does not allow it; the records imported per kind.
+pub fn import_dir_keeping(
+    dir: &Path,
+    db: &Path,
+    allow_empty: &AllowEmpty,
+) -> Result<Counts, StoreError> {
     let ds = read_dir(dir)?;
-    build(&ds, db)
+    // The community row is always written (community.json's, or the defaults).
+    let counts = Counts(
+        kind_counts(&ds)
+            .into_iter()
+            .chain([("community", 1)])
+            .collect(),
+    );
+    let emptied: Vec<(&'static str, u64)> = existing_counts(db)
+        .into_iter()
+        .zip(&counts.0)
+        .filter(|((kind, held), (_, new))| *held > 0 && *new == 0 && !allow_empty.allows(kind))
+        .map(|(held, _)| held)
+        .collect();
+    if !emptied.is_empty() {
+        return Err(StoreError::WouldEmpty {
+            path: db.to_path_buf(),
+            kinds: emptied,
+        });
+    }
+    build(&ds, db)?;
+    Ok(counts)
+}
+
+/// The records of each kind (in the order of [`KINDS`]) the dataset file at `db`
+/// holds: 0 for a kind whose table cannot be read, every count 0 when there is no
+/// file or it is no SQLite database.
+fn existing_counts(db: &Path) -> Vec<(&'static str, u64)> {
+    let conn = db
+        .is_file()
+        .then(|| {
+            rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .ok()
+        })
+        .flatten();
+    KINDS
+        .iter()
+        .map(|kind| {
+            let held = conn
+                .as_ref()
+                .and_then(|c| {
+                    c.query_row(&format!("SELECT count(*) FROM {kind}"), [], |r| {
+                        r.get::<_, i64>(0)
+                    })
+                    .ok()
+                })
+                .unwrap_or(0);
+            (*kind, held.max(0) as u64)
+        })
+        .collect()
+}
+
+/// Records per kind, in the order of [`KINDS`], then the one community row; displayed
+/// as `12 organizations, 1,204 chapters, …, 1 community` (`_` in a kind's name as a
+/// space).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counts(pub Vec<(&'static str, u64)>);
+
+impl Counts {
+    /// Every record imported.
+    pub fn total(&self) -> u64 {
+        self.0.iter().map(|(_, n)| n).sum()
+    }
+}
+
+impl std::fmt::Display for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, (kind, n)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{} {}", thousands(*n), kind.replace('_', " "))?;
+        }
+        Ok(())
+    }
+}
+
+/// [`StoreError::WouldEmpty`]'s message: what would be emptied, and the flags that allow it.
+fn would_empty(path: &Path, kinds: &[(&'static str, u64)]) -> String {
+    let held: Vec<String> = kinds
+        .iter()
+        .map(|(k, n)| format!("{} {}", thousands(*n), k.replace('_', " ")))
+        .collect();
+    let flags: Vec<String> = kinds
+        .iter()
+        .map(|(k, _)| format!("--allow-empty {k}"))
+        .collect();
+    format!(
+        "{} holds {} but the import has none (a missing or empty KIND.jsonl); pass {} \
+         (or --allow-empty all) to empty them; the dataset was not changed",
+        path.display(),
+        held.join(", "),
+        flags.join(" ")
+    )
+}
+
+/// `1204` → `1,204`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

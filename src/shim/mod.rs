@@ -27,6 +27,7 @@ pub mod logwriter;
 pub mod metrics;
 pub mod net;
 pub mod proxy;
+pub mod request_id;
 pub mod respond;
 
 use std::collections::HashMap;
@@ -329,27 +330,48 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
                 api::RATELIMIT_LIMIT,
                 api::RATELIMIT_REMAINING,
                 api::RATELIMIT_RESET,
+                request_id::X_REQUEST_ID,
             ])
             .max_age(Duration::from_secs(600)),
     )
 }
 
-/// One line per request: method, path, status, duration, client address (behind
-/// trusted proxies, the forwarded one: [`proxy`]), key id (never the key); and the
-/// request's metrics. The client address is put in the request's extensions
-/// ([`proxy::ClientAddr`]) for the limits.
+/// One line per request: method, path, query string, status, response bytes,
+/// duration, client address (behind trusted proxies, the forwarded one: [`proxy`]),
+/// user agent, key id (never the key: keys and session tokens travel only in
+/// headers and cookies, which are not logged) and request id ([`request_id`], also
+/// sent back in `X-Request-Id`); and the request's metrics. The client address is
+/// put in the request's extensions ([`proxy::ClientAddr`]) for the limits.
 async fn access_log(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = req.method().clone();
     let path: String = req.uri().path().chars().take(512).collect();
-    let client = req
+    let query: Option<String> = req.uri().query().map(|q| q.chars().take(1024).collect());
+    let user_agent: Option<String> = req.headers().get(header::USER_AGENT).map(|v| {
+        String::from_utf8_lossy(v.as_bytes())
+            .chars()
+            .take(256)
+            .collect()
+    });
+    let peer = req
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| state.config.trusted_proxies.client(c.0.ip(), req.headers()));
+        .map(|c| c.0.ip());
+    let id = request_id::request_id(
+        req.headers(),
+        peer.is_some_and(|ip| state.config.trusted_proxies.contains(ip)),
+    );
+    let client = peer.map(|ip| state.config.trusted_proxies.client(ip, req.headers()));
     if let Some(ip) = client {
         req.extensions_mut().insert(proxy::ClientAddr(ip));
     }
-    let response = next.run(req).await;
+    let mut response = next.run(req).await;
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response
+            .headers_mut()
+            .insert(request_id::X_REQUEST_ID, value);
+    }
+    let bytes = axum::body::HttpBody::size_hint(response.body()).exact();
     let key_id = response.extensions().get::<KeyId>().map(|k| k.0);
     let elapsed = started.elapsed();
     let duration_ms = (elapsed.as_secs_f64() * 1e6).round() / 1e3;
@@ -374,10 +396,14 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
             target: "roost::access",
             method = %method,
             path = %path,
+            query,
             status,
+            bytes,
             duration_ms,
             client,
+            user_agent,
             key_id,
+            request_id = %id,
             error = %cause,
             "request"
         ),
@@ -385,10 +411,14 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
             target: "roost::access",
             method = %method,
             path = %path,
+            query,
             status,
+            bytes,
             duration_ms,
             client,
+            user_agent,
             key_id,
+            request_id = %id,
             "request"
         ),
     }
@@ -401,16 +431,56 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
 /// dropped; when 32 MiB wait, further lines are dropped (and counted) rather than
 /// holding up a request.
 pub fn init_logging() -> Option<logwriter::Guard> {
+    init_logging_as(LogFormat::Json)
+}
+
+/// How `roost serve` writes its log lines on stderr (`--log-format`): JSON lines
+/// ([`logline`]) for machines, the default; or tracing's text lines for people.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LogFormat {
+    #[default]
+    Json,
+    Text,
+}
+
+impl LogFormat {
+    pub const ALL: [LogFormat; 2] = [LogFormat::Json, LogFormat::Text];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogFormat::Json => "json",
+            LogFormat::Text => "text",
+        }
+    }
+}
+
+impl std::str::FromStr for LogFormat {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<LogFormat> {
+        LogFormat::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| anyhow!("unknown log format '{s}' (json or text)"))
+    }
+}
+
+/// [`init_logging`] in `format`; the first call in a process sets the log, later
+/// ones change nothing (and return `None`).
+pub fn init_logging_as(format: LogFormat) -> Option<logwriter::Guard> {
+    if tracing::dispatcher::has_been_set() {
+        return None;
+    }
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let (writer, guard) = logwriter::batched(std::io::stderr());
-    tracing_subscriber::fmt()
-        .event_format(logline::JsonLine)
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(writer)
-        .try_init()
-        .ok()
-        .map(|()| guard)
+        .with_writer(writer);
+    let set = match format {
+        LogFormat::Json => builder.event_format(logline::JsonLine).try_init(),
+        LogFormat::Text => builder.with_ansi(false).try_init(),
+    };
+    set.ok().map(|()| guard)
 }
 
 /// Serves `state` on `listener` until `shutdown` completes, then lets in-flight
@@ -452,16 +522,23 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("listening on {addr}"))?;
         let local = listener.local_addr()?;
-        println!("listening on http://{local} (environment {})", env.as_str());
+        // Start-up lines go to the log like every other (target `roost::start`).
+        let url = format!("http://{local}");
+        tracing::info!(
+            target: "roost::start",
+            url = %url,
+            environment = env.as_str(),
+            version = config::VERSION,
+            "listening on {url} (environment {})",
+            env.as_str()
+        );
         if let Some(addr) = metrics_addr {
             metrics::handle();
             let metrics_listener = tokio::net::TcpListener::bind(addr)
                 .await
                 .with_context(|| format!("--metrics-listen {addr}"))?;
-            println!(
-                "metrics on http://{}/metrics",
-                metrics_listener.local_addr()?
-            );
+            let url = format!("http://{}/metrics", metrics_listener.local_addr()?);
+            tracing::info!(target: "roost::start", url = %url, "metrics on {url}");
             tokio::spawn(run_metrics(metrics_listener, state.clone()));
         }
         if env.is_protected() {
@@ -469,17 +546,22 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
                 .and_then(|conn| credentials::list(&conn, Kind::Key))
                 .map(|keys| keys.iter().filter(|k| k.revoked_at.is_none()).count())
                 .unwrap_or(0);
-            println!(
+            tracing::info!(
+                target: "roost::start",
+                unrevoked_keys = active,
+                auth_db = %auth_db.display(),
                 "REST requests need an X-API-Key header ({active} unrevoked key(s) in {}); \
                  create a key with: roost keys create --name NAME --auth-db {}",
                 auth_db.display(),
                 auth_db.display()
             );
         } else {
-            println!("no API key needed in the {} environment; try: curl http://{local}/api/v0/chapters/", env.as_str());
+            tracing::info!(
+                target: "roost::start",
+                "no API key needed in the {} environment; try: curl {url}/api/v0/chapters/",
+                env.as_str()
+            );
         }
-        use std::io::Write as _;
-        let _ = std::io::stdout().flush();
 
         let (tx, mut rx) = tokio::sync::watch::channel(false);
         tokio::spawn(async move {

@@ -83,6 +83,7 @@ impl<S> JsonErrorIo<S> {
             status = status.parse::<u16>().unwrap_or(0),
             duration_ms = (duration * 1e6).round() / 1e3,
             key_id = None::<i64>,
+            request_id = %super::request_id::new_id(),
             "request"
         );
         self.answered();

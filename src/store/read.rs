@@ -15,6 +15,87 @@ use crate::records::{Community, Dataset, Origin, Records};
 /// The one interchange file that is a single JSON object, not JSON Lines.
 pub const COMMUNITY: &str = "community.json";
 
+/// The kinds of record, one JSON Lines file each (`KIND.jsonl`), in the order
+/// `roost db import` reports them. Each is also the name of its table.
+pub const KINDS: [&str; 18] = [
+    "organizations",
+    "members",
+    "repositories",
+    "repository_contributors",
+    "labels",
+    "issues",
+    "milestones",
+    "releases",
+    "chapters",
+    "committees",
+    "projects",
+    "events",
+    "sponsors",
+    "snapshots",
+    "pull_requests",
+    "posts",
+    "project_health_metrics",
+    "badges",
+];
+
+/// The records of each kind of `ds`, in the order of [`KINDS`].
+pub fn kind_counts(ds: &Dataset) -> [(&'static str, u64); 18] {
+    let n = |len: usize| len as u64;
+    let counts = [
+        n(ds.organizations.len()),
+        n(ds.members.len()),
+        n(ds.repositories.len()),
+        n(ds.repository_contributors.len()),
+        n(ds.labels.len()),
+        n(ds.issues.len()),
+        n(ds.milestones.len()),
+        n(ds.releases.len()),
+        n(ds.chapters.len()),
+        n(ds.committees.len()),
+        n(ds.projects.len()),
+        n(ds.events.len()),
+        n(ds.sponsors.len()),
+        n(ds.snapshots.len()),
+        n(ds.pull_requests.len()),
+        n(ds.posts.len()),
+        n(ds.project_health_metrics.len()),
+        n(ds.badges.len()),
+    ];
+    std::array::from_fn(|i| (KINDS[i], counts[i]))
+}
+
+/// Every name in `dir` that is not an interchange file (hidden names, starting with
+/// `.`, aside): `Name: not a file roost imports; did you mean name?`, naming the
+/// closest known file (compared without case, by edit distance).
+fn unknown_names(dir: &Path, errors: &mut Vec<String>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let known: Vec<String> = KINDS
+        .iter()
+        .map(|k| format!("{k}.jsonl"))
+        .chain([COMMUNITY.to_string()])
+        .collect();
+    let mut unknown: Vec<String> = entries
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.starts_with('.') && !known.contains(name))
+        .collect();
+    unknown.sort();
+    for name in unknown {
+        let lower = name.to_lowercase();
+        let closest = known
+            .iter()
+            .min_by_key(|k| strsim::levenshtein(&lower, k))
+            .map(|k| format!("; did you mean {k}?"))
+            .unwrap_or_default();
+        errors.push(format!(
+            "{name}: not a file roost imports (KIND.jsonl or {COMMUNITY}, in lower \
+             case){closest}"
+        ));
+    }
+}
+
 /// Reads a folder of interchange files. Syntax and type errors are collected for all
 /// files before returning.
 pub fn read_dir(dir: &Path) -> Result<Dataset, ImportErrors> {
@@ -25,6 +106,7 @@ pub fn read_dir(dir: &Path) -> Result<Dataset, ImportErrors> {
         )]));
     }
     let mut errors = Vec::new();
+    unknown_names(dir, &mut errors);
     let ds = Dataset {
         organizations: read_file(dir, "organizations.jsonl", &mut errors),
         members: read_file(dir, "members.jsonl", &mut errors),

@@ -2,6 +2,7 @@
 //! shim over HTTP in-process and over sockets, keys and limits, the tree against live
 //! answers, the OpenAPI document and the docs page.
 
+mod access_log;
 mod auth;
 mod catalog;
 mod compression;

@@ -164,5 +164,10 @@ async fn hyper_rejections_are_logged_and_graphql_ones_are_coded() {
     assert_eq!(seen.len(), 5, "one line per response: {seen:?}");
     for line in &lines {
         assert!(line["duration_ms"].is_number(), "{line}");
+        assert_eq!(
+            line["request_id"].as_str().map(str::len),
+            Some(32),
+            "{line}"
+        );
     }
 }

@@ -21,7 +21,7 @@ fn import(file: &str, edit: impl FnOnce(&mut Vec<String>)) -> String {
     write_sample(&dir, file, edit);
     let db = tmp.path().join("roost.db");
     match store::import_dir(&dir, &db) {
-        Ok(()) => {
+        Ok(_) => {
             assert_eq!(store::check(&db).unwrap(), Vec::<String>::new());
             String::new()
         }

@@ -1,8 +1,10 @@
 //! The commands and the `roost` binary: `db import`/`check`, `db synth`, `db export`,
-//! `generate`, `roost serve` as a process, the migration of an old auth.db, the
+//! `generate`, `roost serve` as a process, what commands refuse, the command-line
+//! conventions, the README's examples, the migration of an old auth.db, the
 //! streaming build `db synth` writes with, and the module graph of `src/` (which no
 //! command owns; it is read from the files).
 
+mod conventions;
 mod credentials_migration;
 mod export;
 mod generate;
@@ -11,6 +13,8 @@ mod import_pages;
 mod layering;
 mod mirror;
 mod public_dataset;
+mod readme;
+mod refusals;
 mod serve;
 mod streaming;
 mod synth;

@@ -1,7 +1,7 @@
-//! `roost serve` as a process: on a fresh folder in production (dataset and tree
-//! created, keys, a replaced dataset and a regenerated tree picked up without a
-//! restart, one log line per request, SIGTERM), and refused on a public address when
-//! the environment needs no authentication.
+//! `roost serve` as a process: on a fresh folder in production with `--sample`
+//! (dataset and tree created, keys, a replaced dataset and a regenerated tree picked
+//! up without a restart, one log line per request, SIGTERM), and refused on a public
+//! address when the environment needs no authentication.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -37,7 +37,14 @@ async fn roost_serve_on_a_fresh_folder_in_production() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let mut child = roost_in(dir)
-        .args(["serve", "--env", "production", "--listen", "127.0.0.1:0"])
+        .args([
+            "serve",
+            "--env",
+            "production",
+            "--sample",
+            "--listen",
+            "127.0.0.1:0",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -46,37 +53,66 @@ async fn roost_serve_on_a_fresh_folder_in_production() {
     let child_err = child.stderr.take().unwrap();
     let pid = child.id();
     let child = Killed(child);
+    // Every line on stderr (start-up lines included) is a JSON log line; stdout
+    // stays empty.
     let (tx, rx) = mpsc::channel::<String>();
     std::thread::spawn(move || {
-        for line in BufReader::new(child_out).lines().map_while(Result::ok) {
+        for line in BufReader::new(child_err).lines().map_while(Result::ok) {
             let _ = tx.send(line);
         }
     });
-    let log = std::thread::spawn(move || {
+    let stdout = std::thread::spawn(move || {
         let mut text = String::new();
-        let _ = BufReader::new(child_err).read_to_string(&mut text);
+        let _ = BufReader::new(child_out).read_to_string(&mut text);
         text
     });
-    let mut printed = Vec::new();
+    let mut printed: Vec<serde_json::Value> = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(180);
-    let addr = loop {
+    let next_line = |printed: &mut Vec<serde_json::Value>, until: Instant| {
         let line = rx
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            .unwrap_or_else(|_| panic!("no 'listening on' line; got {printed:?}"));
-        printed.push(line.clone());
-        if let Some(rest) = line.strip_prefix("listening on http://") {
-            break rest.split_whitespace().next().unwrap().to_string();
+            .recv_timeout(until.saturating_duration_since(Instant::now()))
+            .unwrap_or_else(|_| panic!("no more lines; got {printed:?}"));
+        let value: serde_json::Value =
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        printed.push(value.clone());
+        value
+    };
+    let addr = loop {
+        let line = next_line(&mut printed, deadline);
+        if let Some(url) = line["url"]
+            .as_str()
+            .filter(|_| line["environment"].is_string())
+        {
+            assert_eq!(line["target"], "roost::start");
+            assert!(line["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("listening on http://"));
+            assert!(line["version"].as_str().unwrap().contains("(commit "));
+            break url.strip_prefix("http://").unwrap().to_string();
         }
     };
-    let next = rx.recv_timeout(Duration::from_secs(5)).unwrap();
-    printed.push(next);
-    let all = printed.join("\n");
+    next_line(&mut printed, Instant::now() + Duration::from_secs(5));
+    let messages: Vec<&str> = printed
+        .iter()
+        .filter(|v| v["target"] == "roost::start")
+        .map(|v| v["message"].as_str().unwrap())
+        .collect();
+    let all = messages.join("\n");
     assert!(
         all.contains("creating it from the embedded sample"),
         "{all}"
     );
     assert!(all.contains("generating the tree"), "{all}");
     assert!(all.contains("roost keys create --name NAME"), "{all}");
+    let generated = printed
+        .iter()
+        .find(|v| v["message"].as_str().unwrap().starts_with("generated "))
+        .unwrap();
+    assert_eq!(
+        generated["written"].as_u64().unwrap() + generated["unchanged"].as_u64().unwrap(),
+        generated["files"].as_u64().unwrap() + generated["documents"].as_u64().unwrap()
+    );
     assert!(dir.join("data/roost.db").is_file());
     assert!(dir.join("site/manifest.json").is_file());
     assert!(
@@ -172,7 +208,14 @@ async fn roost_serve_on_a_fresh_folder_in_production() {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(exit.success(), "{exit:?}");
-    let log = log.join().unwrap();
+    assert_eq!(stdout.join().unwrap(), "", "the log is on stderr");
+    let log: String = rx.iter().map(|l| l + "\n").collect();
+    for line in log.lines() {
+        assert!(
+            serde_json::from_str::<serde_json::Value>(line).is_ok(),
+            "{line}"
+        );
+    }
     assert!(!log.contains(&key), "the key never reaches the log");
     let lines: Vec<serde_json::Value> = log
         .lines()
@@ -207,4 +250,42 @@ fn an_unauthenticated_environment_is_refused_on_a_public_address() {
             "refused before creating anything"
         );
     }
+}
+
+#[test]
+fn the_log_is_text_for_people_when_asked() {
+    let Sample { dir: tmp, db } = Sample::new();
+    let site = tmp.path().join("site");
+    generate(&db, &site, false);
+    let mut child = roost()
+        .args(["serve", "--env", "e2e", "--listen", "127.0.0.1:0"])
+        .args(["--log-format", "text", "--db"])
+        .arg(&db)
+        .arg("--site")
+        .arg(&site)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let log = BufReader::new(child.stderr.take().unwrap());
+    let _child = Killed(child);
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in log.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let line = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(
+        line.contains(" INFO roost::start: listening on http://127.0.0.1:"),
+        "{line}"
+    );
+    assert!(serde_json::from_str::<serde_json::Value>(&line).is_err());
+
+    let out = roost()
+        .args(["serve", "--log-format", "xml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("[possible values: json, text]"));
 }

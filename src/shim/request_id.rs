@@ -1,0 +1,60 @@
+//! The request id of an access log line, echoed in the response's `X-Request-Id`: the
+//! one a trusted proxy (`--trusted-proxy`) sent in `X-Request-Id`, when it is 1 to 128
+//! characters of `A-Z a-z 0-9 - _ . : / + =`; otherwise (another peer, no header or
+//! a malformed one) a new one, 32 random hex digits. A client that is not a trusted
+//! proxy cannot choose the id its request is logged under.
+
+use axum::http::{HeaderMap, HeaderName};
+
+pub const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The longest id taken from a proxy.
+const MAX_LEN: usize = 128;
+
+/// The id of a request with `headers`, from a peer that `trusted` says is a trusted
+/// proxy or not.
+pub fn request_id(headers: &HeaderMap, trusted: bool) -> String {
+    trusted
+        .then(|| headers.get(X_REQUEST_ID))
+        .flatten()
+        .and_then(|v| v.to_str().ok())
+        .filter(|id| well_formed(id))
+        .map(str::to_string)
+        .unwrap_or_else(new_id)
+}
+
+fn well_formed(id: &str) -> bool {
+    (1..=MAX_LEN).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.:/+=".contains(&b))
+}
+
+/// A new id: 32 random hex digits (also the id of the lines of requests hyper refuses
+/// before any handler runs, [`super::net`]).
+pub fn new_id() -> String {
+    format!("{:032x}", rand::random::<u128>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn taken_from_trusted_proxies_only_and_only_when_well_formed() {
+        let mut headers = HeaderMap::new();
+        let made = request_id(&headers, true);
+        assert_eq!(made.len(), 32);
+        assert!(made.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_ne!(made, request_id(&headers, true));
+        headers.insert(X_REQUEST_ID, "abc-123:edge/7".parse().unwrap());
+        assert_eq!(request_id(&headers, true), "abc-123:edge/7");
+        assert_ne!(request_id(&headers, false), "abc-123:edge/7");
+        for bad in ["", "a b", "x\"y", &"a".repeat(129)] {
+            headers.insert(X_REQUEST_ID, bad.parse().unwrap());
+            assert_eq!(request_id(&headers, true).len(), 32, "{bad:?}");
+        }
+        headers.insert(X_REQUEST_ID, "a".repeat(128).parse().unwrap());
+        assert_eq!(request_id(&headers, true), "a".repeat(128));
+    }
+}
