@@ -342,11 +342,11 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Command::Db(DbCommand::Init { db, force }) => {
-            store::init_db(&db.db, force)?;
+            store::init_db(&db.db, force, crate::idx::build)?;
             println!("created {} from the embedded sample", db.db.display());
         }
         Command::Db(DbCommand::Import { dir, db }) => {
-            store::import_dir(&dir, &db.db)?;
+            store::import_dir(&dir, &db.db, crate::idx::build)?;
             println!("imported {} into {}", dir.display(), db.db.display());
         }
         Command::Db(DbCommand::Synth { scale, seed, db }) => {
@@ -457,7 +457,7 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
             "no dataset at {}: creating it from the embedded sample",
             db.display()
         );
-        store::init_db(db, false)?;
+        store::init_db(db, false, crate::idx::build)?;
     }
     if generate::tree_is_stale(&args.site, db) {
         println!(

@@ -36,6 +36,8 @@ pub enum Kind {
     FailedAuth,
     /// GraphQL requests per session or client address.
     Graphql,
+    /// `/idx/` searches per client address.
+    Idx,
 }
 
 impl Kind {
@@ -44,6 +46,7 @@ impl Kind {
             Kind::Key => "key",
             Kind::FailedAuth => "failed_auth",
             Kind::Graphql => "graphql",
+            Kind::Idx => "idx",
         }
     }
 }

@@ -43,7 +43,7 @@ fn round_trip(original: &Path, dir: &Path) -> usize {
     let conn = roost::store::open_read(original).unwrap();
     roost::store::export::export_dir(&conn, &exported, false).unwrap();
     let again = dir.join("again.db");
-    roost::store::import_dir(&exported, &again).unwrap();
+    roost::store::import_dir(&exported, &again, roost::idx::build).unwrap();
     let (a, b) = (dir.join("site-a"), dir.join("site-b"));
     generate(original, &a, false);
     generate(&again, &b, false);
