@@ -1,4 +1,4 @@
-//! The search index behind `/idx/` (docs/api.md §5b): the list pages and the search
+//! The search index behind `/idx/` (docs/api.md §8): the list pages and the search
 //! box of the community's web frontend ask it for records by index name, text, page and
 //! facet filters, and it answers `{"hits": [...], "nbPages": N}`.
 //!

@@ -1,5 +1,5 @@
 //! `POST /idx/`: the search endpoint of the community's web frontend (docs/api.md
-//! §5b), answered from the dataset's search index ([`crate::idx`]).
+//! §8), answered from the dataset's search index ([`crate::idx`]).
 //!
 //! In order: the method (405 unless POST), the client address's rate (429, the
 //! budget of anonymous GraphQL: `--graphql-rate-limit` per second per address, in
@@ -120,7 +120,7 @@ fn json(status: StatusCode, body: String) -> Response {
 fn internal(cause: impl std::fmt::Display) -> Response {
     let mut response = error(
         StatusCode::INTERNAL_SERVER_ERROR,
-        "An internal error occurred. Please try again later.",
+        "Internal server error",
     );
     response.extensions_mut().insert(InternalCause::new(cause));
     response

@@ -1,4 +1,4 @@
-//! `POST /idx/` (docs/api.md §5b), the search endpoint of the community's web
+//! `POST /idx/` (docs/api.md §8), the search endpoint of the community's web
 //! frontend: each index asked as the frontend's pages ask it (`useSearchPage`: page
 //! from 1, 25 hits by default, 24 on the members, organizations and programs pages,
 //! 1000 for the chapters map, `idx_is_active:true` added for chapters and projects;
