@@ -118,10 +118,7 @@ fn json(status: StatusCode, body: String) -> Response {
 }
 
 fn internal(cause: impl std::fmt::Display) -> Response {
-    let mut response = error(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "Internal server error",
-    );
+    let mut response = error(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error");
     response.extensions_mut().insert(InternalCause::new(cause));
     response
 }
