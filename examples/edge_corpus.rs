@@ -423,7 +423,7 @@ fn corpus(out: &Path, site: Option<&Path>, seed: u64) -> anyhow::Result<u64> {
         Some(site) => site.to_path_buf(),
         None => {
             let db = tmp.path().join("roost.db");
-            roost::store::init_db(&db, true)?;
+            roost::store::init_db(&db, true, roost::idx::build)?;
             let site = tmp.path().join("site");
             roost::generate::generate(&roost::generate::Options {
                 db,

@@ -439,7 +439,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Command::Db(DbCommand::Init { db, force }) => {
-            store::init_db(&db.db, force)?;
+            store::init_db(&db.db, force, crate::idx::build)?;
             println!("created {} from the embedded sample", db.db.display());
         }
         Command::Db(DbCommand::Import {
@@ -453,7 +453,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
             } else {
                 store::AllowEmpty::Kinds(allow_empty)
             };
-            let counts = store::import_dir_keeping(&dir, &db.db, &allow_empty)?;
+            let counts = store::import_dir_keeping(&dir, &db.db, &allow_empty, crate::idx::build)?;
             if json {
                 let records: serde_json::Map<String, serde_json::Value> = counts
                     .0
@@ -714,7 +714,7 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
             "no dataset at {}: creating it from the embedded sample",
             db.display()
         );
-        store::init_db(db, false)?;
+        store::init_db(db, false, crate::idx::build)?;
     }
     if generate::tree_is_stale(&args.site, db) {
         tracing::info!(

@@ -309,7 +309,7 @@ mod tests {
     fn dataset() -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("roost.db");
-        store::init_db(&db, false).unwrap();
+        store::init_db(&db, false, |_| Ok(())).unwrap();
         (dir, db)
     }
 
@@ -346,7 +346,7 @@ mod tests {
 
         // A new file renamed over the old one, as `roost db import` does.
         let other = dir.path().join("other.db");
-        store::init_db(&other, false).unwrap();
+        store::init_db(&other, false, |_| Ok(())).unwrap();
         let conn = Connection::open(&other).unwrap();
         conn.execute(
             "INSERT INTO meta (key, value) VALUES ('replaced', 'yes')",

@@ -127,13 +127,22 @@ pub fn lc(text: &str) -> String {
     text.to_lowercase()
 }
 
-/// Checks a dataset (keys, references, ranges) and writes it to `db` atomically.
-/// Nothing is written unless the whole dataset is valid.
-pub fn build(ds: &Dataset, db: &Path) -> Result<(), StoreError> {
+/// The tables a dataset file holds beside its records, derived from them: built on the
+/// records just written, in the same transaction, before the file is renamed into
+/// place, so they are swapped with the records they come from. The store sits below
+/// the modules that define them (the search index of `/idx/`, `crate::idx::build`),
+/// so the caller of a build names them.
+pub type Derive = fn(&rusqlite::Connection) -> Result<(), StoreError>;
+
+/// Checks a dataset (keys, references, ranges) and writes it to `db` atomically, with
+/// the tables `derive` builds from it. Nothing is written unless the whole dataset is
+/// valid.
+pub fn build(ds: &Dataset, db: &Path, derive: Derive) -> Result<(), StoreError> {
     let r = validate::resolve(ds, validate::Snapshots::Now)?;
     write::write_atomically(db, |conn| {
         write::insert(conn, ds, &r)?;
-        write::insert_snapshots(conn, &ds.snapshots, &r.snapshot_links)
+        write::insert_snapshots(conn, &ds.snapshots, &r.snapshot_links)?;
+        derive(conn)
     })
 }
 
@@ -159,6 +168,7 @@ pub fn build_streaming(
     ds: &Dataset,
     more: impl Iterator<Item = Streamed>,
     db: &Path,
+    derive: Derive,
 ) -> Result<(), StoreError> {
     let mut r = validate::resolve(ds, validate::Snapshots::Later)?;
     write::write_atomically(db, |conn| {
@@ -169,14 +179,15 @@ pub fn build_streaming(
         if !errors.is_empty() {
             return Err(ImportErrors(errors).into());
         }
-        write::insert_snapshots(conn, &ds.snapshots, &links)
+        write::insert_snapshots(conn, &ds.snapshots, &links)?;
+        derive(conn)
     })
 }
 
 /// Reads a folder and builds the dataset from it, whatever `db` held before (a
 /// mirror's copy of a published dataset); the records imported per kind.
-pub fn import_dir(dir: &Path, db: &Path) -> Result<Counts, StoreError> {
-    import_dir_keeping(dir, db, &AllowEmpty::All)
+pub fn import_dir(dir: &Path, db: &Path, derive: Derive) -> Result<Counts, StoreError> {
+    import_dir_keeping(dir, db, &AllowEmpty::All, derive)
 }
 
 /// Which kinds an import may leave empty when the dataset it replaces holds records
@@ -203,6 +214,7 @@ pub fn import_dir_keeping(
     dir: &Path,
     db: &Path,
     allow_empty: &AllowEmpty,
+    derive: Derive,
 ) -> Result<Counts, StoreError> {
     let ds = read_dir(dir)?;
     // The community row is always written (community.json's, or the defaults).
@@ -224,7 +236,7 @@ pub fn import_dir_keeping(
             kinds: emptied,
         });
     }
-    build(&ds, db)?;
+    build(&ds, db, derive)?;
     Ok(counts)
 }
 

@@ -189,7 +189,7 @@ pub fn synth(scale: Scale, seed: u64, db: &Path) -> Result<(), store::StoreError
     // The snapshots and the pull requests have what they need of the summary.
     drop(made);
     let more = owned.chain(pull_requests.map(Streamed::PullRequest));
-    store::build_streaming(&ds, more, db)
+    store::build_streaming(&ds, more, db, crate::idx::build)
 }
 
 /// The synthetic dataset of `scale` and `seed`, in memory (its pull requests too).

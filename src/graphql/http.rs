@@ -367,15 +367,20 @@ fn same_secret(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-fn check_csrf(headers: &HeaderMap) -> Result<(), HttpError> {
+/// The double-submit pair: the `X-CSRFToken` header equals the `csrftoken` cookie,
+/// neither empty. `/idx/` checks it too (`crate::shim`).
+pub(crate) fn csrf_pair_matches(headers: &HeaderMap) -> bool {
     let expected = cookie(headers, CSRF_COOKIE).unwrap_or("");
     let sent = headers
         .get(CSRF_HEADER)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .trim();
-    if expected.is_empty() || sent.is_empty() || !same_secret(expected.as_bytes(), sent.as_bytes())
-    {
+    !expected.is_empty() && !sent.is_empty() && same_secret(expected.as_bytes(), sent.as_bytes())
+}
+
+fn check_csrf(headers: &HeaderMap) -> Result<(), HttpError> {
+    if !csrf_pair_matches(headers) {
         return Err(HttpError::new(
             StatusCode::FORBIDDEN,
             "CSRF_FAILED",

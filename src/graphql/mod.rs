@@ -45,6 +45,7 @@ use crate::pool::ReadPool;
 
 pub use answers::{Answers, NoAnswers};
 pub use http::SESSION_COOKIE;
+pub(crate) use http::{csrf_pair_matches, CSRF_COOKIE, CSRF_HEADER};
 pub use limits::Limits;
 
 /// What the GraphQL routes need from the shim.

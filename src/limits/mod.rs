@@ -39,6 +39,8 @@ pub enum Kind {
     Graphql,
     /// GraphQL requests of trusted callers, per session or listed address.
     GraphqlTrusted,
+    /// `/idx/` searches per client address.
+    Idx,
 }
 
 impl Kind {
@@ -48,6 +50,7 @@ impl Kind {
             Kind::FailedAuth => "failed_auth",
             Kind::Graphql => "graphql",
             Kind::GraphqlTrusted => "graphql_trusted",
+            Kind::Idx => "idx",
         }
     }
 }

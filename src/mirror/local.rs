@@ -127,7 +127,7 @@ impl Local {
         fs::create_dir(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
         let result = (|| {
             generate::dataset::decompress_into(generation, &tmp)?;
-            crate::store::import_dir(&tmp, &self.db()).with_context(|| {
+            crate::store::import_dir(&tmp, &self.db(), crate::idx::build).with_context(|| {
                 format!(
                     "importing the published dataset into {}",
                     self.db().display()

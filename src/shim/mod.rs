@@ -21,6 +21,7 @@ pub mod cache;
 pub mod conn;
 pub mod files;
 pub mod health;
+pub mod idx;
 pub mod live;
 pub mod logline;
 pub mod logwriter;
@@ -281,6 +282,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(api)
         .merge(graphql)
+        .merge(idx::routes(state.clone()))
         .merge(health)
         .fallback(|| async { ApiError::UnknownPath.into_response() })
         .layer(middleware::map_response(json_errors))

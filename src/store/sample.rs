@@ -125,9 +125,10 @@ pub fn sample_dataset() -> Result<Dataset, ImportErrors> {
 }
 
 /// `roost db init`: the sample dataset at `db` (refused when `db` exists, unless `force`).
-pub fn init_db(db: &Path, force: bool) -> Result<(), StoreError> {
+/// `derive`: the tables built beside the records ([`super::Derive`]).
+pub fn init_db(db: &Path, force: bool, derive: super::Derive) -> Result<(), StoreError> {
     if db.exists() && !force {
         return Err(StoreError::Exists(db.to_path_buf()));
     }
-    super::build(&sample_dataset()?, db)
+    super::build(&sample_dataset()?, db, derive)
 }

@@ -85,7 +85,7 @@ async fn a_live_answer_is_made_once_and_answered_again_until_the_dataset_is_repl
             *line = v.to_string();
         }
     });
-    roost::store::import_dir(&edited, &sample.db).unwrap();
+    roost::store::import_dir(&edited, &sample.db, roost::idx::build).unwrap();
     let after = get(&app, url).await;
     assert_eq!(after.status, 200);
     assert_ne!(after.body, first.body);
@@ -169,7 +169,7 @@ async fn a_graphql_answer_is_executed_once_per_request_and_dataset_file() {
             *line = v.to_string();
         }
     });
-    roost::store::import_dir(&edited, &sample.db).unwrap();
+    roost::store::import_dir(&edited, &sample.db, roost::idx::build).unwrap();
     let after = graphql(&app, query, serde_json::json!({"n": 3})).await;
     assert!(
         after.text().contains("Retitled while cached"),

@@ -12,6 +12,7 @@ mod failed_auth;
 mod health;
 mod http;
 mod identity;
+mod idx;
 mod key_cache;
 mod live_cache;
 mod metrics;

@@ -199,7 +199,7 @@ fn changed_data_rewrites_only_what_changed_and_removes_stale_files() {
     write_sample(&dir, "sponsors.jsonl", |lines| {
         lines.retain(|l| !l.contains("\"nakatomi\""))
     });
-    roost::store::import_dir(&dir, &db).unwrap();
+    roost::store::import_dir(&dir, &db, roost::idx::build).unwrap();
     let summary = generate::generate(&generate_options(&db, &out)).unwrap();
     assert!(summary.removed >= 1, "{summary}");
     assert!(summary.written >= 1 && summary.written < 100, "{summary}");
@@ -344,7 +344,7 @@ fn the_same_input_keeps_the_live_generation_even_after_a_reimport() {
     // The same records imported again: a new SQLite file with the same content.
     let dir = tmp.path().join("jsonl");
     write_sample(&dir, "sponsors.jsonl", |_| {});
-    roost::store::import_dir(&dir, &db).unwrap();
+    roost::store::import_dir(&dir, &db, roost::idx::build).unwrap();
     let second = generate::generate(&generate_options(&db, &out)).unwrap();
     assert_eq!(second.written, 0, "{second}");
     assert_eq!(fs::read_link(&out).unwrap(), first);
@@ -361,7 +361,7 @@ fn the_same_input_keeps_the_live_generation_even_after_a_reimport() {
     write_sample(&dir, "sponsors.jsonl", |lines| {
         lines.retain(|l| !l.contains("\"nakatomi\""))
     });
-    roost::store::import_dir(&dir, &db).unwrap();
+    roost::store::import_dir(&dir, &db, roost::idx::build).unwrap();
     let fourth = generate::generate(&generate_options(&db, &out)).unwrap();
     assert!(fourth.written >= 1 && fourth.removed >= 1, "{fourth}");
 }

@@ -21,7 +21,7 @@ fn import_fails(file: &str, edit: impl FnOnce(&mut Vec<String>)) -> String {
     let Sample { dir: tmp, db } = Sample::new();
     let before = fs::read(&db).unwrap();
     let dir = sample_dir(tmp.path(), file, edit);
-    let err = store::import_dir(&dir, &db).expect_err("import must fail");
+    let err = store::import_dir(&dir, &db, roost::idx::build).expect_err("import must fail");
     assert_eq!(fs::read(&db).unwrap(), before, "the dataset changed");
     let leftovers: Vec<_> = fs::read_dir(tmp.path())
         .unwrap()
@@ -38,7 +38,7 @@ fn a_good_folder_imports_and_checks_clean() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("roost.db");
     let dir = sample_dir(tmp.path(), "issues.jsonl", |_| {});
-    store::import_dir(&dir, &db).unwrap();
+    store::import_dir(&dir, &db, roost::idx::build).unwrap();
     assert_eq!(store::check(&db).unwrap(), Vec::<String>::new());
 }
 
@@ -135,7 +135,12 @@ fn blank_lines_are_skipped_and_line_numbers_stay_physical() {
 #[test]
 fn a_missing_folder_is_an_error() {
     let tmp = tempfile::tempdir().unwrap();
-    let err = store::import_dir(&tmp.path().join("nope"), &tmp.path().join("x.db")).unwrap_err();
+    let err = store::import_dir(
+        &tmp.path().join("nope"),
+        &tmp.path().join("x.db"),
+        roost::idx::build,
+    )
+    .unwrap_err();
     assert!(format!("{err}").contains("not a directory"));
     assert!(!tmp.path().join("x.db").exists());
 }
@@ -163,7 +168,7 @@ fn check_reports_dangling_references_bad_enums_and_duplicates() {
         .unwrap();
     assert!(!status.success());
     let fresh = tmp.path().join("fresh.db");
-    roost::store::init_db(&fresh, false).unwrap();
+    roost::store::init_db(&fresh, false, roost::idx::build).unwrap();
     let status = roost()
         .args(["db", "check", "--db"])
         .arg(&fresh)
@@ -176,10 +181,10 @@ fn check_reports_dangling_references_bad_enums_and_duplicates() {
 fn init_refuses_to_overwrite_without_force() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("roost.db");
-    roost::store::init_db(&db, false).unwrap();
-    let err = roost::store::init_db(&db, false).unwrap_err();
+    roost::store::init_db(&db, false, roost::idx::build).unwrap();
+    let err = roost::store::init_db(&db, false, roost::idx::build).unwrap_err();
     assert!(err.to_string().contains("--force"));
-    roost::store::init_db(&db, true).unwrap();
+    roost::store::init_db(&db, true, roost::idx::build).unwrap();
 }
 
 #[test]

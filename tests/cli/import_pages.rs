@@ -20,7 +20,7 @@ fn import(file: &str, edit: impl FnOnce(&mut Vec<String>)) -> String {
     let dir = tmp.path().join("jsonl");
     write_sample(&dir, file, edit);
     let db = tmp.path().join("roost.db");
-    match store::import_dir(&dir, &db) {
+    match store::import_dir(&dir, &db, roost::idx::build) {
         Ok(_) => {
             assert_eq!(store::check(&db).unwrap(), Vec::<String>::new());
             String::new()
@@ -350,7 +350,7 @@ fn a_dataset_without_the_new_files_and_fields_still_imports() {
         fs::write(&path, out).unwrap();
     }
     let db = tmp.path().join("roost.db");
-    store::import_dir(&dir, &db).unwrap();
+    store::import_dir(&dir, &db, roost::idx::build).unwrap();
     assert_eq!(store::check(&db).unwrap(), Vec::<String>::new());
     for table in [
         "pull_requests",

@@ -56,12 +56,12 @@ fn lines(site: &Path, list: &str) -> Vec<String> {
 fn dataset(dir: &Path, name: &str, edited: bool) -> PathBuf {
     let db = dir.join(format!("{name}.db"));
     if !edited {
-        roost::store::init_db(&db, false).unwrap();
+        roost::store::init_db(&db, false, roost::idx::build).unwrap();
         return db;
     }
     let sample = dir.join("sample.db");
     if !sample.exists() {
-        roost::store::init_db(&sample, false).unwrap();
+        roost::store::init_db(&sample, false, roost::idx::build).unwrap();
     }
     let export = dir.join(format!("{name}-export"));
     let conn = roost::store::open_read(&sample).unwrap();
@@ -83,7 +83,7 @@ fn dataset(dir: &Path, name: &str, edited: bool) -> PathBuf {
         assert!(text.contains(from), "{file} has no {from}");
         fs::write(&path, text.replacen(from, to, 1)).unwrap();
     }
-    roost::store::import_dir(&export, &db).unwrap();
+    roost::store::import_dir(&export, &db, roost::idx::build).unwrap();
     db
 }
 

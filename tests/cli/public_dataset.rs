@@ -37,7 +37,7 @@ fn public_export(db: &Path, dir: &Path) {
 fn a_public_only_export_holds_what_the_api_shows_and_renders_the_same_tree() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("roost.db");
-    roost::store::init_db(&db, false).unwrap();
+    roost::store::init_db(&db, false, roost::idx::build).unwrap();
     let (full, public) = (tmp.path().join("full"), tmp.path().join("public"));
     export::export_dir(&roost::store::open_read(&db).unwrap(), &full, false).unwrap();
     public_export(&db, &public);
@@ -119,7 +119,7 @@ fn a_public_only_export_holds_what_the_api_shows_and_renders_the_same_tree() {
 
     // It imports cleanly and renders the same tree.
     let again = tmp.path().join("public.db");
-    roost::store::import_dir(&public, &again).unwrap();
+    roost::store::import_dir(&public, &again, roost::idx::build).unwrap();
     assert!(roost::store::check(&again).unwrap().is_empty());
     let (a, b) = (tmp.path().join("site-a"), tmp.path().join("site-b"));
     generate::generate(&generate_options(&db, &a)).unwrap();
@@ -195,7 +195,7 @@ fn hidden_fields_are_in_no_answer() {
 fn generate_with_dataset_publishes_the_export_compressed_and_listed() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("roost.db");
-    roost::store::init_db(&db, false).unwrap();
+    roost::store::init_db(&db, false, roost::idx::build).unwrap();
     let site = tmp.path().join("site");
     generate::generate_with(&generate_options(&db, &site), Some(Dataset::PublicOnly)).unwrap();
     let manifest = roost::manifest::read_manifest(&fs::canonicalize(&site).unwrap()).unwrap();

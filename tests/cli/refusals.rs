@@ -75,7 +75,7 @@ fn serve_needs_sample_for_anything_but_local_at_the_default_paths() {
     assert!(err.contains("roost serve --sample"), "{err}");
     // A real dataset and tree, a missing credential store: named, nothing created.
     let db = tmp.path().join("real.db");
-    roost::store::init_db(&db, false).unwrap();
+    roost::store::init_db(&db, false, roost::idx::build).unwrap();
     let site = tmp.path().join("tree");
     generate(&db, &site, false);
     let auth_db = tmp.path().join("keys/auth.db");

@@ -84,7 +84,13 @@ fn handed_over_records_are_written_as_lines_after_their_files() {
     // The records handed over, the snapshot listing two of them.
     let streamed = dir.path().join("streamed.db");
     let ds = listing(new_issue.clone(), new_release.clone());
-    store::build_streaming(&ds, records.clone().into_iter(), &streamed).unwrap();
+    store::build_streaming(
+        &ds,
+        records.clone().into_iter(),
+        &streamed,
+        roost::idx::build,
+    )
+    .unwrap();
     assert_eq!(store::check(&streamed).unwrap(), Vec::<String>::new());
 
     // The same records as the last lines of their files, imported at once.
@@ -103,7 +109,7 @@ fn handed_over_records_are_written_as_lines_after_their_files() {
         }
     }
     let imported = dir.path().join("whole.db");
-    store::build(&whole, &imported).unwrap();
+    store::build(&whole, &imported, roost::idx::build).unwrap();
     assert_eq!(table_digests(&streamed), table_digests(&imported));
 
     // Ids follow the dataset's own; `bug` is the repository's own label, the snapshot
@@ -208,9 +214,9 @@ fn a_bad_handed_over_record_fails_the_build_and_names_its_line() {
 
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("roost.db");
-    store::init_db(&db, false).unwrap();
+    store::init_db(&db, false, roost::idx::build).unwrap();
     let before = std::fs::read(&db).unwrap();
-    let err = store::build_streaming(&ds, records.into_iter(), &db)
+    let err = store::build_streaming(&ds, records.into_iter(), &db, roost::idx::build)
         .unwrap_err()
         .to_string();
 

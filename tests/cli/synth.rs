@@ -336,7 +336,7 @@ fn the_streamed_file_holds_the_dataset_built_in_memory() {
     let whole = dir.path().join("whole.db");
     let ds = roost::synth::dataset(Scale::Small, 5);
     assert!(ds.issues.len() >= 10_000 && !ds.repository_contributors.is_empty());
-    roost::store::build(&ds, &whole).expect("import the in-memory dataset");
+    roost::store::build(&ds, &whole, roost::idx::build).expect("import the in-memory dataset");
     let whole = dump(&whole);
     assert_eq!(streamed.len(), whole.len());
     for (s, w) in streamed.iter().zip(&whole) {

@@ -130,7 +130,7 @@ async fn contribution_sums_follow_the_dataset_file() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("roost.db");
     let mut ds: Dataset = roost::store::sample_dataset().unwrap();
-    roost::store::build(&ds, &db).unwrap();
+    roost::store::build(&ds, &db, roost::idx::build).unwrap();
     let app = App::over(dir, db.clone(), Env::Local, Default::default());
     let first = check(&app).await;
 
@@ -157,7 +157,7 @@ async fn contribution_sums_follow_the_dataset_file() {
     ));
     // Built beside the served file and renamed over it, as an import does.
     let next = db.with_extension("next");
-    roost::store::build(&ds, &next).unwrap();
+    roost::store::build(&ds, &next, roost::idx::build).unwrap();
     std::fs::rename(&next, &db).unwrap();
 
     let second = check(&app).await;

@@ -219,7 +219,7 @@ struct Measure {
 async fn measure(extra: usize) -> Measure {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("roost.db");
-    roost::store::build(&dataset(extra), &db).unwrap();
+    roost::store::build(&dataset(extra), &db, roost::idx::build).unwrap();
     let app = App::over(dir, db, Env::Local, Default::default());
     let before = app.service.sql_statements();
     let data = app.data(PAGE, json!({"k": PROJECT})).await;
@@ -353,7 +353,7 @@ async fn a_snapshot_longer_than_the_limit_lists_its_first_records() {
     }
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("roost.db");
-    roost::store::build(&ds, &db).unwrap();
+    roost::store::build(&ds, &db, roost::idx::build).unwrap();
     let app = App::over(dir, db, Env::Local, Default::default());
     let conn = app.sql();
     let expected = |key: &str| {

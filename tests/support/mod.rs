@@ -34,7 +34,7 @@ impl Sample {
     pub fn new() -> Sample {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("roost.db");
-        roost::store::init_db(&db, false).unwrap();
+        roost::store::init_db(&db, false, roost::idx::build).unwrap();
         Sample { dir, db }
     }
 

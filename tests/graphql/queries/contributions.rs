@@ -187,7 +187,7 @@ async fn only_the_last_year_counts() {
     let newest = ds.issues.iter().map(|(_, i)| i.created_at).max().unwrap();
     let index = row[0].as_i64().unwrap() as usize - 1;
     ds.issues[index].1.created_at = roost::records::Ts(newest.0 - 2 * 365 * DAY);
-    roost::store::build(&ds, &app.db).unwrap();
+    roost::store::build(&ds, &app.db, roost::idx::build).unwrap();
     let after = app.data(q, vars).await;
     for entity in ["project", "user"] {
         let issues = |v: &Value| v[entity]["contributionStats"]["issues"].as_i64().unwrap();

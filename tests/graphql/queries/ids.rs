@@ -205,7 +205,7 @@ async fn ids_survive_a_regeneration_in_another_order() {
     ds.posts.reverse();
     ds.project_health_metrics.reverse();
     ds.badges.reverse();
-    roost::store::build(&ds, &app.db).unwrap();
+    roost::store::build(&ds, &app.db, roost::idx::build).unwrap();
     assert_ne!(row_of(&app.sql()), rows_before, "row ids did not change");
     let after = app.data(PAGE, vars).await;
     // The same records, found by their keys, have the same ids.

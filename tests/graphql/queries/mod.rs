@@ -46,7 +46,7 @@ async fn replaced_dataset_is_picked_up() {
     let mut ds = roost::store::sample_dataset().unwrap();
     ds.chapters.truncate(3);
     ds.snapshots.clear();
-    roost::store::build(&ds, &app.db).unwrap();
+    roost::store::build(&ds, &app.db, roost::idx::build).unwrap();
     let after = app.data(q, json!({})).await;
     assert_ne!(before, after);
     let active = ds.chapters.iter().filter(|(_, c)| c.is_active).count();
