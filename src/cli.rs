@@ -47,6 +47,29 @@ pub enum Command {
     Sessions(CredentialCommand),
     /// Copy a published tree to a local folder, fetching only what changed.
     Mirror(MirrorArgs),
+    /// Check a generated tree.
+    #[command(subcommand)]
+    Site(SiteCommand),
+}
+
+/// `roost site …`.
+#[derive(Debug, Subcommand)]
+pub enum SiteCommand {
+    /// Check every file of the tree against its manifest (presence, size, SHA-256);
+    /// exits non-zero naming the files that differ.
+    Check {
+        #[arg(long, env = "ROOST_SITE", default_value = "site")]
+        site: PathBuf,
+    },
+}
+
+/// `--wait`: of the commands that write one target at a time.
+#[derive(Debug, Args, Clone)]
+pub struct WaitArg {
+    /// When another roost is writing the same target, wait for it to finish instead
+    /// of exiting at once.
+    #[arg(long)]
+    pub wait: bool,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -71,6 +94,8 @@ pub enum DbCommand {
         dir: PathBuf,
         #[command(flatten)]
         db: DbArg,
+        #[command(flatten)]
+        wait: WaitArg,
     },
     /// Write a deterministic synthetic dataset of realistic shape, for benchmarks.
     Synth {
@@ -98,6 +123,8 @@ pub enum DbCommand {
         /// unpublished releases, snapshots not completed, hidden fields).
         #[arg(long)]
         public_only: bool,
+        #[command(flatten)]
+        wait: WaitArg,
     },
 }
 
@@ -149,6 +176,8 @@ pub struct GenerateArgs {
     /// With --with-dataset: only what the API shows.
     #[arg(long, requires = "with_dataset")]
     pub public_only: bool,
+    #[command(flatten)]
+    pub wait: WaitArg,
 }
 
 #[derive(Debug, Args)]
@@ -166,6 +195,8 @@ pub struct MirrorArgs {
     /// Files fetched at a time.
     #[arg(long, default_value_t = 8, value_parser = at_least_one)]
     pub jobs: usize,
+    #[command(flatten)]
+    pub wait: WaitArg,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -334,6 +365,7 @@ pub fn generate_options(args: &GenerateArgs) -> anyhow::Result<generate::Options
             .public_url
             .as_ref()
             .map(|u| u.trim_end_matches('/').to_string()),
+        wait: args.wait.wait,
     })
 }
 
@@ -345,7 +377,9 @@ pub fn run() -> anyhow::Result<ExitCode> {
             store::init_db(&db.db, force)?;
             println!("created {} from the embedded sample", db.db.display());
         }
-        Command::Db(DbCommand::Import { dir, db }) => {
+        Command::Db(DbCommand::Import { dir, db, wait }) => {
+            let lock = crate::lock::beside_file(&db.db)?;
+            let _lock = crate::lock::exclusive(&lock, "db import", &db.db, wait.wait)?;
             store::import_dir(&dir, &db.db)?;
             println!("imported {} into {}", dir.display(), db.db.display());
         }
@@ -374,7 +408,10 @@ pub fn run() -> anyhow::Result<ExitCode> {
             db,
             force,
             public_only,
+            wait,
         }) => {
+            let lock = crate::lock::beside_folder(&dir)?;
+            let _lock = crate::lock::exclusive(&lock, "db export", &dir, wait.wait)?;
             let which = if public_only {
                 generate::Dataset::PublicOnly
             } else {
@@ -407,8 +444,28 @@ pub fn run() -> anyhow::Result<ExitCode> {
                 with_dataset: args.with_dataset,
                 jobs: args.jobs,
                 progress: std::io::stderr().is_terminal(),
+                wait: args.wait.wait,
             })?;
             println!("{} from {}: {summary}", args.out.display(), args.url);
+        }
+        Command::Site(SiteCommand::Check { site }) => {
+            let (files, problems) = generate::verify::full(&site)?;
+            if problems.is_empty() {
+                println!(
+                    "{}: all {files} files of the manifest present and intact",
+                    site.display()
+                );
+            } else {
+                for p in &problems {
+                    println!("{p}");
+                }
+                eprintln!(
+                    "{} of {files} files of {} do not match its manifest",
+                    problems.len(),
+                    site.display()
+                );
+                return Ok(ExitCode::FAILURE);
+            }
         }
         Command::Serve(args) => serve(args)?,
         Command::Keys(cmd) => credential_command(Kind::Key, cmd)?,
@@ -475,6 +532,7 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
             public_url: args.public_url.clone(),
             with_dataset: false,
             public_only: false,
+            wait: WaitArg { wait: true },
         })?;
         let summary = generate::generate(&opts)?;
         println!("{summary}");

@@ -12,6 +12,7 @@ pub mod error;
 pub mod generate;
 pub mod graphql;
 pub mod limits;
+pub mod lock;
 pub mod manifest;
 pub mod mirror;
 pub mod model;

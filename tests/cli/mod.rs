@@ -5,6 +5,7 @@
 
 mod credentials_migration;
 mod export;
+mod faults;
 mod generate;
 mod import;
 mod import_pages;
