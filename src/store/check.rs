@@ -1,11 +1,13 @@
 //! `roost db check`: the integrity report of a dataset file (SQLite's own check,
 //! dangling references, enum values outside their vocabulary, duplicate natural keys,
-//! project totals that differ from their repositories).
+//! project totals that differ from their repositories, identifiers that cannot go into a
+//! URL).
 
 use std::path::Path;
 
 use rusqlite::Connection;
 
+use super::validate::{url_text_problem, IdText};
 use super::{open_read, StoreError};
 
 /// `roost db check`: every integrity problem found, as sentences. Empty means healthy.
@@ -111,6 +113,7 @@ pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
             problems.push(format!("duplicate key in {table}: '{key}'"));
         }
     }
+    problems.extend(identifier_problems(&conn)?);
     let sums = "SELECT p.key FROM projects p WHERE p.stars != \
         (SELECT COALESCE(SUM(r.stars_count), 0) FROM project_repositories pr \
          JOIN repositories r ON r.id = pr.repository_id WHERE pr.project_id = p.id) \
@@ -120,6 +123,43 @@ pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
         problems.push(format!(
             "project {key}: stored stars/forks differ from the sums over its repositories"
         ));
+    }
+    Ok(problems)
+}
+
+/// Keys, logins, repository names and tags that cannot go into a URL or a file name
+/// faithfully (imported before `db import` refused them).
+fn identifier_problems(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    let columns = [
+        ("organizations", "login", IdText::Segment),
+        ("members", "login", IdText::Segment),
+        ("repositories", "name", IdText::Segment),
+        ("releases", "tag_name", IdText::Tag),
+        ("chapters", "key", IdText::Segment),
+        ("committees", "key", IdText::Segment),
+        ("projects", "key", IdText::Segment),
+        ("events", "key", IdText::Segment),
+        ("sponsors", "key", IdText::Segment),
+    ];
+    let mut problems = Vec::new();
+    for (table, column, kind) in columns {
+        // Read as bytes: text with a NUL is cut short by SQLite's text functions.
+        let mut st = conn.prepare(&format!(
+            "SELECT id, CAST({column} AS BLOB) FROM {table} ORDER BY id"
+        ))?;
+        let mut rows = st.query([])?;
+        while let Some(row) = rows.next()? {
+            let id: i64 = row.get(0)?;
+            let bytes: Vec<u8> = row.get::<_, Option<Vec<u8>>>(1)?.unwrap_or_default();
+            let value = String::from_utf8_lossy(&bytes);
+            if let Some(problem) = url_text_problem(&value, kind) {
+                problems.push(format!(
+                    "{table} record {id}: {column} '{}' {problem}; it cannot be requested by \
+                     URL (docs/data.md)",
+                    value.escape_debug()
+                ));
+            }
+        }
     }
     Ok(problems)
 }

@@ -310,3 +310,188 @@ fn temporary_names(dir: &Path) -> Vec<String> {
         .filter(|n| n.contains(".tmp-") || n.ends_with(".link"))
         .collect()
 }
+
+#[test]
+fn import_refuses_keys_that_cannot_go_into_a_url() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("jsonl");
+    write_sample(&dir, "chapters.jsonl", |lines| {
+        let mut record: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
+        record["key"] = "www-chapter-nul\u{0}byte".into();
+        lines[1] = record.to_string();
+    });
+    write_sample(&dir.join("../jsonl2"), "members.jsonl", |lines| {
+        let mut record: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+        record["login"] = "a/b".into();
+        lines[0] = record.to_string();
+    });
+    let refused = roost()
+        .args(["db", "import"])
+        .arg(&dir)
+        .arg("--db")
+        .arg(tmp.path().join("x.db"))
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains(
+            "chapters.jsonl:2: key 'www-chapter-nul\\0byte' holds the control character U+0000"
+        ),
+        "{stderr}"
+    );
+    assert!(!tmp.path().join("x.db").exists());
+    let refused = roost()
+        .args(["db", "import"])
+        .arg(tmp.path().join("jsonl2"))
+        .arg("--db")
+        .arg(tmp.path().join("x.db"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("members.jsonl:1: login 'a/b' holds a slash (/)"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test]
+async fn a_key_with_a_nul_in_an_old_dataset_answers_for_no_other_key() {
+    let sample = Sample::new();
+    // An old dataset: imported before import refused such keys.
+    {
+        let conn = rusqlite::Connection::open(&sample.db).unwrap();
+        let changed = conn
+            .execute(
+                "UPDATE chapters SET key = 'www-chapter-nul' || char(0) || 'byte', \
+                 key_lc = 'www-chapter-nul' || char(0) || 'byte' \
+                 WHERE key_lc = 'www-chapter-london'",
+                [],
+            )
+            .unwrap();
+        assert_eq!(changed, 1);
+    }
+    let check = roost()
+        .args(["db", "check", "--db"])
+        .arg(&sample.db)
+        .output()
+        .unwrap();
+    assert_eq!(check.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        report.contains(
+            "chapters record 1: key 'www-chapter-nul\\0byte' holds the control character U+0000"
+        ),
+        "{report}"
+    );
+
+    let site = sample.dir.path().join("site");
+    roost::generate::generate(&generate_options(&sample.db, &site)).unwrap();
+    assert!(!site.join("api/v0/chapters/nul.json").exists());
+    assert!(!site.join("api/v0/chapters/nul%00byte.json").exists());
+    let app = roost::shim::app(shim_state(
+        roost::config::Env::Local,
+        &sample.db,
+        &site,
+        &sample.dir.path().join("auth.db"),
+        |_| {},
+    ));
+    for uri in [
+        "/api/v0/chapters/nul",
+        "/api/v0/chapters/www-chapter-nul",
+        "/api/v0/chapters/nul%00byte",
+        "/api/v0/chapters/london",
+    ] {
+        let reply = get(&app, uri).await;
+        assert_eq!(
+            reply.status,
+            404,
+            "{uri}: {}",
+            String::from_utf8_lossy(&reply.body)
+        );
+    }
+    assert_eq!(get(&app, "/api/v0/chapters/manchester").await.status, 200);
+}
+
+#[test]
+fn import_counts_errors_past_the_first_thousand_and_reads_regular_files_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 200,000 bad lines: all counted, the first 1,000 kept.
+    let dir = tmp.path().join("bad");
+    write_sample(&dir, "members.jsonl", |lines| {
+        lines.clear();
+        lines.extend(std::iter::repeat_n("{}".to_string(), 200_000));
+    });
+    match roost::store::read_dir(&dir) {
+        Err(roost::store::ImportErrors(kept, omitted)) => {
+            assert_eq!(kept.len(), roost::store::KEPT_PER_FILE);
+            assert_eq!(kept.len() + omitted, 200_000);
+            assert!(
+                kept[0].starts_with("members.jsonl:1: missing field"),
+                "{}",
+                kept[0]
+            );
+            let text = roost::store::ImportErrors(kept, omitted).to_string();
+            assert!(
+                text.ends_with("200000 error(s); the dataset was not changed"),
+                "{text}"
+            );
+            assert!(text.contains("... and 199950 more"), "{text}");
+        }
+        Ok(_) => panic!("200,000 empty records were read"),
+    }
+
+    // A FIFO, a device behind a symbolic link, a link out of the folder: refused by
+    // name, at once. A link to a file inside the folder is read.
+    let dir = tmp.path().join("odd");
+    write_sample(&dir, "sponsors.jsonl", |_| {});
+    fs::remove_file(dir.join("members.jsonl")).unwrap();
+    assert!(std::process::Command::new("mkfifo")
+        .arg(dir.join("members.jsonl"))
+        .status()
+        .unwrap()
+        .success());
+    fs::remove_file(dir.join("posts.jsonl")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("posts.jsonl")).unwrap();
+    let outside = tmp.path().join("badges-outside.jsonl");
+    fs::rename(dir.join("badges.jsonl"), &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, dir.join("badges.jsonl")).unwrap();
+    let inside = dir.join("real-sponsors");
+    fs::rename(dir.join("sponsors.jsonl"), &inside).unwrap();
+    std::os::unix::fs::symlink("real-sponsors", dir.join("sponsors.jsonl")).unwrap();
+    let mut child = roost()
+        .args(["db", "import"])
+        .arg(&dir)
+        .arg("--db")
+        .arg(tmp.path().join("odd.db"))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("the import blocked");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("members.jsonl: ")
+            && stderr.contains("is a FIFO; only regular files are read"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("posts.jsonl: a symbolic link to /dev/zero, outside the folder"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("badges.jsonl: a symbolic link to ")
+            && stderr.contains("outside the folder"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("sponsors.jsonl"), "{stderr}");
+    assert!(stderr.contains("3 error(s)"), "{stderr}");
+}
