@@ -305,10 +305,11 @@ fn sync(opts: &Options, client: &Client, local: &Local) -> Result<Summary, Stop>
         (&generation, &generation_name),
     );
     if let Err(Stop::Failed(e)) = &result {
-        // Out of space: what this run wrote would only keep the next one from
-        // succeeding (the copy stays as it was).
+        // Out of space: what this run wrote, and the leftovers it reused, would only
+        // keep the next one from succeeding (the copy stays as it was).
         if is_disk_full(e) {
             let _ = fs::remove_dir_all(&generation);
+            local.remove_leftovers(0);
         }
     }
     let mut summary = result?;
@@ -316,13 +317,21 @@ fn sync(opts: &Options, client: &Client, local: &Local) -> Result<Summary, Stop>
     Ok(summary)
 }
 
-/// Whether `e` was caused by a full disk or an exhausted quota.
+/// Whether `e` was caused by a full disk or an exhausted quota (`ENOSPC`, `EDQUOT`,
+/// or SQLite's "database or disk is full" while importing the dataset).
 fn is_disk_full(e: &anyhow::Error) -> bool {
     e.chain().any(|cause| {
-        cause
+        let io = cause
             .downcast_ref::<std::io::Error>()
             .and_then(std::io::Error::raw_os_error)
-            .is_some_and(|code| code == 28 || code == 122)
+            .is_some_and(|code| code == 28 || code == 122);
+        let sqlite = match cause.downcast_ref::<crate::store::StoreError>() {
+            Some(crate::store::StoreError::Sqlite(e)) => Some(e),
+            _ => cause.downcast_ref::<rusqlite::Error>(),
+        }
+        .and_then(rusqlite::Error::sqlite_error_code)
+            == Some(rusqlite::ErrorCode::DiskFull);
+        io || sqlite
     })
 }
 
