@@ -108,12 +108,13 @@ pub fn exclusive(path: &Path, command: &str, target: &Path, wait: bool) -> anyho
             return Err(e).with_context(|| format!("locking {}", path.display()))
         }
     }
-    // The holder's pid and command, for the message of a run that finds it locked.
+    // The holder's pid and command, for the message of a run that finds it locked;
+    // best effort (on a full disk the lock holds all the same).
     let record = format!("{} {command}\n", std::process::id());
-    file.set_len(0)
+    let _ = file
+        .set_len(0)
         .and_then(|()| file.seek(SeekFrom::Start(0)))
-        .and_then(|_| file.write_all(record.as_bytes()))
-        .with_context(|| format!("writing {}", path.display()))?;
+        .and_then(|_| file.write_all(record.as_bytes()));
     Ok(Lock {
         file,
         path: path.to_path_buf(),

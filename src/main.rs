@@ -4,7 +4,7 @@ fn main() -> ExitCode {
     match roost::cli::run() {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("roost: {e:#}");
+            eprintln!("roost: {}", roost::error::report(&e));
             ExitCode::FAILURE
         }
     }

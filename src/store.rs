@@ -105,6 +105,14 @@ pub enum StoreError {
         #[source]
         source: rusqlite::Error,
     },
+    /// Writing the new dataset failed (a full disk, a read-only folder).
+    #[error("building {} (in {})", .path.display(), .temp.display())]
+    Build {
+        path: PathBuf,
+        temp: PathBuf,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     #[error("moving the new dataset to {}", .path.display())]
     Rename {
         path: PathBuf,

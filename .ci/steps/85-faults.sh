@@ -4,6 +4,8 @@
 #    run either succeeds with a whole tree (`roost site check`) or fails leaving the
 #    previous tree byte-identical, no generation folder but the live one and no
 #    temporary file;
+#  - `roost db import` and `roost db export` on the full disk fail naming the file and
+#    saying the cause once, leaving nothing behind;
 #  - `roost mirror` of a tree served by nginx, the disk filled likewise: a failed run
 #    leaves the copy as it was and no more than the previous state, and once space is
 #    back the next run succeeds (leftovers never block).
@@ -106,6 +108,26 @@ done
 # With space back, the same input is kept only when the tree is whole.
 "$bin" generate --db "$work/$live_db.db" --out "$site" --no-precompress --today "$today" | grep -q "(0 written"
 rm -rf "$work/fs/gen"
+
+echo "-- db import and db export on a full disk: the file named, the cause said once"
+mkdir "$work/fs/data"
+fill 0
+if "$bin" db import "$work/b-export" --db "$work/fs/data/roost.db" 2>"$work/err"; then
+  echo "an import into a full disk succeeded" >&2
+  exit 1
+fi
+cat "$work/err"
+grep -q "building $work/fs/data/roost.db" "$work/err"
+[ "$(grep -o 'database or disk is full' "$work/err" | wc -l)" = 1 ] || { echo "the cause is not said once" >&2; exit 1; }
+[ -z "$(ls -A "$work/fs/data" | grep -v '^roost\.db\.lock$' || true)" ] || { ls -A "$work/fs/data" >&2; exit 1; }
+if "$bin" db export "$work/fs/data/export" --db "$work/a.db" 2>"$work/err"; then
+  echo "an export into a full disk succeeded" >&2
+  exit 1
+fi
+cat "$work/err"
+[ "$(grep -o 'os error 28' "$work/err" | wc -l)" = 1 ] || { echo "the cause is not said once" >&2; exit 1; }
+rm -f "$work/fs/filler"
+rm -rf "$work/fs/data"
 
 echo "-- mirror with the disk filled"
 "$bin" generate --db "$work/a.db" --out "$work/a/site" --no-precompress --today "$today" >/dev/null
