@@ -11,9 +11,28 @@ use super::validate::{url_text_problem, IdText};
 use super::{open_read, StoreError};
 
 /// `roost db check`: every integrity problem found, as sentences. Empty means healthy.
+/// A dataset SQLite cannot read through (a damaged file) is reported as a problem
+/// naming the file, after what was found before the damage.
 pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
-    let conn = open_read(db)?;
+    let unreadable = |e: rusqlite::Error| {
+        format!(
+            "{}: SQLite cannot read the dataset through: {e}",
+            db.display()
+        )
+    };
+    let conn = match open_read(db) {
+        Ok(conn) => conn,
+        Err(StoreError::Sqlite(e)) => return Ok(vec![unreadable(e)]),
+        Err(e) => return Err(e),
+    };
     let mut problems = Vec::new();
+    if let Err(e) = check_on(&conn, &mut problems) {
+        problems.push(unreadable(e));
+    }
+    Ok(problems)
+}
+
+fn check_on(conn: &Connection, problems: &mut Vec<String>) -> rusqlite::Result<()> {
     let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
     if integrity != "ok" {
         problems.push(format!("SQLite integrity check: {integrity}"));
@@ -44,7 +63,7 @@ pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
                 OR (entity_kind = 'committee' AND entity_id NOT IN (SELECT id FROM committees)) \
                 OR (entity_kind = 'project' AND entity_id NOT IN (SELECT id FROM projects))"
         );
-        for what in strings(&conn, &refs)? {
+        for what in strings(conn, &refs)? {
             problems.push(format!("dangling reference: {what} does not exist"));
         }
     }
@@ -89,7 +108,7 @@ pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
         let sql = format!(
             "SELECT id || ': ' || quote({column}) FROM {table} WHERE {column} NOT IN {allowed}"
         );
-        for what in strings(&conn, &sql)? {
+        for what in strings(conn, &sql)? {
             problems.push(format!("bad enum value: {table} {column} of record {what}"));
         }
     }
@@ -109,22 +128,22 @@ pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
     ];
     for (table, column) in keys {
         let sql = format!("SELECT {column} FROM {table} GROUP BY 1 HAVING COUNT(*) > 1");
-        for key in strings(&conn, &sql)? {
+        for key in strings(conn, &sql)? {
             problems.push(format!("duplicate key in {table}: '{key}'"));
         }
     }
-    problems.extend(identifier_problems(&conn)?);
+    problems.extend(identifier_problems(conn)?);
     let sums = "SELECT p.key FROM projects p WHERE p.stars != \
         (SELECT COALESCE(SUM(r.stars_count), 0) FROM project_repositories pr \
          JOIN repositories r ON r.id = pr.repository_id WHERE pr.project_id = p.id) \
         OR p.forks != (SELECT COALESCE(SUM(r.forks_count), 0) FROM project_repositories pr \
          JOIN repositories r ON r.id = pr.repository_id WHERE pr.project_id = p.id)";
-    for key in strings(&conn, sums)? {
+    for key in strings(conn, sums)? {
         problems.push(format!(
             "project {key}: stored stars/forks differ from the sums over its repositories"
         ));
     }
-    Ok(problems)
+    Ok(())
 }
 
 /// Keys, logins, repository names and tags that cannot go into a URL or a file name

@@ -495,3 +495,27 @@ fn import_counts_errors_past_the_first_thousand_and_reads_regular_files_only() {
     assert!(!stderr.contains("sponsors.jsonl"), "{stderr}");
     assert!(stderr.contains("3 error(s)"), "{stderr}");
 }
+
+#[test]
+fn db_check_reports_a_damaged_dataset_naming_it() {
+    let sample = Sample::new();
+    let mut bytes = fs::read(&sample.db).unwrap();
+    let end = bytes.len().min(4096 * 23);
+    bytes[4096 * 3..end].fill(0xff);
+    fs::write(&sample.db, &bytes).unwrap();
+    let check = roost()
+        .args(["db", "check", "--db"])
+        .arg(&sample.db)
+        .output()
+        .unwrap();
+    assert_eq!(check.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        report.contains(&format!(
+            "{}: SQLite cannot read the dataset through: ",
+            sample.db.display()
+        )),
+        "{report}{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+}
