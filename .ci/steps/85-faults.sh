@@ -126,6 +126,7 @@ if "$bin" db export "$work/fs/data/export" --db "$work/a.db" 2>"$work/err"; then
 fi
 cat "$work/err"
 [ "$(grep -o 'os error 28' "$work/err" | wc -l)" = 1 ] || { echo "the cause is not said once" >&2; exit 1; }
+grep -q "writing $work/fs/data/export/organizations.jsonl" "$work/err"
 rm -f "$work/fs/filler"
 rm -rf "$work/fs/data"
 
