@@ -433,6 +433,7 @@ fn corpus(out: &Path, site: Option<&Path>, seed: u64) -> anyhow::Result<u64> {
                 today: "2026-01-15".to_string(),
                 progress: false,
                 public_url: None,
+                wait: false,
             })?;
             site
         }

@@ -73,6 +73,29 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
+    /// Check a generated tree.
+    #[command(subcommand)]
+    Site(SiteCommand),
+}
+
+/// `roost site …`.
+#[derive(Debug, Subcommand)]
+pub enum SiteCommand {
+    /// Check every file of the tree against its manifest (presence, size, SHA-256);
+    /// exits non-zero naming the files that differ.
+    Check {
+        #[arg(long, env = "ROOST_SITE", default_value = "site")]
+        site: PathBuf,
+    },
+}
+
+/// `--wait`: of the commands that write one target at a time.
+#[derive(Debug, Args, Clone)]
+pub struct WaitArg {
+    /// When another roost is writing the same target, wait for it to finish instead
+    /// of exiting at once.
+    #[arg(long)]
+    pub wait: bool,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -108,6 +131,8 @@ pub enum DbCommand {
         /// Print the summary as one JSON object.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        wait: WaitArg,
     },
     /// Write a deterministic synthetic dataset of realistic shape, for benchmarks.
     Synth {
@@ -144,6 +169,8 @@ pub enum DbCommand {
         /// Print the summary as one JSON object.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        wait: WaitArg,
     },
 }
 
@@ -203,6 +230,8 @@ pub struct GenerateArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub wait: WaitArg,
 }
 
 #[derive(Debug, Args)]
@@ -220,6 +249,8 @@ pub struct MirrorArgs {
     /// Files fetched at a time.
     #[arg(long, default_value_t = 8, value_parser = at_least_one)]
     pub jobs: usize,
+    #[command(flatten)]
+    pub wait: WaitArg,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -430,6 +461,7 @@ pub fn generate_options(args: &GenerateArgs) -> anyhow::Result<generate::Options
             .public_url
             .as_ref()
             .map(|u| u.trim_end_matches('/').to_string()),
+        wait: args.wait.wait,
     })
 }
 
@@ -447,7 +479,10 @@ pub fn run() -> anyhow::Result<ExitCode> {
             db,
             allow_empty,
             json,
+            wait,
         }) => {
+            let lock = crate::lock::beside_file(&db.db)?;
+            let _lock = crate::lock::exclusive(&lock, "db import", &db.db, wait.wait)?;
             let allow_empty = if allow_empty.iter().any(|k| k == "all") {
                 store::AllowEmpty::All
             } else {
@@ -509,7 +544,10 @@ pub fn run() -> anyhow::Result<ExitCode> {
             force,
             public_only,
             json,
+            wait,
         }) => {
+            let lock = crate::lock::beside_folder(&dir)?;
+            let _lock = crate::lock::exclusive(&lock, "db export", &dir, wait.wait)?;
             let which = if public_only {
                 generate::Dataset::PublicOnly
             } else {
@@ -560,8 +598,28 @@ pub fn run() -> anyhow::Result<ExitCode> {
                 with_dataset: args.with_dataset,
                 jobs: args.jobs,
                 progress: std::io::stderr().is_terminal(),
+                wait: args.wait.wait,
             })?;
             println!("{} from {}: {summary}", args.out.display(), args.url);
+        }
+        Command::Site(SiteCommand::Check { site }) => {
+            let (files, problems) = generate::verify::full(&site)?;
+            if problems.is_empty() {
+                println!(
+                    "{}: all {files} files of the manifest present and intact",
+                    site.display()
+                );
+            } else {
+                for p in &problems {
+                    println!("{p}");
+                }
+                eprintln!(
+                    "{} of {files} files of {} do not match its manifest",
+                    problems.len(),
+                    site.display()
+                );
+                return Ok(ExitCode::from(EXIT_PROBLEMS));
+            }
         }
         Command::Serve(args) => serve(*args)?,
         Command::Keys(cmd) => credential_command(Kind::Key, cmd)?,
@@ -736,6 +794,7 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
             with_dataset: false,
             public_only: false,
             json: false,
+            wait: WaitArg { wait: true },
         })?;
         let summary = generate::generate(&opts)?;
         tracing::info!(

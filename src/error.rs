@@ -6,8 +6,8 @@
 //!    what went wrong, and every message names what was wrong (a file and line, a
 //!    flag, a path).
 //! 2. **`anyhow` only at the edges**: `cli` and the command runners (`generate`,
-//!    `shim::serve`) add context and print the chain once (`main`), as
-//!    `roost: <what failed>: <why>`.
+//!    `shim::serve`) add context and print the chain once (`main`, [`report`]: a
+//!    cause already said is not repeated), as `roost: <what failed>: <why>`.
 //! 3. **Bad input is a client error, never a panic and never a 500**: REST answers
 //!    400/404 with the documented JSON bodies, GraphQL a coded error.
 //! 4. **Internal errors are logged in one place**: the code that turns one into a
@@ -56,9 +56,49 @@ pub fn join_causes<'a>(causes: impl IntoIterator<Item = &'a InternalCause>) -> O
     (!joined.is_empty()).then(|| joined.join("; "))
 }
 
+/// An error and its causes on one line, each cause said once: a cause whose text the
+/// line already holds (a message that printed its source), or that restates the
+/// previous cause (SQLite's `Error code 13: database or disk is full` after `database
+/// or disk is full`), is left out. What `main` prints after `roost: `.
+pub fn report(error: &anyhow::Error) -> String {
+    let mut out = String::new();
+    let mut previous = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        let repeated = out.contains(&text) || (!previous.is_empty() && text.contains(&previous));
+        if !text.is_empty() && !repeated {
+            if !out.is_empty() {
+                out.push_str(": ");
+            }
+            out.push_str(&text);
+        }
+        previous = text;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_report_says_each_cause_once() {
+        let full = || std::io::Error::from_raw_os_error(28);
+        let e = anyhow::Error::new(full()).context(format!("writing issues.jsonl: {}", full()));
+        assert_eq!(report(&e), format!("writing issues.jsonl: {}", full()));
+        let sqlite = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(13),
+            Some("database or disk is full".to_string()),
+        );
+        let e = anyhow::Error::new(sqlite).context("importing into /data/roost.db");
+        assert_eq!(
+            report(&e),
+            "importing into /data/roost.db: database or disk is full"
+        );
+        // Distinct causes are all kept.
+        let e = anyhow::anyhow!("disk I/O error").context("reading chapters");
+        assert_eq!(report(&e), "reading chapters: disk I/O error");
+    }
 
     #[test]
     fn causes_keep_the_whole_chain() {

@@ -36,10 +36,13 @@ mod generations;
 pub mod input;
 mod plan;
 mod render;
+pub mod verify;
 mod write;
 
 pub use dataset::Dataset;
-pub(crate) use generations::{clean_leftovers, generation_prefix, swap_in};
+pub(crate) use generations::{
+    clean_leftovers, generation_prefix, process_is_alive, swap_in, write_synced,
+};
 pub use render::PAGES_HEADERS;
 
 use generations::remove_tree;
@@ -62,6 +65,8 @@ pub struct Options {
     pub progress: bool,
     /// Public base URL without trailing slash, for absolute links (root `docs_url`).
     pub public_url: Option<String>,
+    /// When another run holds the tree's lock: wait for it (else fail at once).
+    pub wait: bool,
 }
 
 /// What a generation did. Every file the writer placed in the new generation is
@@ -116,13 +121,33 @@ pub fn generate(opts: &Options) -> anyhow::Result<Summary> {
 /// `dataset` says which records to publish.
 pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result<Summary> {
     let started = Instant::now();
-    let conn = store::open_read(&opts.db)?;
     let (parent, prefix) = generation_prefix(&opts.out)?;
-    fs::create_dir_all(&parent)?;
+    fs::create_dir_all(&parent).with_context(|| format!("creating {}", parent.display()))?;
+    // One run at a time: what is beside the tree is this run's to clean up.
+    let _lock = crate::lock::exclusive(
+        &crate::lock::beside_folder(&opts.out)?,
+        "generate",
+        &opts.out,
+        opts.wait,
+    )?;
+    let conn = store::open_read(&opts.db)?;
     let live_target = fs::read_link(&opts.out).ok().map(|t| parent.join(t));
     clean_leftovers(&parent, &prefix, live_target.as_deref());
+    input::remove_stale_temps(&opts.out);
 
-    // Same input as the live generation: its tree is already what this run would write.
+    let previous_root = if opts.out.is_dir() {
+        Some(opts.out.canonicalize()?)
+    } else {
+        None
+    };
+    let previous_files: Vec<ManifestEntry> = previous_root
+        .as_deref()
+        .and_then(read_manifest)
+        .map(|m| m.files)
+        .unwrap_or_default();
+
+    // Same input as the live generation, and the live tree whole: it is already what
+    // this run would write.
     let fingerprint = input::fingerprint(opts, dataset)?;
     if let (Some(fingerprint), Some(live)) = (&fingerprint, &live_target) {
         if let Some(record) = input::read_record(&opts.out) {
@@ -130,27 +155,26 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
                 && live.file_name() == Some(std::ffi::OsStr::new(&record.generation))
                 && live.join(MANIFEST).is_file()
             {
-                drop(conn);
-                return keep_live(opts, &parent, live, &record, started);
+                let missing = verify::quick(live, &previous_files);
+                if missing.is_empty() {
+                    drop(conn);
+                    return keep_live(opts, &parent, live, &record, started);
+                }
+                eprintln!(
+                    "roost: {} file(s) of the live tree {} do not match its manifest \
+                     (first: {}); rendering it again",
+                    missing.len(),
+                    opts.out.display(),
+                    missing[0]
+                );
             }
         }
     }
 
-    let previous_root = if opts.out.is_dir() {
-        Some(opts.out.canonicalize()?)
-    } else {
-        None
-    };
-    let previous: HashMap<String, (u64, String)> = previous_root
-        .as_deref()
-        .and_then(read_manifest)
-        .map(|m| {
-            m.files
-                .into_iter()
-                .map(|e| (e.path, (e.size, e.sha256)))
-                .collect()
-        })
-        .unwrap_or_default();
+    let previous: HashMap<String, (u64, String)> = previous_files
+        .into_iter()
+        .map(|e| (e.path, (e.size, e.sha256)))
+        .collect();
     let stamp = format!(
         "{}-{}",
         std::time::SystemTime::now()
@@ -213,7 +237,16 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
             .count() as u64;
         let bytes = files.iter().map(|e| e.size).sum();
         let count = files.len() as u64;
-        documents = write_manifests(&mut writer, &files, previous_root.as_deref())?;
+        let mut written_paths;
+        (documents, written_paths) =
+            write_manifests(&mut writer, &files, previous_root.as_deref())?;
+        written_paths.extend(
+            [crate::manifest::CHUNK_DIR, "changes"]
+                .into_iter()
+                .filter(|folder| gen_dir.join(folder).is_dir())
+                .map(str::to_string),
+        );
+        generations::sync_paths(&gen_dir, written_paths.iter().map(String::as_str))?;
         Ok(Summary {
             files: count,
             documents,
@@ -227,26 +260,36 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     let mut summary = match result {
         Ok(s) => s,
         Err(e) => {
-            let _ = fs::remove_dir_all(&gen_dir);
+            remove_tree(&gen_dir);
             return Err(e);
         }
     };
-    swap_in(&opts.out, &parent, &gen_name).inspect_err(|_| {
-        let _ = fs::remove_dir_all(&gen_dir);
-    })?;
-    match fingerprint {
+    // The record of this generation's input, before it is swapped in (a record naming
+    // a generation that is not live is ignored).
+    let recorded = match &fingerprint {
         Some(fingerprint) => input::write_record(
             &opts.out,
             &input::Record {
                 generation: gen_name.clone(),
-                fingerprint,
+                fingerprint: fingerprint.clone(),
                 files: summary.files,
                 bytes: summary.bytes,
                 documents,
             },
-        )?,
-        None => input::remove_record(&opts.out),
+        ),
+        None => {
+            input::remove_record(&opts.out);
+            Ok(())
+        }
+    };
+    if let Err(e) = recorded {
+        remove_tree(&gen_dir);
+        return Err(e);
     }
+    // The last step that can fail; after it, only the removal of the replaced
+    // generation, which never fails the run (a folder it cannot remove is a leftover
+    // the next run removes).
+    swap_in(&opts.out, &parent, &gen_name).inspect_err(|_| remove_tree(&gen_dir))?;
     if let Some(old) = live_target {
         if old.file_name() != Some(std::ffi::OsStr::new(&gen_name)) {
             remove_tree(&old);
@@ -277,8 +320,13 @@ fn keep_live(
         }
         let mut tmp = target.as_os_str().to_owned();
         tmp.push(format!(".tmp-{}", std::process::id()));
-        fs::write(&tmp, bytes).with_context(|| format!("writing {}", target.display()))?;
-        fs::rename(&tmp, &target).with_context(|| format!("writing {}", target.display()))?;
+        let tmp = PathBuf::from(tmp);
+        if let Err(e) = generations::write_synced(&tmp, &bytes)
+            .and_then(|()| fs::rename(&tmp, &target).map_err(anyhow::Error::from))
+        {
+            let _ = fs::remove_file(&tmp);
+            return Err(e.context(format!("writing {}", target.display())));
+        }
     }
     swap_in(&opts.out, parent, &record.generation)?;
     Ok(Summary {
@@ -300,21 +348,24 @@ fn write_manifests(
     writer: &mut Writer,
     files: &[ManifestEntry],
     previous_root: Option<&Path>,
-) -> anyhow::Result<u64> {
+) -> anyhow::Result<(u64, Vec<String>)> {
     let published = crate::manifest::publish(files, &writer.previous, previous_root)?;
+    let mut paths: Vec<String> = Vec::new();
     for e in published.previous_documents {
         writer.previous.insert(e.path, (e.size, e.sha256));
     }
     let mut sink = Vec::new();
     for (path, bytes) in &published.documents {
         writer.put_one(Path::new(path), bytes, &mut sink)?;
+        paths.push(path.clone());
     }
     for (path, bytes) in published.changes.documents() {
         let target = writer.root.join(&path);
         writer.ensure_parent(&target)?;
         fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
+        paths.push(path);
     }
-    Ok(published.documents.len() as u64)
+    Ok((published.documents.len() as u64, paths))
 }
 
 /// Whether the tree at `site` is missing or older than the dataset `db`.

@@ -15,6 +15,7 @@ pub mod generate;
 pub mod graphql;
 pub mod idx;
 pub mod limits;
+pub mod lock;
 pub mod manifest;
 pub mod mirror;
 pub mod model;

@@ -6,7 +6,7 @@ fn main() -> ExitCode {
     match roost::cli::run() {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("roost: {e:#}");
+            eprintln!("roost: {}", roost::error::report(&e));
             ExitCode::from(roost::cli::EXIT_CANNOT_RUN)
         }
     }

@@ -60,6 +60,8 @@ pub struct Options {
     pub jobs: usize,
     /// Draw a progress bar (on a terminal).
     pub progress: bool,
+    /// When another run holds the copy's lock: wait for it (else fail at once).
+    pub wait: bool,
 }
 
 /// What a mirror run did.
@@ -162,9 +164,20 @@ pub fn mirror(opts: &Options) -> anyhow::Result<Summary> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs)
         .build()?;
+    // One run at a time (the lock `roost generate` takes on a tree at DIR/site too):
+    // what is beside the copy is this run's to reuse or remove.
+    let site = opts.out.join("site");
+    let _lock = crate::lock::exclusive(
+        &crate::lock::beside_folder(&site)?,
+        "mirror",
+        &site,
+        opts.wait,
+    )?;
     let mut restarts = 0;
     let mut summary = loop {
         let local = Local::open(&opts.out)?;
+        // The newest folder left by an earlier run or attempt is kept for its files.
+        local.remove_leftovers(1);
         match pool.install(|| sync(opts, &client, &local)) {
             Ok(summary) => break summary,
             Err(Stop::Moved(e)) if restarts < RESTARTS => {
@@ -211,6 +224,7 @@ fn sync(opts: &Options, client: &Client, local: &Local) -> Result<Summary, Stop>
 
     if let Some((bytes, _)) = &live_root {
         if *bytes == root_bytes && dataset_in_step(opts, local, &root) {
+            local.remove_leftovers(0);
             return Ok(Summary {
                 files: root.files,
                 bytes: root.bytes,
@@ -278,6 +292,66 @@ fn sync(opts: &Options, client: &Client, local: &Local) -> Result<Summary, Stop>
     }
 
     let (generation, generation_name) = new_generation(local)?;
+    let result = fill_and_swap(
+        opts,
+        client,
+        local,
+        &root,
+        &root_bytes,
+        &chunks,
+        &old_changed,
+        from_live,
+        needed,
+        (&generation, &generation_name),
+    );
+    if let Err(Stop::Failed(e)) = &result {
+        // Out of space: what this run wrote, and the leftovers it reused, would only
+        // keep the next one from succeeding (the copy stays as it was).
+        if is_disk_full(e) {
+            let _ = fs::remove_dir_all(&generation);
+            local.remove_leftovers(0);
+        }
+    }
+    let mut summary = result?;
+    summary.manifest_fetched = fetched_documents.load(Ordering::Relaxed);
+    Ok(summary)
+}
+
+/// Whether `e` was caused by a full disk or an exhausted quota (`ENOSPC`, `EDQUOT`,
+/// or SQLite's "database or disk is full" while importing the dataset).
+fn is_disk_full(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        let io = cause
+            .downcast_ref::<std::io::Error>()
+            .and_then(std::io::Error::raw_os_error)
+            .is_some_and(|code| code == 28 || code == 122);
+        let sqlite = match cause.downcast_ref::<crate::store::StoreError>() {
+            Some(crate::store::StoreError::Sqlite(e)) => Some(e),
+            _ => cause.downcast_ref::<rusqlite::Error>(),
+        }
+        .and_then(rusqlite::Error::sqlite_error_code)
+            == Some(rusqlite::ErrorCode::DiskFull);
+        io || sqlite
+    })
+}
+
+/// Fills the new generation (links from the live copy and from leftovers, fetches,
+/// manifest documents, change lists, the dataset) and swaps it in.
+#[allow(clippy::too_many_arguments)]
+fn fill_and_swap<'a>(
+    opts: &Options,
+    client: &Client,
+    local: &Local,
+    root: &Root,
+    root_bytes: &[u8],
+    chunks: &[(ChunkSource, Vec<ManifestEntry>)],
+    old_changed: &HashMap<String, (u64, String)>,
+    from_live: Vec<&'a ManifestEntry>,
+    mut needed: Vec<&'a ManifestEntry>,
+    (generation, generation_name): (&Path, &str),
+) -> Result<Summary, Stop> {
+    let wanted = |path: &str| opts.with_dataset || !path.starts_with(&format!("{DATASET_DIR}/"));
+    let generation = generation.to_path_buf();
     let not_linked: Vec<&ManifestEntry> = from_live
         .par_iter()
         .filter(|e| !local.link_live(&generation, &e.path))
@@ -311,8 +385,8 @@ fn sync(opts: &Options, client: &Client, local: &Local) -> Result<Summary, Stop>
         )));
     }
     write_file(&generation, MANIFEST, &full)?;
-    write_file(&generation, ROOT, &root_bytes)?;
-    let changes = changes(local, &generation, &fetched_entries, &old_changed)?;
+    write_file(&generation, ROOT, root_bytes)?;
+    let changes = changes(local, &generation, &fetched_entries, old_changed)?;
     for (path, bytes) in changes.documents() {
         write_file(&generation, &path, &bytes)?;
     }
@@ -322,12 +396,12 @@ fn sync(opts: &Options, client: &Client, local: &Local) -> Result<Summary, Stop>
     if opts.with_dataset {
         let record = local::dataset_record(present.iter().copied());
         if !local.db().is_file() || local.dataset_source().as_deref() != Some(record.as_str()) {
-            local.import_dataset(&generation, &record)?;
+            local.import_dataset(&generation, &record, opts.wait)?;
             imported = true;
         }
     }
 
-    generate::swap_in(&local.site, &local.parent, &generation_name).inspect_err(|_| {
+    generate::swap_in(&local.site, &local.parent, generation_name).inspect_err(|_| {
         let _ = fs::remove_dir_all(&generation);
     })?;
     generate::clean_leftovers(&local.parent, &local.prefix, Some(&generation));
@@ -342,7 +416,6 @@ fn sync(opts: &Options, client: &Client, local: &Local) -> Result<Summary, Stop>
             .iter()
             .filter(|p| split::is_safe_path(p))
             .count() as u64,
-        manifest_fetched: fetched_documents.load(Ordering::Relaxed),
         imported,
         ..Summary::default()
     })

@@ -29,7 +29,7 @@ mod write;
 
 pub use check::check;
 pub use open::{open_read, FileId};
-pub use read::{kind_counts, parse_lines, read_dir, KINDS};
+pub use read::{kind_counts, parse_lines, read_dir, KEPT_PER_FILE, KINDS};
 pub use sample::{init_db, sample_dataset, SAMPLE};
 
 /// The schema, embedded from `data/schema.sql`.
@@ -39,9 +39,11 @@ pub const SCHEMA: &str = include_str!("../data/schema.sql");
 /// project health metrics, badges, channels, related URLs and the community row).
 pub const SCHEMA_VERSION: &str = "3";
 
-/// Import errors, one `file:line: what is wrong` per entry.
+/// Import errors, one `file:line: what is wrong` per entry, and how many more were
+/// found but not kept (a file's errors past the first [`read::KEPT_PER_FILE`] are
+/// counted only, so a file of millions of bad lines costs no memory for them).
 #[derive(Debug)]
-pub struct ImportErrors(pub Vec<String>);
+pub struct ImportErrors(pub Vec<String>, pub usize);
 
 impl std::fmt::Display for ImportErrors {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -49,10 +51,11 @@ impl std::fmt::Display for ImportErrors {
         for line in self.0.iter().take(SHOWN) {
             writeln!(f, "{line}")?;
         }
-        if self.0.len() > SHOWN {
-            writeln!(f, "... and {} more", self.0.len() - SHOWN)?;
+        let total = self.0.len() + self.1;
+        if total > SHOWN {
+            writeln!(f, "... and {} more", total - self.0.len().min(SHOWN))?;
         }
-        write!(f, "{} error(s); the dataset was not changed", self.0.len())
+        write!(f, "{total} error(s); the dataset was not changed")
     }
 }
 
@@ -101,6 +104,14 @@ pub enum StoreError {
         path: PathBuf,
         #[source]
         source: rusqlite::Error,
+    },
+    /// Writing the new dataset failed (a full disk, a read-only folder).
+    #[error("building {} (in {})", .path.display(), .temp.display())]
+    Build {
+        path: PathBuf,
+        temp: PathBuf,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     #[error("moving the new dataset to {}", .path.display())]
     Rename {
@@ -177,7 +188,7 @@ pub fn build_streaming(
         let mut errors = std::mem::take(&mut r.more.errors);
         let links = r.more.snapshot_links(ds, &mut errors);
         if !errors.is_empty() {
-            return Err(ImportErrors(errors).into());
+            return Err(ImportErrors(errors, 0).into());
         }
         write::insert_snapshots(conn, &ds.snapshots, &links)?;
         derive(conn)

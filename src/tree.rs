@@ -62,6 +62,36 @@ pub fn detail_file(resource: &str, ids: &[String]) -> Option<PathBuf> {
     Some(path)
 }
 
+/// The tree path of the detail of `spec` with `ids`, when a request can name it: the
+/// URL built from the file's path routes back to exactly these ids. `None` (the record
+/// is answered live, or not at all) when an id holds a character no request carries
+/// (a NUL), or when that URL would name other ids (`www-chapter-x` is the chapter
+/// `x`): a request for one record is never answered by another's file.
+pub fn detail_file_for(spec: &DetailSpec, ids: &[String]) -> Option<PathBuf> {
+    let url = detail_url(spec.path, ids);
+    let routed = match route(&split_path(&url)?) {
+        Target::Detail {
+            spec: s,
+            ids: routed,
+        } if std::ptr::eq(s, spec) => routed,
+        _ => return None,
+    };
+    if routed != ids {
+        return None;
+    }
+    detail_file(spec.path, ids)
+}
+
+/// The canonical URL path of a detail (`/api/v0/<resource>/<id>/…`).
+pub fn detail_url(resource: &str, ids: &[String]) -> String {
+    let mut url = format!("{API_PREFIX}/{resource}");
+    for id in ids {
+        url.push('/');
+        url.push_str(&encode_id(id));
+    }
+    url
+}
+
 /// The tree file of a validated list request, or `None` when the tree does not hold
 /// its answer (not pre-rendered, or a file name over [`MAX_NAME`] bytes).
 pub fn list_request_file(
@@ -290,6 +320,84 @@ mod tests {
             let decoded = percent_encoding::percent_decode_str(&ea).decode_utf8().unwrap();
             proptest::prop_assert_eq!(decoded, a.as_str());
         }
+    }
+
+    #[test]
+    fn hostile_ids_map_one_to_one_or_not_at_all() {
+        let hostile = [
+            "nul\u{0}byte",
+            "nul",
+            "a/b",
+            "a%2Fb",
+            "%00",
+            "..",
+            ".",
+            "%2E%2E",
+            "index",
+            "index@x",
+            "a\\b",
+            "tab\there",
+            "line\nbreak",
+            " ",
+            "é",
+            "E\u{301}",
+            "www-chapter-nul",
+            "x?y#z",
+            "a;b",
+        ];
+        for resource in ["chapters", "members", "events"] {
+            let spec = catalog::detail_spec(resource).unwrap();
+            let mut seen: std::collections::HashMap<PathBuf, String> = Default::default();
+            for raw in hostile {
+                let id = if resource == "events" {
+                    raw.to_string()
+                } else {
+                    crate::store::lc(raw)
+                };
+                let ids = vec![id.clone()];
+                let Some(file) = detail_file_for(spec, &ids) else {
+                    continue;
+                };
+                assert!(!id.contains('\0'), "{id:?}");
+                // The request for the file's own URL reads this file.
+                let url = detail_url(resource, &ids);
+                assert_eq!(
+                    file_for_request(&url, None).as_deref(),
+                    file.to_str(),
+                    "{id:?}"
+                );
+                // One file inside the resource's folder.
+                let rel = file.strip_prefix(API_DIR).unwrap();
+                assert_eq!(rel.components().count(), 2, "{id:?} → {}", file.display());
+                assert!(!rel.to_string_lossy().contains("/."), "{id:?}");
+                if let Some(other) = seen.insert(file.clone(), id.clone()) {
+                    panic!("{id:?} and {other:?} map to {}", file.display());
+                }
+            }
+        }
+        // A NUL never reaches a file; the part before it is another id's file.
+        let chapters = catalog::detail_spec("chapters").unwrap();
+        assert_eq!(detail_file_for(chapters, &["nul\u{0}byte".into()]), None);
+        assert_eq!(file_for_request("/api/v0/chapters/nul%00byte", None), None);
+        assert_eq!(
+            detail_file_for(chapters, &["nul".into()]).unwrap(),
+            PathBuf::from("api/v0/chapters/nul.json")
+        );
+        // A chapter keyed `www-chapter-www-chapter-x`: its URL names the chapter `x`.
+        assert_eq!(detail_file_for(chapters, &["www-chapter-x".into()]), None);
+        // Release tags with `/` route back to themselves.
+        let releases = catalog::detail_spec("releases").unwrap();
+        let ids: Vec<String> = vec!["org".into(), "repo".into(), "release/2.0".into()];
+        assert_eq!(
+            detail_file_for(releases, &ids).unwrap(),
+            PathBuf::from("api/v0/releases/org/repo/release%2F2.0.json")
+        );
+        let ids: Vec<String> = vec!["org".into(), "repo".into(), "a/../b".into()];
+        let file = detail_file_for(releases, &ids).unwrap();
+        assert_eq!(
+            file,
+            PathBuf::from("api/v0/releases/org/repo/a%2F..%2Fb.json")
+        );
     }
 
     #[test]

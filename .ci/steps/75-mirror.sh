@@ -11,7 +11,7 @@
 #    as B's own deployment;
 #  - a mirror killed with SIGKILL part way through tree C leaves the copy of B as it
 #    was; the next run completes, reuses what the killed one fetched and leaves
-#    nothing behind but the copy and its dataset.
+#    nothing behind but the copy, its dataset and their lock files.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -233,7 +233,7 @@ fi
 "$bin" mirror "http://127.0.0.1:$port/" --out "$work/m" --with-dataset | tee "$work/rerun.log"
 grep -Eq '\(([0-9]+) fetched, [1-9][0-9]* reused' "$work/rerun.log"
 same_tree "$work/c/site" "$work/m/site"
-left="$(ls -A "$work/m" | grep -v -E '^(site|roost\.db|roost\.db\.source|\.site\.g[0-9]+-[0-9]+)$' || true)"
+left="$(ls -A "$work/m" | grep -v -E '^(site|roost\.db|roost\.db\.source|\.site\.g[0-9]+-[0-9]+|\.site\.lock|roost\.db\.lock)$' || true)"
 if [ -n "$left" ] || [ "$(ls -A "$work/m" | grep -c '^\.site\.g')" != 1 ]; then
   echo "left behind in the mirror's folder:" >&2
   ls -A "$work/m" >&2

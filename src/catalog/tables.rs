@@ -444,7 +444,7 @@ pub static DETAILS: &[DetailSpec] = &[
         base_where: active!("t"),
         columns: CHAPTER_DETAIL_COLS,
         lookup: "t.key_lc = 'www-chapter-' || ?1",
-        id_exprs: &["substr(t.key_lc, 13)"],
+        id_exprs: &["CAST(substr(CAST(t.key_lc AS BLOB), 13) AS TEXT)"],
         body: BodyType::of::<model::ChapterDetail>(),
     },
     DetailSpec {
@@ -457,7 +457,7 @@ pub static DETAILS: &[DetailSpec] = &[
         base_where: active!("t"),
         columns: COMMITTEE_DETAIL_COLS,
         lookup: "t.key_lc = 'www-committee-' || ?1",
-        id_exprs: &["substr(t.key_lc, 15)"],
+        id_exprs: &["CAST(substr(CAST(t.key_lc AS BLOB), 15) AS TEXT)"],
         body: BodyType::of::<model::CommitteeDetail>(),
     },
     DetailSpec {
@@ -535,7 +535,7 @@ pub static DETAILS: &[DetailSpec] = &[
         base_where: active!("t"),
         columns: PROJECT_DETAIL_COLS,
         lookup: "t.key_lc = 'www-project-' || ?1",
-        id_exprs: &["substr(t.key_lc, 13)"],
+        id_exprs: &["CAST(substr(CAST(t.key_lc AS BLOB), 13) AS TEXT)"],
         body: BodyType::of::<model::ProjectDetail>(),
     },
     DetailSpec {

@@ -1,8 +1,11 @@
 //! The generations beside the live tree: a run renders into a fresh sibling folder,
 //! `<parent>/.<name>.g<stamp>`, then points the live path (a symlink) at it with one
 //! atomic rename ([`swap_in`]), so a failed or killed run leaves the live tree as it
-//! was. Leftovers of killed runs and the replaced generation are removed. `roost
-//! mirror` swaps its generations the same way.
+//! was. The swap is the last step that can fail: everything the generation needs is
+//! written and synced inside it first. Leftovers of killed or failed runs are removed
+//! when the next run starts (under the lock of [`crate::lock`], so no other run owns
+//! them), and the replaced generation after the swap. `roost mirror` swaps its
+//! generations the same way.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -84,6 +87,44 @@ pub(crate) fn swap_in(out: &Path, parent: &Path, gen_name: &str) -> anyhow::Resu
     let _ = fs::remove_file(&link_tmp);
     std::os::unix::fs::symlink(gen_name, &link_tmp)
         .with_context(|| format!("creating {}", link_tmp.display()))?;
-    fs::rename(&link_tmp, out).with_context(|| format!("swapping in {}", out.display()))?;
+    if let Err(e) = fs::rename(&link_tmp, out) {
+        let _ = fs::remove_file(&link_tmp);
+        return Err(e).with_context(|| format!("swapping in {}", out.display()));
+    }
+    // The rename made durable; the swap has happened whether or not this succeeds.
+    let _ = fs::File::open(parent).and_then(|d| d.sync_all());
     Ok(())
+}
+
+/// Whether process `pid` exists (`/proc/<pid>`); true where `/proc` is not mounted,
+/// so nothing of a live process is ever taken for stale.
+pub(crate) fn process_is_alive(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
+}
+
+/// Writes `bytes` to `path` and syncs it to disk.
+pub(crate) fn write_synced(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut file = fs::File::create(path).with_context(|| format!("writing {}", path.display()))?;
+    file.write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+/// Syncs what was written under `root` at `paths` (files and folders, relative), then
+/// `root` itself, so a generation is on disk before it is swapped in.
+pub(crate) fn sync_paths<'a>(
+    root: &Path,
+    paths: impl IntoIterator<Item = &'a str>,
+) -> anyhow::Result<()> {
+    let sync = |path: &Path| {
+        fs::File::open(path)
+            .and_then(|f| f.sync_all())
+            .with_context(|| format!("syncing {}", path.display()))
+    };
+    for rel in paths {
+        sync(&root.join(rel))?;
+    }
+    sync(root)
 }

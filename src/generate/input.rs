@@ -9,14 +9,17 @@
 //! `--public-url`, `--with-dataset`/`--public-only`, and the date `is_upcoming` files
 //! are rendered for). [`fingerprint`] hashes them into one SHA-256.
 //!
-//! After a successful swap the generator records the fingerprint beside the tree, in
-//! `<parent>/.<name>.input` ([`Record`]), with the generation it describes and that
-//! generation's counts. A later run that computes the same fingerprint while `<name>`
-//! still points at that generation has nothing to render: its tree would be the same
-//! bytes at the same paths. The record is outside the generation folder (it is not a
-//! file of the tree, and mirrors copy trees file by file); a record that names another
-//! generation (a mirror or a plain folder replaced the tree, or a run was killed between
-//! its swap and its record) is ignored.
+//! Every run records the fingerprint beside the tree, in `<parent>/.<name>.input`
+//! ([`Record`]), with the generation it describes and that generation's counts. The
+//! record is written (synced, then renamed into place) before the swap, so the swap
+//! stays the last step that can fail: a swap that then fails leaves a record naming a
+//! generation that is not live, which is ignored. A later run that computes the same
+//! fingerprint while `<name>` still points at the recorded generation, and finds every
+//! file of its manifest present with its size, has nothing to render: its tree would
+//! be the same bytes at the same paths. The record is outside the generation folder
+//! (it is not a file of the tree, and trees are copied file by file); a record that
+//! names another generation (a mirror or a plain folder replaced the tree, a swap
+//! failed) is ignored.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -58,22 +61,54 @@ pub fn read_record(out: &Path) -> Option<Record> {
     serde_json::from_slice(&bytes).ok()
 }
 
-/// Replaces the record beside `out` (written aside, then renamed over it).
+/// Replaces the record beside `out`: written aside and synced, then renamed over it.
+/// The temporary file is removed when any step fails.
 pub fn write_record(out: &Path, record: &Record) -> anyhow::Result<()> {
     let path = record_path(out)?;
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp-{}", std::process::id()));
-    let tmp = PathBuf::from(tmp);
+    let tmp = temp_path(&path, std::process::id());
     let bytes = serde_json::to_vec(record)?;
-    fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
+    let result = super::write_synced(&tmp, &bytes).and_then(|()| {
+        fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))
+    });
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn temp_path(record: &Path, pid: u32) -> PathBuf {
+    let mut tmp = record.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{pid}"));
+    PathBuf::from(tmp)
 }
 
 /// Removes the record beside `out` (before a generation that will not record one).
 pub fn remove_record(out: &Path) {
     if let Ok(path) = record_path(out) {
         let _ = fs::remove_file(path);
+    }
+}
+
+/// Removes the record's temporary files `.<name>.input.tmp-<pid>` left by processes
+/// that no longer exist.
+pub fn remove_stale_temps(out: &Path) {
+    let Ok(path) = record_path(out) else {
+        return;
+    };
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let temp = format!("{}.tmp-", name.to_string_lossy());
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if let Some(pid) = name.strip_prefix(&temp).and_then(|p| p.parse::<u32>().ok()) {
+            if !super::process_is_alive(pid) {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
     }
 }
 

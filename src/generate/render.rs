@@ -125,7 +125,7 @@ pub(super) fn render_unit(
         Unit::Details { spec } => {
             let conn = store::open_read(&opts.db)?;
             catalog::all_details(&conn, spec, |ids, body| {
-                if let Some(rel) = tree::detail_file(spec.path, &ids) {
+                if let Some(rel) = tree::detail_file_for(spec, &ids) {
                     w.put(&rel, &body, &mut out)?;
                 }
                 Ok(())

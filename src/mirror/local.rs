@@ -51,7 +51,12 @@ impl Local {
             let is_live = live
                 .as_ref()
                 .is_some_and(|l| l.file_name() == path.file_name());
-            if name.starts_with(&prefix) && !name.ends_with(".link") && !is_live && path.is_dir() {
+            if name.starts_with(&prefix) && name.ends_with(".link") {
+                // The symlink of a swap that never happened.
+                let _ = fs::remove_file(&path);
+                continue;
+            }
+            if name.starts_with(&prefix) && !is_live && path.is_dir() {
                 let modified = entry
                     .metadata()
                     .and_then(|m| m.modified())
@@ -68,6 +73,16 @@ impl Local {
             live,
             leftovers: leftovers.into_iter().map(|(_, p)| p).collect(),
         })
+    }
+
+    /// Removes the folders left by earlier runs but the `keep` newest (kept for their
+    /// files), and the temporary files of runs whose process is gone. Called with the
+    /// mirror's lock held, so no other run owns them.
+    pub fn remove_leftovers(&self, keep: usize) {
+        for old in self.leftovers.iter().skip(keep) {
+            let _ = fs::remove_dir_all(old);
+        }
+        remove_stale_dataset_folders(&self.out);
     }
 
     /// The live generation's `manifest/root.json`.
@@ -118,8 +133,14 @@ impl Local {
 
     /// Imports the published dataset of `generation` into `DIR/roost.db` (atomically,
     /// through `roost db import`'s temporary file) and records where it came from.
-    pub fn import_dataset(&self, generation: &Path, source: &str) -> anyhow::Result<()> {
-        remove_stale_dataset_folders(&self.out);
+    pub fn import_dataset(
+        &self,
+        generation: &Path,
+        source: &str,
+        wait: bool,
+    ) -> anyhow::Result<()> {
+        let db = self.db();
+        let _lock = crate::lock::exclusive(&crate::lock::beside_file(&db)?, "mirror", &db, wait)?;
         let tmp = self
             .out
             .join(format!("{DATASET_TMP}{}", std::process::id()));
@@ -160,7 +181,7 @@ fn remove_stale_dataset_folders(out: &Path) {
             .or_else(|| name.strip_prefix(".roost.db.source.tmp-"))
             .and_then(|p| p.parse::<u32>().ok());
         if let Some(pid) = pid {
-            if !Path::new(&format!("/proc/{pid}")).exists() {
+            if !generate::process_is_alive(pid) {
                 let _ = fs::remove_dir_all(entry.path());
                 let _ = fs::remove_file(entry.path());
             }

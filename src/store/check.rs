@@ -1,17 +1,38 @@
 //! `roost db check`: the integrity report of a dataset file (SQLite's own check,
 //! dangling references, enum values outside their vocabulary, duplicate natural keys,
-//! project totals that differ from their repositories).
+//! project totals that differ from their repositories, identifiers that cannot go into a
+//! URL).
 
 use std::path::Path;
 
 use rusqlite::Connection;
 
+use super::validate::{url_text_problem, IdText};
 use super::{open_read, StoreError};
 
 /// `roost db check`: every integrity problem found, as sentences. Empty means healthy.
+/// A dataset SQLite cannot read through (a damaged file) is reported as a problem
+/// naming the file, after what was found before the damage.
 pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
-    let conn = open_read(db)?;
+    let unreadable = |e: rusqlite::Error| {
+        format!(
+            "{}: SQLite cannot read the dataset through: {e}",
+            db.display()
+        )
+    };
+    let conn = match open_read(db) {
+        Ok(conn) => conn,
+        Err(StoreError::Sqlite(e)) => return Ok(vec![unreadable(e)]),
+        Err(e) => return Err(e),
+    };
     let mut problems = Vec::new();
+    if let Err(e) = check_on(&conn, &mut problems) {
+        problems.push(unreadable(e));
+    }
+    Ok(problems)
+}
+
+fn check_on(conn: &Connection, problems: &mut Vec<String>) -> rusqlite::Result<()> {
     let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
     if integrity != "ok" {
         problems.push(format!("SQLite integrity check: {integrity}"));
@@ -42,7 +63,7 @@ pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
                 OR (entity_kind = 'committee' AND entity_id NOT IN (SELECT id FROM committees)) \
                 OR (entity_kind = 'project' AND entity_id NOT IN (SELECT id FROM projects))"
         );
-        for what in strings(&conn, &refs)? {
+        for what in strings(conn, &refs)? {
             problems.push(format!("dangling reference: {what} does not exist"));
         }
     }
@@ -57,7 +78,7 @@ pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
         let sql = format!(
             "SELECT id || ': ' || quote({column}) FROM {table} WHERE {column} NOT IN {allowed}"
         );
-        for what in strings(&conn, &sql)? {
+        for what in strings(conn, &sql)? {
             problems.push(format!("bad enum value: {table} {column} of record {what}"));
         }
     }
@@ -77,19 +98,57 @@ pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
     ];
     for (table, column) in keys {
         let sql = format!("SELECT {column} FROM {table} GROUP BY 1 HAVING COUNT(*) > 1");
-        for key in strings(&conn, &sql)? {
+        for key in strings(conn, &sql)? {
             problems.push(format!("duplicate key in {table}: '{key}'"));
         }
     }
+    problems.extend(identifier_problems(conn)?);
     let sums = "SELECT p.key FROM projects p WHERE p.stars != \
         (SELECT COALESCE(SUM(r.stars_count), 0) FROM project_repositories pr \
          JOIN repositories r ON r.id = pr.repository_id WHERE pr.project_id = p.id) \
         OR p.forks != (SELECT COALESCE(SUM(r.forks_count), 0) FROM project_repositories pr \
          JOIN repositories r ON r.id = pr.repository_id WHERE pr.project_id = p.id)";
-    for key in strings(&conn, sums)? {
+    for key in strings(conn, sums)? {
         problems.push(format!(
             "project {key}: stored stars/forks differ from the sums over its repositories"
         ));
+    }
+    Ok(())
+}
+
+/// Keys, logins, repository names and tags that cannot go into a URL or a file name
+/// faithfully (imported before `db import` refused them).
+fn identifier_problems(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    let columns = [
+        ("organizations", "login", IdText::Segment),
+        ("members", "login", IdText::Segment),
+        ("repositories", "name", IdText::Segment),
+        ("releases", "tag_name", IdText::Tag),
+        ("chapters", "key", IdText::Segment),
+        ("committees", "key", IdText::Segment),
+        ("projects", "key", IdText::Segment),
+        ("events", "key", IdText::Segment),
+        ("sponsors", "key", IdText::Segment),
+    ];
+    let mut problems = Vec::new();
+    for (table, column, kind) in columns {
+        // Read as bytes: text with a NUL is cut short by SQLite's text functions.
+        let mut st = conn.prepare(&format!(
+            "SELECT id, CAST({column} AS BLOB) FROM {table} ORDER BY id"
+        ))?;
+        let mut rows = st.query([])?;
+        while let Some(row) = rows.next()? {
+            let id: i64 = row.get(0)?;
+            let bytes: Vec<u8> = row.get::<_, Option<Vec<u8>>>(1)?.unwrap_or_default();
+            let value = String::from_utf8_lossy(&bytes);
+            if let Some(problem) = url_text_problem(&value, kind) {
+                problems.push(format!(
+                    "{table} record {id}: {column} '{}' {problem}; it cannot be requested by \
+                     URL (docs/data.md)",
+                    value.escape_debug()
+                ));
+            }
+        }
     }
     Ok(problems)
 }

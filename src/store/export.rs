@@ -240,7 +240,16 @@ pub fn export_dir(
     if written.is_err() {
         let _ = fs::remove_dir_all(&tmp);
     }
-    written
+    // An interchange file's error names it where it was going.
+    written.map_err(|e| match e {
+        ExportError::Io { path, source } if FILES.iter().any(|f| Path::new(f.file) == path) => {
+            ExportError::Io {
+                path: dir.join(path),
+                source,
+            }
+        }
+        other => other,
+    })
 }
 
 /// Removes the temporary folders of exports to `name` whose process is gone.

@@ -3,6 +3,11 @@
 //! file is collected as `file:line: what is wrong` (physical line numbers) before
 //! anything is returned; blank lines are skipped. `community.json` is the one file
 //! holding a single JSON object; its errors name the line too.
+//!
+//! Only regular files are read: a FIFO, a device, a folder or a symbolic link leading
+//! out of the folder is refused by name (a FIFO would block the import, `/dev/zero`
+//! would fill the memory). A file's errors past the first [`KEPT_PER_FILE`] are
+//! counted, not kept.
 
 use std::fs;
 use std::path::Path;
@@ -100,63 +105,156 @@ fn unknown_names(dir: &Path, errors: &mut Vec<String>) {
 /// files before returning.
 pub fn read_dir(dir: &Path) -> Result<Dataset, ImportErrors> {
     if !dir.is_dir() {
-        return Err(ImportErrors(vec![format!(
-            "{}: not a directory of JSON Lines files",
-            dir.display()
-        )]));
+        return Err(ImportErrors(
+            vec![format!(
+                "{}: not a directory of JSON Lines files",
+                dir.display()
+            )],
+            0,
+        ));
     }
     let mut errors = Vec::new();
     unknown_names(dir, &mut errors);
-    let ds = Dataset {
-        organizations: read_file(dir, "organizations.jsonl", &mut errors),
-        members: read_file(dir, "members.jsonl", &mut errors),
-        repositories: read_file(dir, "repositories.jsonl", &mut errors),
-        repository_contributors: read_file(dir, "repository_contributors.jsonl", &mut errors),
-        labels: read_file(dir, "labels.jsonl", &mut errors),
-        issues: read_file(dir, "issues.jsonl", &mut errors),
-        milestones: read_file(dir, "milestones.jsonl", &mut errors),
-        releases: read_file(dir, "releases.jsonl", &mut errors),
-        chapters: read_file(dir, "chapters.jsonl", &mut errors),
-        committees: read_file(dir, "committees.jsonl", &mut errors),
-        projects: read_file(dir, "projects.jsonl", &mut errors),
-        events: read_file(dir, "events.jsonl", &mut errors),
-        sponsors: read_file(dir, "sponsors.jsonl", &mut errors),
-        snapshots: read_file(dir, "snapshots.jsonl", &mut errors),
-        pull_requests: read_file(dir, "pull_requests.jsonl", &mut errors),
-        posts: read_file(dir, "posts.jsonl", &mut errors),
-        project_health_metrics: read_file(dir, "project_health_metrics.jsonl", &mut errors),
-        badges: read_file(dir, "badges.jsonl", &mut errors),
-        community: read_community(dir, &mut errors),
+    let mut omitted = 0;
+    let inside = dir.canonicalize().ok();
+    let mut files = Files {
+        dir,
+        inside: inside.as_deref(),
+        omitted: &mut omitted,
     };
-    if errors.is_empty() {
+    let ds = read_all(&mut files, &mut errors);
+    if errors.is_empty() && omitted == 0 {
         Ok(ds)
     } else {
-        Err(ImportErrors(errors))
+        Err(ImportErrors(errors, omitted))
     }
 }
 
+/// Errors of one file kept in memory; the rest are counted.
+pub const KEPT_PER_FILE: usize = 1000;
+
+/// The folder being read.
+struct Files<'a> {
+    dir: &'a Path,
+    /// The folder's canonical path (symbolic links must stay inside it).
+    inside: Option<&'a Path>,
+    omitted: &'a mut usize,
+}
+
+fn read_all(f: &mut Files, errors: &mut Vec<String>) -> Dataset {
+    Dataset {
+        organizations: read_file(f, "organizations.jsonl", errors),
+        members: read_file(f, "members.jsonl", errors),
+        repositories: read_file(f, "repositories.jsonl", errors),
+        repository_contributors: read_file(f, "repository_contributors.jsonl", errors),
+        labels: read_file(f, "labels.jsonl", errors),
+        issues: read_file(f, "issues.jsonl", errors),
+        milestones: read_file(f, "milestones.jsonl", errors),
+        releases: read_file(f, "releases.jsonl", errors),
+        chapters: read_file(f, "chapters.jsonl", errors),
+        committees: read_file(f, "committees.jsonl", errors),
+        projects: read_file(f, "projects.jsonl", errors),
+        events: read_file(f, "events.jsonl", errors),
+        sponsors: read_file(f, "sponsors.jsonl", errors),
+        snapshots: read_file(f, "snapshots.jsonl", errors),
+        pull_requests: read_file(f, "pull_requests.jsonl", errors),
+        posts: read_file(f, "posts.jsonl", errors),
+        project_health_metrics: read_file(f, "project_health_metrics.jsonl", errors),
+        badges: read_file(f, "badges.jsonl", errors),
+        community: read_community(f, errors),
+    }
+}
+
+/// The bytes of `file` in the folder: `Ok(None)` when it is absent, an error (naming
+/// it) when it is not a regular file or a symbolic link to one inside the folder, or
+/// cannot be read.
+fn read_regular(f: &Files, file: &str) -> Result<Option<Vec<u8>>, String> {
+    let path = f.dir.join(file);
+    let meta = match fs::symlink_metadata(&path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{file}: cannot read {}: {e}", path.display())),
+    };
+    if meta.file_type().is_symlink() {
+        let target = path.canonicalize().map_err(|e| {
+            format!(
+                "{file}: a symbolic link that cannot be followed ({}): {e}",
+                path.display()
+            )
+        })?;
+        if !f.inside.is_some_and(|inside| target.starts_with(inside)) {
+            return Err(format!(
+                "{file}: a symbolic link to {}, outside the folder; only the folder's own \
+                 files are read",
+                target.display()
+            ));
+        }
+    }
+    let kind = |m: &fs::Metadata| -> Option<&'static str> {
+        use std::os::unix::fs::FileTypeExt;
+        let t = m.file_type();
+        match () {
+            _ if t.is_file() => None,
+            _ if t.is_dir() => Some("a folder"),
+            _ if t.is_fifo() => Some("a FIFO"),
+            _ if t.is_char_device() || t.is_block_device() => Some("a device"),
+            _ if t.is_socket() => Some("a socket"),
+            _ => Some("not a regular file"),
+        }
+    };
+    let not_regular = |what: &str| {
+        format!(
+            "{file}: {} is {what}; only regular files are read",
+            path.display()
+        )
+    };
+    if let Ok(target) = fs::metadata(&path) {
+        if let Some(what) = kind(&target) {
+            return Err(not_regular(what));
+        }
+    }
+    let read = || -> std::io::Result<Vec<u8>> {
+        use std::io::Read;
+        let mut opened = fs::File::open(&path)?;
+        // What was opened, not what the name held a moment before.
+        if let Some(what) = kind(&opened.metadata()?) {
+            return Err(std::io::Error::other(not_regular(what)));
+        }
+        let mut bytes = Vec::new();
+        opened.read_to_end(&mut bytes)?;
+        Ok(bytes)
+    };
+    read()
+        .map(Some)
+        .map_err(|e| format!("{file}: cannot read {}: {e}", path.display()))
+}
+
 fn read_file<T: DeserializeOwned>(
-    dir: &Path,
+    f: &mut Files,
     file: &'static str,
     errors: &mut Vec<String>,
 ) -> Records<T> {
-    match fs::read(dir.join(file)) {
-        Ok(bytes) => parse_lines(file, &bytes, errors),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+    match read_regular(f, file) {
+        Ok(Some(bytes)) => {
+            let (records, omitted) = parse_lines_bounded(file, &bytes, errors, KEPT_PER_FILE);
+            *f.omitted += omitted;
+            records
+        }
+        Ok(None) => Vec::new(),
         Err(e) => {
-            errors.push(format!("{file}: cannot read: {e}"));
+            errors.push(e);
             Vec::new()
         }
     }
 }
 
 /// `community.json`: one JSON object (all defaults when the file is missing).
-fn read_community(dir: &Path, errors: &mut Vec<String>) -> Community {
-    match fs::read(dir.join(COMMUNITY)) {
-        Ok(bytes) => parse_community(&bytes, errors),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Community::default(),
+fn read_community(f: &mut Files, errors: &mut Vec<String>) -> Community {
+    match read_regular(f, COMMUNITY) {
+        Ok(Some(bytes)) => parse_community(&bytes, errors),
+        Ok(None) => Community::default(),
         Err(e) => {
-            errors.push(format!("{COMMUNITY}: cannot read: {e}"));
+            errors.push(e);
             Community::default()
         }
     }
@@ -183,6 +281,23 @@ pub fn parse_lines<T: DeserializeOwned>(
     bytes: &[u8],
     errors: &mut Vec<String>,
 ) -> Records<T> {
+    parse_lines_bounded(file, bytes, errors, usize::MAX).0
+}
+
+/// Parses the lines of one interchange file, keeping its first `kept` errors; returns
+/// the records and how many errors were counted but not kept.
+fn parse_lines_bounded<T: DeserializeOwned>(
+    file: &'static str,
+    bytes: &[u8],
+    all_errors: &mut Vec<String>,
+    kept: usize,
+) -> (Records<T>, usize) {
+    let mut errors = Bounded {
+        list: all_errors,
+        kept,
+        seen: 0,
+    };
+    let errors = &mut errors;
     let mut out = Vec::new();
     for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let origin = Origin {
@@ -202,7 +317,23 @@ pub fn parse_lines<T: DeserializeOwned>(
             Err(e) => errors.push(format!("{origin}: {}", describe_json_error(&e))),
         }
     }
-    out
+    (out, errors.seen.saturating_sub(errors.kept))
+}
+
+/// A file's errors: the first `kept` pushed to `list`, the rest counted.
+struct Bounded<'a> {
+    list: &'a mut Vec<String>,
+    kept: usize,
+    seen: usize,
+}
+
+impl Bounded<'_> {
+    fn push(&mut self, error: String) {
+        if self.seen < self.kept {
+            self.list.push(error);
+        }
+        self.seen += 1;
+    }
 }
 
 /// serde_json's message without its "at line 1 column N" (the line is the file's),

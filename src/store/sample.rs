@@ -120,7 +120,7 @@ pub fn sample_dataset() -> Result<Dataset, ImportErrors> {
     if errors.is_empty() {
         Ok(ds)
     } else {
-        Err(ImportErrors(errors))
+        Err(ImportErrors(errors, 0))
     }
 }
 

@@ -114,7 +114,7 @@ pub(super) fn resolve(ds: &Dataset, snapshots: Snapshots) -> Result<Resolved, Im
     };
 
     if !errors.is_empty() {
-        return Err(ImportErrors(errors));
+        return Err(ImportErrors(errors, 0));
     }
     Ok(Resolved {
         repo_org,
@@ -400,34 +400,42 @@ impl Keys {
 fn check_fields(ds: &Dataset, e: &mut Vec<String>) {
     for (o, r) in &ds.organizations {
         non_empty(o, "login", &r.login, e);
+        url_text(o, "login", &r.login, IdText::Segment, e);
     }
     for (o, r) in &ds.members {
         non_empty(o, "login", &r.login, e);
+        url_text(o, "login", &r.login, IdText::Segment, e);
     }
     for (o, r) in &ds.repositories {
         non_empty(o, "name", &r.name, e);
+        url_text(o, "name", &r.name, IdText::Segment, e);
     }
     for (o, r) in &ds.labels {
         non_empty(o, "name", &r.name, e);
     }
     for (o, r) in &ds.releases {
         non_empty(o, "tag_name", &r.tag_name, e);
+        url_text(o, "tag_name", &r.tag_name, IdText::Tag, e);
     }
     for (o, r) in &ds.chapters {
         prefixed_key(o, &r.key, "www-chapter-", e);
+        url_text(o, "key", &r.key, IdText::Segment, e);
         coordinates(o, r.latitude, r.longitude, e);
     }
     for (o, r) in &ds.committees {
         prefixed_key(o, &r.key, "www-committee-", e);
+        url_text(o, "key", &r.key, IdText::Segment, e);
     }
     for (o, r) in &ds.projects {
         prefixed_key(o, &r.key, "www-project-", e);
+        url_text(o, "key", &r.key, IdText::Segment, e);
     }
     for (o, r) in &ds.events {
         check_event(o, r, e);
     }
     for (o, r) in &ds.sponsors {
         non_empty(o, "key", &r.key, e);
+        url_text(o, "key", &r.key, IdText::Segment, e);
     }
     for (o, r) in &ds.snapshots {
         check_snapshot_key(o, r, e);
@@ -436,6 +444,7 @@ fn check_fields(ds: &Dataset, e: &mut Vec<String>) {
 
 fn check_event(o: &Origin, r: &Event, e: &mut Vec<String>) {
     non_empty(o, "key", &r.key, e);
+    url_text(o, "key", &r.key, IdText::Segment, e);
     coordinates(o, r.latitude, r.longitude, e);
     if let Some(end) = &r.end_date {
         if end.0 < r.start_date.0 {
@@ -455,6 +464,50 @@ fn check_snapshot_key(o: &Origin, r: &Snapshot, e: &mut Vec<String>) {
         e.push(format!(
             "{o}: snapshot key '{}' is not a month like 2025-02 (YYYY-MM)",
             r.key
+        ));
+    }
+}
+
+/// Where an identifier goes in a URL (docs/data.md, "Keys in URLs").
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IdText {
+    /// One path segment: keys, logins, repository names.
+    Segment,
+    /// A release tag: `/`-separated segments (`release/2.0`).
+    Tag,
+}
+
+/// Why `value` cannot be an identifier in a URL and a file name faithfully: a control
+/// character (U+0000–U+001F, U+007F–U+009F: SQLite's text functions stop at a NUL,
+/// and a request cannot carry one), `/` (outside tags) or `\` (clients and proxies
+/// read both as path separators), or a whole value or tag segment `.` or `..`
+/// (removed from paths by URL normalisation), or a tag with an empty segment. `None`
+/// when it can.
+pub(crate) fn url_text_problem(value: &str, kind: IdText) -> Option<String> {
+    if let Some(c) = value.chars().find(|c| c.is_control()) {
+        return Some(format!("holds the control character U+{:04X}", c as u32));
+    }
+    if value.contains('\\') {
+        return Some("holds a backslash (\\)".to_string());
+    }
+    if kind == IdText::Segment && value.contains('/') {
+        return Some("holds a slash (/)".to_string());
+    }
+    match kind {
+        IdText::Segment => (value == "." || value == "..").then(|| "is '.' or '..'".to_string()),
+        IdText::Tag => value
+            .split('/')
+            .any(|s| s.is_empty() || s == "." || s == "..")
+            .then(|| "has a segment that is empty, '.' or '..'".to_string()),
+    }
+}
+
+fn url_text(o: &Origin, field: &str, value: &str, kind: IdText, e: &mut Vec<String>) {
+    if let Some(problem) = url_text_problem(value, kind) {
+        e.push(format!(
+            "{o}: {field} '{}' {problem}; keys, logins, repository names and tags go \
+             into URLs and file names (docs/data.md)",
+            value.escape_debug()
         ));
     }
 }

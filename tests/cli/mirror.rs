@@ -189,6 +189,7 @@ fn mirror_options(url: &str, out: &Path, with_dataset: bool) -> mirror::Options 
         with_dataset,
         jobs: 4,
         progress: false,
+        wait: false,
     }
 }
 
@@ -491,4 +492,64 @@ async fn graphql(app: &axum::Router, body: &str) -> Reply {
         .body(axum::body::Body::from(body.to_string()))
         .unwrap();
     oneshot(app, req).await
+}
+
+#[test]
+fn leftovers_never_block_a_mirror_and_a_second_run_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = dataset(tmp.path(), "a", false);
+    let b = dataset(tmp.path(), "b", true);
+    let site = tmp.path().join("published/site");
+    generate_into(&a, &site, None);
+    let server = Server::start(&site);
+    let out = tmp.path().join("mirror");
+    mirror::mirror(&mirror_options(&server.url(), &out, false)).unwrap();
+    let generations = || {
+        let mut names: Vec<String> = fs::read_dir(&out)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".site.g"))
+            .collect();
+        names.sort();
+        names
+    };
+    let live = || fs::read_link(out.join("site")).unwrap();
+    // Folders and a swap symlink left by earlier runs (failed or killed), and the
+    // temporary folder of a dead import.
+    for old in [".site.g1-99999999", ".site.g2-99999998"] {
+        fs::create_dir_all(out.join(old).join("api")).unwrap();
+        fs::write(out.join(old).join("api/x.json"), vec![b'x'; 4096]).unwrap();
+    }
+    std::os::unix::fs::symlink(".site.g1-99999999", out.join(".site.g1-99999999.link")).unwrap();
+    fs::create_dir_all(out.join(".dataset.tmp-99999999")).unwrap();
+    // Nothing changed: the run removes them all the same.
+    let again = mirror::mirror(&mirror_options(&server.url(), &out, false)).unwrap();
+    assert!(again.up_to_date, "{again}");
+    assert_eq!(generations(), [live().to_string_lossy().into_owned()]);
+    assert!(!out.join(".dataset.tmp-99999999").exists());
+
+    // A run that fails keeps only the newest leftover (its own, for its files).
+    for old in [".site.g1-99999999", ".site.g2-99999998"] {
+        fs::create_dir_all(out.join(old)).unwrap();
+    }
+    generate_into(&b, &site, None);
+    server.fail_after.store(30, Ordering::SeqCst);
+    mirror::mirror(&mirror_options(&server.url(), &out, false)).unwrap_err();
+    let after_failure = generations();
+    assert_eq!(after_failure.len(), 2, "{after_failure:?}");
+    assert!(!after_failure.iter().any(|n| n.contains("99999")));
+
+    // A second writer of the same copy is refused, naming the holder.
+    let lock = roost::lock::exclusive(&out.join(".site.lock"), "mirror", &out, false).unwrap();
+    server.fail_after.store(-1, Ordering::SeqCst);
+    let err = mirror::mirror(&mirror_options(&server.url(), &out, false)).unwrap_err();
+    assert!(
+        format!("{err:#}").contains(&format!("pid {}: roost mirror", std::process::id())),
+        "{err:#}"
+    );
+    drop(lock);
+    mirror::mirror(&mirror_options(&server.url(), &out, false)).unwrap();
+    assert_same_tree(&site, &out.join("site"));
+    assert_eq!(generations(), [live().to_string_lossy().into_owned()]);
 }

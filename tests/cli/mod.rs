@@ -7,6 +7,7 @@
 mod conventions;
 mod credentials_migration;
 mod export;
+mod faults;
 mod generate;
 mod import;
 mod import_pages;

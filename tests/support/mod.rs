@@ -77,6 +77,7 @@ pub fn generate_options(db: &Path, out: &Path) -> roost::generate::Options {
         today: TODAY.to_string(),
         progress: false,
         public_url: None,
+        wait: false,
     }
 }
 

@@ -69,7 +69,20 @@ pub(in crate::store) fn write_atomically(
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
-    result
+    // SQLite's and the file system's errors name no file: say which.
+    result.map_err(|e| match e {
+        StoreError::Sqlite(source) => StoreError::Build {
+            path: db.to_path_buf(),
+            temp: tmp.clone(),
+            source: Box::new(source),
+        },
+        StoreError::Io(source) => StoreError::Build {
+            path: db.to_path_buf(),
+            temp: tmp.clone(),
+            source: Box::new(source),
+        },
+        other => other,
+    })
 }
 
 /// The temporary file of process `pid` building the dataset file `file_name`.
