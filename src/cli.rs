@@ -84,6 +84,8 @@ pub enum SiteCommand {
     /// Check every file of the tree against its manifest (presence, size, SHA-256);
     /// exits non-zero naming the files that differ.
     Check {
+        /// The tree: the folder (or the symlink to its live generation) that holds
+        /// manifest.json.
         #[arg(long, env = "ROOST_SITE", default_value = "site")]
         site: PathBuf,
     },

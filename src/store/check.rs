@@ -11,8 +11,10 @@ use super::validate::{url_text_problem, IdText};
 use super::{open_read, StoreError};
 
 /// `roost db check`: every integrity problem found, as sentences. Empty means healthy.
-/// A dataset SQLite cannot read through (a damaged file) is reported as a problem
-/// naming the file, after what was found before the damage.
+/// A dataset SQLite cannot read through (a damaged file: SQLite says it is corrupt) is
+/// reported as a problem naming the file, after what was found before the damage; a
+/// file that is no dataset at all (missing, not SQLite) is an error: the check could
+/// not run.
 pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
     let unreadable = |e: rusqlite::Error| {
         format!(
@@ -22,7 +24,11 @@ pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
     };
     let conn = match open_read(db) {
         Ok(conn) => conn,
-        Err(StoreError::Sqlite(e)) => return Ok(vec![unreadable(e)]),
+        Err(StoreError::Sqlite(e))
+            if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseCorrupt) =>
+        {
+            return Ok(vec![unreadable(e)]);
+        }
         Err(e) => return Err(e),
     };
     let mut problems = Vec::new();

@@ -296,7 +296,11 @@ fn nothing_fails_after_the_swap_and_stale_names_are_removed() {
     let recorded: serde_json::Value = serde_json::from_slice(&fs::read(&record).unwrap()).unwrap();
     assert_eq!(recorded["generation"], live.to_string_lossy().as_ref());
     let again = run_generate(&b, &site, &[]);
-    assert!(String::from_utf8_lossy(&again.stdout).contains("(0 written"));
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains(": 0 written"),
+        "{}",
+        String::from_utf8_lossy(&again.stdout)
+    );
     assert_eq!(fs::read_link(&site).unwrap(), live);
     assert_eq!(temporary_names(tmp.path()), Vec::<String>::new());
 }
@@ -456,9 +460,9 @@ fn import_counts_errors_past_the_first_thousand_and_reads_regular_files_only() {
     let outside = tmp.path().join("badges-outside.jsonl");
     fs::rename(dir.join("badges.jsonl"), &outside).unwrap();
     std::os::unix::fs::symlink(&outside, dir.join("badges.jsonl")).unwrap();
-    let inside = dir.join("real-sponsors");
+    let inside = dir.join(".real-sponsors");
     fs::rename(dir.join("sponsors.jsonl"), &inside).unwrap();
-    std::os::unix::fs::symlink("real-sponsors", dir.join("sponsors.jsonl")).unwrap();
+    std::os::unix::fs::symlink(".real-sponsors", dir.join("sponsors.jsonl")).unwrap();
     let mut child = roost()
         .args(["db", "import"])
         .arg(&dir)

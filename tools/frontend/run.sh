@@ -253,11 +253,18 @@ DATA="$OUT/roost"
 rm -rf "$DATA"; mkdir -p "$DATA"
 "$ROOST" db init --db "$DATA/roost.db" >/dev/null
 "$ROOST" generate --db "$DATA/roost.db" --out "$DATA/site" >&2
+# The credential store production needs, made as an operator makes it: with the session
+# of the frontend's server-side renderer (which it cannot send: see below).
+"$ROOST" sessions create --name frontend-ssr --auth-db "$DATA/auth.db" >/dev/null
 
 start_roost() { # MODE
   port_free "$RPORT" || die "port $RPORT is taken (pass --roost-port)"
+  # The frontend's server sends only the CSRF pair, never a session cookie, so its
+  # address is given the trusted budget, as an operator lists the renderer's host; here
+  # it shares 127.0.0.1 with the browser.
   "$ROOST" serve --env "$1" --db "$DATA/roost.db" --site "$DATA/site" --auth-db "$DATA/auth.db" \
-    --listen "127.0.0.1:$RPORT" --cors-origin "$FRONTEND_URL" >"$OUT/roost-$1.log" 2>&1 &
+    --listen "127.0.0.1:$RPORT" --cors-origin "$FRONTEND_URL" \
+    --graphql-trusted-client 127.0.0.1/32 >"$OUT/roost-$1.log" 2>&1 &
   ROOST_PID=$!
   PIDS+=("$ROOST_PID")
   wait_http "$ROOST_URL/csrf/" 60 "$ROOST_PID" "$OUT/roost-$1.log"
