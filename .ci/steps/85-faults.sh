@@ -106,7 +106,7 @@ done
   exit 1
 }
 # With space back, the same input is kept only when the tree is whole.
-"$bin" generate --db "$work/$live_db.db" --out "$site" --no-precompress --today "$today" | grep -q "(0 written"
+"$bin" generate --db "$work/$live_db.db" --out "$site" --no-precompress --today "$today" | grep -q ": 0 written"
 rm -rf "$work/fs/gen"
 
 echo "-- db import and db export on a full disk: the file named, the cause said once"
