@@ -176,7 +176,7 @@ for scale in $scales; do
     fi
     timed "generate, full" "$roost" generate --db "$db" --out "$site"
     full=$secs
-    summary=$(grep -o 'generated [0-9]* files.*MB in' "$work/out.txt" | sed 's/ in$//')
+    summary=$(grep -o 'generated [0-9]* tree files.*MB in' "$work/out.txt" | sed 's/ in$//')
     gen_full="$full s, ${rss_mb} MB peak"
     row "\`generate\` $scale, full ($summary)" "${secs} s, ${rss_mb} MB peak" "" ""
     timed "generate, nothing changed" "$roost" generate --db "$db" --out "$site"
