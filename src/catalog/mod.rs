@@ -32,6 +32,7 @@ pub use query::{
     canonical_ids, encode, order_sql, ordering_values, parse_query, FieldError, FilterValue,
     ListQuery, OrderChoice, COMPONENT,
 };
+pub use spec::short_key;
 pub use spec::{
     Body, BodyType, Component, DetailSpec, IdRule, Item, ItemType, ListSpec, OrderField, Param,
     ParamKind, SnapshotLink, UpcomingRules, PAGE_MAX, PAGE_SIZE,

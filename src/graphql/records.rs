@@ -102,19 +102,6 @@ pub fn node_id(kind: &str, key: &str) -> ID {
     ID(base64::engine::general_purpose::STANDARD.encode(raw))
 }
 
-/// The key the frontend links with, as the original service answers it: the dataset's
-/// key without its prefix (`www-chapter-geneva` → `geneva`), the same text the REST
-/// paths and the GraphQL look-ups take.
-pub fn short_key(mut key: String, prefix: &str) -> String {
-    if key.len() > prefix.len()
-        && key.is_char_boundary(prefix.len())
-        && key[..prefix.len()].eq_ignore_ascii_case(prefix)
-    {
-        key.drain(..prefix.len());
-    }
-    key
-}
-
 /// The natural key of a record of a repository: `organization/repository` in lower
 /// case, then `suffix` (`#number` or `@tag`).
 pub fn repo_key(organization: &str, repository: &str, suffix: &str) -> String {

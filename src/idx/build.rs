@@ -16,6 +16,7 @@ use serde_json::{json, Map, Value};
 
 use super::{Index, INDEXES, TOP_CONTRIBUTORS};
 use crate::catalog::exposure::{active, affiliated};
+use crate::catalog::short_key;
 use crate::records::Ts;
 use crate::store::StoreError;
 
@@ -153,14 +154,6 @@ fn ts(micros: i64) -> String {
     Ts(micros).format()
 }
 
-/// `www-chapter-london` → `london`: the key the frontend's links carry.
-fn short_key(key: &str, prefix: &str) -> String {
-    match key.get(..prefix.len()) {
-        Some(p) if p.eq_ignore_ascii_case(prefix) => key[prefix.len()..].to_string(),
-        _ => key.to_string(),
-    }
-}
-
 /// Texts of one kind of entity per entity id, in display order.
 fn texts_by_entity(
     conn: &Connection,
@@ -271,7 +264,7 @@ fn chapters(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     let mut docs = Vec::new();
     while let Some(row) = rows.next()? {
         let id: i64 = row.get(0)?;
-        let key = short_key(&row.get::<_, String>(1)?, "www-chapter-");
+        let key = short_key(&row.get::<_, String>(1)?, "www-chapter-").to_string();
         let name: String = row.get(2)?;
         let country: String = row.get(3)?;
         let region: String = row.get(4)?;
@@ -336,7 +329,7 @@ fn committees(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     let mut docs = Vec::new();
     while let Some(row) = rows.next()? {
         let id: i64 = row.get(0)?;
-        let key = short_key(&row.get::<_, String>(1)?, "www-committee-");
+        let key = short_key(&row.get::<_, String>(1)?, "www-committee-").to_string();
         let name: String = row.get(2)?;
         let leaders = leaders.remove(&id).unwrap_or_default();
         let (top, top_words) = contributor_parts(contributors.remove(&id).unwrap_or_default());
@@ -478,7 +471,7 @@ fn projects(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     let mut ranked = Vec::new();
     while let Some(row) = rows.next()? {
         let id: i64 = row.get(0)?;
-        let key = short_key(&row.get::<_, String>(1)?, "www-project-");
+        let key = short_key(&row.get::<_, String>(1)?, "www-project-").to_string();
         let name: String = row.get(2)?;
         let level: String = row.get(3)?;
         let level_rank: i64 = row.get(4)?;

@@ -69,23 +69,8 @@ pub fn routes(state: AppState) -> Router {
 
 /// Browser calls with credentials from the configured origins (`*`: any, echoed).
 fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
-    let origins: Vec<&str> = origins
-        .iter()
-        .map(|o| o.trim())
-        .filter(|o| !o.is_empty())
-        .collect();
-    if origins.is_empty() {
-        return None;
-    }
-    let allow = if origins.contains(&"*") {
-        AllowOrigin::mirror_request()
-    } else {
-        AllowOrigin::list(
-            origins
-                .iter()
-                .filter_map(|o| HeaderValue::from_str(o.trim_end_matches('/')).ok()),
-        )
-    };
+    // `*` cannot go with credentials: the request's origin is echoed instead.
+    let allow = super::allowed_origins(origins, AllowOrigin::mirror_request())?;
     Some(
         CorsLayer::new()
             .allow_origin(allow)

@@ -297,9 +297,9 @@ async fn json_errors(response: Response) -> Response {
     respond::json_error(response)
 }
 
-/// CORS for browser clients of the REST API: the configured origins (`*` for any),
-/// GET/HEAD/OPTIONS, the `X-API-Key` header; `ETag` and `Retry-After` readable.
-fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
+/// The `--cors-origin` values as an allowed-origin rule: the listed origins (a trailing
+/// `/` dropped), or `star` when one of them is `*`; `None` when none is given.
+pub(crate) fn allowed_origins(origins: &[String], star: AllowOrigin) -> Option<AllowOrigin> {
     let origins: Vec<&str> = origins
         .iter()
         .map(|o| o.trim())
@@ -308,15 +308,21 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
     if origins.is_empty() {
         return None;
     }
-    let allow = if origins.contains(&"*") {
-        AllowOrigin::any()
+    Some(if origins.contains(&"*") {
+        star
     } else {
         AllowOrigin::list(
             origins
                 .iter()
                 .filter_map(|o| HeaderValue::from_str(o.trim_end_matches('/')).ok()),
         )
-    };
+    })
+}
+
+/// CORS for browser clients of the REST API: the configured origins (`*` for any),
+/// GET/HEAD/OPTIONS, the `X-API-Key` header; `ETag` and `Retry-After` readable.
+fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
+    let allow = allowed_origins(origins, AllowOrigin::any())?;
     Some(
         CorsLayer::new()
             .allow_origin(allow)

@@ -4,8 +4,9 @@
 
 use async_graphql::{SimpleObject, ID};
 
-use super::{node_id, repo_key, short_key, Record, Table, User, REPO_JOINS, USER_COLUMNS};
+use super::{node_id, repo_key, Record, Table, User, REPO_JOINS, USER_COLUMNS};
 use crate::catalog::exposure::active;
+use crate::catalog::short_key;
 use crate::graphql::db::Cols;
 use crate::store::lc;
 
@@ -143,7 +144,7 @@ impl Record for Contributor {
             contributions_count: c.get()?,
             project_key: c
                 .get::<Option<String>>()?
-                .map(|k| short_key(k, "www-project-")),
+                .map(|k| short_key(&k, "www-project-").to_string()),
             project_name: c.get()?,
         };
         let scope: String = c.get()?;

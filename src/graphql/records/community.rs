@@ -5,8 +5,9 @@
 use async_graphql::{SimpleObject, ID};
 
 use super::pages::entity_key;
-use super::{node_id, short_key, Record, Table};
+use super::{node_id, Record, Table};
 use crate::catalog::exposure::{active, published, snapshot_counts};
+use crate::catalog::short_key;
 use crate::graphql::db::Cols;
 use crate::store::lc;
 
@@ -67,7 +68,7 @@ impl Record for Chapter {
             suggested_location: c.get()?,
         };
         rec.node_id = node_id("Chapter", &lc(&rec.key));
-        rec.key = short_key(rec.key, "www-chapter-");
+        rec.key = short_key(&rec.key, "www-chapter-").to_string();
         Ok(rec)
     }
 }
@@ -108,7 +109,7 @@ impl Record for Committee {
             updated_at: c.ts()?,
         };
         rec.node_id = node_id("Committee", &lc(&rec.key));
-        rec.key = short_key(rec.key, "www-committee-");
+        rec.key = short_key(&rec.key, "www-committee-").to_string();
         Ok(rec)
     }
 }
@@ -297,7 +298,7 @@ impl Record for Project {
             updated_at: c.ts()?,
         };
         rec.node_id = node_id("Project", &lc(&rec.key));
-        rec.key = short_key(rec.key, "www-project-");
+        rec.key = short_key(&rec.key, "www-project-").to_string();
         Ok(rec)
     }
 }
