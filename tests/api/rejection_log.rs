@@ -2,43 +2,15 @@
 //! headers too large: 431), over a real socket: they appear in the access log like
 //! every other response (method and path when they can be read, `-` otherwise), and
 //! under `/graphql` they are answered in the GraphQL error shape with a code
-//! (docs/api.md §2 and §6).
+//! (docs/api.md §2 and §6). The lines are read from `roost serve`'s stderr.
 
-use std::io::Write;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use roost::config::Env;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::support::*;
-
-/// Log lines written by the server, as the JSON `roost serve` prints.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Captured {
-    fn access_lines(&self) -> Vec<Value> {
-        let bytes = self.0.lock().unwrap().clone();
-        String::from_utf8_lossy(&bytes)
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .filter(|v| v["target"] == "roost::access")
-            .collect()
-    }
-}
 
 /// Sends raw bytes and reads until the server closes the connection.
 async fn raw(addr: SocketAddr, request: &[u8]) -> String {
@@ -54,36 +26,10 @@ fn body(text: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
-// The server runs on this test's thread (a current-thread runtime), so the
-// subscriber set for the thread sees its log lines.
 #[tokio::test]
 async fn hyper_rejections_are_logged_and_graphql_ones_are_coded() {
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .json()
-        .flatten_event(true)
-        .with_target(true)
-        .with_writer(move || writer.clone())
-        .finish();
-    // tracing caches per callsite whether any subscriber wants it. With one
-    // subscriber registered, that answer comes from the default of whichever thread
-    // reaches the callsite first: another test's thread, which has none, would cache
-    // "never" for the access log's line. A second registered dispatcher (one that
-    // wants nothing) makes tracing ask every registered subscriber instead, so the
-    // cache says "sometimes" and each event asks this thread's subscriber.
-    let _second = tracing::Dispatch::new(tracing::subscriber::NoSubscriber::default());
-    let _guard = tracing::subscriber::set_default(subscriber);
-    // Callsites cached before this test's subscriber existed are asked again.
-    tracing::callsite::rebuild_interest_cache();
-
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let state = shared().state(Env::Local, |_| {});
-    let server = tokio::spawn(roost::shim::run(listener, state, async move {
-        let _ = rx.await;
-    }));
+    let served = Serving::start(&[]);
+    let addr: SocketAddr = served.addr.parse().unwrap();
 
     // A GET query over hyper's URI limit, on GraphQL: the GraphQL error shape.
     let long = format!(
@@ -122,9 +68,7 @@ async fn hyper_rejections_are_logged_and_graphql_ones_are_coded() {
     let text = raw(addr, b"\x16\x03\x01\x02\x00 not http\r\n\r\n").await;
     assert!(text.starts_with("HTTP/1.1 400"), "{text}");
     assert!(body(&text)["detail"].is_string());
-    // An ordinary request, for comparison. (A callsite whose registration on another
-    // thread began before this test's subscriber existed is asked once more.)
-    tracing::callsite::rebuild_interest_cache();
+    // An ordinary request, for comparison.
     let text = raw(
         addr,
         b"GET /api/v0/nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
@@ -132,14 +76,7 @@ async fn hyper_rejections_are_logged_and_graphql_ones_are_coded() {
     .await;
     assert!(text.starts_with("HTTP/1.1 404"));
 
-    let _ = tx.send(());
-    tokio::time::timeout(Duration::from_secs(10), server)
-        .await
-        .unwrap()
-        .unwrap()
-        .unwrap();
-
-    let lines = captured.access_lines();
+    let lines: Vec<Value> = (0..5).map(|_| served.access_line()).collect();
     let seen: Vec<(String, String, u64)> = lines
         .iter()
         .map(|l| {
@@ -161,7 +98,8 @@ async fn hyper_rejections_are_logged_and_graphql_ones_are_coded() {
     expect("POST", "/graphql/", 431);
     expect("-", "-", 400);
     expect("GET", "/api/v0/nothing", 404);
-    assert_eq!(seen.len(), 5, "one line per response: {seen:?}");
+    let further = served.further_access_lines(Duration::from_millis(500));
+    assert!(further.is_empty(), "one line per response: {further:?}");
     for line in &lines {
         assert!(line["duration_ms"].is_number(), "{line}");
         assert_eq!(

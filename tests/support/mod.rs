@@ -7,6 +7,7 @@
 
 pub mod graphql;
 mod http;
+mod serving;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ use rusqlite::Connection;
 use serde_json::{json, Value};
 
 pub use http::*;
+pub use serving::Serving;
 
 /// The day the tree's `is_upcoming` files are rendered for, and every answer's "today".
 pub const TODAY: &str = "2026-11-22";
