@@ -2,11 +2,17 @@
 //! list item and per detail, serialised with serde in the documented field order (list
 //! fields, then detail fields) and described to OpenAPI by utoipa from the same types.
 //!
-//! These are serialisation-only types, filled by the catalog from SQL rows.
+//! Each body is declared with [`selected!`]: every field names the SQL expression it
+//! is read from (over the record aliased `t`, and the joins of its list's or detail's
+//! `from`), so the catalog's select list and reader come from the same lines.
 
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::schema::exposure::new_in_snapshot;
+pub use crate::schema::issues::rest::{Issue, IssueDetail, SnapshotIssue};
+use crate::schema::Cols;
+use crate::selected;
 use crate::vocab::{Level, ProjectType, State};
 
 /// A leader of a chapter, committee or project.
@@ -17,301 +23,341 @@ pub struct Leader {
     pub name: String,
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Chapter {
-    #[schema(format = DateTime)]
-    pub created_at: String,
-    /// Full key: `www-chapter-` then the name part.
-    pub key: String,
-    pub latitude: Option<f64>,
-    pub longitude: Option<f64>,
-    pub name: String,
-    #[schema(format = DateTime)]
-    pub updated_at: String,
+/// The leaders of the record of `kind` whose id is the next column, in their order.
+fn leaders(kind: &str, c: &mut Cols) -> rusqlite::Result<Vec<Leader>> {
+    let id: i64 = c.get()?;
+    let mut st = c.conn().prepare_cached(
+        "SELECT m.login, l.name FROM leaders l LEFT JOIN members m ON m.id = l.member_id \
+         WHERE l.entity_kind = ?1 AND l.entity_id = ?2 ORDER BY l.position",
+    )?;
+    let rows = st.query_map(rusqlite::params![kind, id], |r| {
+        Ok(Leader {
+            key: r.get(0)?,
+            name: r.get(1)?,
+        })
+    })?;
+    rows.collect()
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct ChapterDetail {
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub base: Chapter,
-    pub country: String,
-    pub leaders: Vec<Leader>,
-    pub region: String,
+fn chapter_leaders(c: &mut Cols) -> rusqlite::Result<Vec<Leader>> {
+    leaders("chapter", c)
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Committee {
-    #[schema(format = DateTime)]
-    pub created_at: String,
-    /// Full key: `www-committee-` then the name part.
-    pub key: String,
-    pub name: String,
-    #[schema(format = DateTime)]
-    pub updated_at: String,
+fn project_leaders(c: &mut Cols) -> rusqlite::Result<Vec<Leader>> {
+    leaders("project", c)
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct CommitteeDetail {
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub base: Committee,
-    pub description: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct Chapter {
+        #[schema(format = DateTime)]
+        pub created_at: String = ts("t.created_at"),
+        /// Full key: `www-chapter-` then the name part.
+        pub key: String = get("t.key"),
+        pub latitude: Option<f64> = get("t.latitude"),
+        pub longitude: Option<f64> = get("t.longitude"),
+        pub name: String = get("t.name"),
+        #[schema(format = DateTime)]
+        pub updated_at: String = ts("t.updated_at"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Event {
-    #[schema(format = Date)]
-    pub end_date: Option<String>,
-    pub key: String,
-    pub latitude: Option<f64>,
-    pub longitude: Option<f64>,
-    pub name: String,
-    #[schema(format = Date)]
-    pub start_date: String,
-    pub url: Option<String>,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct ChapterDetail {
+        #[serde(flatten)]
+        #[schema(inline)]
+        pub base: Chapter = flatten(Chapter),
+        pub country: String = get("t.country"),
+        pub leaders: Vec<Leader> = with(chapter_leaders, "t.id"),
+        pub region: String = get("t.region"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct EventDetail {
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub base: Event,
-    pub description: Option<String>,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct Committee {
+        #[schema(format = DateTime)]
+        pub created_at: String = ts("t.created_at"),
+        /// Full key: `www-committee-` then the name part.
+        pub key: String = get("t.key"),
+        pub name: String = get("t.name"),
+        #[schema(format = DateTime)]
+        pub updated_at: String = ts("t.updated_at"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Issue {
-    #[schema(format = DateTime)]
-    pub created_at: String,
-    #[schema(value_type = State)]
-    pub state: String,
-    pub title: String,
-    #[schema(format = DateTime)]
-    pub updated_at: String,
-    pub url: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct CommitteeDetail {
+        #[serde(flatten)]
+        #[schema(inline)]
+        pub base: Committee = flatten(Committee),
+        pub description: String = get("t.description"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct IssueDetail {
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub base: Issue,
-    /// Markdown.
-    pub body: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct Event {
+        #[schema(format = Date)]
+        pub end_date: Option<String> = get("t.end_date"),
+        pub key: String = get("t.key"),
+        pub latitude: Option<f64> = get("t.latitude"),
+        pub longitude: Option<f64> = get("t.longitude"),
+        pub name: String = get("t.name"),
+        #[schema(format = Date)]
+        pub start_date: String = get("t.start_date"),
+        pub url: Option<String> = get("t.url"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Label {
-    pub color: String,
-    pub name: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct EventDetail {
+        #[serde(flatten)]
+        #[schema(inline)]
+        pub base: Event = flatten(Event),
+        pub description: Option<String> = get("t.description"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Member {
-    pub avatar_url: String,
-    #[schema(format = DateTime)]
-    pub created_at: String,
-    pub login: String,
-    pub name: String,
-    #[schema(format = DateTime)]
-    pub updated_at: String,
-    pub url: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct Label {
+        pub color: String = get("t.color"),
+        pub name: String = get("t.name"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct MemberDetail {
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub base: Member,
-    pub bio: String,
-    pub company: String,
-    pub followers_count: i64,
-    pub following_count: i64,
-    pub location: String,
-    pub public_repositories_count: i64,
-    pub title: String,
-    pub twitter_username: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct Member {
+        pub avatar_url: String = get("t.avatar_url"),
+        #[schema(format = DateTime)]
+        pub created_at: String = ts("t.created_at"),
+        pub login: String = get("t.login"),
+        pub name: String = get("t.name"),
+        #[schema(format = DateTime)]
+        pub updated_at: String = ts("t.updated_at"),
+        pub url: String = get("t.url"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Milestone {
-    #[schema(format = DateTime)]
-    pub created_at: String,
-    pub number: i64,
-    #[schema(value_type = State)]
-    pub state: String,
-    pub title: String,
-    #[schema(format = DateTime)]
-    pub updated_at: String,
-    pub url: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct MemberDetail {
+        #[serde(flatten)]
+        #[schema(inline)]
+        pub base: Member = flatten(Member),
+        pub bio: String = get("t.bio"),
+        pub company: String = get("t.company"),
+        pub followers_count: i64 = get("t.followers_count"),
+        pub following_count: i64 = get("t.following_count"),
+        pub location: String = get("t.location"),
+        pub public_repositories_count: i64 = get("t.public_repositories_count"),
+        pub title: String = get("t.title"),
+        pub twitter_username: String = get("t.twitter_username"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct MilestoneDetail {
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub base: Milestone,
-    pub body: String,
-    pub closed_issues_count: i64,
-    #[schema(format = DateTime)]
-    pub due_on: Option<String>,
-    pub open_issues_count: i64,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct Milestone {
+        #[schema(format = DateTime)]
+        pub created_at: String = ts("t.created_at"),
+        pub number: i64 = get("t.number"),
+        #[schema(value_type = State)]
+        pub state: String = get("t.state"),
+        pub title: String = get("t.title"),
+        #[schema(format = DateTime)]
+        pub updated_at: String = ts("t.updated_at"),
+        pub url: String = get("t.url"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Organization {
-    #[schema(format = DateTime)]
-    pub created_at: String,
-    pub login: String,
-    pub name: String,
-    #[schema(format = DateTime)]
-    pub updated_at: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct MilestoneDetail {
+        #[serde(flatten)]
+        #[schema(inline)]
+        pub base: Milestone = flatten(Milestone),
+        pub body: String = get("t.body"),
+        pub closed_issues_count: i64 = get("t.closed_issues_count"),
+        #[schema(format = DateTime)]
+        pub due_on: Option<String> = opt_ts("t.due_on"),
+        pub open_issues_count: i64 = get("t.open_issues_count"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct OrganizationDetail {
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub base: Organization,
-    pub company: String,
-    pub location: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct Organization {
+        #[schema(format = DateTime)]
+        pub created_at: String = ts("t.created_at"),
+        pub login: String = get("t.login"),
+        pub name: String = get("t.name"),
+        #[schema(format = DateTime)]
+        pub updated_at: String = ts("t.updated_at"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Project {
-    #[schema(format = DateTime)]
-    pub created_at: String,
-    /// Full key: `www-project-` then the name part.
-    pub key: String,
-    #[schema(value_type = Level)]
-    pub level: String,
-    pub name: String,
-    #[serde(rename = "type")]
-    #[schema(value_type = ProjectType)]
-    pub kind: String,
-    #[schema(format = DateTime)]
-    pub updated_at: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct OrganizationDetail {
+        #[serde(flatten)]
+        #[schema(inline)]
+        pub base: Organization = flatten(Organization),
+        pub company: String = get("t.company"),
+        pub location: String = get("t.location"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct ProjectDetail {
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub base: Project,
-    pub description: String,
-    pub leaders: Vec<Leader>,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct Project {
+        #[schema(format = DateTime)]
+        pub created_at: String = ts("t.created_at"),
+        /// Full key: `www-project-` then the name part.
+        pub key: String = get("t.key"),
+        #[schema(value_type = Level)]
+        pub level: String = get("t.level"),
+        pub name: String = get("t.name"),
+        #[serde(rename = "type")]
+        #[schema(value_type = ProjectType)]
+        pub kind: String = get("t.type"),
+        #[schema(format = DateTime)]
+        pub updated_at: String = ts("t.updated_at"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Release {
-    #[schema(format = DateTime)]
-    pub created_at: String,
-    pub name: String,
-    #[schema(format = DateTime)]
-    pub published_at: Option<String>,
-    pub tag_name: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct ProjectDetail {
+        #[serde(flatten)]
+        #[schema(inline)]
+        pub base: Project = flatten(Project),
+        pub description: String = get("t.description"),
+        pub leaders: Vec<Leader> = with(project_leaders, "t.id"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct ReleaseDetail {
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub base: Release,
-    pub description: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct Release {
+        #[schema(format = DateTime)]
+        pub created_at: String = ts("t.created_at"),
+        pub name: String = get("t.name"),
+        #[schema(format = DateTime)]
+        pub published_at: Option<String> = opt_ts("t.published_at"),
+        pub tag_name: String = get("t.tag_name"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Repository {
-    #[schema(format = DateTime)]
-    pub created_at: String,
-    pub name: String,
-    #[schema(format = DateTime)]
-    pub updated_at: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct ReleaseDetail {
+        #[serde(flatten)]
+        #[schema(inline)]
+        pub base: Release = flatten(Release),
+        pub description: String = get("t.description"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct RepositoryDetail {
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub base: Repository,
-    pub commits_count: i64,
-    pub contributors_count: i64,
-    pub description: Option<String>,
-    pub forks_count: i64,
-    pub open_issues_count: i64,
-    pub stars_count: i64,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct Repository {
+        #[schema(format = DateTime)]
+        pub created_at: String = ts("t.created_at"),
+        pub name: String = get("t.name"),
+        #[schema(format = DateTime)]
+        pub updated_at: String = ts("t.updated_at"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Snapshot {
-    #[schema(format = DateTime)]
-    pub created_at: String,
-    #[schema(format = DateTime)]
-    pub end_at: String,
-    /// `YYYY-MM`.
-    pub key: String,
-    #[schema(format = DateTime)]
-    pub start_at: String,
-    pub title: String,
-    #[schema(format = DateTime)]
-    pub updated_at: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct RepositoryDetail {
+        #[serde(flatten)]
+        #[schema(inline)]
+        pub base: Repository = flatten(Repository),
+        pub commits_count: i64 = get("t.commits_count"),
+        pub contributors_count: i64 = get("t.contributors_count"),
+        pub description: Option<String> = get("t.description"),
+        pub forks_count: i64 = get("t.forks_count"),
+        pub open_issues_count: i64 = get("t.open_issues_count"),
+        pub stars_count: i64 = get("t.stars_count"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct SnapshotDetail {
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub base: Snapshot,
-    pub new_chapters_count: i64,
-    pub new_issues_count: i64,
-    pub new_projects_count: i64,
-    pub new_releases_count: i64,
-    pub new_users_count: i64,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct Snapshot {
+        #[schema(format = DateTime)]
+        pub created_at: String = ts("t.created_at"),
+        #[schema(format = DateTime)]
+        pub end_at: String = ts("t.end_at"),
+        /// `YYYY-MM`.
+        pub key: String = get("t.key"),
+        #[schema(format = DateTime)]
+        pub start_at: String = ts("t.start_at"),
+        pub title: String = get("t.title"),
+        #[schema(format = DateTime)]
+        pub updated_at: String = ts("t.updated_at"),
+    }
 }
 
-/// An issue in a snapshot sub-list: the issue list item plus where it lives.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct SnapshotIssue {
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub base: Issue,
-    pub organization_login: Option<String>,
-    pub repository_name: Option<String>,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct SnapshotDetail {
+        #[serde(flatten)]
+        #[schema(inline)]
+        pub base: Snapshot = flatten(Snapshot),
+        pub new_chapters_count: i64 = get(new_in_snapshot!(chapters)),
+        pub new_issues_count: i64 = get(new_in_snapshot!(issues)),
+        pub new_projects_count: i64 = get(new_in_snapshot!(projects)),
+        pub new_releases_count: i64 = get(new_in_snapshot!(releases)),
+        pub new_users_count: i64 = get(new_in_snapshot!(members)),
+    }
 }
 
-/// A release in a snapshot sub-list: the release list item plus where it lives.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct SnapshotRelease {
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub base: Release,
-    pub organization_login: Option<String>,
-    pub repository_name: Option<String>,
+selected! {
+    /// A release in a snapshot sub-list: the release list item plus where it lives.
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct SnapshotRelease {
+        #[serde(flatten)]
+        #[schema(inline)]
+        pub base: Release = flatten(Release),
+        pub organization_login: Option<String> = get("o.login"),
+        pub repository_name: Option<String> = get("r.name"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Sponsor {
-    pub image_url: String,
-    pub key: String,
-    pub name: String,
-    pub sponsor_type: String,
-    pub url: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct Sponsor {
+        pub image_url: String = get("t.image_url"),
+        pub key: String = get("t.key"),
+        pub name: String = get("t.name"),
+        pub sponsor_type: String = get("t.sponsor_type"),
+        pub url: String = get("t.url"),
+    }
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct SponsorDetail {
-    #[serde(flatten)]
-    #[schema(inline)]
-    pub base: Sponsor,
-    pub description: String,
-    pub is_member: bool,
-    pub job_url: String,
-    /// `Platinum`, `Gold` or `Silver` (see `SponsorMemberType`), or empty when the
-    /// sponsor is not a member.
-    pub member_type: String,
+selected! {
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct SponsorDetail {
+        #[serde(flatten)]
+        #[schema(inline)]
+        pub base: Sponsor = flatten(Sponsor),
+        pub description: String = get("t.description"),
+        pub is_member: bool = get("t.is_member"),
+        pub job_url: String = get("t.job_url"),
+        /// `Platinum`, `Gold` or `Silver` (see `SponsorMemberType`), or empty when the
+        /// sponsor is not a member.
+        pub member_type: String = get("t.member_type"),
+    }
 }
-
 // ----------------------------------------------------------------------------------
 // Error bodies (docs/api.md §2, "Errors"): the shim serialises these, OpenAPI
 // describes them.

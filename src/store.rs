@@ -134,9 +134,7 @@ pub enum StoreError {
 }
 
 /// Lower case used for every case-insensitive comparison in roost.
-pub fn lc(text: &str) -> String {
-    text.to_lowercase()
-}
+pub use crate::schema::lc;
 
 /// The tables a dataset file holds beside its records, derived from them: built on the
 /// records just written, in the same transaction, before the file is renamed into

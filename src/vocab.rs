@@ -130,8 +130,9 @@ vocabulary!(
 vocabulary!(
     /// `IssueState`: the `state` of issues, pull requests and milestones and their
     /// `state` filter.
+    #[derive(Default)]
     State, "IssueState", "Issue and milestone state.", api: all,
-    { Open = "open", Closed = "closed" }
+    { #[default] Open = "open", Closed = "closed" }
 );
 vocabulary!(
     /// `SponsorMemberType`: a sponsor's membership and the `member_type` filter; `""`

@@ -9,9 +9,9 @@ use crate::store::FileId;
 use rusqlite::types::Value;
 use rusqlite::Connection;
 
-use super::exposure::completed;
 use super::query::{order_sql, FilterValue, ListQuery, OrderChoice};
 use super::spec::{DetailSpec, IdRule, ListSpec, ParamKind};
+use crate::schema::exposure::completed;
 
 /// Why a list or detail has no 200 answer.
 #[derive(Debug, thiserror::Error)]
@@ -225,12 +225,12 @@ pub fn list_page(
     // index walk, or a sort of keys and ids), then the columns of those rows only.
     let order = order_sql(spec, query.ordering, query.upcoming(spec));
     let page_from = needed_from(spec.from, &format!("{cond} {order}"));
-    let from = needed_from(spec.from, &format!("{} {order}", spec.columns));
+    let from = needed_from(spec.from, &format!("{} {order}", spec.item.columns));
     let sql = format!(
         "SELECT {} FROM {from} WHERE t.id IN \
          (SELECT t.id FROM {page_from} {cond} ORDER BY {order} LIMIT ? OFFSET ?) \
          ORDER BY {order}",
-        spec.columns
+        spec.item.columns
     );
     args.push(Value::Integer(query.page_size as i64));
     args.push(Value::Integer(((query.page - 1) * query.page_size) as i64));
@@ -238,7 +238,7 @@ pub fn list_page(
     let mut rows = st.query(rusqlite::params_from_iter(args.iter()))?;
     let mut items = Vec::new();
     while let Some(row) = rows.next()? {
-        items.push((spec.item.render)(row)?);
+        items.push((spec.item.render)(conn, row)?);
     }
     Ok(render_page(
         items.iter().map(|i| i.as_slice()),
@@ -286,7 +286,7 @@ pub fn sorted_rows(
         }
     }
     let (cond, args) = where_clause(spec, snapshot, &query, today);
-    let mut columns = spec.columns.to_string();
+    let mut columns = spec.item.columns.to_string();
     for &i in &params {
         let _ = write!(columns, ", {}", spec.params[i].expr);
     }
@@ -304,7 +304,7 @@ pub fn sorted_rows(
         params,
     };
     while let Some(row) = rows.next()? {
-        out.items.push((spec.item.render)(row)?);
+        out.items.push((spec.item.render)(conn, row)?);
         let mut keys = Vec::with_capacity(out.params.len());
         for k in 0..out.params.len() {
             keys.push(row.get::<_, String>(first_key + k)?);
@@ -322,7 +322,7 @@ pub fn detail(
 ) -> Result<Vec<u8>, AnswerError> {
     let sql = format!(
         "SELECT {} FROM {} WHERE {} AND {}",
-        spec.columns, spec.from, spec.base_where, spec.lookup
+        spec.body.columns, spec.from, spec.base_where, spec.lookup
     );
     let args: Vec<Value> = spec
         .ids
@@ -349,7 +349,7 @@ pub fn all_details(
 ) -> anyhow::Result<()> {
     let sql = format!(
         "SELECT {}, {} FROM {} WHERE {} ORDER BY t.id",
-        spec.columns,
+        spec.body.columns,
         spec.id_exprs.join(", "),
         spec.from,
         spec.base_where

@@ -6,21 +6,17 @@
 //! Both the generator (which enumerates canonical queries and renders every page) and
 //! the shim (which answers what the tree does not hold) call it, so a pre-rendered file
 //! and a live answer for the same request are the same bytes. GraphQL reuses its
-//! lookups and `exposure`, the SQL that says what the API exposes.
+//! lookups; both read what the API exposes from [`crate::schema::exposure`].
 //!
-//! Its parts (re-exported here, so callers name `catalog::X`; `exposure` is used by
-//! its path):
-//! - `spec`: the spec types and the response-type links ([`Item`], [`Body`]);
-//! - `rows`: the row mappers, each beside the column list it reads;
+//! Its parts (re-exported here, so callers name `catalog::X`):
+//! - `spec`: the spec types and the response-type links ([`Item`], [`Body`]; the
+//!   bodies declare their select lists in [`crate::model`]);
 //! - `tables`: the lists and details as declarative tables;
 //! - `query`: query parsing and validation, the canonical form, SQL conditions;
 //! - `answer`: running a list or detail against SQLite, envelopes, pagination;
-//! - `exposure`: what the API exposes, as SQL fragments.
 
 mod answer;
-pub(crate) mod exposure;
 mod query;
-mod rows;
 mod spec;
 mod tables;
 

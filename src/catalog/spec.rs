@@ -10,6 +10,7 @@ use serde::Serialize;
 use utoipa::openapi::{RefOr, Schema};
 use utoipa::ToSchema;
 
+use crate::schema::{Cols, Selected};
 use crate::vocab::Vocab;
 
 /// Default and maximum page size.
@@ -92,8 +93,7 @@ pub struct ListSpec {
     pub from: &'static str,
     /// The records that exist for the API: an `exposure` fragment, or `1`.
     pub base_where: &'static str,
-    /// The select list, read by `item`.
-    pub columns: &'static str,
+    /// The select list and how a row of it becomes an item.
     pub item: ItemType,
     pub params: &'static [Param],
     pub orderings: &'static [OrderField],
@@ -155,29 +155,26 @@ pub struct DetailSpec {
     pub from: &'static str,
     /// The records that exist for the API: an `exposure` fragment, or `1`.
     pub base_where: &'static str,
-    /// The select list, read by `body`.
-    pub columns: &'static str,
     /// SQL condition with `?1`, `?2`, ... bound to the canonical ids.
     pub lookup: &'static str,
     /// SQL expressions yielding the canonical ids of a record (for enumeration).
     pub id_exprs: &'static [&'static str],
+    /// The select list and how a row of it becomes the body.
     pub body: BodyType,
 }
 
 // ----------------------------------------------------------------------------------
 // Response types
 
-/// A list item: read from one row of its list's `columns`, serialised as the item,
-/// and described to OpenAPI by its `ToSchema`.
-pub trait Item: Serialize + ToSchema + Sized {
-    fn read(row: &Row) -> rusqlite::Result<Self>;
-}
+/// A list item: a [`Selected`] type (its select list and reader declared with its
+/// fields), serialised as the item and described to OpenAPI by its `ToSchema`.
+pub trait Item: Selected + Serialize + ToSchema {}
+impl<T: Selected + Serialize + ToSchema> Item for T {}
 
-/// A detail body: read from one row of its detail's `columns` (leaders take one more
-/// statement on the same connection).
-pub trait Body: Serialize + ToSchema + Sized {
-    fn read(conn: &Connection, row: &Row) -> rusqlite::Result<Self>;
-}
+/// A detail body, like an [`Item`] (leaders take one more statement on the same
+/// connection).
+pub trait Body: Item {}
+impl<T: Item> Body for T {}
 
 /// The OpenAPI component of a response type.
 #[derive(Debug, Clone, Copy)]
@@ -202,45 +199,31 @@ fn add_component<T: ToSchema>(out: &mut Vec<(String, RefOr<Schema>)>) {
     T::schemas(out);
 }
 
-/// The item type of a list: how a row is serialised and the component describing it,
-/// both from one [`Item`] type, so the document cannot drift from the bytes.
+/// The item type of a list: its select list, how a row of it is serialised and the
+/// component describing it, all from one [`Item`] type, so neither the SQL nor the
+/// document can drift from the bytes.
 #[derive(Debug, Clone, Copy)]
 pub struct ItemType {
-    pub render: fn(&Row) -> rusqlite::Result<Vec<u8>>,
+    pub columns: &'static str,
+    pub render: fn(&Connection, &Row) -> rusqlite::Result<Vec<u8>>,
     pub schema: Component,
 }
 
 impl ItemType {
     pub const fn of<T: Item>() -> ItemType {
         ItemType {
-            render: render_item::<T>,
+            columns: T::COLUMNS,
+            render: render::<T>,
             schema: Component::of::<T>(),
         }
     }
 }
 
-/// The body type of a detail, like [`ItemType`] for a [`Body`].
-#[derive(Debug, Clone, Copy)]
-pub struct BodyType {
-    pub render: fn(&Connection, &Row) -> rusqlite::Result<Vec<u8>>,
-    pub schema: Component,
-}
+/// The body type of a detail: an [`ItemType`] of a [`Body`].
+pub type BodyType = ItemType;
 
-impl BodyType {
-    pub const fn of<T: Body>() -> BodyType {
-        BodyType {
-            render: render_body::<T>,
-            schema: Component::of::<T>(),
-        }
-    }
-}
-
-fn render_item<T: Item>(row: &Row) -> rusqlite::Result<Vec<u8>> {
-    json(&T::read(row)?)
-}
-
-fn render_body<T: Body>(conn: &Connection, row: &Row) -> rusqlite::Result<Vec<u8>> {
-    json(&T::read(conn, row)?)
+fn render<T: Item>(conn: &Connection, row: &Row) -> rusqlite::Result<Vec<u8>> {
+    json(&T::read(&mut Cols::new(conn, row))?)
 }
 
 /// A body as JSON; a serialisation failure is an error of the row, not an empty body.

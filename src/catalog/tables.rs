@@ -4,12 +4,11 @@
 //! detail ids are looked up. Everything else (the generator, the shim, OpenAPI,
 //! GraphQL's lookups) reads these.
 
-use super::exposure::{active, affiliated, completed, published};
-use super::rows::*;
 use super::spec::{
-    BodyType, DetailSpec, IdRule, ItemType, ListSpec, OrderField, Param, ParamKind, SnapshotLink,
+    DetailSpec, IdRule, ItemType, ListSpec, OrderField, Param, ParamKind, SnapshotLink,
     UpcomingRules,
 };
+use crate::schema::exposure::{active, affiliated, completed, published};
 use crate::{model, vocab};
 
 const fn order(name: &'static str, keys: &'static [&'static str]) -> OrderField {
@@ -91,7 +90,6 @@ pub static LISTS: &[ListSpec] = &[
         snapshot_link: None,
         from: "chapters t",
         base_where: active!("t"),
-        columns: CHAPTER_COLS,
         item: ItemType::of::<model::Chapter>(),
         params: &[
             param("country", ParamKind::Text, "t.country_lc"),
@@ -116,7 +114,6 @@ pub static LISTS: &[ListSpec] = &[
         snapshot_link: None,
         from: "committees t",
         base_where: active!("t"),
-        columns: COMMITTEE_COLS,
         item: ItemType::of::<model::Committee>(),
         params: &[],
         orderings: CREATED_UPDATED,
@@ -130,7 +127,6 @@ pub static LISTS: &[ListSpec] = &[
         snapshot_link: None,
         from: "events t",
         base_where: "1",
-        columns: EVENT_COLS,
         item: ItemType::of::<model::Event>(),
         params: &[
             param(
@@ -164,7 +160,6 @@ pub static LISTS: &[ListSpec] = &[
         snapshot_link: None,
         from: IN_REPO,
         base_where: "1",
-        columns: ISSUE_COLS,
         item: ItemType::of::<model::Issue>(),
         params: ORG_REPO_STATE,
         orderings: CREATED_UPDATED_TIE,
@@ -178,7 +173,6 @@ pub static LISTS: &[ListSpec] = &[
         snapshot_link: None,
         from: "labels t",
         base_where: "1",
-        columns: LABEL_COLS,
         item: ItemType::of::<model::Label>(),
         params: &[param("color", ParamKind::Text, "t.color_lc")],
         orderings: &[
@@ -195,7 +189,6 @@ pub static LISTS: &[ListSpec] = &[
         snapshot_link: None,
         from: "members t",
         base_where: "1",
-        columns: MEMBER_COLS,
         item: ItemType::of::<model::Member>(),
         params: &[
             param("company", ParamKind::Text, "t.company_lc"),
@@ -217,7 +210,6 @@ pub static LISTS: &[ListSpec] = &[
         snapshot_link: None,
         from: MILESTONE_IN_REPO,
         base_where: "1",
-        columns: MILESTONE_COLS,
         item: ItemType::of::<model::Milestone>(),
         params: ORG_REPO_STATE,
         orderings: CREATED_UPDATED_TIE,
@@ -231,7 +223,6 @@ pub static LISTS: &[ListSpec] = &[
         snapshot_link: None,
         from: "organizations t",
         base_where: affiliated!("t"),
-        columns: ORGANIZATION_COLS,
         item: ItemType::of::<model::Organization>(),
         params: &[param("location", ParamKind::Text, "t.location_lc")],
         orderings: CREATED_UPDATED,
@@ -245,7 +236,6 @@ pub static LISTS: &[ListSpec] = &[
         snapshot_link: None,
         from: "projects t",
         base_where: active!("t"),
-        columns: PROJECT_COLS,
         item: ItemType::of::<model::Project>(),
         params: &[
             param("level", ParamKind::Choice(&vocab::Level::VOCAB), "t.level"),
@@ -268,7 +258,6 @@ pub static LISTS: &[ListSpec] = &[
         snapshot_link: None,
         from: RELEASE_IN_REPO,
         base_where: published!("t"),
-        columns: RELEASE_COLS,
         item: ItemType::of::<model::Release>(),
         params: &[
             param("organization", ParamKind::Text, "o.login_lc"),
@@ -286,7 +275,6 @@ pub static LISTS: &[ListSpec] = &[
         snapshot_link: None,
         from: "repositories t JOIN organizations o ON o.id = t.organization_id",
         base_where: "1",
-        columns: REPOSITORY_COLS,
         item: ItemType::of::<model::Repository>(),
         params: &[param("organization_id", ParamKind::Text, "o.login_lc")],
         orderings: CREATED_UPDATED_TIE,
@@ -300,7 +288,6 @@ pub static LISTS: &[ListSpec] = &[
         snapshot_link: None,
         from: "snapshots t",
         base_where: completed!("t"),
-        columns: SNAPSHOT_COLS,
         item: ItemType::of::<model::Snapshot>(),
         params: &[],
         orderings: &[
@@ -318,7 +305,6 @@ pub static LISTS: &[ListSpec] = &[
         snapshot_link: None,
         from: "sponsors t",
         base_where: "1",
-        columns: SPONSOR_COLS,
         item: ItemType::of::<model::Sponsor>(),
         params: &[
             param(
@@ -351,7 +337,6 @@ pub static SNAPSHOT_LISTS: &[ListSpec] = &[
         }),
         from: "chapters t",
         base_where: active!("t"),
-        columns: CHAPTER_COLS,
         item: ItemType::of::<model::Chapter>(),
         params: &[],
         orderings: CREATED_UPDATED,
@@ -368,7 +353,6 @@ pub static SNAPSHOT_LISTS: &[ListSpec] = &[
         }),
         from: IN_REPO,
         base_where: "1",
-        columns: SNAPSHOT_ISSUE_COLS,
         item: ItemType::of::<model::SnapshotIssue>(),
         params: &[],
         orderings: CREATED_UPDATED,
@@ -385,7 +369,6 @@ pub static SNAPSHOT_LISTS: &[ListSpec] = &[
         }),
         from: "members t",
         base_where: "1",
-        columns: MEMBER_COLS,
         item: ItemType::of::<model::Member>(),
         params: &[],
         orderings: CREATED_UPDATED,
@@ -402,7 +385,6 @@ pub static SNAPSHOT_LISTS: &[ListSpec] = &[
         }),
         from: "projects t",
         base_where: active!("t"),
-        columns: PROJECT_COLS,
         item: ItemType::of::<model::Project>(),
         params: &[],
         orderings: CREATED_UPDATED,
@@ -419,7 +401,6 @@ pub static SNAPSHOT_LISTS: &[ListSpec] = &[
         }),
         from: RELEASE_IN_REPO,
         base_where: published!("t"),
-        columns: SNAPSHOT_RELEASE_COLS,
         item: ItemType::of::<model::SnapshotRelease>(),
         params: &[],
         orderings: &[
@@ -442,10 +423,9 @@ pub static DETAILS: &[DetailSpec] = &[
         ids: &[IdRule::Prefixed("www-chapter-")],
         from: "chapters t",
         base_where: active!("t"),
-        columns: CHAPTER_DETAIL_COLS,
         lookup: "t.key_lc = 'www-chapter-' || ?1",
         id_exprs: &["CAST(substr(CAST(t.key_lc AS BLOB), 13) AS TEXT)"],
-        body: BodyType::of::<model::ChapterDetail>(),
+        body: ItemType::of::<model::ChapterDetail>(),
     },
     DetailSpec {
         path: "committees",
@@ -455,10 +435,9 @@ pub static DETAILS: &[DetailSpec] = &[
         ids: &[IdRule::Prefixed("www-committee-")],
         from: "committees t",
         base_where: active!("t"),
-        columns: COMMITTEE_DETAIL_COLS,
         lookup: "t.key_lc = 'www-committee-' || ?1",
         id_exprs: &["CAST(substr(CAST(t.key_lc AS BLOB), 15) AS TEXT)"],
-        body: BodyType::of::<model::CommitteeDetail>(),
+        body: ItemType::of::<model::CommitteeDetail>(),
     },
     DetailSpec {
         path: "events",
@@ -468,10 +447,9 @@ pub static DETAILS: &[DetailSpec] = &[
         ids: &[IdRule::Ci],
         from: "events t",
         base_where: "1",
-        columns: EVENT_DETAIL_COLS,
         lookup: "t.key_lc = ?1",
         id_exprs: &["t.key_lc"],
-        body: BodyType::of::<model::EventDetail>(),
+        body: ItemType::of::<model::EventDetail>(),
     },
     DetailSpec {
         path: "issues",
@@ -481,10 +459,9 @@ pub static DETAILS: &[DetailSpec] = &[
         ids: &[IdRule::Ci, IdRule::Ci, IdRule::Number],
         from: ISSUE_WITH_BODY,
         base_where: "1",
-        columns: ISSUE_DETAIL_COLS,
         lookup: "o.login_lc = ?1 AND r.name_lc = ?2 AND t.number = ?3",
         id_exprs: &["o.login_lc", "r.name_lc", "CAST(t.number AS TEXT)"],
-        body: BodyType::of::<model::IssueDetail>(),
+        body: ItemType::of::<model::IssueDetail>(),
     },
     DetailSpec {
         path: "members",
@@ -494,10 +471,9 @@ pub static DETAILS: &[DetailSpec] = &[
         ids: &[IdRule::Ci],
         from: "members t",
         base_where: "1",
-        columns: MEMBER_DETAIL_COLS,
         lookup: "t.login_lc = ?1",
         id_exprs: &["t.login_lc"],
-        body: BodyType::of::<model::MemberDetail>(),
+        body: ItemType::of::<model::MemberDetail>(),
     },
     DetailSpec {
         path: "milestones",
@@ -507,10 +483,9 @@ pub static DETAILS: &[DetailSpec] = &[
         ids: &[IdRule::Ci, IdRule::Ci, IdRule::Number],
         from: MILESTONE_IN_REPO,
         base_where: "1",
-        columns: MILESTONE_DETAIL_COLS,
         lookup: "o.login_lc = ?1 AND r.name_lc = ?2 AND t.number = ?3",
         id_exprs: &["o.login_lc", "r.name_lc", "CAST(t.number AS TEXT)"],
-        body: BodyType::of::<model::MilestoneDetail>(),
+        body: ItemType::of::<model::MilestoneDetail>(),
     },
     DetailSpec {
         path: "organizations",
@@ -520,10 +495,9 @@ pub static DETAILS: &[DetailSpec] = &[
         ids: &[IdRule::Ci],
         from: "organizations t",
         base_where: affiliated!("t"),
-        columns: ORGANIZATION_DETAIL_COLS,
         lookup: "t.login_lc = ?1",
         id_exprs: &["t.login_lc"],
-        body: BodyType::of::<model::OrganizationDetail>(),
+        body: ItemType::of::<model::OrganizationDetail>(),
     },
     DetailSpec {
         path: "projects",
@@ -533,10 +507,9 @@ pub static DETAILS: &[DetailSpec] = &[
         ids: &[IdRule::Prefixed("www-project-")],
         from: "projects t",
         base_where: active!("t"),
-        columns: PROJECT_DETAIL_COLS,
         lookup: "t.key_lc = 'www-project-' || ?1",
         id_exprs: &["CAST(substr(CAST(t.key_lc AS BLOB), 13) AS TEXT)"],
-        body: BodyType::of::<model::ProjectDetail>(),
+        body: ItemType::of::<model::ProjectDetail>(),
     },
     DetailSpec {
         path: "releases",
@@ -546,10 +519,9 @@ pub static DETAILS: &[DetailSpec] = &[
         ids: &[IdRule::Ci, IdRule::Ci, IdRule::Exact],
         from: RELEASE_IN_REPO,
         base_where: published!("t"),
-        columns: RELEASE_DETAIL_COLS,
         lookup: "o.login_lc = ?1 AND r.name_lc = ?2 AND t.tag_name = ?3",
         id_exprs: &["o.login_lc", "r.name_lc", "t.tag_name"],
-        body: BodyType::of::<model::ReleaseDetail>(),
+        body: ItemType::of::<model::ReleaseDetail>(),
     },
     DetailSpec {
         path: "repositories",
@@ -559,10 +531,9 @@ pub static DETAILS: &[DetailSpec] = &[
         ids: &[IdRule::Ci, IdRule::Ci],
         from: "repositories t JOIN organizations o ON o.id = t.organization_id",
         base_where: "1",
-        columns: REPOSITORY_DETAIL_COLS,
         lookup: "o.login_lc = ?1 AND t.name_lc = ?2",
         id_exprs: &["o.login_lc", "t.name_lc"],
-        body: BodyType::of::<model::RepositoryDetail>(),
+        body: ItemType::of::<model::RepositoryDetail>(),
     },
     DetailSpec {
         path: "snapshots",
@@ -572,10 +543,9 @@ pub static DETAILS: &[DetailSpec] = &[
         ids: &[IdRule::Ci],
         from: "snapshots t",
         base_where: completed!("t"),
-        columns: SNAPSHOT_DETAIL_COLS,
         lookup: "t.key_lc = ?1",
         id_exprs: &["t.key_lc"],
-        body: BodyType::of::<model::SnapshotDetail>(),
+        body: ItemType::of::<model::SnapshotDetail>(),
     },
     DetailSpec {
         path: "sponsors",
@@ -585,10 +555,9 @@ pub static DETAILS: &[DetailSpec] = &[
         ids: &[IdRule::Ci],
         from: "sponsors t",
         base_where: "1",
-        columns: SPONSOR_DETAIL_COLS,
         lookup: "t.key_lc = ?1",
         id_exprs: &["t.key_lc"],
-        body: BodyType::of::<model::SponsorDetail>(),
+        body: ItemType::of::<model::SponsorDetail>(),
     },
 ];
 

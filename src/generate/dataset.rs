@@ -20,8 +20,8 @@ use anyhow::{anyhow, Context};
 use rayon::prelude::*;
 
 use super::write::Writer;
-use crate::catalog::exposure::{active, affiliated, completed, published};
 use crate::manifest::{ManifestEntry, DATASET_DIR};
+use crate::schema::exposure::{active, affiliated, completed, published};
 use crate::store::{self, export};
 
 /// Which records `--with-dataset` publishes.

@@ -17,12 +17,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_graphql::ErrorExtensions as _;
-use rusqlite::{Connection, Params, Row};
+use rusqlite::{Connection, Params};
 
 use super::totals::{Totals, TotalsCache};
 use crate::error::InternalCause;
 use crate::pool::{PoolError, ReadPool, Share};
-use crate::records::Ts;
+pub use crate::schema::Cols;
 use crate::store::FileId;
 
 /// A failed dataset call. Clients see "Internal server error" (the cause travels in
@@ -209,7 +209,7 @@ impl Conn<'_> {
         let mut rows = st.query(params)?;
         let mut out = Vec::new();
         while let Some(row) = rows.next()? {
-            out.push(map(&mut Cols { row, next: 0 })?);
+            out.push(map(&mut Cols::new(self.conn, row))?);
         }
         Ok(out)
     }
@@ -226,54 +226,11 @@ impl Conn<'_> {
         let mut st = self.conn.prepare_cached(sql)?;
         let mut rows = st.query(params)?;
         while let Some(row) = rows.next()? {
-            if !each(&mut Cols { row, next: 0 })? {
+            if !each(&mut Cols::new(self.conn, row))? {
                 break;
             }
         }
         Ok(())
-    }
-}
-
-/// Reads the columns of a row left to right.
-pub struct Cols<'a, 'r> {
-    row: &'a Row<'r>,
-    next: usize,
-}
-
-impl Cols<'_, '_> {
-    pub fn get<T: rusqlite::types::FromSql>(&mut self) -> rusqlite::Result<T> {
-        let value = self.row.get(self.next)?;
-        self.next += 1;
-        Ok(value)
-    }
-
-    /// A timestamp column (INTEGER microseconds) as ISO 8601 UTC text.
-    pub fn ts(&mut self) -> rusqlite::Result<String> {
-        Ok(Ts(self.get()?).format())
-    }
-
-    /// A nullable timestamp column.
-    pub fn opt_ts(&mut self) -> rusqlite::Result<Option<String>> {
-        Ok(self.get::<Option<i64>>()?.map(|t| Ts(t).format()))
-    }
-
-    /// A JSON array of strings stored as text (`languages`, `topics`). Text that is
-    /// not one is an error, like any column of the wrong type, not an empty list.
-    pub fn string_list(&mut self) -> rusqlite::Result<Vec<String>> {
-        let index = self.next;
-        let text: String = self.get()?;
-        serde_json::from_str(&text).map_err(|e| {
-            rusqlite::Error::FromSqlConversionFailure(
-                index,
-                rusqlite::types::Type::Text,
-                Box::new(e),
-            )
-        })
-    }
-
-    /// Skips columns (window bookkeeping).
-    pub fn skip(&mut self, n: usize) {
-        self.next += n;
     }
 }
 

@@ -27,7 +27,7 @@ use rusqlite::types::Value;
 
 use super::db::{ids_json, Conn, DbError, RequestDb};
 use super::records::relations::{ListKey, MAX_SORT_KEYS};
-use super::records::Record;
+use super::records::Selected;
 use super::totals::Totals;
 
 /// The request's loader.

@@ -23,7 +23,7 @@ use super::loaders::Waves;
 use super::records::*;
 use super::types::{limit_cost, limit_or, list_cost, TYPICAL_LIST};
 use crate::catalog;
-use crate::catalog::exposure::{active, completed, published};
+use crate::schema::exposure::{active, completed, published};
 use crate::store::lc;
 use crate::vocab;
 
@@ -71,7 +71,7 @@ async fn lookup<T: Record>(ctx: &Context<'_>, resource: &str, ids: &[&str]) -> R
     };
     let sql = format!(
         "SELECT {} FROM {} WHERE {} AND {}",
-        T::COLS,
+        T::COLUMNS,
         spec.from,
         spec.base_where,
         spec.lookup
@@ -156,7 +156,7 @@ async fn list<T: Record>(
     };
     let mut args = select.args.clone();
     args.push(Value::Integer(limit));
-    let sql = format!("{} ORDER BY {order} LIMIT ?", select.sql(T::COLS));
+    let sql = format!("{} ORDER BY {order} LIMIT ?", select.sql(T::COLUMNS));
     fetch(ctx, sql, args).await
 }
 
@@ -175,7 +175,7 @@ async fn recent<T: Record>(
     let Some(limit) = limit else {
         return Ok(Vec::new());
     };
-    let columns = format!("t.author_id, {}", T::COLS);
+    let columns = format!("t.author_id, {}", T::COLUMNS);
     let sql = format!("{} ORDER BY {order}", select.sql(&columns));
     let args = select.args;
     run(ctx, move |conn| {
@@ -396,7 +396,7 @@ impl Query {
         // The contribution sums only when their count is asked for.
         let contributors = ctx.look_ahead().field("contributorsStats").exists();
         let stats = run(ctx, move |conn| {
-            let sql = format!("SELECT {}", StatsOverview::COLS);
+            let sql = format!("SELECT {}", StatsOverview::COLUMNS);
             let stats = conn.rows(&sql, [], StatsOverview::read)?.into_iter().next();
             let Some(stats) = stats else {
                 return Ok(None);
@@ -669,7 +669,7 @@ impl Query {
             "SELECT {cols} FROM ({ranked} GROUP BY rc.member_id \
                ORDER BY n DESC, login_lc, mid LIMIT ?) g \
              JOIN members m ON m.id = g.mid ORDER BY g.n DESC, g.login_lc, g.mid",
-            cols = Contributor::COLS,
+            cols = Contributor::COLUMNS,
         );
         fetch(ctx, sql, args).await
     }
@@ -754,7 +754,7 @@ impl RankedContributors {
             "SELECT {cols} FROM (SELECT j.key AS k, json_extract(j.value, '$[0]') AS mid, \
                 json_extract(j.value, '$[1]') AS n, ?1 AS scope FROM json_each(?2) j) g \
              JOIN members m ON m.id = g.mid WHERE {filter} ORDER BY g.k LIMIT ?3",
-            cols = Contributor::COLS,
+            cols = Contributor::COLUMNS,
             filter = filter.join(" AND "),
         );
         let want = usize::try_from(self.limit).unwrap_or(0);

@@ -4,7 +4,7 @@
 //! fields); [`super::types`] adds the resolved fields, through [`super::loaders`].
 //!
 //! What the API exposes (active chapters, published releases, ...) comes from
-//! [`crate::catalog::exposure`], the same SQL the REST catalog uses.
+//! [`crate::schema::exposure`], the same SQL the REST catalog uses.
 
 /// A member's columns over the table alias `$a`, in [`User`]'s order: the member's own
 /// record (`t`) or the author joined to another record (`a`).
@@ -81,54 +81,14 @@ pub use activity::*;
 pub use community::*;
 pub use pages::*;
 
-use async_graphql::ID;
-use base64::Engine as _;
-
 use super::db::Cols;
-use crate::store::lc;
+pub use crate::schema::issues::graphql::{Issue, PullRequest};
+pub use crate::schema::{node_id, repo_key, Selected};
 
-/// The `id` of a record: `Type:naturalkey` in base64 (standard alphabet, padded).
-///
-/// The natural key is what identifies the record in the dataset's own files (a key, a
-/// login, organization/repository plus number or tag), in lower case where the dataset
-/// compares it case-insensitively, never a database row id: row ids follow the order
-/// of the records in their files, which a regeneration may change. The type name makes
-/// the id unique across types.
-pub fn node_id(kind: &str, key: &str) -> ID {
-    let mut raw = String::with_capacity(kind.len() + 1 + key.len());
-    raw.push_str(kind);
-    raw.push(':');
-    raw.push_str(key);
-    ID(base64::engine::general_purpose::STANDARD.encode(raw))
-}
-
-/// The natural key of a record of a repository: `organization/repository` in lower
-/// case, then `suffix` (`#number` or `@tag`).
-pub fn repo_key(organization: &str, repository: &str, suffix: &str) -> String {
-    let mut key = String::with_capacity(organization.len() + 1 + repository.len() + suffix.len());
-    push_lc(&mut key, organization);
-    key.push('/');
-    push_lc(&mut key, repository);
-    key.push_str(suffix);
-    key
-}
-
-/// Appends [`lc`]`(text)`, without a copy of its own when `text` is ASCII.
-fn push_lc(out: &mut String, text: &str) {
-    if text.is_ascii() {
-        out.extend(text.bytes().map(|b| char::from(b.to_ascii_lowercase())));
-    } else {
-        out.push_str(&lc(text));
-    }
-}
-
-/// A record read from one SQL row, columns in `COLS` order.
-pub trait Record: Sized + Clone + Send + Sync + 'static {
-    /// The select list; tables are aliased `t` (the record), `r` (its repository) and
-    /// `o` (the repository's organization).
-    const COLS: &'static str;
-    fn read(c: &mut Cols) -> rusqlite::Result<Self>;
-}
+/// A record read from one SQL row of its [`Selected::COLUMNS`]; tables are aliased
+/// `t` (the record), `r` (its repository) and `o` (the repository's organization).
+pub trait Record: Selected + Clone + Send + Sync + 'static {}
+impl<T: Selected + Clone + Send + Sync + 'static> Record for T {}
 
 /// A record with a table of its own, keyed by `id` (aliased `t`).
 pub trait Table: Record {
@@ -158,9 +118,9 @@ pub const PUBLISHED_FIRST: &str = "t.published_at DESC, t.created_at DESC, t.id 
 #[derive(Clone)]
 pub struct Text(pub String);
 
-impl Record for Text {
+impl Selected for Text {
     /// Over a row `t` with the value `v`.
-    const COLS: &'static str = "t.v";
+    const COLUMNS: &'static str = "t.v";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         Ok(Text(c.get()?))
     }

@@ -15,9 +15,9 @@ use rusqlite::{params, Connection};
 use serde_json::{json, Map, Value};
 
 use super::{Index, INDEXES, TOP_CONTRIBUTORS};
-use crate::catalog::exposure::{active, affiliated};
 use crate::catalog::short_key;
 use crate::records::Ts;
+use crate::schema::exposure::{active, affiliated};
 use crate::store::StoreError;
 
 /// The tables beside the FTS tables.

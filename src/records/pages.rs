@@ -6,84 +6,71 @@
 
 use serde::Deserialize;
 
-use super::{State, Ts};
+use crate::stored;
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PullRequest {
-    pub organization: String,
-    pub repository: String,
-    pub number: u64,
-    pub title: String,
-    pub state: State,
-    #[serde(default)]
-    pub body: String,
-    #[serde(default)]
-    pub author: Option<String>,
-    pub url: String,
-    pub created_at: Ts,
-    pub updated_at: Ts,
-    #[serde(default)]
-    pub closed_at: Option<Ts>,
-    #[serde(default)]
-    pub merged_at: Option<Ts>,
+use super::Ts;
+
+stored! {
+    /// A post of the community's blog.
+    #[derive(Debug, Clone, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Post {
+        pub title: String => column,
+        pub url: String => shadowed,
+        pub author_name: String => column,
+        #[serde(default)]
+        pub author_image_url: String => column,
+        pub published_at: Ts => column,
+        pub created_at: Ts => column,
+        pub updated_at: Ts => column,
+    }
 }
 
-/// A post of the community's blog.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Post {
-    pub title: String,
-    pub url: String,
-    pub author_name: String,
-    #[serde(default)]
-    pub author_image_url: String,
-    pub published_at: Ts,
-    pub created_at: Ts,
-    pub updated_at: Ts,
+stored! {
+    /// One measurement of a project's health.
+    #[derive(Debug, Clone, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct ProjectHealthMetrics {
+        pub project: String => elsewhere,
+        pub created_at: Ts => column,
+        #[serde(default)]
+        pub score: Option<f64> => column,
+        #[serde(default)]
+        pub stars_count: u64 => column,
+        #[serde(default)]
+        pub forks_count: u64 => column,
+        #[serde(default)]
+        pub open_issues_count: u64 => column,
+        #[serde(default)]
+        pub open_pull_requests_count: u64 => column,
+        #[serde(default)]
+        pub unanswered_issues_count: u64 => column,
+        #[serde(default)]
+        pub unassigned_issues_count: u64 => column,
+        #[serde(default)]
+        pub last_commit_days: u64 => column,
+        #[serde(default)]
+        pub last_commit_days_requirement: u64 => column,
+        #[serde(default)]
+        pub last_release_days: u64 => column,
+        #[serde(default)]
+        pub last_release_days_requirement: u64 => column,
+    }
 }
 
-/// One measurement of a project's health.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ProjectHealthMetrics {
-    pub project: String,
-    pub created_at: Ts,
-    #[serde(default)]
-    pub score: Option<f64>,
-    #[serde(default)]
-    pub stars_count: u64,
-    #[serde(default)]
-    pub forks_count: u64,
-    #[serde(default)]
-    pub open_issues_count: u64,
-    #[serde(default)]
-    pub open_pull_requests_count: u64,
-    #[serde(default)]
-    pub unanswered_issues_count: u64,
-    #[serde(default)]
-    pub unassigned_issues_count: u64,
-    #[serde(default)]
-    pub last_commit_days: u64,
-    #[serde(default)]
-    pub last_commit_days_requirement: u64,
-    #[serde(default)]
-    pub last_release_days: u64,
-    #[serde(default)]
-    pub last_release_days_requirement: u64,
-}
-
-/// A badge members can hold.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Badge {
-    pub name: String,
-    #[serde(default)]
-    pub description: String,
-    #[serde(default)]
-    pub css_class: String,
-    #[serde(default)]
-    pub weight: i64,
+stored! {
+    /// A badge members can hold.
+    #[derive(Debug, Clone, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Badge {
+        pub name: String => shadowed,
+        #[serde(default)]
+        pub description: String => column,
+        #[serde(default)]
+        pub css_class: String => column,
+        #[serde(default)]
+        pub weight: i64 => column,
+    }
 }
 
 /// `community.json`: values of the community as a whole (one JSON object).

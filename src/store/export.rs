@@ -69,7 +69,7 @@ pub fn export_with<W: Write>(
     mut finish: impl FnMut(&'static str, W) -> io::Result<()>,
 ) -> Result<Vec<(&'static str, usize)>, ExportError> {
     let mut counts = Vec::new();
-    for spec in FILES {
+    for spec in FILES.iter() {
         let io_err = |source| ExportError::Io {
             path: PathBuf::from(spec.file),
             source,
@@ -106,7 +106,7 @@ fn write_file(
         path: PathBuf::from(spec.file),
         source,
     };
-    let mut stmt = conn.prepare(spec.sql).map_err(sql_err)?;
+    let mut stmt = conn.prepare(&spec.sql).map_err(sql_err)?;
     let mut rows = stmt.query([]).map_err(sql_err)?;
     let mut n = 0;
     let mut line = Vec::with_capacity(4096);

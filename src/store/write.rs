@@ -8,7 +8,7 @@
 //! records handed over, each after the rows of its table so far, and the snapshots
 //! last, once the issues and releases they list are all in.
 
-use rusqlite::{params, Connection, Statement};
+use rusqlite::{params, Connection, Statement, ToSql};
 
 mod atomic;
 mod pages;
@@ -17,14 +17,38 @@ mod streamed;
 pub(super) use atomic::write_atomically;
 
 use super::validate::Resolved;
-use super::{lc, StoreError};
+use super::StoreError;
 use crate::records::{
     Chapter, Committee, Dataset, Event, Issue, Label, Member, Milestone, Organization, Project,
     Records, Release, Repository, RepositoryContributor, Snapshot, Sponsor,
 };
+use crate::schema::{insert_sql, StoredRecord};
 
-fn b(v: bool) -> i64 {
-    v as i64
+/// Prepares the named `INSERT` of a record of `R` into `table`: the columns `first`
+/// (its id, resolved references, what is derived from more than one field), then the
+/// record's own ([`StoredRecord::COLUMNS`]).
+pub(super) fn prepare<'c, R: StoredRecord>(
+    conn: &'c Connection,
+    table: &str,
+    first: &[&str],
+) -> Result<Statement<'c>, StoreError> {
+    Ok(conn.prepare(&insert_sql::<R>(table, first))?)
+}
+
+/// Runs a statement of [`prepare`]: the values of `first`, then the record's columns.
+pub(super) fn execute<R: StoredRecord>(
+    st: &mut Statement,
+    first: &[&dyn ToSql],
+    record: &R,
+) -> Result<(), StoreError> {
+    let own = record.columns()?;
+    st.execute(rusqlite::params_from_iter(
+        first
+            .iter()
+            .copied()
+            .chain(own.iter().map(|v| v as &dyn ToSql)),
+    ))?;
+    Ok(())
 }
 
 pub(super) fn n(v: u64) -> i64 {
@@ -72,59 +96,17 @@ fn insert_organizations(
     conn: &Connection,
     records: &Records<Organization>,
 ) -> Result<(), StoreError> {
-    let mut st = conn.prepare(
-        "INSERT INTO organizations VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
-    )?;
+    let mut st = prepare::<Organization>(conn, "organizations", &["id", "url"])?;
     for (i, (_, o)) in records.iter().enumerate() {
-        st.execute(params![
-            id(i),
-            o.login,
-            lc(&o.login),
-            o.name,
-            o.company,
-            o.location,
-            lc(&o.location),
-            o.description,
-            o.avatar_url,
-            github_url(&o.url, &o.login),
-            n(o.followers_count),
-            b(o.is_affiliated),
-            o.created_at.0,
-            o.updated_at.0,
-            n(o.collaborators_count),
-            o.email
-        ])?;
+        execute(&mut st, &[&id(i), &github_url(&o.url, &o.login)], o)?;
     }
     Ok(())
 }
 
 fn insert_members(conn: &Connection, records: &Records<Member>) -> Result<(), StoreError> {
-    let mut st = conn.prepare(
-        "INSERT INTO members VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20)",
-    )?;
+    let mut st = prepare::<Member>(conn, "members", &["id", "url"])?;
     for (i, (_, m)) in records.iter().enumerate() {
-        st.execute(params![
-            id(i),
-            m.login,
-            lc(&m.login),
-            m.name,
-            lc(&m.name),
-            m.avatar_url,
-            github_url(&m.url, &m.login),
-            m.bio,
-            m.company,
-            lc(&m.company),
-            m.location,
-            lc(&m.location),
-            m.title,
-            m.twitter_username,
-            n(m.followers_count),
-            n(m.following_count),
-            n(m.public_repositories_count),
-            m.created_at.0,
-            m.updated_at.0,
-            m.email
-        ])?;
+        execute(&mut st, &[&id(i), &github_url(&m.url, &m.login)], m)?;
     }
     Ok(())
 }
@@ -134,41 +116,14 @@ fn insert_repositories(
     records: &Records<Repository>,
     r: &Resolved,
 ) -> Result<(), StoreError> {
-    let mut st = conn.prepare(
-        "INSERT INTO repositories (id, organization_id, name, name_lc, description, url, \
-         commits_count, contributors_count, forks_count, open_issues_count, stars_count, \
-         subscribers_count, is_archived, license, topics, languages, pushed_at, created_at, \
-         updated_at, size) \
-         VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20)",
-    )?;
+    let mut st = prepare::<Repository>(conn, "repositories", &["id", "organization_id", "url"])?;
     for (i, (_, x)) in records.iter().enumerate() {
         let url = if x.url.is_empty() {
             format!("https://github.com/{}/{}", x.organization, x.name)
         } else {
             x.url.clone()
         };
-        st.execute(params![
-            id(i),
-            r.repo_org[i],
-            x.name,
-            lc(&x.name),
-            x.description,
-            url,
-            n(x.commits_count),
-            n(x.contributors_count),
-            n(x.forks_count),
-            n(x.open_issues_count),
-            n(x.stars_count),
-            n(x.subscribers_count),
-            b(x.is_archived),
-            x.license,
-            serde_json::to_string(&x.topics)?,
-            serde_json::to_string(&x.languages)?,
-            x.pushed_at.map(|t| t.0),
-            x.created_at.0,
-            x.updated_at.0,
-            x.size.map(n)
-        ])?;
+        execute(&mut st, &[&id(i), &r.repo_org[i], &url], x)?;
     }
     Ok(())
 }
@@ -178,8 +133,10 @@ struct Contributors<'c>(Statement<'c>);
 
 impl<'c> Contributors<'c> {
     fn new(conn: &'c Connection) -> Result<Contributors<'c>, StoreError> {
-        Ok(Contributors(conn.prepare(
-            "INSERT INTO repository_contributors VALUES (?1,?2,?3)",
+        Ok(Contributors(prepare::<RepositoryContributor>(
+            conn,
+            "repository_contributors",
+            &["repository_id", "member_id"],
         )?))
     }
 
@@ -188,9 +145,7 @@ impl<'c> Contributors<'c> {
         c: &RepositoryContributor,
         (repo, member): (i64, i64),
     ) -> Result<(), StoreError> {
-        self.0
-            .execute(params![repo, member, n(c.contributions_count)])?;
-        Ok(())
+        execute(&mut self.0, &[&repo, &member], c)
     }
 }
 
@@ -211,19 +166,9 @@ fn insert_labels(
     records: &Records<Label>,
     r: &Resolved,
 ) -> Result<(), StoreError> {
-    let mut st = conn.prepare("INSERT INTO labels VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)")?;
+    let mut st = prepare::<Label>(conn, "labels", &["id", "repository_id"])?;
     for (i, (_, l)) in records.iter().enumerate() {
-        st.execute(params![
-            id(i),
-            l.name,
-            lc(&l.name),
-            l.color.0,
-            lc(&l.color.0),
-            l.description,
-            l.created_at.0,
-            l.updated_at.0,
-            r.label_repo[i]
-        ])?;
+        execute(&mut st, &[&id(i), &r.label_repo[i]], l)?;
     }
     Ok(())
 }
@@ -238,9 +183,15 @@ struct Issues<'c> {
 impl<'c> Issues<'c> {
     fn new(conn: &'c Connection) -> Result<Issues<'c>, StoreError> {
         Ok(Issues {
-            row: conn.prepare("INSERT INTO issues VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)")?,
-            body: conn.prepare("INSERT INTO issue_bodies VALUES (?1,?2)")?,
-            labels: conn.prepare("INSERT INTO issue_labels VALUES (?1,?2,?3)")?,
+            row: prepare::<Issue>(
+                conn,
+                "issues",
+                &["id", "repository_id", "organization_id", "author_id"],
+            )?,
+            body: conn.prepare("INSERT INTO issue_bodies (issue_id, body) VALUES (?1, ?2)")?,
+            labels: conn.prepare(
+                "INSERT INTO issue_labels (issue_id, label_id, position) VALUES (?1, ?2, ?3)",
+            )?,
         })
     }
 
@@ -253,19 +204,7 @@ impl<'c> Issues<'c> {
         author: Option<i64>,
         labels: &[i64],
     ) -> Result<(), StoreError> {
-        self.row.execute(params![
-            id,
-            repo,
-            org,
-            n(x.number),
-            x.title,
-            x.state.as_str(),
-            author,
-            x.url,
-            x.created_at.0,
-            x.updated_at.0,
-            x.closed_at.map(|t| t.0)
-        ])?;
+        execute(&mut self.row, &[&id, &repo, &org, &author], x)?;
         self.body.execute(params![id, x.body])?;
         for (pos, label) in labels.iter().enumerate() {
             self.labels.execute(params![id, label, pos as i64])?;
@@ -299,8 +238,10 @@ struct Milestones<'c>(Statement<'c>);
 
 impl<'c> Milestones<'c> {
     fn new(conn: &'c Connection) -> Result<Milestones<'c>, StoreError> {
-        Ok(Milestones(conn.prepare(
-            "INSERT INTO milestones VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+        Ok(Milestones(prepare::<Milestone>(
+            conn,
+            "milestones",
+            &["id", "repository_id", "author_id"],
         )?))
     }
 
@@ -311,21 +252,7 @@ impl<'c> Milestones<'c> {
         repo: i64,
         author: Option<i64>,
     ) -> Result<(), StoreError> {
-        self.0.execute(params![
-            id,
-            repo,
-            n(x.number),
-            x.title,
-            x.state.as_str(),
-            x.body,
-            author,
-            x.url,
-            n(x.open_issues_count),
-            n(x.closed_issues_count),
-            x.due_on.map(|t| t.0),
-            x.created_at.0,
-            x.updated_at.0
-        ])?;
+        execute(&mut self.0, &[&id, &repo, &author], x)?;
         Ok(())
     }
 }
@@ -347,8 +274,10 @@ struct Releases<'c>(Statement<'c>);
 
 impl<'c> Releases<'c> {
     fn new(conn: &'c Connection) -> Result<Releases<'c>, StoreError> {
-        Ok(Releases(conn.prepare(
-            "INSERT INTO releases VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
+        Ok(Releases(prepare::<Release>(
+            conn,
+            "releases",
+            &["id", "repository_id", "author_id", "url"],
         )?))
     }
 
@@ -367,19 +296,7 @@ impl<'c> Releases<'c> {
         } else {
             x.url.clone()
         };
-        self.0.execute(params![
-            id,
-            repo,
-            x.tag_name,
-            x.name,
-            x.description,
-            author,
-            url,
-            b(x.is_draft),
-            b(x.is_pre_release),
-            x.published_at.map(|t| t.0),
-            x.created_at.0
-        ])?;
+        execute(&mut self.0, &[&id, &repo, &author, &url], x)?;
         Ok(())
     }
 }
@@ -404,7 +321,10 @@ struct Leaders<'c> {
 impl<'c> Leaders<'c> {
     fn new(conn: &'c Connection) -> Result<Leaders<'c>, StoreError> {
         Ok(Leaders {
-            st: conn.prepare("INSERT INTO leaders VALUES (?1,?2,?3,?4,?5,?6)")?,
+            st: conn.prepare(
+                "INSERT INTO leaders (entity_kind, entity_id, position, name, member_id, \
+                 description) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?,
         })
     }
 
@@ -437,28 +357,10 @@ fn insert_chapters(
     leaders: &mut Leaders,
     links: &mut pages::Links,
 ) -> Result<(), StoreError> {
-    let mut st = conn.prepare(
-        "INSERT INTO chapters VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
-    )?;
+    let mut st = prepare::<Chapter>(conn, "chapters", &["id"])?;
     for (i, (_, x)) in records.iter().enumerate() {
         let id = id(i);
-        st.execute(params![
-            id,
-            x.key,
-            lc(&x.key),
-            x.name,
-            b(x.is_active),
-            x.country,
-            lc(&x.country),
-            x.region,
-            x.latitude,
-            x.longitude,
-            x.summary,
-            x.url,
-            x.created_at.0,
-            x.updated_at.0,
-            x.suggested_location
-        ])?;
+        execute(&mut st, &[&id], x)?;
         leaders.insert("chapter", id, &x.leaders, &r.chapter_leaders[i])?;
         links.insert("chapter", id, &x.related_urls, &x.channels)?;
         links.repositories("chapter", id, &r.pages.chapter_repos[i])?;
@@ -473,21 +375,10 @@ fn insert_committees(
     leaders: &mut Leaders,
     links: &mut pages::Links,
 ) -> Result<(), StoreError> {
-    let mut st = conn.prepare("INSERT INTO committees VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)")?;
+    let mut st = prepare::<Committee>(conn, "committees", &["id"])?;
     for (i, (_, x)) in records.iter().enumerate() {
         let id = id(i);
-        st.execute(params![
-            id,
-            x.key,
-            lc(&x.key),
-            x.name,
-            b(x.is_active),
-            x.description,
-            x.summary,
-            x.url,
-            x.created_at.0,
-            x.updated_at.0
-        ])?;
+        execute(&mut st, &[&id], x)?;
         leaders.insert("committee", id, &x.leaders, &r.committee_leaders[i])?;
         links.insert("committee", id, &x.related_urls, &x.channels)?;
         links.repositories("committee", id, &r.pages.committee_repos[i])?;
@@ -502,31 +393,18 @@ fn insert_projects(
     leaders: &mut Leaders,
     links: &mut pages::Links,
 ) -> Result<(), StoreError> {
-    let mut st = conn.prepare(
-        "INSERT INTO projects VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
+    let mut st = prepare::<Project>(
+        conn,
+        "projects",
+        &["id", "level_rank", "type", "stars", "forks"],
     )?;
-    let mut st_link = conn.prepare("INSERT INTO project_repositories VALUES (?1,?2)")?;
+    let mut st_link = conn
+        .prepare("INSERT INTO project_repositories (project_id, repository_id) VALUES (?1, ?2)")?;
     for (i, (_, x)) in records.iter().enumerate() {
         let id = id(i);
         let (stars, forks) = r.project_stars_forks[i];
-        st.execute(params![
-            id,
-            x.key,
-            lc(&x.key),
-            x.name,
-            lc(&x.name),
-            b(x.is_active),
-            x.level.as_str(),
-            x.level.rank(),
-            x.kind.as_str(),
-            x.description,
-            x.summary,
-            x.url,
-            stars,
-            forks,
-            x.created_at.0,
-            x.updated_at.0
-        ])?;
+        let first: [&dyn ToSql; 5] = [&id, &x.level.rank(), &x.kind, &stars, &forks];
+        execute(&mut st, &first, x)?;
         leaders.insert("project", id, &x.leaders, &r.project_leaders[i])?;
         links.insert("project", id, &x.related_urls, &x.channels)?;
         for repo in &r.project_repos[i] {
@@ -537,59 +415,29 @@ fn insert_projects(
 }
 
 fn insert_events(conn: &Connection, records: &Records<Event>) -> Result<(), StoreError> {
-    let mut st =
-        conn.prepare("INSERT INTO events VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
+    let mut st = prepare::<Event>(conn, "events", &["id"])?;
     for (i, (_, x)) in records.iter().enumerate() {
-        st.execute(params![
-            id(i),
-            x.key,
-            lc(&x.key),
-            x.name,
-            x.category.as_str(),
-            x.start_date.0,
-            x.end_date.as_ref().map(|d| d.0.clone()),
-            x.latitude,
-            x.longitude,
-            x.url,
-            x.description,
-            x.summary,
-            x.suggested_location
-        ])?;
+        execute(&mut st, &[&id(i)], x)?;
     }
     Ok(())
 }
 
 fn insert_sponsors(conn: &Connection, records: &Records<Sponsor>) -> Result<(), StoreError> {
-    let mut st =
-        conn.prepare("INSERT INTO sponsors VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")?;
+    let mut st = prepare::<Sponsor>(conn, "sponsors", &["id"])?;
     for (i, (_, x)) in records.iter().enumerate() {
-        st.execute(params![
-            id(i),
-            x.key,
-            lc(&x.key),
-            x.name,
-            lc(&x.name),
-            x.sponsor_type.as_str(),
-            lc(x.sponsor_type.as_str()),
-            b(x.is_member),
-            x.member_type.as_str(),
-            x.image_url,
-            x.url,
-            x.job_url,
-            x.description
-        ])?;
+        execute(&mut st, &[&id(i)], x)?;
     }
     Ok(())
 }
 
 /// The link tables of a snapshot's new records, in the order of
 /// [`Resolved::snapshot_links`].
-const SNAPSHOT_LINK_TABLES: [&str; 5] = [
-    "snapshot_chapters",
-    "snapshot_projects",
-    "snapshot_members",
-    "snapshot_issues",
-    "snapshot_releases",
+const SNAPSHOT_LINK_TABLES: [(&str, &str); 5] = [
+    ("snapshot_chapters", "chapter_id"),
+    ("snapshot_projects", "project_id"),
+    ("snapshot_members", "member_id"),
+    ("snapshot_issues", "issue_id"),
+    ("snapshot_releases", "release_id"),
 ];
 
 /// Inserts the snapshots and the records each lists as new (`links`, in the order of
@@ -599,24 +447,18 @@ pub(super) fn insert_snapshots(
     records: &Records<Snapshot>,
     links: &[[Vec<i64>; 5]],
 ) -> Result<(), StoreError> {
-    let mut st = conn.prepare("INSERT INTO snapshots VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)")?;
+    let mut st = prepare::<Snapshot>(conn, "snapshots", &["id"])?;
     let mut link_stmts = SNAPSHOT_LINK_TABLES
         .iter()
-        .map(|t| conn.prepare(&format!("INSERT INTO {t} VALUES (?1, ?2)")))
+        .map(|(t, column)| {
+            conn.prepare(&format!(
+                "INSERT INTO {t} (snapshot_id, {column}) VALUES (?1, ?2)"
+            ))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     for (i, (_, x)) in records.iter().enumerate() {
         let id = id(i);
-        st.execute(params![
-            id,
-            x.key,
-            lc(&x.key),
-            x.title,
-            x.status.as_str(),
-            x.start_at.0,
-            x.end_at.0,
-            x.created_at.0,
-            x.updated_at.0
-        ])?;
+        execute(&mut st, &[&id], x)?;
         for (slot, ids) in links[i].iter().enumerate() {
             for target in ids {
                 link_stmts[slot].execute(params![id, target])?;

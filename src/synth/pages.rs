@@ -478,6 +478,9 @@ impl Iterator for PullRequests<'_> {
         } else {
             Some(self.ds.members[skew(rng, members, 2.5)].1.login.clone())
         };
+        // Every field set; the update keeps an optional field added later at its
+        // default without an edit here.
+        #[allow(clippy::needless_update)]
         Some(PullRequest {
             url: format!(
                 "https://github.com/{}/{}/pull/{number}",
@@ -494,6 +497,7 @@ impl Iterator for PullRequests<'_> {
             updated_at: ts(updated),
             closed_at,
             merged_at,
+            ..PullRequest::default()
         })
     }
 

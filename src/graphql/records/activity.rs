@@ -4,86 +4,62 @@
 
 use async_graphql::{SimpleObject, ID};
 
-use super::{node_id, repo_key, Record, Table, User, REPO_JOINS, USER_COLUMNS};
-use crate::catalog::exposure::active;
+use super::{node_id, repo_key, Issue, Table, User, REPO_JOINS, USER_COLUMNS};
 use crate::catalog::short_key;
 use crate::graphql::db::Cols;
+use crate::schema::exposure::active;
+use crate::schema::Selected;
+use crate::selected;
 use crate::store::lc;
 
 // ----------------------------------------------------------------------------------
 // Repositories and contributors
 
-/// A code repository (of any organization).
-#[derive(SimpleObject, Clone)]
-#[graphql(complex)]
-pub struct Repository {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    #[graphql(skip)]
-    pub id: i64,
-    #[graphql(skip)]
-    pub organization_id: i64,
-    /// The repository name in lower case, as used by `repository(repositoryKey:)`.
-    pub key: String,
-    pub name: String,
-    pub description: Option<String>,
-    pub url: String,
-    pub commits_count: i64,
-    pub contributors_count: i64,
-    pub forks_count: i64,
-    pub open_issues_count: i64,
-    pub stars_count: i64,
-    pub subscribers_count: i64,
-    pub is_archived: bool,
-    /// An SPDX identifier, or empty.
-    pub license: String,
-    pub languages: Vec<String>,
-    pub topics: Vec<String>,
-    pub created_at: String,
-    pub updated_at: String,
-    /// Kilobytes; resolved by `size` in `types.rs`.
-    #[graphql(skip)]
-    pub size: Option<i64>,
+selected! {
+    /// A code repository (of any organization).
+    #[derive(SimpleObject, Clone)]
+    #[graphql(complex)]
+    pub struct Repository {
+        /// Opaque and stable: the same record has the same id in every regeneration.
+        #[graphql(name = "id")]
+        pub node_id: ID = later(),
+        #[graphql(skip)]
+        pub id: i64 = get("t.id"),
+        #[graphql(skip)]
+        pub organization_id: i64 = get("t.organization_id"),
+        /// The repository name in lower case, as used by `repository(repositoryKey:)`.
+        pub key: String = get("t.name_lc"),
+        pub name: String = get("t.name"),
+        pub description: Option<String> = get("t.description"),
+        pub url: String = get("t.url"),
+        pub commits_count: i64 = get("t.commits_count"),
+        pub contributors_count: i64 = get("t.contributors_count"),
+        pub forks_count: i64 = get("t.forks_count"),
+        pub open_issues_count: i64 = get("t.open_issues_count"),
+        pub stars_count: i64 = get("t.stars_count"),
+        pub subscribers_count: i64 = get("t.subscribers_count"),
+        pub is_archived: bool = get("t.is_archived"),
+        /// An SPDX identifier, or empty.
+        pub license: String = get("t.license"),
+        pub languages: Vec<String> = list("t.languages"),
+        pub topics: Vec<String> = list("t.topics"),
+        pub created_at: String = ts("t.created_at"),
+        pub updated_at: String = ts("t.updated_at"),
+        /// Kilobytes; resolved by `size` in `types.rs`.
+        #[graphql(skip)]
+        pub size: Option<i64> = get("t.size"),
+    } => finish_repository ["(SELECT ro.login FROM organizations ro WHERE ro.id = t.organization_id)"]
+}
+
+/// Derives what [`Repository`] does not read as it is.
+fn finish_repository(rec: &mut Repository, c: &mut Cols) -> rusqlite::Result<()> {
+    let organization: String = c.get()?;
+    rec.node_id = node_id("Repository", &repo_key(&organization, &rec.name, ""));
+    Ok(())
 }
 
 impl Table for Repository {
     const TABLE: &'static str = "repositories";
-}
-
-impl Record for Repository {
-    const COLS: &'static str = "t.id, t.organization_id, t.name_lc, t.name, t.description, \
-        t.url, t.commits_count, t.contributors_count, t.forks_count, t.open_issues_count, \
-        t.stars_count, t.subscribers_count, t.is_archived, t.license, t.languages, t.topics, \
-        t.created_at, t.updated_at, t.size, \
-        (SELECT ro.login FROM organizations ro WHERE ro.id = t.organization_id)";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = Repository {
-            node_id: ID(String::new()),
-            id: c.get()?,
-            organization_id: c.get()?,
-            key: c.get()?,
-            name: c.get()?,
-            description: c.get()?,
-            url: c.get()?,
-            commits_count: c.get()?,
-            contributors_count: c.get()?,
-            forks_count: c.get()?,
-            open_issues_count: c.get()?,
-            stars_count: c.get()?,
-            subscribers_count: c.get()?,
-            is_archived: c.get()?,
-            license: c.get()?,
-            languages: c.string_list()?,
-            topics: c.string_list()?,
-            created_at: c.ts()?,
-            updated_at: c.ts()?,
-            size: c.get()?,
-        };
-        let organization: String = c.get()?;
-        rec.node_id = node_id("Repository", &repo_key(&organization, &rec.name, ""));
-        Ok(rec)
-    }
 }
 
 /// A member's contributions to one or several repositories.
@@ -125,10 +101,10 @@ macro_rules! top_project {
     };
 }
 
-impl Record for Contributor {
+impl Selected for Contributor {
     /// Over a member `m` and a row `g` of the contributions with `g.n` the count and
     /// `g.scope` what it is summed over (the same text for the same selection).
-    const COLS: &'static str = concat!(
+    const COLUMNS: &'static str = concat!(
         "m.login, m.name, m.avatar_url, g.n, ",
         top_project!("m.id", "key"),
         ", ",
@@ -156,31 +132,6 @@ impl Record for Contributor {
 // ----------------------------------------------------------------------------------
 // Issues, milestones, releases
 
-/// An issue.
-#[derive(SimpleObject, Clone)]
-#[graphql(complex)]
-pub struct Issue {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    #[graphql(skip)]
-    pub id: i64,
-    pub number: i64,
-    pub title: String,
-    /// `open` or `closed`.
-    pub state: String,
-    /// Markdown.
-    pub body: String,
-    pub url: String,
-    #[graphql(skip)]
-    pub author_id: Option<i64>,
-    /// The login of the repository's organization.
-    pub organization_name: String,
-    pub repository_name: String,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
 impl Table for Issue {
     const TABLE: &'static str = "issues";
     /// The organization through the issue's own `organization_id`, so that the newest
@@ -189,107 +140,60 @@ impl Table for Issue {
          JOIN organizations o ON o.id = t.organization_id";
 }
 
-impl Record for Issue {
-    const COLS: &'static str = "t.id, t.number, t.title, t.state, \
-        (SELECT b.body FROM issue_bodies b WHERE b.issue_id = t.id), t.url, t.author_id, \
-        o.login, r.name, t.created_at, t.updated_at";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = Issue {
-            node_id: ID(String::new()),
-            id: c.get()?,
-            number: c.get()?,
-            title: c.get()?,
-            state: c.get()?,
-            body: c.get()?,
-            url: c.get()?,
-            author_id: c.get()?,
-            organization_name: c.get()?,
-            repository_name: c.get()?,
-            created_at: c.ts()?,
-            updated_at: c.ts()?,
-        };
-        let key = repo_key(
-            &rec.organization_name,
-            &rec.repository_name,
-            &format!("#{}", rec.number),
-        );
-        rec.node_id = node_id("Issue", &key);
-        Ok(rec)
-    }
-}
-
 /// The name of a label on an issue.
 #[derive(Clone)]
 pub struct LabelName(pub String);
 
-impl Record for LabelName {
+impl Selected for LabelName {
     /// Over `labels l`.
-    const COLS: &'static str = "l.name";
+    const COLUMNS: &'static str = "l.name";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         Ok(LabelName(c.get()?))
     }
 }
 
-/// A milestone.
-#[derive(SimpleObject, Clone)]
-#[graphql(complex)]
-pub struct Milestone {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    pub number: i64,
-    pub title: String,
-    /// `open` or `closed`.
-    pub state: String,
-    /// Markdown.
-    pub body: String,
-    pub url: String,
-    #[graphql(skip)]
-    pub author_id: Option<i64>,
-    /// The login of the repository's organization.
-    pub organization_name: String,
-    pub repository_name: String,
-    pub open_issues_count: i64,
-    pub closed_issues_count: i64,
-    pub due_on: Option<String>,
-    pub created_at: String,
-    pub updated_at: String,
+selected! {
+    /// A milestone.
+    #[derive(SimpleObject, Clone)]
+    #[graphql(complex)]
+    pub struct Milestone {
+        /// Opaque and stable: the same record has the same id in every regeneration.
+        #[graphql(name = "id")]
+        pub node_id: ID = later(),
+        pub number: i64 = get("t.number"),
+        pub title: String = get("t.title"),
+        /// `open` or `closed`.
+        pub state: String = get("t.state"),
+        /// Markdown.
+        pub body: String = get("t.body"),
+        pub url: String = get("t.url"),
+        #[graphql(skip)]
+        pub author_id: Option<i64> = get("t.author_id"),
+        /// The login of the repository's organization.
+        pub organization_name: String = get("o.login"),
+        pub repository_name: String = get("r.name"),
+        pub open_issues_count: i64 = get("t.open_issues_count"),
+        pub closed_issues_count: i64 = get("t.closed_issues_count"),
+        pub due_on: Option<String> = opt_ts("t.due_on"),
+        pub created_at: String = ts("t.created_at"),
+        pub updated_at: String = ts("t.updated_at"),
+    } => finish_milestone
+}
+
+/// Derives what [`Milestone`] does not read as it is.
+fn finish_milestone(rec: &mut Milestone, _c: &mut Cols) -> rusqlite::Result<()> {
+    let key = repo_key(
+        &rec.organization_name,
+        &rec.repository_name,
+        &format!("#{}", rec.number),
+    );
+    rec.node_id = node_id("Milestone", &key);
+    Ok(())
 }
 
 impl Table for Milestone {
     const TABLE: &'static str = "milestones";
     const JOINS: &'static str = REPO_JOINS;
-}
-
-impl Record for Milestone {
-    const COLS: &'static str = "t.number, t.title, t.state, t.body, t.url, t.author_id, \
-        o.login, r.name, t.open_issues_count, t.closed_issues_count, t.due_on, t.created_at, \
-        t.updated_at";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = Milestone {
-            node_id: ID(String::new()),
-            number: c.get()?,
-            title: c.get()?,
-            state: c.get()?,
-            body: c.get()?,
-            url: c.get()?,
-            author_id: c.get()?,
-            organization_name: c.get()?,
-            repository_name: c.get()?,
-            open_issues_count: c.get()?,
-            closed_issues_count: c.get()?,
-            due_on: c.opt_ts()?,
-            created_at: c.ts()?,
-            updated_at: c.ts()?,
-        };
-        let key = repo_key(
-            &rec.organization_name,
-            &rec.repository_name,
-            &format!("#{}", rec.number),
-        );
-        rec.node_id = node_id("Milestone", &key);
-        Ok(rec)
-    }
 }
 
 /// A published release.
@@ -340,8 +244,8 @@ macro_rules! release_cols {
     };
 }
 
-impl Record for Release {
-    const COLS: &'static str = release_cols!();
+impl Selected for Release {
+    const COLUMNS: &'static str = release_cols!();
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let mut rec = Release {
             node_id: ID(String::new()),
@@ -381,8 +285,8 @@ impl Table for AuthoredRelease {
         concat!(repo_joins!(), " LEFT JOIN members a ON a.id = t.author_id");
 }
 
-impl Record for AuthoredRelease {
-    const COLS: &'static str = concat!(release_cols!(), ", a.id IS NOT NULL, ", user_cols!(a));
+impl Selected for AuthoredRelease {
+    const COLUMNS: &'static str = concat!(release_cols!(), ", a.id IS NOT NULL, ", user_cols!(a));
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let mut release = Release::read(c)?;
         let author = if c.get::<bool>()? {
@@ -409,8 +313,8 @@ impl Table for CardRelease {
     const JOINS: &'static str = AuthoredRelease::JOINS;
 }
 
-impl Record for CardRelease {
-    const COLS: &'static str = concat!(
+impl Selected for CardRelease {
+    const COLUMNS: &'static str = concat!(
         release_cols!(),
         ", a.id IS NOT NULL, a.id, a.login, a.name, a.avatar_url"
     );

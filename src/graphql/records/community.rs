@@ -5,113 +5,85 @@
 use async_graphql::{SimpleObject, ID};
 
 use super::pages::entity_key;
-use super::{node_id, Record, Table};
-use crate::catalog::exposure::{active, published, snapshot_counts};
+use super::{node_id, Table};
 use crate::catalog::short_key;
 use crate::graphql::db::Cols;
+use crate::schema::exposure::{active, published, snapshot_counts};
+use crate::schema::Selected;
+use crate::selected;
 use crate::store::lc;
 
 // ----------------------------------------------------------------------------------
 // Chapters, committees, leaders
 
-/// An active chapter.
-#[derive(SimpleObject, Clone)]
-#[graphql(complex)]
-pub struct Chapter {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    #[graphql(skip)]
-    pub id: i64,
-    /// The key without its `www-chapter-` prefix, as in the frontend's links and the
-    /// REST paths.
-    pub key: String,
-    pub name: String,
-    pub country: String,
-    pub region: String,
-    /// Always true: inactive chapters are not part of the API.
-    pub is_active: bool,
-    pub latitude: Option<f64>,
-    pub longitude: Option<f64>,
-    pub summary: String,
-    pub url: String,
-    pub created_at: String,
-    pub updated_at: String,
-    /// Where the chapter meets, as a place name for display; null when the dataset
-    /// gives none.
-    pub suggested_location: Option<String>,
+selected! {
+    /// An active chapter.
+    #[derive(SimpleObject, Clone)]
+    #[graphql(complex)]
+    pub struct Chapter {
+        /// Opaque and stable: the same record has the same id in every regeneration.
+        #[graphql(name = "id")]
+        pub node_id: ID = later(),
+        #[graphql(skip)]
+        pub id: i64 = get("t.id"),
+        /// The key without its `www-chapter-` prefix, as in the frontend's links and the
+        /// REST paths.
+        pub key: String = get("t.key"),
+        pub name: String = get("t.name"),
+        pub country: String = get("t.country"),
+        pub region: String = get("t.region"),
+        /// Always true: inactive chapters are not part of the API.
+        pub is_active: bool = get("t.is_active"),
+        pub latitude: Option<f64> = get("t.latitude"),
+        pub longitude: Option<f64> = get("t.longitude"),
+        pub summary: String = get("t.summary"),
+        pub url: String = get("t.url"),
+        pub created_at: String = ts("t.created_at"),
+        pub updated_at: String = ts("t.updated_at"),
+        /// Where the chapter meets, as a place name for display; null when the dataset
+        /// gives none.
+        pub suggested_location: Option<String> = get("t.suggested_location"),
+    } => finish_chapter
+}
+
+/// Derives what [`Chapter`] does not read as it is.
+fn finish_chapter(rec: &mut Chapter, _c: &mut Cols) -> rusqlite::Result<()> {
+    rec.node_id = node_id("Chapter", &lc(&rec.key));
+    rec.key = short_key(&rec.key, "www-chapter-").to_string();
+    Ok(())
 }
 
 impl Table for Chapter {
     const TABLE: &'static str = "chapters";
 }
 
-impl Record for Chapter {
-    const COLS: &'static str =
-        "t.id, t.key, t.name, t.country, t.region, t.is_active, t.latitude, \
-        t.longitude, t.summary, t.url, t.created_at, t.updated_at, t.suggested_location";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = Chapter {
-            node_id: ID(String::new()),
-            id: c.get()?,
-            key: c.get()?,
-            name: c.get()?,
-            country: c.get()?,
-            region: c.get()?,
-            is_active: c.get()?,
-            latitude: c.get()?,
-            longitude: c.get()?,
-            summary: c.get()?,
-            url: c.get()?,
-            created_at: c.ts()?,
-            updated_at: c.ts()?,
-            suggested_location: c.get()?,
-        };
-        rec.node_id = node_id("Chapter", &lc(&rec.key));
-        rec.key = short_key(&rec.key, "www-chapter-").to_string();
-        Ok(rec)
-    }
+selected! {
+    /// An active committee.
+    #[derive(SimpleObject, Clone)]
+    #[graphql(complex)]
+    pub struct Committee {
+        /// Opaque and stable: the same record has the same id in every regeneration.
+        #[graphql(name = "id")]
+        pub node_id: ID = later(),
+        #[graphql(skip)]
+        pub id: i64 = get("t.id"),
+        /// The key without its `www-committee-` prefix, as in the frontend's links and the
+        /// REST paths.
+        pub key: String = get("t.key"),
+        pub name: String = get("t.name"),
+        pub description: String = get("t.description"),
+        pub summary: String = get("t.summary"),
+        pub url: String = get("t.url"),
+        pub created_at: String = ts("t.created_at"),
+        pub updated_at: String = ts("t.updated_at"),
+    } => finish_committee
 }
 
-/// An active committee.
-#[derive(SimpleObject, Clone)]
-#[graphql(complex)]
-pub struct Committee {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    #[graphql(skip)]
-    pub id: i64,
-    /// The key without its `www-committee-` prefix, as in the frontend's links and the
-    /// REST paths.
-    pub key: String,
-    pub name: String,
-    pub description: String,
-    pub summary: String,
-    pub url: String,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-impl Record for Committee {
-    const COLS: &'static str =
-        "t.id, t.key, t.name, t.description, t.summary, t.url, t.created_at, t.updated_at";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = Committee {
-            node_id: ID(String::new()),
-            id: c.get()?,
-            key: c.get()?,
-            name: c.get()?,
-            description: c.get()?,
-            summary: c.get()?,
-            url: c.get()?,
-            created_at: c.ts()?,
-            updated_at: c.ts()?,
-        };
-        rec.node_id = node_id("Committee", &lc(&rec.key));
-        rec.key = short_key(&rec.key, "www-committee-").to_string();
-        Ok(rec)
-    }
+/// Derives what [`Committee`] does not read as it is.
+fn finish_committee(rec: &mut Committee, _c: &mut Cols) -> rusqlite::Result<()> {
+    rec.node_id = node_id("Committee", &lc(&rec.key));
+    rec.key = short_key(&rec.key, "www-committee-").to_string();
+    Ok(())
 }
 
 /// A leader of a chapter, committee or project.
@@ -129,9 +101,9 @@ pub struct EntityLeader {
     pub member_id: Option<i64>,
 }
 
-impl Record for EntityLeader {
+impl Selected for EntityLeader {
     /// Over `leaders t`.
-    const COLS: &'static str = concat!(
+    const COLUMNS: &'static str = concat!(
         "t.name, t.member_id, t.description, t.entity_kind, t.position, ",
         entity_key!()
     );
@@ -154,153 +126,108 @@ impl Record for EntityLeader {
 // ----------------------------------------------------------------------------------
 // Events and sponsors
 
-/// An event.
-#[derive(SimpleObject, Clone)]
-pub struct Event {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    pub key: String,
-    pub name: String,
-    /// `appsec_days`, `global`, `partner` or `other`.
-    pub category: String,
-    /// `YYYY-MM-DD`.
-    pub start_date: String,
-    /// `YYYY-MM-DD`.
-    pub end_date: Option<String>,
-    pub latitude: Option<f64>,
-    pub longitude: Option<f64>,
-    pub url: Option<String>,
-    pub description: Option<String>,
-    pub summary: String,
-    pub suggested_location: String,
+selected! {
+    /// An event.
+    #[derive(SimpleObject, Clone)]
+    pub struct Event {
+        /// Opaque and stable: the same record has the same id in every regeneration.
+        #[graphql(name = "id")]
+        pub node_id: ID = later(),
+        pub key: String = get("t.key"),
+        pub name: String = get("t.name"),
+        /// `appsec_days`, `global`, `partner` or `other`.
+        pub category: String = get("t.category"),
+        /// `YYYY-MM-DD`.
+        pub start_date: String = get("t.start_date"),
+        /// `YYYY-MM-DD`.
+        pub end_date: Option<String> = get("t.end_date"),
+        pub latitude: Option<f64> = get("t.latitude"),
+        pub longitude: Option<f64> = get("t.longitude"),
+        pub url: Option<String> = get("t.url"),
+        pub description: Option<String> = get("t.description"),
+        pub summary: String = get("t.summary"),
+        pub suggested_location: String = get("t.suggested_location"),
+    } => finish_event
 }
 
-impl Record for Event {
-    const COLS: &'static str = "t.key, t.name, t.category, t.start_date, t.end_date, \
-        t.latitude, t.longitude, t.url, t.description, t.summary, t.suggested_location";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = Event {
-            node_id: ID(String::new()),
-            key: c.get()?,
-            name: c.get()?,
-            category: c.get()?,
-            start_date: c.get()?,
-            end_date: c.get()?,
-            latitude: c.get()?,
-            longitude: c.get()?,
-            url: c.get()?,
-            description: c.get()?,
-            summary: c.get()?,
-            suggested_location: c.get()?,
-        };
-        rec.node_id = node_id("Event", &lc(&rec.key));
-        Ok(rec)
-    }
+/// Derives what [`Event`] does not read as it is.
+fn finish_event(rec: &mut Event, _c: &mut Cols) -> rusqlite::Result<()> {
+    rec.node_id = node_id("Event", &lc(&rec.key));
+    Ok(())
 }
 
-/// A sponsor.
-#[derive(SimpleObject, Clone)]
-pub struct Sponsor {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    pub key: String,
-    pub name: String,
-    /// `Diamond`, `Platinum`, `Gold`, `Silver`, `Supporter` or `Not a Sponsor`.
-    pub sponsor_type: String,
-    pub is_member: bool,
-    /// `Platinum`, `Gold`, `Silver`, or empty.
-    pub member_type: String,
-    pub image_url: String,
-    pub url: String,
-    pub job_url: String,
-    pub description: String,
+selected! {
+    /// A sponsor.
+    #[derive(SimpleObject, Clone)]
+    pub struct Sponsor {
+        /// Opaque and stable: the same record has the same id in every regeneration.
+        #[graphql(name = "id")]
+        pub node_id: ID = later(),
+        pub key: String = get("t.key"),
+        pub name: String = get("t.name"),
+        /// `Diamond`, `Platinum`, `Gold`, `Silver`, `Supporter` or `Not a Sponsor`.
+        pub sponsor_type: String = get("t.sponsor_type"),
+        pub is_member: bool = get("t.is_member"),
+        /// `Platinum`, `Gold`, `Silver`, or empty.
+        pub member_type: String = get("t.member_type"),
+        pub image_url: String = get("t.image_url"),
+        pub url: String = get("t.url"),
+        pub job_url: String = get("t.job_url"),
+        pub description: String = get("t.description"),
+    } => finish_sponsor
 }
 
-impl Record for Sponsor {
-    const COLS: &'static str = "t.key, t.name, t.sponsor_type, t.is_member, \
-        t.member_type, t.image_url, t.url, t.job_url, t.description";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = Sponsor {
-            node_id: ID(String::new()),
-            key: c.get()?,
-            name: c.get()?,
-            sponsor_type: c.get()?,
-            is_member: c.get()?,
-            member_type: c.get()?,
-            image_url: c.get()?,
-            url: c.get()?,
-            job_url: c.get()?,
-            description: c.get()?,
-        };
-        rec.node_id = node_id("Sponsor", &lc(&rec.key));
-        Ok(rec)
-    }
+/// Derives what [`Sponsor`] does not read as it is.
+fn finish_sponsor(rec: &mut Sponsor, _c: &mut Cols) -> rusqlite::Result<()> {
+    rec.node_id = node_id("Sponsor", &lc(&rec.key));
+    Ok(())
 }
 
 // ----------------------------------------------------------------------------------
 // Projects
 
-/// An active project.
-#[derive(SimpleObject, Clone)]
-#[graphql(complex)]
-pub struct Project {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    #[graphql(skip)]
-    pub id: i64,
-    /// The key without its `www-project-` prefix, as in the frontend's links and the
-    /// REST paths.
-    pub key: String,
-    pub name: String,
-    /// `flagship`, `production`, `incubator`, `lab` or `demo`.
-    pub level: String,
-    /// `code`, `documentation`, `tool` or `other`.
-    #[graphql(name = "type")]
-    pub kind: String,
-    /// Always true: inactive projects are not part of the API.
-    pub is_active: bool,
-    pub description: String,
-    pub summary: String,
-    pub url: String,
-    /// Sum of the stars of the project's repositories.
-    pub stars_count: i64,
-    /// Sum of the forks of the project's repositories.
-    pub forks_count: i64,
-    pub created_at: String,
-    pub updated_at: String,
+selected! {
+    /// An active project.
+    #[derive(SimpleObject, Clone)]
+    #[graphql(complex)]
+    pub struct Project {
+        /// Opaque and stable: the same record has the same id in every regeneration.
+        #[graphql(name = "id")]
+        pub node_id: ID = later(),
+        #[graphql(skip)]
+        pub id: i64 = get("t.id"),
+        /// The key without its `www-project-` prefix, as in the frontend's links and the
+        /// REST paths.
+        pub key: String = get("t.key"),
+        pub name: String = get("t.name"),
+        /// `flagship`, `production`, `incubator`, `lab` or `demo`.
+        pub level: String = get("t.level"),
+        /// `code`, `documentation`, `tool` or `other`.
+        #[graphql(name = "type")]
+        pub kind: String = get("t.type"),
+        /// Always true: inactive projects are not part of the API.
+        pub is_active: bool = get("t.is_active"),
+        pub description: String = get("t.description"),
+        pub summary: String = get("t.summary"),
+        pub url: String = get("t.url"),
+        /// Sum of the stars of the project's repositories.
+        pub stars_count: i64 = get("t.stars"),
+        /// Sum of the forks of the project's repositories.
+        pub forks_count: i64 = get("t.forks"),
+        pub created_at: String = ts("t.created_at"),
+        pub updated_at: String = ts("t.updated_at"),
+    } => finish_project
+}
+
+/// Derives what [`Project`] does not read as it is.
+fn finish_project(rec: &mut Project, _c: &mut Cols) -> rusqlite::Result<()> {
+    rec.node_id = node_id("Project", &lc(&rec.key));
+    rec.key = short_key(&rec.key, "www-project-").to_string();
+    Ok(())
 }
 
 impl Table for Project {
     const TABLE: &'static str = "projects";
-}
-
-impl Record for Project {
-    const COLS: &'static str = "t.id, t.key, t.name, t.level, t.type, t.is_active, t.description, \
-        t.summary, t.url, t.stars, t.forks, t.created_at, t.updated_at";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = Project {
-            node_id: ID(String::new()),
-            id: c.get()?,
-            key: c.get()?,
-            name: c.get()?,
-            level: c.get()?,
-            kind: c.get()?,
-            is_active: c.get()?,
-            description: c.get()?,
-            summary: c.get()?,
-            url: c.get()?,
-            stars_count: c.get()?,
-            forks_count: c.get()?,
-            created_at: c.ts()?,
-            updated_at: c.ts()?,
-        };
-        rec.node_id = node_id("Project", &lc(&rec.key));
-        rec.key = short_key(&rec.key, "www-project-").to_string();
-        Ok(rec)
-    }
 }
 
 /// Totals over a project's repositories.
@@ -313,8 +240,8 @@ pub struct ProjectTotals {
     pub repositories: i64,
 }
 
-impl Record for ProjectTotals {
-    const COLS: &'static str = "(SELECT COALESCE(SUM(r.contributors_count), 0) \
+impl Selected for ProjectTotals {
+    const COLUMNS: &'static str = "(SELECT COALESCE(SUM(r.contributors_count), 0) \
             FROM project_repositories pr JOIN repositories r ON r.id = pr.repository_id \
             WHERE pr.project_id = t.id), \
         (SELECT COUNT(*) FROM project_repositories pr \
@@ -336,56 +263,38 @@ impl Record for ProjectTotals {
 // ----------------------------------------------------------------------------------
 // Organizations
 
-/// An organization affiliated with the community.
-#[derive(SimpleObject, Clone)]
-#[graphql(complex)]
-pub struct Organization {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    #[graphql(skip)]
-    pub id: i64,
-    pub login: String,
-    pub name: String,
-    pub company: String,
-    pub location: String,
-    pub description: String,
-    pub avatar_url: String,
-    pub url: String,
-    pub followers_count: i64,
-    pub created_at: String,
-    pub updated_at: String,
-    /// Public contact address; empty when the organization lists none.
-    pub email: String,
-    /// Members with access to the organization's repositories, as the code-hosting
-    /// site counts them.
-    pub collaborators_count: i64,
+selected! {
+    /// An organization affiliated with the community.
+    #[derive(SimpleObject, Clone)]
+    #[graphql(complex)]
+    pub struct Organization {
+        /// Opaque and stable: the same record has the same id in every regeneration.
+        #[graphql(name = "id")]
+        pub node_id: ID = later(),
+        #[graphql(skip)]
+        pub id: i64 = get("t.id"),
+        pub login: String = get("t.login"),
+        pub name: String = get("t.name"),
+        pub company: String = get("t.company"),
+        pub location: String = get("t.location"),
+        pub description: String = get("t.description"),
+        pub avatar_url: String = get("t.avatar_url"),
+        pub url: String = get("t.url"),
+        pub followers_count: i64 = get("t.followers_count"),
+        pub created_at: String = ts("t.created_at"),
+        pub updated_at: String = ts("t.updated_at"),
+        /// Public contact address; empty when the organization lists none.
+        pub email: String = get("t.email"),
+        /// Members with access to the organization's repositories, as the code-hosting
+        /// site counts them.
+        pub collaborators_count: i64 = get("t.collaborators_count"),
+    } => finish_organization
 }
 
-impl Record for Organization {
-    const COLS: &'static str = "t.id, t.login, t.name, t.company, t.location, t.description, \
-        t.avatar_url, t.url, t.followers_count, t.created_at, t.updated_at, t.email, \
-        t.collaborators_count";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = Organization {
-            node_id: ID(String::new()),
-            id: c.get()?,
-            login: c.get()?,
-            name: c.get()?,
-            company: c.get()?,
-            location: c.get()?,
-            description: c.get()?,
-            avatar_url: c.get()?,
-            url: c.get()?,
-            followers_count: c.get()?,
-            created_at: c.ts()?,
-            updated_at: c.ts()?,
-            email: c.get()?,
-            collaborators_count: c.get()?,
-        };
-        rec.node_id = node_id("Organization", &lc(&rec.login));
-        Ok(rec)
-    }
+/// Derives what [`Organization`] does not read as it is.
+fn finish_organization(rec: &mut Organization, _c: &mut Cols) -> rusqlite::Result<()> {
+    rec.node_id = node_id("Organization", &lc(&rec.login));
+    Ok(())
 }
 
 /// The sums over the repositories of the organizations in `?1` (a JSON array of ids),
@@ -410,11 +319,11 @@ pub struct OrganizationStats {
     pub total_stars: i64,
 }
 
-impl Record for OrganizationStats {
+impl Selected for OrganizationStats {
     /// Over a row `t` of an organization's sums ([`ORGANIZATION_SUMS`]);
     /// `total_contributors` is 0 here, and set from the contribution sums
     /// ([`crate::graphql::totals`]).
-    const COLS: &'static str = "0, t.forks, t.open_issues, t.repositories, t.stars";
+    const COLUMNS: &'static str = "0, t.forks, t.open_issues, t.repositories, t.stars";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         Ok(OrganizationStats {
             total_contributors: c.get()?,
@@ -460,8 +369,8 @@ impl Table for User {
     const TABLE: &'static str = "members";
 }
 
-impl Record for User {
-    const COLS: &'static str = user_cols!(t);
+impl Selected for User {
+    const COLUMNS: &'static str = user_cols!(t);
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let mut rec = User {
             node_id: ID(String::new()),
@@ -512,8 +421,8 @@ pub struct UserTotals {
     pub contributions: i64,
 }
 
-impl Record for UserTotals {
-    const COLS: &'static str = concat!(
+impl Selected for UserTotals {
+    const COLUMNS: &'static str = concat!(
         "(SELECT COUNT(*) FROM issues i WHERE i.author_id = t.id), \
          (SELECT COUNT(*) FROM releases x WHERE x.author_id = t.id AND ",
         published!("x"),
@@ -532,41 +441,30 @@ impl Record for UserTotals {
 // ----------------------------------------------------------------------------------
 // Snapshots
 
-/// A completed snapshot: what was new in a month.
-#[derive(SimpleObject, Clone)]
-#[graphql(complex)]
-pub struct Snapshot {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    #[graphql(skip)]
-    pub id: i64,
-    /// `YYYY-MM`.
-    pub key: String,
-    pub title: String,
-    pub start_at: String,
-    pub end_at: String,
-    pub created_at: String,
-    pub updated_at: String,
+selected! {
+    /// A completed snapshot: what was new in a month.
+    #[derive(SimpleObject, Clone)]
+    #[graphql(complex)]
+    pub struct Snapshot {
+        /// Opaque and stable: the same record has the same id in every regeneration.
+        #[graphql(name = "id")]
+        pub node_id: ID = later(),
+        #[graphql(skip)]
+        pub id: i64 = get("t.id"),
+        /// `YYYY-MM`.
+        pub key: String = get("t.key"),
+        pub title: String = get("t.title"),
+        pub start_at: String = ts("t.start_at"),
+        pub end_at: String = ts("t.end_at"),
+        pub created_at: String = ts("t.created_at"),
+        pub updated_at: String = ts("t.updated_at"),
+    } => finish_snapshot
 }
 
-impl Record for Snapshot {
-    const COLS: &'static str =
-        "t.id, t.key, t.title, t.start_at, t.end_at, t.created_at, t.updated_at";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = Snapshot {
-            node_id: ID(String::new()),
-            id: c.get()?,
-            key: c.get()?,
-            title: c.get()?,
-            start_at: c.ts()?,
-            end_at: c.ts()?,
-            created_at: c.ts()?,
-            updated_at: c.ts()?,
-        };
-        rec.node_id = node_id("Snapshot", &lc(&rec.key));
-        Ok(rec)
-    }
+/// Derives what [`Snapshot`] does not read as it is.
+fn finish_snapshot(rec: &mut Snapshot, _c: &mut Cols) -> rusqlite::Result<()> {
+    rec.node_id = node_id("Snapshot", &lc(&rec.key));
+    Ok(())
 }
 
 /// How many records of each kind are new in a snapshot: five counts over its new
@@ -580,8 +478,8 @@ pub struct SnapshotCounts {
     pub users: i64,
 }
 
-impl Record for SnapshotCounts {
-    const COLS: &'static str = snapshot_counts!();
+impl Selected for SnapshotCounts {
+    const COLUMNS: &'static str = snapshot_counts!();
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         Ok(SnapshotCounts {
             chapters: c.get()?,
@@ -611,10 +509,10 @@ pub struct StatsOverview {
     pub slack_workspace_stats: i64,
 }
 
-impl Record for StatsOverview {
+impl Selected for StatsOverview {
     /// `contributors_stats` is 0 here, and set from the contribution sums
     /// ([`crate::graphql::totals`]).
-    const COLS: &'static str = concat!(
+    const COLUMNS: &'static str = concat!(
         "(SELECT COUNT(*) FROM chapters c WHERE ",
         active!("c"),
         "), (SELECT COUNT(*) FROM projects p WHERE ",

@@ -8,9 +8,9 @@
 //! with `UNION ALL`, for all the requested entities at once: a page with N entities
 //! costs one statement, whatever N and whatever the number of days.
 
-use super::Record;
-use crate::catalog::exposure::published;
 use crate::graphql::db::Cols;
+use crate::schema::exposure::published;
+use crate::schema::Selected;
 
 /// A kind of activity: its name in `contributionStats`, its table (aliased `x`, with
 /// `repository_id`, `author_id` and `created_at`), and the condition that makes a
@@ -79,8 +79,8 @@ pub struct DayCount {
     pub count: i64,
 }
 
-impl Record for DayCount {
-    const COLS: &'static str = "kind, day, n";
+impl Selected for DayCount {
+    const COLUMNS: &'static str = "kind, day, n";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         Ok(DayCount {
             kind: c.get()?,

@@ -5,8 +5,9 @@
 
 use async_graphql::{SimpleObject, ID};
 
-use super::{node_id, repo_key, Record, Table};
+use super::{node_id, PullRequest, Table};
 use crate::graphql::db::Cols;
+use crate::schema::Selected;
 use crate::store::lc;
 
 /// The key (in lower case) of the chapter, committee or project of a row `t` with
@@ -24,65 +25,12 @@ pub(crate) use entity_key;
 // ----------------------------------------------------------------------------------
 // Pull requests
 
-/// A pull request.
-#[derive(SimpleObject, Clone)]
-#[graphql(complex)]
-pub struct PullRequest {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    pub number: i64,
-    pub title: String,
-    /// `open` or `closed`.
-    pub state: String,
-    pub url: String,
-    #[graphql(skip)]
-    pub author_id: Option<i64>,
-    /// The login of the repository's organization.
-    pub organization_name: String,
-    pub repository_name: String,
-    pub created_at: String,
-    pub updated_at: String,
-    /// Null while open.
-    pub closed_at: Option<String>,
-    /// Null unless merged.
-    pub merged_at: Option<String>,
-}
-
 impl Table for PullRequest {
     const TABLE: &'static str = "pull_requests";
     /// The organization through the pull request's own `organization_id`, so that an
     /// organization's newest pull requests are one walk of an index.
     const JOINS: &'static str = " JOIN repositories r ON r.id = t.repository_id \
          JOIN organizations o ON o.id = t.organization_id";
-}
-
-impl Record for PullRequest {
-    const COLS: &'static str = "t.number, t.title, t.state, t.url, t.author_id, o.login, r.name, \
-        t.created_at, t.updated_at, t.closed_at, t.merged_at";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = PullRequest {
-            node_id: ID(String::new()),
-            number: c.get()?,
-            title: c.get()?,
-            state: c.get()?,
-            url: c.get()?,
-            author_id: c.get()?,
-            organization_name: c.get()?,
-            repository_name: c.get()?,
-            created_at: c.ts()?,
-            updated_at: c.ts()?,
-            closed_at: c.opt_ts()?,
-            merged_at: c.opt_ts()?,
-        };
-        let key = repo_key(
-            &rec.organization_name,
-            &rec.repository_name,
-            &format!("#{}", rec.number),
-        );
-        rec.node_id = node_id("PullRequest", &key);
-        Ok(rec)
-    }
 }
 
 // ----------------------------------------------------------------------------------
@@ -103,8 +51,8 @@ pub struct Post {
     pub updated_at: String,
 }
 
-impl Record for Post {
-    const COLS: &'static str = "t.title, t.url, t.url_lc, t.author_name, t.author_image_url, \
+impl Selected for Post {
+    const COLUMNS: &'static str = "t.title, t.url, t.url_lc, t.author_name, t.author_image_url, \
         t.published_at, t.created_at, t.updated_at";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let title = c.get()?;
@@ -152,8 +100,8 @@ impl Table for HealthMetrics {
     const TABLE: &'static str = "project_health_metrics";
 }
 
-impl Record for HealthMetrics {
-    const COLS: &'static str = "(SELECT p.key_lc FROM projects p WHERE p.id = t.project_id), \
+impl Selected for HealthMetrics {
+    const COLUMNS: &'static str = "(SELECT p.key_lc FROM projects p WHERE p.id = t.project_id), \
         t.created_at, t.created_at, t.score, t.stars_count, t.forks_count, t.open_issues_count, \
         t.open_pull_requests_count, t.unanswered_issues_count, t.unassigned_issues_count, \
         t.last_commit_days, t.last_commit_days_requirement, t.last_release_days, \
@@ -194,9 +142,9 @@ pub struct Badge {
     pub weight: i64,
 }
 
-impl Record for Badge {
+impl Selected for Badge {
     /// Over `badges t`.
-    const COLS: &'static str = "t.name, t.description, t.css_class, t.weight";
+    const COLUMNS: &'static str = "t.name, t.description, t.css_class, t.weight";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let name: String = c.get()?;
         Ok(Badge {
@@ -225,9 +173,9 @@ pub struct EntityChannel {
     pub external_id: String,
 }
 
-impl Record for EntityChannel {
+impl Selected for EntityChannel {
     /// Over `channels t`.
-    const COLS: &'static str = concat!(
+    const COLUMNS: &'static str = concat!(
         "t.platform, t.name, t.external_id, t.entity_kind, t.position, ",
         entity_key!()
     );
@@ -261,9 +209,9 @@ pub struct CommitteeTotals {
     pub stars: i64,
 }
 
-impl Record for CommitteeTotals {
+impl Selected for CommitteeTotals {
     /// Over `committees t`.
-    const COLS: &'static str = "(SELECT COALESCE(SUM(r.contributors_count), 0) \
+    const COLUMNS: &'static str = "(SELECT COALESCE(SUM(r.contributors_count), 0) \
             FROM committee_repositories cr JOIN repositories r ON r.id = cr.repository_id \
             WHERE cr.committee_id = t.id), \
         (SELECT COALESCE(SUM(r.forks_count), 0) \

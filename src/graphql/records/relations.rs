@@ -10,7 +10,7 @@ use rusqlite::types::Value;
 
 use super::contributions::{self, DayCount};
 use super::*;
-use crate::catalog::exposure::{active, affiliated, published};
+use crate::schema::exposure::{active, affiliated, published};
 
 /// A relation: a parent record and how many of its children to load.
 pub trait ListKey: Copy + Eq + Hash + Send + Sync + 'static {
@@ -68,7 +68,7 @@ fn children<T: Table>(link: &str, grp: &str, filter: &str, order: &str) -> Strin
           FROM {link} WHERE {grp} IN (SELECT value FROM json_each(?1)) AND {filter}) \
           WHERE pos <= ?2) w \
          CROSS JOIN {table} t{joins} WHERE t.id = w.id",
-        cols = T::COLS,
+        cols = T::COLUMNS,
         table = T::TABLE,
         joins = T::JOINS,
     )
@@ -86,7 +86,7 @@ fn first_children<T: Table>(grp: &str, filter: &str, order: &str) -> String {
           FROM json_each(?1) p JOIN {table} t ON t.id IN (SELECT t.id FROM {table} t \
             WHERE {grp} = p.value AND {filter} ORDER BY {order} LIMIT ?2)) w \
          CROSS JOIN {table} t{joins} WHERE t.id = w.id",
-        cols = T::COLS,
+        cols = T::COLUMNS,
         table = T::TABLE,
         joins = T::JOINS,
     )
@@ -115,7 +115,7 @@ fn whole_children<T: Table>(link: &str, grp: &str, filter: &str, order: &str) ->
         "SELECT parents.value, {keys}, {cols} FROM json_each(?1) parents \
          CROSS JOIN {link}{joins} WHERE {grp} = parents.value AND {filter}",
         keys = sort_key(order),
-        cols = T::COLS,
+        cols = T::COLUMNS,
         joins = T::JOINS,
     )
 }
@@ -150,7 +150,7 @@ fn link_count(table: &str, column: &str) -> String {
 
 /// One record per id (`limit` 1): lookups by id and per-record aggregates.
 fn by_id<T: Record>(from: &str, filter: &str) -> String {
-    window(T::COLS, from, "t.id", filter, "t.id")
+    window(T::COLUMNS, from, "t.id", filter, "t.id")
 }
 
 /// A relation key type. `limit N` fixes the number of children; `(limit)` takes it
@@ -204,7 +204,7 @@ macro_rules! relation {
 /// The leaders of one kind of entity (bound as `?3`), in display order.
 fn leaders() -> String {
     window(
-        EntityLeader::COLS,
+        EntityLeader::COLUMNS,
         "leaders t",
         "t.entity_id",
         "t.entity_kind = ?3",
@@ -235,12 +235,12 @@ relation!(
 relation!(
     /// Label names of an issue, in display order.
     LabelsOfIssue => LabelName, limit MAX_LIMIT,
-    window(LabelName::COLS, "issue_labels t JOIN labels l ON l.id = t.label_id", "t.issue_id", "1",
+    window(LabelName::COLUMNS, "issue_labels t JOIN labels l ON l.id = t.label_id", "t.issue_id", "1",
         "t.position"));
 /// The chat channels of one kind of entity (bound as `?3`), in display order.
 fn channels() -> String {
     window(
-        EntityChannel::COLS,
+        EntityChannel::COLUMNS,
         "channels t",
         "t.entity_id",
         "t.entity_kind = ?3",
@@ -272,7 +272,7 @@ relation!(
 relation!(
     /// A member's badges, lightest weight first (then by name).
     UserBadges => Badge, limit MAX_LIMIT,
-    window(Badge::COLS, "member_badges mb JOIN badges t ON t.id = mb.badge_id", "mb.member_id",
+    window(Badge::COLUMNS, "member_badges mb JOIN badges t ON t.id = mb.badge_id", "mb.member_id",
         "1", "t.weight, t.name_lc, t.id"));
 relation!(
     /// A project's health measurements, newest first.
@@ -326,7 +326,7 @@ fn contributors(ranked: &str, scope: &str) -> String {
         "SELECT g.grp, g.pos, {cols} FROM (SELECT w.*, {scope} AS scope FROM ({ranked}) w \
            WHERE w.pos <= ?2) g \
          JOIN members m ON m.id = g.mid ORDER BY g.grp, g.pos",
-        cols = Contributor::COLS,
+        cols = Contributor::COLUMNS,
     )
 }
 

@@ -1,23 +1,19 @@
 //! The interchange files an export writes: for each, the query giving one row per
 //! record in stable-id order and each column's field name and kind, fields in the
-//! order of docs/data.md. `community.json` is one row, written as its one object.
+//! order of docs/data.md. A record's fields, their order and the columns of its own
+//! table come from its declaration ([`StoredRecord`]); a file names only the tables
+//! and the SQL of the fields kept elsewhere. `community.json` is one row, written as
+//! its one object.
 
-/// How a column becomes a JSON value.
-#[derive(Clone, Copy)]
-pub(super) enum Kind {
-    /// Text (or NULL → `null`).
-    Str,
-    /// Integer (or NULL → `null`).
-    Int,
-    /// Integer 0/1.
-    Bool,
-    /// Real (or NULL → `null`).
-    Real,
-    /// Microseconds since the epoch (or NULL → `null`) → RFC 3339.
-    Ts,
-    /// JSON text (arrays of strings or objects built by the query).
-    Json,
-}
+use std::sync::LazyLock;
+
+use crate::records::{
+    Badge, Chapter, Committee, Event, Issue, Label, Member, Milestone, Organization, Post, Project,
+    ProjectHealthMetrics, PullRequest, Release, Repository, RepositoryContributor, Snapshot,
+    Sponsor,
+};
+pub(super) use crate::schema::Kind;
+use crate::schema::{Keep, StoredRecord};
 
 use Kind::*;
 
@@ -63,459 +59,292 @@ macro_rules! channels {
     };
 }
 
+/// The JSON array of an entity's own repositories (`organization`, `name`), in order,
+/// from the link table `$table` whose entity column is `$column`.
+macro_rules! repositories {
+    ($table:literal, $column:literal) => {
+        concat!(
+            "(SELECT json_group_array(json_object('organization', org, 'name', name)) FROM \
+             (SELECT o.login AS org, r.name AS name FROM ",
+            $table,
+            " x JOIN repositories r ON r.id = x.repository_id \
+             JOIN organizations o ON o.id = r.organization_id \
+             WHERE x.",
+            $column,
+            " = t.id ORDER BY x.rowid))"
+        )
+    };
+}
+
+/// The organization `o` and repository `r` of a record `t` in a repository.
+const IN_REPO: &str = "JOIN repositories r ON r.id = t.repository_id \
+                       JOIN organizations o ON o.id = r.organization_id";
+
 /// One interchange file: its name, the query giving one row per record in stable-id
 /// order, and each column's field name and kind.
 pub(super) struct FileSpec {
     pub file: &'static str,
-    pub sql: &'static str,
-    pub fields: &'static [(&'static str, Kind)],
+    pub sql: String,
+    pub fields: Vec<(&'static str, Kind)>,
 }
 
-pub(super) static FILES: &[FileSpec] = &[
+/// The file of records of `R`: its fields in their declared order, each of the
+/// record's own columns read from `t`, each field kept elsewhere from `elsewhere`
+/// (field, SQL, kind), over `from` (the record's table aliased `t`, the joins, the
+/// order). `renamed` gives the interchange name of a field whose Rust name differs.
+fn records<R: StoredRecord>(
+    file: &'static str,
+    from: &str,
+    elsewhere: &[(&'static str, &str, Kind)],
+    renamed: &[(&'static str, &'static str)],
+) -> FileSpec {
+    let mut columns = Vec::new();
+    let mut fields = Vec::new();
+    for &(name, keep) in R::FIELDS {
+        let (sql, kind) = match keep {
+            Keep::Column(kind) | Keep::Shadowed(kind) => (format!("t.{name}"), kind),
+            Keep::Elsewhere => match elsewhere.iter().find(|(field, ..)| *field == name) {
+                Some(&(_, sql, kind)) => (sql.to_string(), kind),
+                None => panic!("{file}: the export names no SQL for the field {name}"),
+            },
+        };
+        columns.push(sql);
+        let name = renamed
+            .iter()
+            .find(|(field, _)| *field == name)
+            .map_or(name, |&(_, to)| to);
+        fields.push((name, kind));
+    }
     FileSpec {
-        file: "organizations.jsonl",
-        sql: "SELECT login, name, company, location, description, avatar_url, url, \
-              followers_count, is_affiliated, collaborators_count, email, created_at, \
-              updated_at FROM organizations ORDER BY id",
-        fields: &[
-            ("login", Str),
-            ("name", Str),
-            ("company", Str),
-            ("location", Str),
-            ("description", Str),
-            ("avatar_url", Str),
-            ("url", Str),
-            ("followers_count", Int),
-            ("is_affiliated", Bool),
-            ("collaborators_count", Int),
-            ("email", Str),
-            ("created_at", Ts),
-            ("updated_at", Ts),
-        ],
-    },
-    FileSpec {
-        file: "members.jsonl",
-        sql: "SELECT login, name, avatar_url, url, bio, company, location, title, \
-              twitter_username, followers_count, following_count, \
-              public_repositories_count, email, \
-              (SELECT json_group_array(name) FROM (SELECT b.name AS name FROM member_badges mb \
-                 JOIN badges b ON b.id = mb.badge_id WHERE mb.member_id = t.id \
-                 ORDER BY mb.position)), \
-              created_at, updated_at FROM members t ORDER BY id",
-        fields: &[
-            ("login", Str),
-            ("name", Str),
-            ("avatar_url", Str),
-            ("url", Str),
-            ("bio", Str),
-            ("company", Str),
-            ("location", Str),
-            ("title", Str),
-            ("twitter_username", Str),
-            ("followers_count", Int),
-            ("following_count", Int),
-            ("public_repositories_count", Int),
-            ("email", Str),
-            ("badges", Json),
-            ("created_at", Ts),
-            ("updated_at", Ts),
-        ],
-    },
-    FileSpec {
-        file: "repositories.jsonl",
-        sql: "SELECT o.login, r.name, r.description, r.url, r.commits_count, \
-              r.contributors_count, r.forks_count, r.open_issues_count, r.stars_count, \
-              r.subscribers_count, r.is_archived, r.license, r.topics, r.languages, \
-              r.pushed_at, r.created_at, r.updated_at, r.size \
-              FROM repositories r JOIN organizations o ON o.id = r.organization_id \
-              ORDER BY r.id",
-        fields: &[
-            ("organization", Str),
-            ("name", Str),
-            ("description", Str),
-            ("url", Str),
-            ("commits_count", Int),
-            ("contributors_count", Int),
-            ("forks_count", Int),
-            ("open_issues_count", Int),
-            ("stars_count", Int),
-            ("subscribers_count", Int),
-            ("is_archived", Bool),
-            ("license", Str),
-            ("topics", Json),
-            ("languages", Json),
-            ("pushed_at", Ts),
-            ("created_at", Ts),
-            ("updated_at", Ts),
-            ("size", Int),
-        ],
-    },
-    FileSpec {
-        file: "repository_contributors.jsonl",
-        sql: "SELECT o.login, r.name, m.login, c.contributions_count \
-              FROM repository_contributors c \
-              JOIN repositories r ON r.id = c.repository_id \
-              JOIN organizations o ON o.id = r.organization_id \
-              JOIN members m ON m.id = c.member_id ORDER BY c.rowid",
-        fields: &[
-            ("organization", Str),
-            ("repository", Str),
-            ("member", Str),
-            ("contributions_count", Int),
-        ],
-    },
-    FileSpec {
-        file: "labels.jsonl",
-        sql: "SELECT o.login, r.name, l.name, l.color, l.description, l.created_at, \
-              l.updated_at FROM labels l LEFT JOIN repositories r ON r.id = l.repository_id \
-              LEFT JOIN organizations o ON o.id = r.organization_id ORDER BY l.id",
-        fields: &[
-            ("organization", Str),
-            ("repository", Str),
-            ("name", Str),
-            ("color", Str),
-            ("description", Str),
-            ("created_at", Ts),
-            ("updated_at", Ts),
-        ],
-    },
-    FileSpec {
-        file: "issues.jsonl",
-        sql: "SELECT o.login, r.name, t.number, t.title, t.state, b.body, a.login, t.url, \
-              (SELECT json_group_array(name) FROM (SELECT l.name AS name FROM issue_labels il \
-                 JOIN labels l ON l.id = il.label_id WHERE il.issue_id = t.id \
-                 ORDER BY il.position)), \
-              t.created_at, t.updated_at, t.closed_at \
-              FROM issues t JOIN issue_bodies b ON b.issue_id = t.id \
-              JOIN repositories r ON r.id = t.repository_id \
-              JOIN organizations o ON o.id = r.organization_id \
-              LEFT JOIN members a ON a.id = t.author_id ORDER BY t.id",
-        fields: &[
-            ("organization", Str),
-            ("repository", Str),
-            ("number", Int),
-            ("title", Str),
-            ("state", Str),
-            ("body", Str),
-            ("author", Str),
-            ("url", Str),
-            ("labels", Json),
-            ("created_at", Ts),
-            ("updated_at", Ts),
-            ("closed_at", Ts),
-        ],
-    },
-    FileSpec {
-        file: "milestones.jsonl",
-        sql: "SELECT o.login, r.name, t.number, t.title, t.state, t.body, a.login, t.url, \
-              t.open_issues_count, t.closed_issues_count, t.due_on, t.created_at, \
-              t.updated_at \
-              FROM milestones t JOIN repositories r ON r.id = t.repository_id \
-              JOIN organizations o ON o.id = r.organization_id \
-              LEFT JOIN members a ON a.id = t.author_id ORDER BY t.id",
-        fields: &[
-            ("organization", Str),
-            ("repository", Str),
-            ("number", Int),
-            ("title", Str),
-            ("state", Str),
-            ("body", Str),
-            ("author", Str),
-            ("url", Str),
-            ("open_issues_count", Int),
-            ("closed_issues_count", Int),
-            ("due_on", Ts),
-            ("created_at", Ts),
-            ("updated_at", Ts),
-        ],
-    },
-    FileSpec {
-        file: "releases.jsonl",
-        sql: "SELECT o.login, r.name, t.tag_name, t.name, t.description, a.login, t.url, \
-              t.is_draft, t.is_pre_release, t.published_at, t.created_at \
-              FROM releases t JOIN repositories r ON r.id = t.repository_id \
-              JOIN organizations o ON o.id = r.organization_id \
-              LEFT JOIN members a ON a.id = t.author_id ORDER BY t.id",
-        fields: &[
-            ("organization", Str),
-            ("repository", Str),
-            ("tag_name", Str),
-            ("name", Str),
-            ("description", Str),
-            ("author", Str),
-            ("url", Str),
-            ("is_draft", Bool),
-            ("is_pre_release", Bool),
-            ("published_at", Ts),
-            ("created_at", Ts),
-        ],
-    },
-    FileSpec {
-        file: "chapters.jsonl",
-        sql: concat!(
-            "SELECT t.key, t.name, t.is_active, t.country, t.region, t.latitude, \
-              t.longitude, t.summary, t.url, \
-              ",
-            leaders!("chapter"),
-            ", \
-              t.suggested_location, \
-              ",
-            related_urls!("chapter"),
-            ", \
-              ",
-            channels!("chapter"),
-            ", \
-              (SELECT json_group_array(json_object('organization', org, 'name', name)) FROM \
-                 (SELECT o.login AS org, r.name AS name FROM chapter_repositories x \
-                  JOIN repositories r ON r.id = x.repository_id \
-                  JOIN organizations o ON o.id = r.organization_id \
-                  WHERE x.chapter_id = t.id ORDER BY x.rowid)), \
-              t.created_at, t.updated_at FROM chapters t ORDER BY t.id"
+        file,
+        sql: format!("SELECT {} FROM {from}", columns.join(", ")),
+        fields,
+    }
+}
+
+pub(super) static FILES: LazyLock<Vec<FileSpec>> = LazyLock::new(|| {
+    vec![
+        records::<Organization>(
+            "organizations.jsonl",
+            "organizations t ORDER BY t.id",
+            &[("url", "t.url", Str)],
+            &[],
         ),
-        fields: &[
-            ("key", Str),
-            ("name", Str),
-            ("is_active", Bool),
-            ("country", Str),
-            ("region", Str),
-            ("latitude", Real),
-            ("longitude", Real),
-            ("summary", Str),
-            ("url", Str),
-            ("leaders", Json),
-            ("suggested_location", Str),
-            ("related_urls", Json),
-            ("channels", Json),
-            ("repositories", Json),
-            ("created_at", Ts),
-            ("updated_at", Ts),
-        ],
-    },
-    FileSpec {
-        file: "committees.jsonl",
-        sql: concat!(
-            "SELECT t.key, t.name, t.is_active, t.description, t.summary, t.url, \
-              ",
-            leaders!("committee"),
-            ", \
-              ",
-            related_urls!("committee"),
-            ", \
-              ",
-            channels!("committee"),
-            ", \
-              (SELECT json_group_array(json_object('organization', org, 'name', name)) FROM \
-                 (SELECT o.login AS org, r.name AS name FROM committee_repositories x \
-                  JOIN repositories r ON r.id = x.repository_id \
-                  JOIN organizations o ON o.id = r.organization_id \
-                  WHERE x.committee_id = t.id ORDER BY x.rowid)), \
-              t.created_at, t.updated_at FROM committees t ORDER BY t.id"
+        records::<Member>(
+            "members.jsonl",
+            "members t ORDER BY t.id",
+            &[
+                ("url", "t.url", Str),
+                (
+                    "badges",
+                    "(SELECT json_group_array(name) FROM (SELECT b.name AS name \
+                     FROM member_badges mb JOIN badges b ON b.id = mb.badge_id \
+                     WHERE mb.member_id = t.id ORDER BY mb.position))",
+                    Json,
+                ),
+            ],
+            &[],
         ),
-        fields: &[
-            ("key", Str),
-            ("name", Str),
-            ("is_active", Bool),
-            ("description", Str),
-            ("summary", Str),
-            ("url", Str),
-            ("leaders", Json),
-            ("related_urls", Json),
-            ("channels", Json),
-            ("repositories", Json),
-            ("created_at", Ts),
-            ("updated_at", Ts),
-        ],
-    },
-    FileSpec {
-        file: "projects.jsonl",
-        sql: concat!(
-            "SELECT t.key, t.name, t.is_active, t.level, t.type, t.description, t.summary, \
-              t.url, \
-              ",
-            leaders!("project"),
-            ", \
-              (SELECT json_group_array(json_object('organization', org, 'name', name)) FROM \
-                 (SELECT o.login AS org, r.name AS name FROM project_repositories pr \
-                  JOIN repositories r ON r.id = pr.repository_id \
-                  JOIN organizations o ON o.id = r.organization_id \
-                  WHERE pr.project_id = t.id ORDER BY pr.rowid)), \
-              ",
-            related_urls!("project"),
-            ", \
-              ",
-            channels!("project"),
-            ", \
-              t.created_at, t.updated_at FROM projects t ORDER BY t.id"
+        records::<Repository>(
+            "repositories.jsonl",
+            "repositories t JOIN organizations o ON o.id = t.organization_id ORDER BY t.id",
+            &[("organization", "o.login", Str), ("url", "t.url", Str)],
+            &[],
         ),
-        fields: &[
-            ("key", Str),
-            ("name", Str),
-            ("is_active", Bool),
-            ("level", Str),
-            ("type", Str),
-            ("description", Str),
-            ("summary", Str),
-            ("url", Str),
-            ("leaders", Json),
-            ("repositories", Json),
-            ("related_urls", Json),
-            ("channels", Json),
-            ("created_at", Ts),
-            ("updated_at", Ts),
-        ],
-    },
-    FileSpec {
-        file: "events.jsonl",
-        sql: "SELECT key, name, category, start_date, end_date, latitude, longitude, url, \
-              description, summary, suggested_location FROM events ORDER BY id",
-        fields: &[
-            ("key", Str),
-            ("name", Str),
-            ("category", Str),
-            ("start_date", Str),
-            ("end_date", Str),
-            ("latitude", Real),
-            ("longitude", Real),
-            ("url", Str),
-            ("description", Str),
-            ("summary", Str),
-            ("suggested_location", Str),
-        ],
-    },
-    FileSpec {
-        file: "sponsors.jsonl",
-        sql: "SELECT key, name, sponsor_type, is_member, member_type, image_url, url, \
-              job_url, description FROM sponsors ORDER BY id",
-        fields: &[
-            ("key", Str),
-            ("name", Str),
-            ("sponsor_type", Str),
-            ("is_member", Bool),
-            ("member_type", Str),
-            ("image_url", Str),
-            ("url", Str),
-            ("job_url", Str),
-            ("description", Str),
-        ],
-    },
-    FileSpec {
-        file: "snapshots.jsonl",
-        sql: "SELECT t.key, t.title, t.status, t.start_at, t.end_at, t.created_at, \
-              t.updated_at, \
-              (SELECT json_group_array(key) FROM (SELECT c.key AS key FROM snapshot_chapters s \
-                 JOIN chapters c ON c.id = s.chapter_id WHERE s.snapshot_id = t.id \
-                 ORDER BY s.rowid)), \
-              (SELECT json_group_array(key) FROM (SELECT p.key AS key FROM snapshot_projects s \
-                 JOIN projects p ON p.id = s.project_id WHERE s.snapshot_id = t.id \
-                 ORDER BY s.rowid)), \
-              (SELECT json_group_array(login) FROM (SELECT m.login AS login \
-                 FROM snapshot_members s JOIN members m ON m.id = s.member_id \
-                 WHERE s.snapshot_id = t.id ORDER BY s.rowid)), \
-              (SELECT json_group_array(json_object('organization', org, 'repository', repo, \
-                 'number', number)) FROM (SELECT o.login AS org, r.name AS repo, \
-                 i.number AS number FROM snapshot_issues s JOIN issues i ON i.id = s.issue_id \
-                 JOIN repositories r ON r.id = i.repository_id \
-                 JOIN organizations o ON o.id = r.organization_id \
-                 WHERE s.snapshot_id = t.id ORDER BY s.rowid)), \
-              (SELECT json_group_array(json_object('organization', org, 'repository', repo, \
-                 'tag_name', tag)) FROM (SELECT o.login AS org, r.name AS repo, \
-                 x.tag_name AS tag FROM snapshot_releases s \
-                 JOIN releases x ON x.id = s.release_id \
-                 JOIN repositories r ON r.id = x.repository_id \
-                 JOIN organizations o ON o.id = r.organization_id \
-                 WHERE s.snapshot_id = t.id ORDER BY s.rowid)) \
-              FROM snapshots t ORDER BY t.id",
-        fields: &[
-            ("key", Str),
-            ("title", Str),
-            ("status", Str),
-            ("start_at", Ts),
-            ("end_at", Ts),
-            ("created_at", Ts),
-            ("updated_at", Ts),
-            ("new_chapters", Json),
-            ("new_projects", Json),
-            ("new_members", Json),
-            ("new_issues", Json),
-            ("new_releases", Json),
-        ],
-    },
-    FileSpec {
-        file: "pull_requests.jsonl",
-        sql: "SELECT o.login, r.name, t.number, t.title, t.state, b.body, a.login, t.url, \
-              t.created_at, t.updated_at, t.closed_at, t.merged_at \
-              FROM pull_requests t JOIN pull_request_bodies b ON b.pull_request_id = t.id \
-              JOIN repositories r ON r.id = t.repository_id \
-              JOIN organizations o ON o.id = r.organization_id \
-              LEFT JOIN members a ON a.id = t.author_id ORDER BY t.id",
-        fields: &[
-            ("organization", Str),
-            ("repository", Str),
-            ("number", Int),
-            ("title", Str),
-            ("state", Str),
-            ("body", Str),
-            ("author", Str),
-            ("url", Str),
-            ("created_at", Ts),
-            ("updated_at", Ts),
-            ("closed_at", Ts),
-            ("merged_at", Ts),
-        ],
-    },
-    FileSpec {
-        file: "posts.jsonl",
-        sql: "SELECT title, url, author_name, author_image_url, published_at, created_at, \
-              updated_at FROM posts ORDER BY id",
-        fields: &[
-            ("title", Str),
-            ("url", Str),
-            ("author_name", Str),
-            ("author_image_url", Str),
-            ("published_at", Ts),
-            ("created_at", Ts),
-            ("updated_at", Ts),
-        ],
-    },
-    FileSpec {
-        file: "project_health_metrics.jsonl",
+        records::<RepositoryContributor>(
+            "repository_contributors.jsonl",
+            "repository_contributors t JOIN repositories r ON r.id = t.repository_id \
+             JOIN organizations o ON o.id = r.organization_id \
+             JOIN members m ON m.id = t.member_id ORDER BY t.rowid",
+            &[
+                ("organization", "o.login", Str),
+                ("repository", "r.name", Str),
+                ("member", "m.login", Str),
+            ],
+            &[],
+        ),
+        records::<Label>(
+            "labels.jsonl",
+            "labels t LEFT JOIN repositories r ON r.id = t.repository_id \
+             LEFT JOIN organizations o ON o.id = r.organization_id ORDER BY t.id",
+            &[
+                ("organization", "o.login", Str),
+                ("repository", "r.name", Str),
+            ],
+            &[],
+        ),
+        records::<Issue>(
+            "issues.jsonl",
+            &format!(
+                "issues t JOIN issue_bodies b ON b.issue_id = t.id {IN_REPO} \
+                 LEFT JOIN members a ON a.id = t.author_id ORDER BY t.id"
+            ),
+            &[
+                ("organization", "o.login", Str),
+                ("repository", "r.name", Str),
+                ("body", "b.body", Str),
+                ("author", "a.login", Str),
+                (
+                    "labels",
+                    "(SELECT json_group_array(name) FROM (SELECT l.name AS name \
+                     FROM issue_labels il JOIN labels l ON l.id = il.label_id \
+                     WHERE il.issue_id = t.id ORDER BY il.position))",
+                    Json,
+                ),
+            ],
+            &[],
+        ),
+        records::<Milestone>(
+            "milestones.jsonl",
+            &format!(
+                "milestones t {IN_REPO} LEFT JOIN members a ON a.id = t.author_id ORDER BY t.id"
+            ),
+            &[
+                ("organization", "o.login", Str),
+                ("repository", "r.name", Str),
+                ("author", "a.login", Str),
+            ],
+            &[],
+        ),
+        records::<Release>(
+            "releases.jsonl",
+            &format!(
+                "releases t {IN_REPO} LEFT JOIN members a ON a.id = t.author_id ORDER BY t.id"
+            ),
+            &[
+                ("organization", "o.login", Str),
+                ("repository", "r.name", Str),
+                ("author", "a.login", Str),
+                ("url", "t.url", Str),
+            ],
+            &[],
+        ),
+        records::<Chapter>(
+            "chapters.jsonl",
+            "chapters t ORDER BY t.id",
+            &[
+                ("leaders", leaders!("chapter"), Json),
+                ("related_urls", related_urls!("chapter"), Json),
+                ("channels", channels!("chapter"), Json),
+                (
+                    "repositories",
+                    repositories!("chapter_repositories", "chapter_id"),
+                    Json,
+                ),
+            ],
+            &[],
+        ),
+        records::<Committee>(
+            "committees.jsonl",
+            "committees t ORDER BY t.id",
+            &[
+                ("leaders", leaders!("committee"), Json),
+                ("related_urls", related_urls!("committee"), Json),
+                ("channels", channels!("committee"), Json),
+                (
+                    "repositories",
+                    repositories!("committee_repositories", "committee_id"),
+                    Json,
+                ),
+            ],
+            &[],
+        ),
+        records::<Project>(
+            "projects.jsonl",
+            "projects t ORDER BY t.id",
+            &[
+                ("kind", "t.type", Str),
+                ("leaders", leaders!("project"), Json),
+                (
+                    "repositories",
+                    repositories!("project_repositories", "project_id"),
+                    Json,
+                ),
+                ("related_urls", related_urls!("project"), Json),
+                ("channels", channels!("project"), Json),
+            ],
+            &[("kind", "type")],
+        ),
+        records::<Event>("events.jsonl", "events t ORDER BY t.id", &[], &[]),
+        records::<Sponsor>("sponsors.jsonl", "sponsors t ORDER BY t.id", &[], &[]),
+        records::<Snapshot>(
+            "snapshots.jsonl",
+            "snapshots t ORDER BY t.id",
+            &[
+                (
+                    "new_chapters",
+                    "(SELECT json_group_array(key) FROM (SELECT c.key AS key \
+                     FROM snapshot_chapters s JOIN chapters c ON c.id = s.chapter_id \
+                     WHERE s.snapshot_id = t.id ORDER BY s.rowid))",
+                    Json,
+                ),
+                (
+                    "new_projects",
+                    "(SELECT json_group_array(key) FROM (SELECT p.key AS key \
+                     FROM snapshot_projects s JOIN projects p ON p.id = s.project_id \
+                     WHERE s.snapshot_id = t.id ORDER BY s.rowid))",
+                    Json,
+                ),
+                (
+                    "new_members",
+                    "(SELECT json_group_array(login) FROM (SELECT m.login AS login \
+                     FROM snapshot_members s JOIN members m ON m.id = s.member_id \
+                     WHERE s.snapshot_id = t.id ORDER BY s.rowid))",
+                    Json,
+                ),
+                (
+                    "new_issues",
+                    "(SELECT json_group_array(json_object('organization', org, \
+                     'repository', repo, 'number', number)) FROM (SELECT o.login AS org, \
+                     r.name AS repo, i.number AS number FROM snapshot_issues s \
+                     JOIN issues i ON i.id = s.issue_id \
+                     JOIN repositories r ON r.id = i.repository_id \
+                     JOIN organizations o ON o.id = r.organization_id \
+                     WHERE s.snapshot_id = t.id ORDER BY s.rowid))",
+                    Json,
+                ),
+                (
+                    "new_releases",
+                    "(SELECT json_group_array(json_object('organization', org, \
+                     'repository', repo, 'tag_name', tag)) FROM (SELECT o.login AS org, \
+                     r.name AS repo, x.tag_name AS tag FROM snapshot_releases s \
+                     JOIN releases x ON x.id = s.release_id \
+                     JOIN repositories r ON r.id = x.repository_id \
+                     JOIN organizations o ON o.id = r.organization_id \
+                     WHERE s.snapshot_id = t.id ORDER BY s.rowid))",
+                    Json,
+                ),
+            ],
+            &[],
+        ),
+        records::<PullRequest>(
+            "pull_requests.jsonl",
+            &format!(
+                "pull_requests t JOIN pull_request_bodies b ON b.pull_request_id = t.id \
+                 {IN_REPO} LEFT JOIN members a ON a.id = t.author_id ORDER BY t.id"
+            ),
+            &[
+                ("organization", "o.login", Str),
+                ("repository", "r.name", Str),
+                ("body", "b.body", Str),
+                ("author", "a.login", Str),
+            ],
+            &[],
+        ),
+        records::<Post>("posts.jsonl", "posts t ORDER BY t.id", &[], &[]),
         // Joined to `projects`, so a public-only export keeps the measurements of the
         // projects it keeps.
-        sql: "SELECT p.key, t.created_at, t.score, t.stars_count, t.forks_count, \
-              t.open_issues_count, t.open_pull_requests_count, t.unanswered_issues_count, \
-              t.unassigned_issues_count, t.last_commit_days, t.last_commit_days_requirement, \
-              t.last_release_days, t.last_release_days_requirement \
-              FROM project_health_metrics t JOIN projects p ON p.id = t.project_id \
-              ORDER BY t.id",
-        fields: &[
-            ("project", Str),
-            ("created_at", Ts),
-            ("score", Real),
-            ("stars_count", Int),
-            ("forks_count", Int),
-            ("open_issues_count", Int),
-            ("open_pull_requests_count", Int),
-            ("unanswered_issues_count", Int),
-            ("unassigned_issues_count", Int),
-            ("last_commit_days", Int),
-            ("last_commit_days_requirement", Int),
-            ("last_release_days", Int),
-            ("last_release_days_requirement", Int),
-        ],
-    },
-    FileSpec {
-        file: "badges.jsonl",
-        sql: "SELECT name, description, css_class, weight FROM badges ORDER BY id",
-        fields: &[
-            ("name", Str),
-            ("description", Str),
-            ("css_class", Str),
-            ("weight", Int),
-        ],
-    },
-    FileSpec {
-        file: "community.json",
-        sql: "SELECT slack_workspace_members FROM community",
-        fields: &[("slack_workspace_members", Int)],
-    },
-];
+        records::<ProjectHealthMetrics>(
+            "project_health_metrics.jsonl",
+            "project_health_metrics t JOIN projects p ON p.id = t.project_id ORDER BY t.id",
+            &[("project", "p.key", Str)],
+            &[],
+        ),
+        records::<Badge>("badges.jsonl", "badges t ORDER BY t.id", &[], &[]),
+        FileSpec {
+            file: "community.json",
+            sql: "SELECT slack_workspace_members FROM community".to_string(),
+            fields: vec![("slack_workspace_members", Int)],
+        },
+    ]
+});

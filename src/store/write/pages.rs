@@ -5,8 +5,8 @@
 
 use rusqlite::{params, Connection, Statement};
 
-use super::{id, n, Resolved, StoreError};
-use crate::records::{Channel, Dataset, PullRequest};
+use super::{execute, id, n, prepare, Resolved, StoreError};
+use crate::records::{Badge, Channel, Dataset, Post, ProjectHealthMetrics, PullRequest};
 
 /// The pull request statements: the row and its body.
 pub(super) struct PullRequests<'c> {
@@ -17,10 +17,14 @@ pub(super) struct PullRequests<'c> {
 impl<'c> PullRequests<'c> {
     pub(super) fn new(conn: &'c Connection) -> Result<PullRequests<'c>, StoreError> {
         Ok(PullRequests {
-            row: conn.prepare(
-                "INSERT INTO pull_requests VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
+            row: prepare::<PullRequest>(
+                conn,
+                "pull_requests",
+                &["id", "repository_id", "organization_id", "author_id"],
             )?,
-            body: conn.prepare("INSERT INTO pull_request_bodies VALUES (?1,?2)")?,
+            body: conn.prepare(
+                "INSERT INTO pull_request_bodies (pull_request_id, body) VALUES (?1, ?2)",
+            )?,
         })
     }
 
@@ -32,20 +36,7 @@ impl<'c> PullRequests<'c> {
         organization: i64,
         author: Option<i64>,
     ) -> Result<(), StoreError> {
-        self.row.execute(params![
-            id,
-            repo,
-            organization,
-            n(x.number),
-            x.title,
-            x.state.as_str(),
-            author,
-            x.url,
-            x.created_at.0,
-            x.updated_at.0,
-            x.closed_at.map(|t| t.0),
-            x.merged_at.map(|t| t.0)
-        ])?;
+        execute(&mut self.row, &[&id, &repo, &organization, &author], x)?;
         self.body.execute(params![id, x.body])?;
         Ok(())
     }
@@ -66,55 +57,23 @@ pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<()
         )?;
     }
 
-    let mut st = conn.prepare("INSERT INTO posts VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)")?;
+    let mut st = prepare::<Post>(conn, "posts", &["id"])?;
     for (i, (_, x)) in ds.posts.iter().enumerate() {
-        st.execute(params![
-            id(i),
-            x.title,
-            x.url,
-            super::lc(&x.url),
-            x.author_name,
-            x.author_image_url,
-            x.published_at.0,
-            x.created_at.0,
-            x.updated_at.0
-        ])?;
+        execute(&mut st, &[&id(i)], x)?;
     }
 
-    let mut st = conn.prepare(
-        "INSERT INTO project_health_metrics VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
-    )?;
+    let mut st =
+        prepare::<ProjectHealthMetrics>(conn, "project_health_metrics", &["id", "project_id"])?;
     for (i, (_, x)) in ds.project_health_metrics.iter().enumerate() {
-        st.execute(params![
-            id(i),
-            r.pages.health_project[i],
-            x.created_at.0,
-            x.score,
-            n(x.stars_count),
-            n(x.forks_count),
-            n(x.open_issues_count),
-            n(x.open_pull_requests_count),
-            n(x.unanswered_issues_count),
-            n(x.unassigned_issues_count),
-            n(x.last_commit_days),
-            n(x.last_commit_days_requirement),
-            n(x.last_release_days),
-            n(x.last_release_days_requirement)
-        ])?;
+        execute(&mut st, &[&id(i), &r.pages.health_project[i]], x)?;
     }
 
-    let mut st = conn.prepare("INSERT INTO badges VALUES (?1,?2,?3,?4,?5,?6)")?;
+    let mut st = prepare::<Badge>(conn, "badges", &["id"])?;
     for (i, (_, x)) in ds.badges.iter().enumerate() {
-        st.execute(params![
-            id(i),
-            x.name,
-            super::lc(&x.name),
-            x.description,
-            x.css_class,
-            x.weight
-        ])?;
+        execute(&mut st, &[&id(i)], x)?;
     }
-    let mut st = conn.prepare("INSERT INTO member_badges VALUES (?1,?2,?3)")?;
+    let mut st = conn
+        .prepare("INSERT INTO member_badges (member_id, badge_id, position) VALUES (?1, ?2, ?3)")?;
     for (i, badges) in r.pages.member_badges.iter().enumerate() {
         for (pos, badge) in badges.iter().enumerate() {
             st.execute(params![id(i), badge, pos as i64])?;
@@ -122,7 +81,7 @@ pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<()
     }
 
     conn.execute(
-        "INSERT INTO community VALUES (?1)",
+        "INSERT INTO community (slack_workspace_members) VALUES (?1)",
         [n(ds.community.slack_workspace_members)],
     )?;
     Ok(())
@@ -140,10 +99,21 @@ pub(super) struct Links<'c> {
 impl<'c> Links<'c> {
     pub(super) fn new(conn: &'c Connection) -> Result<Links<'c>, StoreError> {
         Ok(Links {
-            channels: conn.prepare("INSERT INTO channels VALUES (?1,?2,?3,?4,?5,?6)")?,
-            urls: conn.prepare("INSERT INTO related_urls VALUES (?1,?2,?3,?4)")?,
-            chapter_repos: conn.prepare("INSERT INTO chapter_repositories VALUES (?1,?2)")?,
-            committee_repos: conn.prepare("INSERT INTO committee_repositories VALUES (?1,?2)")?,
+            channels: conn.prepare(
+                "INSERT INTO channels (entity_kind, entity_id, position, platform, name, \
+                 external_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?,
+            urls: conn.prepare(
+                "INSERT INTO related_urls (entity_kind, entity_id, position, url) \
+                 VALUES (?1, ?2, ?3, ?4)",
+            )?,
+            chapter_repos: conn.prepare(
+                "INSERT INTO chapter_repositories (chapter_id, repository_id) VALUES (?1, ?2)",
+            )?,
+            committee_repos: conn.prepare(
+                "INSERT INTO committee_repositories (committee_id, repository_id) \
+                 VALUES (?1, ?2)",
+            )?,
         })
     }
 

@@ -45,28 +45,58 @@ macro_rules! completed {
     };
 }
 
-/// The five counters of a snapshot aliased `t`, as select-list columns: the chapters,
-/// issues, projects, releases and members new in it that the API exposes (the totals
-/// of its five sub-lists). The snapshot detail and GraphQL's `Snapshot` read them.
-macro_rules! snapshot_counts {
-    () => {
+/// One counter of a snapshot aliased `t`, as a select-list column: the chapters,
+/// issues, projects, releases or members new in it that the API exposes (the total
+/// of that sub-list).
+macro_rules! new_in_snapshot {
+    (chapters) => {
         concat!(
             "(SELECT COUNT(*) FROM snapshot_chapters s JOIN chapters c ON c.id = s.chapter_id \
               WHERE s.snapshot_id = t.id AND ",
-            $crate::catalog::exposure::active!("c"),
-            "), \
-             (SELECT COUNT(*) FROM snapshot_issues s WHERE s.snapshot_id = t.id), \
-             (SELECT COUNT(*) FROM snapshot_projects s JOIN projects p ON p.id = s.project_id \
+            $crate::schema::exposure::active!("c"),
+            ")"
+        )
+    };
+    (issues) => {
+        "(SELECT COUNT(*) FROM snapshot_issues s WHERE s.snapshot_id = t.id)"
+    };
+    (projects) => {
+        concat!(
+            "(SELECT COUNT(*) FROM snapshot_projects s JOIN projects p ON p.id = s.project_id \
               WHERE s.snapshot_id = t.id AND ",
-            $crate::catalog::exposure::active!("p"),
-            "), \
-             (SELECT COUNT(*) FROM snapshot_releases s JOIN releases r ON r.id = s.release_id \
+            $crate::schema::exposure::active!("p"),
+            ")"
+        )
+    };
+    (releases) => {
+        concat!(
+            "(SELECT COUNT(*) FROM snapshot_releases s JOIN releases r ON r.id = s.release_id \
               WHERE s.snapshot_id = t.id AND ",
-            $crate::catalog::exposure::published!("r"),
-            "), \
-             (SELECT COUNT(*) FROM snapshot_members s WHERE s.snapshot_id = t.id)"
+            $crate::schema::exposure::published!("r"),
+            ")"
+        )
+    };
+    (members) => {
+        "(SELECT COUNT(*) FROM snapshot_members s WHERE s.snapshot_id = t.id)"
+    };
+}
+
+/// The five counters of [`new_in_snapshot`], in the order chapters, issues, projects,
+/// releases, members: what GraphQL's `Snapshot` reads.
+macro_rules! snapshot_counts {
+    () => {
+        concat!(
+            $crate::schema::exposure::new_in_snapshot!(chapters),
+            ", ",
+            $crate::schema::exposure::new_in_snapshot!(issues),
+            ", ",
+            $crate::schema::exposure::new_in_snapshot!(projects),
+            ", ",
+            $crate::schema::exposure::new_in_snapshot!(releases),
+            ", ",
+            $crate::schema::exposure::new_in_snapshot!(members)
         )
     };
 }
 
-pub(crate) use {active, affiliated, completed, published, snapshot_counts};
+pub(crate) use {active, affiliated, completed, new_in_snapshot, published, snapshot_counts};

@@ -1,0 +1,19 @@
+//! How records are declared once and read from SQL. A response type (a REST body, a
+//! GraphQL record) is declared with [`selected!`]: each field names the SQL
+//! expression it is read from and how, so the select list and the reader are made
+//! from the same lines and cannot fall out of step. An interchange record is declared
+//! with [`stored!`]: each field says where the dataset keeps it, and the writer's
+//! `INSERT` and the export's select list come from that (docs/architecture.md §3).
+
+pub(crate) mod exposure;
+pub mod issues;
+mod keys;
+mod row;
+mod stored;
+mod values;
+
+pub use const_format::concatcp;
+pub use keys::{lc, node_id, repo_key};
+pub use row::{after_separator, Cols, Selected};
+pub use stored::{insert_sql, Keep, Kind, Shadow, Stored, StoredRecord};
+pub use values::{Color, Date, Ts};

@@ -1,0 +1,152 @@
+//! One way to read a row: a cursor over its columns ([`Cols`]), and the types read
+//! from a select list declared beside their fields ([`Selected`], [`selected!`]).
+
+use rusqlite::{Connection, Row};
+
+use super::values::Ts;
+
+/// A type read from one row of its own select list, left to right.
+pub trait Selected: Sized {
+    /// The select list, comma-separated SQL expressions over the record aliased `t`
+    /// (and whatever the query's `FROM` joins).
+    const COLUMNS: &'static str;
+    /// Reads the type from the columns at the cursor.
+    fn read(c: &mut Cols) -> rusqlite::Result<Self>;
+}
+
+/// Reads the columns of a row left to right; the row's connection serves fields that
+/// take a statement of their own (a detail's leaders).
+pub struct Cols<'a, 'r> {
+    conn: &'a Connection,
+    row: &'a Row<'r>,
+    next: usize,
+}
+
+impl<'a, 'r> Cols<'a, 'r> {
+    /// A cursor at the first column of a row of a statement on `conn`.
+    pub fn new(conn: &'a Connection, row: &'a Row<'r>) -> Cols<'a, 'r> {
+        Cols { conn, row, next: 0 }
+    }
+
+    /// The connection the row was read on.
+    pub fn conn(&self) -> &'a Connection {
+        self.conn
+    }
+
+    pub fn get<T: rusqlite::types::FromSql>(&mut self) -> rusqlite::Result<T> {
+        let value = self.row.get(self.next)?;
+        self.next += 1;
+        Ok(value)
+    }
+
+    /// A timestamp column (INTEGER microseconds) as ISO 8601 UTC text.
+    pub fn ts(&mut self) -> rusqlite::Result<String> {
+        Ok(Ts(self.get()?).format())
+    }
+
+    /// A nullable timestamp column.
+    pub fn opt_ts(&mut self) -> rusqlite::Result<Option<String>> {
+        Ok(self.get::<Option<i64>>()?.map(|t| Ts(t).format()))
+    }
+
+    /// A JSON array of strings stored as text (`languages`, `topics`). Text that is
+    /// not one is an error, like any column of the wrong type, not an empty list.
+    pub fn string_list(&mut self) -> rusqlite::Result<Vec<String>> {
+        let index = self.next;
+        let text: String = self.get()?;
+        serde_json::from_str(&text).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(
+                index,
+                rusqlite::types::Type::Text,
+                Box::new(e),
+            )
+        })
+    }
+
+    /// Skips columns (window bookkeeping).
+    pub fn skip(&mut self, n: usize) {
+        self.next += n;
+    }
+}
+
+/// `s` without its first two bytes: the `", "` that [`selected!`] puts before every
+/// expression of a select list, the first one included (an empty list stays empty).
+pub const fn after_separator(s: &'static str) -> &'static str {
+    if s.len() < 2 {
+        return "";
+    }
+    let (_, rest) = s.as_bytes().split_at(2);
+    match std::str::from_utf8(rest) {
+        Ok(rest) => rest,
+        Err(_) => panic!("a select list starts with \", \""),
+    }
+}
+
+/// Declares a struct whose every field is read from one SQL expression, and its
+/// [`Selected`] implementation (select list and reader, in field order). Each field
+/// ends with `= HOW(ARGS)`:
+///
+/// - `get("t.name")`: the column as the field's type (`FromSql`);
+/// - `ts("t.created_at")` / `opt_ts(...)`: microseconds as ISO 8601 text;
+/// - `list("t.topics")`: a JSON array of strings stored as text;
+/// - `flatten(Base)`: another [`Selected`] type's columns, read in place (with
+///   `#[serde(flatten)]`, a detail that extends its list item);
+/// - `with(read_fn, "t.id")`: `read_fn(cursor)` reads the expression and whatever it
+///   needs besides (a detail's leaders);
+/// - `later()`: no column; the field starts as its `Default` and is set by the
+///   finishing function.
+///
+/// After the struct, `=> finish("extra", ...)` reads the extra expressions (appended
+/// to the select list) with `finish(&mut record, cursor)`, which derives the `later`
+/// fields (GraphQL's node ids) and may rewrite others. Attributes on the struct and its
+/// fields (derives, serde, utoipa, GraphQL) pass through unchanged.
+#[macro_export]
+macro_rules! selected {
+    (
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident {
+            $(
+                $(#[$fattr:meta])*
+                $fvis:vis $field:ident : $ty:ty = $how:ident ( $($args:tt)* )
+            ),* $(,)?
+        }
+        $( => $finish:path $( [ $($extra:expr),* $(,)? ] )? )?
+    ) => {
+        $(#[$attr])*
+        $vis struct $name {
+            $( $(#[$fattr])* $fvis $field: $ty, )*
+        }
+
+        impl $crate::schema::Selected for $name {
+            const COLUMNS: &'static str = $crate::schema::after_separator(
+                $crate::schema::concatcp!(
+                    $( $crate::selected!(@sql $how($($args)*)), )*
+                    $( $( $( ", ", $extra, )* )? )?
+                )
+            );
+            #[allow(unused_mut)]
+            fn read(c: &mut $crate::schema::Cols) -> ::rusqlite::Result<Self> {
+                let mut record = $name {
+                    $( $field: $crate::selected!(@read c $how($($args)*)), )*
+                };
+                $( $finish(&mut record, c)?; )?
+                Ok(record)
+            }
+        }
+    };
+    (@sql later()) => { "" };
+    (@sql flatten($base:ty)) => {
+        $crate::schema::concatcp!(", ", <$base as $crate::schema::Selected>::COLUMNS)
+    };
+    (@sql with($read:path, $sql:expr)) => { $crate::schema::concatcp!(", ", $sql) };
+    (@sql $how:ident($sql:expr)) => { $crate::schema::concatcp!(", ", $sql) };
+    (@read $c:ident later()) => { ::std::default::Default::default() };
+    (@read $c:ident get($sql:expr)) => { $c.get()? };
+    (@read $c:ident ts($sql:expr)) => { $c.ts()? };
+    (@read $c:ident opt_ts($sql:expr)) => { $c.opt_ts()? };
+    (@read $c:ident list($sql:expr)) => { $c.string_list()? };
+    (@read $c:ident flatten($base:ty)) => {
+        <$base as $crate::schema::Selected>::read($c)?
+    };
+    (@read $c:ident with($read:path, $sql:expr)) => { $read($c)? };
+}
