@@ -119,6 +119,9 @@ pub fn generate(opts: &Options) -> anyhow::Result<Summary> {
 
 /// Renders the whole tree into `opts.out`, with the dataset under `dataset/` when
 /// `dataset` says which records to publish.
+// Long as the run is: the lock, the nothing-changed shortcut, the new generation
+// rendered, recorded and swapped in, the replaced one removed. The steps share the
+// lock, the paths and the previous manifest; each is commented where it starts.
 pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result<Summary> {
     let started = Instant::now();
     let (parent, prefix) = generation_prefix(&opts.out)?;

@@ -206,6 +206,9 @@ enum ChunkSource {
 }
 
 /// One attempt.
+// Long as one attempt is: the root document, the chunks it names, the plan against
+// the local copy, then the fill and swap (`fill_and_swap`); each stage returns its
+// own `Stop`, and they share the root and the client.
 fn sync(opts: &Options, client: &Client, local: &Local) -> Result<Summary, Stop> {
     let root_bytes = match client.bytes(ROOT, ROOT_LIMIT, true) {
         Err(FetchError::Missing(url)) => {
@@ -338,6 +341,9 @@ fn is_disk_full(e: &anyhow::Error) -> bool {
 /// Fills the new generation (links from the live copy and from leftovers, fetches,
 /// manifest documents, change lists, the dataset) and swaps it in.
 #[allow(clippy::too_many_arguments)]
+// The generation is filled in the order a reader may rely on (links, fetches,
+// manifest documents, change lists, dataset) before the one swap; the stages share
+// the new folder and its counts, so they stay in one place.
 fn fill_and_swap<'a>(
     opts: &Options,
     client: &Client,

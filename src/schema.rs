@@ -5,6 +5,8 @@
 //! with [`stored!`]: each field says where the dataset keeps it, and the writer's
 //! `INSERT` and the export's select list come from that (docs/architecture.md §3).
 
+pub mod code;
+pub mod community;
 pub(crate) mod exposure;
 pub mod issues;
 mod keys;
@@ -13,7 +15,7 @@ mod stored;
 mod values;
 
 pub use const_format::concatcp;
-pub use keys::{lc, node_id, repo_key};
+pub use keys::{lc, node_id, repo_key, short_key};
 pub use row::{after_separator, Cols, Selected};
 pub use stored::{insert_sql, Keep, Kind, Shadow, Stored, StoredRecord};
 pub use values::{Color, Date, Ts};

@@ -7,9 +7,10 @@ use std::fmt::Write as _;
 use rusqlite::types::Value;
 use serde::Serialize;
 
-use super::spec::{DetailSpec, IdRule, ListSpec, ParamKind, PAGE_MAX, PAGE_SIZE};
+use super::spec::{DetailSpec, IdRule, ListSpec, Param, ParamKind, PAGE_MAX, PAGE_SIZE};
 use crate::search::{self, Cmp, Term};
 use crate::store::lc;
+use crate::vocab::Vocab;
 
 /// A validation error of one query parameter (one entry of a 400 body's `errors`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -80,7 +81,8 @@ pub fn ordering_values(spec: &ListSpec) -> Vec<String> {
 
 /// Parses and validates the query string pairs of a list request. Unknown parameters
 /// are ignored, an empty value counts as absent, and a repeated single-valued
-/// parameter takes its last value.
+/// parameter takes its last value. Every invalid parameter is reported, not only the
+/// first.
 pub fn parse_query(
     spec: &ListSpec,
     pairs: &[(String, String)],
@@ -94,168 +96,198 @@ pub fn parse_query(
             .find(|(k, v)| k == name && !v.is_empty())
             .map(|(_, v)| v.as_str())
     };
-    let err = |param: &str, msg: String, kind: &'static str| FieldError {
-        param: param.to_string(),
-        msg,
-        kind,
+    let mut keep = |result: Result<(), FieldError>| {
+        if let Err(e) = result {
+            errors.push(e);
+        }
     };
     if let Some(v) = last("page") {
-        let unsigned = v.strip_prefix('+').unwrap_or(v);
-        let digits = !unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit());
-        match v.parse::<u64>() {
-            Ok(p) if (1..=PAGE_MAX).contains(&p) => q.page = p,
-            Ok(0) => errors.push(err(
-                "page",
-                format!("page must be an integer of at least 1; got '{v}'"),
-                "greater_than_equal",
-            )),
-            // Above the bound, whether or not it fits in 64 bits.
-            _ if digits => errors.push(err(
-                "page",
-                format!("page must be an integer from 1 to {PAGE_MAX}; got '{v}'"),
-                "less_than_equal",
-            )),
-            _ => errors.push(err(
-                "page",
-                format!("page must be an integer of at least 1; got '{v}'"),
-                "int_parsing",
-            )),
-        }
+        keep(page(v).map(|p| q.page = p));
     }
     if let Some(v) = last("page_size") {
-        match v.parse::<u64>() {
-            Ok(p) if (1..=PAGE_SIZE).contains(&p) => q.page_size = p,
-            Ok(p) => errors.push(err(
-                "page_size",
-                format!("page_size must be an integer from 1 to {PAGE_SIZE}; got '{v}'"),
-                if p < 1 {
-                    "greater_than_equal"
-                } else {
-                    "less_than_equal"
-                },
-            )),
-            Err(_) => errors.push(err(
-                "page_size",
-                format!("page_size must be an integer from 1 to {PAGE_SIZE}; got '{v}'"),
-                "int_parsing",
-            )),
-        }
+        keep(page_size(v).map(|p| q.page_size = p));
     }
     if let Some(v) = last("ordering") {
-        let (desc, name) = match v.strip_prefix('-') {
-            Some(rest) => (true, rest),
-            None => (false, v),
-        };
-        match spec.orderings.iter().position(|o| o.name == name) {
-            Some(field) => q.ordering = Some(OrderChoice { field, desc }),
-            None => errors.push(err(
-                "ordering",
-                format!(
-                    "ordering must be one of {}; got '{v}'",
-                    ordering_values(spec).join(", ")
-                ),
-                "enum",
-            )),
-        }
+        keep(ordering(spec, v).map(|o| q.ordering = Some(o)));
     }
     for (index, p) in spec.params.iter().enumerate() {
         let value = match p.kind {
             ParamKind::Choices(allowed) => {
-                let mut values: Vec<String> = Vec::new();
-                for (_, v) in pairs.iter().filter(|(k, v)| k == p.name && !v.is_empty()) {
-                    if allowed.contains(v) {
-                        values.push(v.clone());
-                    } else {
-                        errors.push(err(
-                            p.name,
-                            format!(
-                                "{} must be one of {}; got '{v}'",
-                                p.name,
-                                allowed.values.join(", ")
-                            ),
-                            "enum",
-                        ));
-                    }
-                }
-                values.sort();
-                values.dedup();
-                if values.is_empty() {
-                    continue;
-                }
-                FilterValue::Many(values)
+                let given = pairs.iter().filter(|(k, v)| k == p.name && !v.is_empty());
+                choices(p, allowed, given.map(|(_, v)| v.as_str()), &mut errors)
             }
-            _ => {
-                let Some(v) = last(p.name) else { continue };
-                match p.kind {
-                    ParamKind::Text => FilterValue::One(lc(v)),
-                    ParamKind::Exact => FilterValue::One(v.to_string()),
-                    ParamKind::Choice(allowed) => {
-                        if !allowed.contains(v) {
-                            errors.push(err(
-                                p.name,
-                                format!(
-                                    "{} must be one of {}; got '{v}'",
-                                    p.name,
-                                    allowed.values.join(", ")
-                                ),
-                                "enum",
-                            ));
-                            continue;
-                        }
-                        FilterValue::One(v.to_string())
-                    }
-                    ParamKind::Bool | ParamKind::Upcoming => match parse_bool(v) {
-                        Some(b) => {
-                            if p.kind == ParamKind::Upcoming && !b {
-                                continue;
-                            }
-                            FilterValue::Bool(b)
-                        }
-                        None => {
-                            errors.push(err(
-                                p.name,
-                                format!(
-                                    "{} must be a boolean (true, false, 1 or 0); got '{v}'",
-                                    p.name
-                                ),
-                                "bool_parsing",
-                            ));
-                            continue;
-                        }
-                    },
-                    ParamKind::Gte | ParamKind::Lte => match v.parse::<f64>() {
-                        Ok(f) if f.is_finite() => FilterValue::Float(f),
-                        _ => {
-                            errors.push(err(
-                                p.name,
-                                format!("{} must be a number; got '{v}'", p.name),
-                                "float_parsing",
-                            ));
-                            continue;
-                        }
-                    },
-                    ParamKind::Search => match search::parse(v) {
-                        Ok(terms) if terms.is_empty() => continue,
-                        Ok(terms) => FilterValue::Search {
-                            raw: v.to_string(),
-                            terms,
-                        },
-                        Err(e) => {
-                            errors.push(err(p.name, format!("q: {}", e.message), "value_error"));
-                            continue;
-                        }
-                    },
-                    ParamKind::Choices(_) => unreachable!("handled above"),
+            _ => match last(p.name).map(|v| filter(p, v)) {
+                Some(Ok(value)) => value,
+                Some(Err(e)) => {
+                    errors.push(e);
+                    None
                 }
-            }
+                None => None,
+            },
         };
-        q.filters.push((index, value));
+        if let Some(value) = value {
+            q.filters.push((index, value));
+        }
     }
     if errors.is_empty() {
         Ok(q)
     } else {
         Err(errors)
     }
+}
+
+fn field_error(param: &str, msg: String, kind: &'static str) -> FieldError {
+    FieldError {
+        param: param.to_string(),
+        msg,
+        kind,
+    }
+}
+
+/// `page`: from 1 to [`PAGE_MAX`].
+fn page(v: &str) -> Result<u64, FieldError> {
+    let unsigned = v.strip_prefix('+').unwrap_or(v);
+    let digits = !unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit());
+    match v.parse::<u64>() {
+        Ok(p) if (1..=PAGE_MAX).contains(&p) => Ok(p),
+        Ok(0) => Err(field_error(
+            "page",
+            format!("page must be an integer of at least 1; got '{v}'"),
+            "greater_than_equal",
+        )),
+        // Above the bound, whether or not it fits in 64 bits.
+        _ if digits => Err(field_error(
+            "page",
+            format!("page must be an integer from 1 to {PAGE_MAX}; got '{v}'"),
+            "less_than_equal",
+        )),
+        _ => Err(field_error(
+            "page",
+            format!("page must be an integer of at least 1; got '{v}'"),
+            "int_parsing",
+        )),
+    }
+}
+
+/// `page_size`: from 1 to [`PAGE_SIZE`].
+fn page_size(v: &str) -> Result<u64, FieldError> {
+    let msg = || format!("page_size must be an integer from 1 to {PAGE_SIZE}; got '{v}'");
+    match v.parse::<u64>() {
+        Ok(p) if (1..=PAGE_SIZE).contains(&p) => Ok(p),
+        Ok(p) => Err(field_error(
+            "page_size",
+            msg(),
+            if p < 1 {
+                "greater_than_equal"
+            } else {
+                "less_than_equal"
+            },
+        )),
+        Err(_) => Err(field_error("page_size", msg(), "int_parsing")),
+    }
+}
+
+/// `ordering`: one of the list's fields, `-` first for descending.
+fn ordering(spec: &ListSpec, v: &str) -> Result<OrderChoice, FieldError> {
+    let (desc, name) = match v.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, v),
+    };
+    match spec.orderings.iter().position(|o| o.name == name) {
+        Some(field) => Ok(OrderChoice { field, desc }),
+        None => Err(field_error(
+            "ordering",
+            format!(
+                "ordering must be one of {}; got '{v}'",
+                ordering_values(spec).join(", ")
+            ),
+            "enum",
+        )),
+    }
+}
+
+/// "NAME must be one of …" for a value outside a vocabulary.
+fn not_in(p: &Param, allowed: &Vocab, v: &str) -> FieldError {
+    field_error(
+        p.name,
+        format!(
+            "{} must be one of {}; got '{v}'",
+            p.name,
+            allowed.values.join(", ")
+        ),
+        "enum",
+    )
+}
+
+/// A repeatable filter: every value given, each checked, sorted and without repeats;
+/// `None` when no valid value is left.
+fn choices<'a>(
+    p: &Param,
+    allowed: &Vocab,
+    given: impl Iterator<Item = &'a str>,
+    errors: &mut Vec<FieldError>,
+) -> Option<FilterValue> {
+    let mut values: Vec<String> = Vec::new();
+    for v in given {
+        if allowed.contains(v) {
+            values.push(v.to_string());
+        } else {
+            errors.push(not_in(p, allowed, v));
+        }
+    }
+    values.sort();
+    values.dedup();
+    (!values.is_empty()).then_some(FilterValue::Many(values))
+}
+
+/// A single-valued filter's value, by its kind; `Ok(None)` when the value filters
+/// nothing (`is_upcoming=false`, an empty search).
+fn filter(p: &Param, v: &str) -> Result<Option<FilterValue>, FieldError> {
+    Ok(Some(match p.kind {
+        ParamKind::Text => FilterValue::One(lc(v)),
+        ParamKind::Exact => FilterValue::One(v.to_string()),
+        ParamKind::Choice(allowed) if allowed.contains(v) => FilterValue::One(v.to_string()),
+        ParamKind::Choice(allowed) => return Err(not_in(p, allowed, v)),
+        ParamKind::Bool | ParamKind::Upcoming => match parse_bool(v) {
+            Some(false) if p.kind == ParamKind::Upcoming => return Ok(None),
+            Some(b) => FilterValue::Bool(b),
+            None => {
+                return Err(field_error(
+                    p.name,
+                    format!(
+                        "{} must be a boolean (true, false, 1 or 0); got '{v}'",
+                        p.name
+                    ),
+                    "bool_parsing",
+                ))
+            }
+        },
+        ParamKind::Gte | ParamKind::Lte => match v.parse::<f64>() {
+            Ok(f) if f.is_finite() => FilterValue::Float(f),
+            _ => {
+                return Err(field_error(
+                    p.name,
+                    format!("{} must be a number; got '{v}'", p.name),
+                    "float_parsing",
+                ))
+            }
+        },
+        ParamKind::Search => match search::parse(v) {
+            Ok(terms) if terms.is_empty() => return Ok(None),
+            Ok(terms) => FilterValue::Search {
+                raw: v.to_string(),
+                terms,
+            },
+            Err(e) => {
+                return Err(field_error(
+                    p.name,
+                    format!("q: {}", e.message),
+                    "value_error",
+                ))
+            }
+        },
+        ParamKind::Choices(_) => unreachable!("repeatable filters are read by `choices`"),
+    }))
 }
 
 /// Percent-encoding of canonical names and values: only `A-Z a-z 0-9 - . _ ~` stay.

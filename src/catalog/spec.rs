@@ -118,15 +118,7 @@ pub struct UpcomingRules {
     pub default_order: &'static str,
 }
 
-/// The key without its prefix (`www-chapter-london` → `london`, any case of the prefix),
-/// as the REST paths take it and the frontend links with it; a key without the prefix
-/// is returned whole.
-pub fn short_key<'a>(key: &'a str, prefix: &str) -> &'a str {
-    match key.get(..prefix.len()) {
-        Some(p) if p.eq_ignore_ascii_case(prefix) => &key[prefix.len()..],
-        _ => key,
-    }
-}
+pub use crate::schema::short_key;
 
 /// How one detail path segment is turned into its canonical value.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -76,6 +76,8 @@ pub(super) type Group = (Vec<(usize, FilterValue)>, Vec<u32>);
 /// absent or set to a value of the row; repeatable filters: every subset of the
 /// values occurring in the scope that contains the row's value). Each group keeps
 /// the sort order.
+// Long because the grouping is one algorithm over shared state (the distinct values
+// per filter, the subsets of the repeatable ones); its steps are commented inline.
 pub(super) fn partition(spec: &ListSpec, rows: &catalog::SortedRows) -> Vec<Group> {
     // Per enumerable parameter: the distinct values occurring, in sorted order.
     let mut values: Vec<Vec<&str>> = vec![Vec::new(); rows.params.len()];

@@ -582,6 +582,8 @@ impl Query {
         child_complexity
     )")]
     #[allow(clippy::too_many_arguments)]
+    // Long because each of the five scopes (chapter, committee, organization, project,
+    // repository) adds its own join to one statement; the scopes combine.
     async fn top_contributors(
         &self,
         ctx: &Context<'_>,

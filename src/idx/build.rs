@@ -443,6 +443,8 @@ fn counts(conn: &Connection, sql: &str) -> rusqlite::Result<HashMap<i64, i64>> {
     rows.collect()
 }
 
+// Long because a project's search document has the most fields of any index (the
+// frontend's project card and its facets), each read here from its own aggregate.
 fn projects(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     let mut leaders = leaders(conn, "project")?;
     let mut contributors = contributors(conn, "project_repositories", "project_id")?;

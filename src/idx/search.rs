@@ -71,6 +71,8 @@ pub struct Request {
 impl Request {
     /// The body `{"facetFilters", "hitsPerPage", "indexName", "page", "query"}`:
     /// `indexName` required, the others optional (`[]`, 25, 1, `""`).
+    // Each of the body's five fields is checked here with its own message, in the order
+    // the frontend sends them.
     pub fn from_json(body: &[u8]) -> Result<Request, SearchError> {
         let value: Value = serde_json::from_slice(body)
             .map_err(|e| bad(format!("The body is not valid JSON: {e}")))?;
@@ -409,6 +411,8 @@ impl Plan {
     }
 
     /// `limit` ids from `offset`, in the request's order.
+    // Two plans (browse, match) over two orders (a sort variant, the index's own
+    // ranking), each one statement: the four statements are built here side by side.
     fn ids(
         &self,
         conn: &Connection,

@@ -37,6 +37,8 @@ fn column_name(expr: &str) -> &str {
     expr.rsplit('.').next().unwrap_or(expr)
 }
 
+// One arm per filter kind, each the wording and schema of that kind: the length is
+// the number of kinds.
 fn filter_parameter(
     p: &catalog::Param,
     components: &mut Vec<(String, RefOr<Schema>)>,

@@ -11,6 +11,16 @@ pub fn lc(text: &str) -> String {
     text.to_lowercase()
 }
 
+/// The key without its prefix (`www-chapter-london` → `london`, any case of the prefix),
+/// as the REST paths take it and the frontend links with it; a key without the prefix
+/// is returned whole.
+pub fn short_key<'a>(key: &'a str, prefix: &str) -> &'a str {
+    match key.get(..prefix.len()) {
+        Some(p) if p.eq_ignore_ascii_case(prefix) => &key[prefix.len()..],
+        _ => key,
+    }
+}
+
 /// The `id` of a record: `Type:naturalkey` in base64 (standard alphabet, padded).
 ///
 /// The natural key is what identifies the record in the dataset's own files (a key, a

@@ -38,6 +38,8 @@ pub fn check(db: &Path) -> Result<Vec<String>, StoreError> {
     Ok(problems)
 }
 
+// One check after another, in the order `db check` reports them; they share only
+// the connection and the list of problems.
 fn check_on(conn: &Connection, problems: &mut Vec<String>) -> rusqlite::Result<()> {
     let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
     if integrity != "ok" {

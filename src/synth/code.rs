@@ -150,6 +150,9 @@ impl Synth {
     }
 
     /// Repository `plan` of organization `org` and the records it owns.
+    // Long because every field of the record is drawn here, in a fixed order: the draws
+    // are the dataset (one seed, the same records), so the code's order is the order of
+    // the draws and a split would only scatter it.
     fn repository(
         &mut self,
         org: &str,
@@ -306,6 +309,9 @@ impl Synth {
     }
 
     /// Appends `count` issues to `out`; returns the number of open ones.
+    // Long because every field of the record is drawn here, in a fixed order: the draws
+    // are the dataset (one seed, the same records), so the code's order is the order of
+    // the draws and a split would only scatter it.
     fn issues(
         &mut self,
         org: &str,
@@ -484,6 +490,12 @@ impl Synth {
             });
         }
     }
+
+    // Long because every field of the record is drawn here, in a fixed order: the draws
+
+    // are the dataset (one seed, the same records), so the code's order is the order of
+
+    // the draws and a split would only scatter it.
 
     fn releases(
         &mut self,

@@ -121,6 +121,12 @@ impl Synth {
         }
     }
 
+    // Long because every field of the record is drawn here, in a fixed order: the draws
+
+    // are the dataset (one seed, the same records), so the code's order is the order of
+
+    // the draws and a split would only scatter it.
+
     pub(super) fn members(&mut self) {
         let n = self.n.members;
         let mut seen = HashSet::with_capacity(n);

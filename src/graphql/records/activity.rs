@@ -4,59 +4,17 @@
 
 use async_graphql::{SimpleObject, ID};
 
-use super::{node_id, repo_key, Issue, Table, User, REPO_JOINS, USER_COLUMNS};
+use super::{
+    node_id, repo_key, Issue, Milestone, Repository, Table, User, REPO_JOINS, USER_COLUMNS,
+};
 use crate::catalog::short_key;
 use crate::graphql::db::Cols;
 use crate::schema::exposure::active;
 use crate::schema::Selected;
-use crate::selected;
 use crate::store::lc;
 
 // ----------------------------------------------------------------------------------
 // Repositories and contributors
-
-selected! {
-    /// A code repository (of any organization).
-    #[derive(SimpleObject, Clone)]
-    #[graphql(complex)]
-    pub struct Repository {
-        /// Opaque and stable: the same record has the same id in every regeneration.
-        #[graphql(name = "id")]
-        pub node_id: ID = later(),
-        #[graphql(skip)]
-        pub id: i64 = get("t.id"),
-        #[graphql(skip)]
-        pub organization_id: i64 = get("t.organization_id"),
-        /// The repository name in lower case, as used by `repository(repositoryKey:)`.
-        pub key: String = get("t.name_lc"),
-        pub name: String = get("t.name"),
-        pub description: Option<String> = get("t.description"),
-        pub url: String = get("t.url"),
-        pub commits_count: i64 = get("t.commits_count"),
-        pub contributors_count: i64 = get("t.contributors_count"),
-        pub forks_count: i64 = get("t.forks_count"),
-        pub open_issues_count: i64 = get("t.open_issues_count"),
-        pub stars_count: i64 = get("t.stars_count"),
-        pub subscribers_count: i64 = get("t.subscribers_count"),
-        pub is_archived: bool = get("t.is_archived"),
-        /// An SPDX identifier, or empty.
-        pub license: String = get("t.license"),
-        pub languages: Vec<String> = list("t.languages"),
-        pub topics: Vec<String> = list("t.topics"),
-        pub created_at: String = ts("t.created_at"),
-        pub updated_at: String = ts("t.updated_at"),
-        /// Kilobytes; resolved by `size` in `types.rs`.
-        #[graphql(skip)]
-        pub size: Option<i64> = get("t.size"),
-    } => finish_repository ["(SELECT ro.login FROM organizations ro WHERE ro.id = t.organization_id)"]
-}
-
-/// Derives what [`Repository`] does not read as it is.
-fn finish_repository(rec: &mut Repository, c: &mut Cols) -> rusqlite::Result<()> {
-    let organization: String = c.get()?;
-    rec.node_id = node_id("Repository", &repo_key(&organization, &rec.name, ""));
-    Ok(())
-}
 
 impl Table for Repository {
     const TABLE: &'static str = "repositories";
@@ -150,45 +108,6 @@ impl Selected for LabelName {
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         Ok(LabelName(c.get()?))
     }
-}
-
-selected! {
-    /// A milestone.
-    #[derive(SimpleObject, Clone)]
-    #[graphql(complex)]
-    pub struct Milestone {
-        /// Opaque and stable: the same record has the same id in every regeneration.
-        #[graphql(name = "id")]
-        pub node_id: ID = later(),
-        pub number: i64 = get("t.number"),
-        pub title: String = get("t.title"),
-        /// `open` or `closed`.
-        pub state: String = get("t.state"),
-        /// Markdown.
-        pub body: String = get("t.body"),
-        pub url: String = get("t.url"),
-        #[graphql(skip)]
-        pub author_id: Option<i64> = get("t.author_id"),
-        /// The login of the repository's organization.
-        pub organization_name: String = get("o.login"),
-        pub repository_name: String = get("r.name"),
-        pub open_issues_count: i64 = get("t.open_issues_count"),
-        pub closed_issues_count: i64 = get("t.closed_issues_count"),
-        pub due_on: Option<String> = opt_ts("t.due_on"),
-        pub created_at: String = ts("t.created_at"),
-        pub updated_at: String = ts("t.updated_at"),
-    } => finish_milestone
-}
-
-/// Derives what [`Milestone`] does not read as it is.
-fn finish_milestone(rec: &mut Milestone, _c: &mut Cols) -> rusqlite::Result<()> {
-    let key = repo_key(
-        &rec.organization_name,
-        &rec.repository_name,
-        &format!("#{}", rec.number),
-    );
-    rec.node_id = node_id("Milestone", &key);
-    Ok(())
 }
 
 impl Table for Milestone {

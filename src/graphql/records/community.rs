@@ -5,85 +5,17 @@
 use async_graphql::{SimpleObject, ID};
 
 use super::pages::entity_key;
-use super::{node_id, Table};
-use crate::catalog::short_key;
+use super::{node_id, Chapter, Project, Table};
 use crate::graphql::db::Cols;
 use crate::schema::exposure::{active, published, snapshot_counts};
 use crate::schema::Selected;
-use crate::selected;
 use crate::store::lc;
 
 // ----------------------------------------------------------------------------------
 // Chapters, committees, leaders
 
-selected! {
-    /// An active chapter.
-    #[derive(SimpleObject, Clone)]
-    #[graphql(complex)]
-    pub struct Chapter {
-        /// Opaque and stable: the same record has the same id in every regeneration.
-        #[graphql(name = "id")]
-        pub node_id: ID = later(),
-        #[graphql(skip)]
-        pub id: i64 = get("t.id"),
-        /// The key without its `www-chapter-` prefix, as in the frontend's links and the
-        /// REST paths.
-        pub key: String = get("t.key"),
-        pub name: String = get("t.name"),
-        pub country: String = get("t.country"),
-        pub region: String = get("t.region"),
-        /// Always true: inactive chapters are not part of the API.
-        pub is_active: bool = get("t.is_active"),
-        pub latitude: Option<f64> = get("t.latitude"),
-        pub longitude: Option<f64> = get("t.longitude"),
-        pub summary: String = get("t.summary"),
-        pub url: String = get("t.url"),
-        pub created_at: String = ts("t.created_at"),
-        pub updated_at: String = ts("t.updated_at"),
-        /// Where the chapter meets, as a place name for display; null when the dataset
-        /// gives none.
-        pub suggested_location: Option<String> = get("t.suggested_location"),
-    } => finish_chapter
-}
-
-/// Derives what [`Chapter`] does not read as it is.
-fn finish_chapter(rec: &mut Chapter, _c: &mut Cols) -> rusqlite::Result<()> {
-    rec.node_id = node_id("Chapter", &lc(&rec.key));
-    rec.key = short_key(&rec.key, "www-chapter-").to_string();
-    Ok(())
-}
-
 impl Table for Chapter {
     const TABLE: &'static str = "chapters";
-}
-
-selected! {
-    /// An active committee.
-    #[derive(SimpleObject, Clone)]
-    #[graphql(complex)]
-    pub struct Committee {
-        /// Opaque and stable: the same record has the same id in every regeneration.
-        #[graphql(name = "id")]
-        pub node_id: ID = later(),
-        #[graphql(skip)]
-        pub id: i64 = get("t.id"),
-        /// The key without its `www-committee-` prefix, as in the frontend's links and the
-        /// REST paths.
-        pub key: String = get("t.key"),
-        pub name: String = get("t.name"),
-        pub description: String = get("t.description"),
-        pub summary: String = get("t.summary"),
-        pub url: String = get("t.url"),
-        pub created_at: String = ts("t.created_at"),
-        pub updated_at: String = ts("t.updated_at"),
-    } => finish_committee
-}
-
-/// Derives what [`Committee`] does not read as it is.
-fn finish_committee(rec: &mut Committee, _c: &mut Cols) -> rusqlite::Result<()> {
-    rec.node_id = node_id("Committee", &lc(&rec.key));
-    rec.key = short_key(&rec.key, "www-committee-").to_string();
-    Ok(())
 }
 
 /// A leader of a chapter, committee or project.
@@ -126,105 +58,8 @@ impl Selected for EntityLeader {
 // ----------------------------------------------------------------------------------
 // Events and sponsors
 
-selected! {
-    /// An event.
-    #[derive(SimpleObject, Clone)]
-    pub struct Event {
-        /// Opaque and stable: the same record has the same id in every regeneration.
-        #[graphql(name = "id")]
-        pub node_id: ID = later(),
-        pub key: String = get("t.key"),
-        pub name: String = get("t.name"),
-        /// `appsec_days`, `global`, `partner` or `other`.
-        pub category: String = get("t.category"),
-        /// `YYYY-MM-DD`.
-        pub start_date: String = get("t.start_date"),
-        /// `YYYY-MM-DD`.
-        pub end_date: Option<String> = get("t.end_date"),
-        pub latitude: Option<f64> = get("t.latitude"),
-        pub longitude: Option<f64> = get("t.longitude"),
-        pub url: Option<String> = get("t.url"),
-        pub description: Option<String> = get("t.description"),
-        pub summary: String = get("t.summary"),
-        pub suggested_location: String = get("t.suggested_location"),
-    } => finish_event
-}
-
-/// Derives what [`Event`] does not read as it is.
-fn finish_event(rec: &mut Event, _c: &mut Cols) -> rusqlite::Result<()> {
-    rec.node_id = node_id("Event", &lc(&rec.key));
-    Ok(())
-}
-
-selected! {
-    /// A sponsor.
-    #[derive(SimpleObject, Clone)]
-    pub struct Sponsor {
-        /// Opaque and stable: the same record has the same id in every regeneration.
-        #[graphql(name = "id")]
-        pub node_id: ID = later(),
-        pub key: String = get("t.key"),
-        pub name: String = get("t.name"),
-        /// `Diamond`, `Platinum`, `Gold`, `Silver`, `Supporter` or `Not a Sponsor`.
-        pub sponsor_type: String = get("t.sponsor_type"),
-        pub is_member: bool = get("t.is_member"),
-        /// `Platinum`, `Gold`, `Silver`, or empty.
-        pub member_type: String = get("t.member_type"),
-        pub image_url: String = get("t.image_url"),
-        pub url: String = get("t.url"),
-        pub job_url: String = get("t.job_url"),
-        pub description: String = get("t.description"),
-    } => finish_sponsor
-}
-
-/// Derives what [`Sponsor`] does not read as it is.
-fn finish_sponsor(rec: &mut Sponsor, _c: &mut Cols) -> rusqlite::Result<()> {
-    rec.node_id = node_id("Sponsor", &lc(&rec.key));
-    Ok(())
-}
-
 // ----------------------------------------------------------------------------------
 // Projects
-
-selected! {
-    /// An active project.
-    #[derive(SimpleObject, Clone)]
-    #[graphql(complex)]
-    pub struct Project {
-        /// Opaque and stable: the same record has the same id in every regeneration.
-        #[graphql(name = "id")]
-        pub node_id: ID = later(),
-        #[graphql(skip)]
-        pub id: i64 = get("t.id"),
-        /// The key without its `www-project-` prefix, as in the frontend's links and the
-        /// REST paths.
-        pub key: String = get("t.key"),
-        pub name: String = get("t.name"),
-        /// `flagship`, `production`, `incubator`, `lab` or `demo`.
-        pub level: String = get("t.level"),
-        /// `code`, `documentation`, `tool` or `other`.
-        #[graphql(name = "type")]
-        pub kind: String = get("t.type"),
-        /// Always true: inactive projects are not part of the API.
-        pub is_active: bool = get("t.is_active"),
-        pub description: String = get("t.description"),
-        pub summary: String = get("t.summary"),
-        pub url: String = get("t.url"),
-        /// Sum of the stars of the project's repositories.
-        pub stars_count: i64 = get("t.stars"),
-        /// Sum of the forks of the project's repositories.
-        pub forks_count: i64 = get("t.forks"),
-        pub created_at: String = ts("t.created_at"),
-        pub updated_at: String = ts("t.updated_at"),
-    } => finish_project
-}
-
-/// Derives what [`Project`] does not read as it is.
-fn finish_project(rec: &mut Project, _c: &mut Cols) -> rusqlite::Result<()> {
-    rec.node_id = node_id("Project", &lc(&rec.key));
-    rec.key = short_key(&rec.key, "www-project-").to_string();
-    Ok(())
-}
 
 impl Table for Project {
     const TABLE: &'static str = "projects";
@@ -262,40 +97,6 @@ impl Selected for ProjectTotals {
 
 // ----------------------------------------------------------------------------------
 // Organizations
-
-selected! {
-    /// An organization affiliated with the community.
-    #[derive(SimpleObject, Clone)]
-    #[graphql(complex)]
-    pub struct Organization {
-        /// Opaque and stable: the same record has the same id in every regeneration.
-        #[graphql(name = "id")]
-        pub node_id: ID = later(),
-        #[graphql(skip)]
-        pub id: i64 = get("t.id"),
-        pub login: String = get("t.login"),
-        pub name: String = get("t.name"),
-        pub company: String = get("t.company"),
-        pub location: String = get("t.location"),
-        pub description: String = get("t.description"),
-        pub avatar_url: String = get("t.avatar_url"),
-        pub url: String = get("t.url"),
-        pub followers_count: i64 = get("t.followers_count"),
-        pub created_at: String = ts("t.created_at"),
-        pub updated_at: String = ts("t.updated_at"),
-        /// Public contact address; empty when the organization lists none.
-        pub email: String = get("t.email"),
-        /// Members with access to the organization's repositories, as the code-hosting
-        /// site counts them.
-        pub collaborators_count: i64 = get("t.collaborators_count"),
-    } => finish_organization
-}
-
-/// Derives what [`Organization`] does not read as it is.
-fn finish_organization(rec: &mut Organization, _c: &mut Cols) -> rusqlite::Result<()> {
-    rec.node_id = node_id("Organization", &lc(&rec.login));
-    Ok(())
-}
 
 /// The sums over the repositories of the organizations in `?1` (a JSON array of ids),
 /// one row `t` per organization: one pass over each organization's range of the
@@ -440,32 +241,6 @@ impl Selected for UserTotals {
 
 // ----------------------------------------------------------------------------------
 // Snapshots
-
-selected! {
-    /// A completed snapshot: what was new in a month.
-    #[derive(SimpleObject, Clone)]
-    #[graphql(complex)]
-    pub struct Snapshot {
-        /// Opaque and stable: the same record has the same id in every regeneration.
-        #[graphql(name = "id")]
-        pub node_id: ID = later(),
-        #[graphql(skip)]
-        pub id: i64 = get("t.id"),
-        /// `YYYY-MM`.
-        pub key: String = get("t.key"),
-        pub title: String = get("t.title"),
-        pub start_at: String = ts("t.start_at"),
-        pub end_at: String = ts("t.end_at"),
-        pub created_at: String = ts("t.created_at"),
-        pub updated_at: String = ts("t.updated_at"),
-    } => finish_snapshot
-}
-
-/// Derives what [`Snapshot`] does not read as it is.
-fn finish_snapshot(rec: &mut Snapshot, _c: &mut Cols) -> rusqlite::Result<()> {
-    rec.node_id = node_id("Snapshot", &lc(&rec.key));
-    Ok(())
-}
 
 /// How many records of each kind are new in a snapshot: five counts over its new
 /// records, read only when a query asks for one of them.

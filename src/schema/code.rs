@@ -1,0 +1,333 @@
+//! Repositories and what lives in them beside issues (`issues.rs`): their
+//! contributors, labels, milestones and releases, each declared once per face: as the
+//! interchange format carries it and the dataset keeps it ([`interchange`]), as a
+//! REST body ([`rest`]), and as a GraphQL object ([`graphql`]; `Release` and the
+//! contributors are read there, by `crate::graphql::records`, in several shapes).
+
+/// The records of `repositories.jsonl`, `repository_contributors.jsonl`,
+/// `labels.jsonl`, `milestones.jsonl` and `releases.jsonl`.
+pub mod interchange {
+    use serde::Deserialize;
+
+    use crate::schema::{Color, Ts};
+    use crate::stored;
+    use crate::vocab::State;
+
+    stored! {
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Repository {
+            pub organization: String => elsewhere,
+            pub name: String => shadowed,
+            #[serde(default)]
+            pub description: Option<String> => column,
+            #[serde(default)]
+            pub url: String => elsewhere,
+            #[serde(default)]
+            pub commits_count: u64 => column,
+            #[serde(default)]
+            pub contributors_count: u64 => column,
+            #[serde(default)]
+            pub forks_count: u64 => column,
+            #[serde(default)]
+            pub open_issues_count: u64 => column,
+            #[serde(default)]
+            pub stars_count: u64 => column,
+            #[serde(default)]
+            pub subscribers_count: u64 => column,
+            #[serde(default)]
+            pub is_archived: bool => column,
+            #[serde(default)]
+            pub license: String => column,
+            #[serde(default)]
+            pub topics: Vec<String> => column,
+            #[serde(default)]
+            pub languages: Vec<String> => column,
+            #[serde(default)]
+            pub pushed_at: Option<Ts> => column,
+            pub created_at: Ts => column,
+            pub updated_at: Ts => column,
+            /// The repository's size in kilobytes, as the code host reports it; none when
+            /// unknown.
+            #[serde(default)]
+            pub size: Option<u64> => column,
+        }
+    }
+
+    stored! {
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct RepositoryContributor {
+            pub organization: String => elsewhere,
+            pub repository: String => elsewhere,
+            pub member: String => elsewhere,
+            pub contributions_count: u64 => column,
+        }
+    }
+
+    stored! {
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Label {
+            /// The organization and repository the label belongs to; neither: a label shared
+            /// by every repository.
+            #[serde(default)]
+            pub organization: Option<String> => elsewhere,
+            #[serde(default)]
+            pub repository: Option<String> => elsewhere,
+            pub name: String => shadowed,
+            pub color: Color => shadowed,
+            #[serde(default)]
+            pub description: String => column,
+            pub created_at: Ts => column,
+            pub updated_at: Ts => column,
+        }
+    }
+
+    stored! {
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Milestone {
+            pub organization: String => elsewhere,
+            pub repository: String => elsewhere,
+            pub number: u64 => column,
+            pub title: String => column,
+            pub state: State => column,
+            #[serde(default)]
+            pub body: String => column,
+            #[serde(default)]
+            pub author: Option<String> => elsewhere,
+            pub url: String => column,
+            #[serde(default)]
+            pub open_issues_count: u64 => column,
+            #[serde(default)]
+            pub closed_issues_count: u64 => column,
+            #[serde(default)]
+            pub due_on: Option<Ts> => column,
+            pub created_at: Ts => column,
+            pub updated_at: Ts => column,
+        }
+    }
+
+    stored! {
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Release {
+            pub organization: String => elsewhere,
+            pub repository: String => elsewhere,
+            pub tag_name: String => column,
+            #[serde(default)]
+            pub name: String => column,
+            #[serde(default)]
+            pub description: String => column,
+            #[serde(default)]
+            pub author: Option<String> => elsewhere,
+            #[serde(default)]
+            pub url: String => elsewhere,
+            #[serde(default)]
+            pub is_draft: bool => column,
+            #[serde(default)]
+            pub is_pre_release: bool => column,
+            #[serde(default)]
+            pub published_at: Option<Ts> => column,
+            pub created_at: Ts => column,
+        }
+    }
+}
+
+/// The REST bodies of labels, milestones, releases and repositories.
+pub mod rest {
+    use serde::Serialize;
+    use utoipa::ToSchema;
+
+    use crate::selected;
+    use crate::vocab::State;
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct Label {
+            pub color: String = get("t.color"),
+            pub name: String = get("t.name"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct Milestone {
+            #[schema(format = DateTime)]
+            pub created_at: String = ts("t.created_at"),
+            pub number: i64 = get("t.number"),
+            #[schema(value_type = State)]
+            pub state: String = get("t.state"),
+            pub title: String = get("t.title"),
+            #[schema(format = DateTime)]
+            pub updated_at: String = ts("t.updated_at"),
+            pub url: String = get("t.url"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct MilestoneDetail {
+            #[serde(flatten)]
+            #[schema(inline)]
+            pub base: Milestone = flatten(Milestone),
+            pub body: String = get("t.body"),
+            pub closed_issues_count: i64 = get("t.closed_issues_count"),
+            #[schema(format = DateTime)]
+            pub due_on: Option<String> = opt_ts("t.due_on"),
+            pub open_issues_count: i64 = get("t.open_issues_count"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct Release {
+            #[schema(format = DateTime)]
+            pub created_at: String = ts("t.created_at"),
+            pub name: String = get("t.name"),
+            #[schema(format = DateTime)]
+            pub published_at: Option<String> = opt_ts("t.published_at"),
+            pub tag_name: String = get("t.tag_name"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct ReleaseDetail {
+            #[serde(flatten)]
+            #[schema(inline)]
+            pub base: Release = flatten(Release),
+            pub description: String = get("t.description"),
+        }
+    }
+
+    selected! {
+        /// A release in a snapshot sub-list: the release list item plus where it lives.
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct SnapshotRelease {
+            #[serde(flatten)]
+            #[schema(inline)]
+            pub base: Release = flatten(Release),
+            pub organization_login: Option<String> = get("o.login"),
+            pub repository_name: Option<String> = get("r.name"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct Repository {
+            #[schema(format = DateTime)]
+            pub created_at: String = ts("t.created_at"),
+            pub name: String = get("t.name"),
+            #[schema(format = DateTime)]
+            pub updated_at: String = ts("t.updated_at"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct RepositoryDetail {
+            #[serde(flatten)]
+            #[schema(inline)]
+            pub base: Repository = flatten(Repository),
+            pub commits_count: i64 = get("t.commits_count"),
+            pub contributors_count: i64 = get("t.contributors_count"),
+            pub description: Option<String> = get("t.description"),
+            pub forks_count: i64 = get("t.forks_count"),
+            pub open_issues_count: i64 = get("t.open_issues_count"),
+            pub stars_count: i64 = get("t.stars_count"),
+        }
+    }
+}
+
+/// The GraphQL objects `Repository` and `Milestone` (their resolved fields are in
+/// `crate::graphql::types`).
+pub mod graphql {
+    use async_graphql::{SimpleObject, ID};
+
+    use crate::schema::{node_id, repo_key, Cols};
+    use crate::selected;
+
+    selected! {
+        /// A code repository (of any organization).
+        #[derive(SimpleObject, Clone)]
+        #[graphql(complex)]
+        pub struct Repository {
+            /// Opaque and stable: the same record has the same id in every regeneration.
+            #[graphql(name = "id")]
+            pub node_id: ID = later(),
+            #[graphql(skip)]
+            pub id: i64 = get("t.id"),
+            #[graphql(skip)]
+            pub organization_id: i64 = get("t.organization_id"),
+            /// The repository name in lower case, as used by `repository(repositoryKey:)`.
+            pub key: String = get("t.name_lc"),
+            pub name: String = get("t.name"),
+            pub description: Option<String> = get("t.description"),
+            pub url: String = get("t.url"),
+            pub commits_count: i64 = get("t.commits_count"),
+            pub contributors_count: i64 = get("t.contributors_count"),
+            pub forks_count: i64 = get("t.forks_count"),
+            pub open_issues_count: i64 = get("t.open_issues_count"),
+            pub stars_count: i64 = get("t.stars_count"),
+            pub subscribers_count: i64 = get("t.subscribers_count"),
+            pub is_archived: bool = get("t.is_archived"),
+            /// An SPDX identifier, or empty.
+            pub license: String = get("t.license"),
+            pub languages: Vec<String> = list("t.languages"),
+            pub topics: Vec<String> = list("t.topics"),
+            pub created_at: String = ts("t.created_at"),
+            pub updated_at: String = ts("t.updated_at"),
+            /// Kilobytes; resolved by `size` in `types.rs`.
+            #[graphql(skip)]
+            pub size: Option<i64> = get("t.size"),
+        } => finish_repository ["(SELECT ro.login FROM organizations ro WHERE ro.id = t.organization_id)"]
+    }
+
+    /// Derives what [`Repository`] does not read as it is.
+    fn finish_repository(rec: &mut Repository, c: &mut Cols) -> rusqlite::Result<()> {
+        let organization: String = c.get()?;
+        rec.node_id = node_id("Repository", &repo_key(&organization, &rec.name, ""));
+        Ok(())
+    }
+
+    selected! {
+        /// A milestone.
+        #[derive(SimpleObject, Clone)]
+        #[graphql(complex)]
+        pub struct Milestone {
+            /// Opaque and stable: the same record has the same id in every regeneration.
+            #[graphql(name = "id")]
+            pub node_id: ID = later(),
+            pub number: i64 = get("t.number"),
+            pub title: String = get("t.title"),
+            /// `open` or `closed`.
+            pub state: String = get("t.state"),
+            /// Markdown.
+            pub body: String = get("t.body"),
+            pub url: String = get("t.url"),
+            #[graphql(skip)]
+            pub author_id: Option<i64> = get("t.author_id"),
+            /// The login of the repository's organization.
+            pub organization_name: String = get("o.login"),
+            pub repository_name: String = get("r.name"),
+            pub open_issues_count: i64 = get("t.open_issues_count"),
+            pub closed_issues_count: i64 = get("t.closed_issues_count"),
+            pub due_on: Option<String> = opt_ts("t.due_on"),
+            pub created_at: String = ts("t.created_at"),
+            pub updated_at: String = ts("t.updated_at"),
+        } => finish_milestone
+    }
+
+    /// Derives what [`Milestone`] does not read as it is.
+    fn finish_milestone(rec: &mut Milestone, _c: &mut Cols) -> rusqlite::Result<()> {
+        let key = repo_key(
+            &rec.organization_name,
+            &rec.repository_name,
+            &format!("#{}", rec.number),
+        );
+        rec.node_id = node_id("Milestone", &key);
+        Ok(())
+    }
+}

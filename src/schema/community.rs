@@ -1,0 +1,860 @@
+//! The community and its people: organizations, members and their badges, chapters,
+//! committees and projects (with their leaders, channels, related URLs, repositories
+//! and health measurements), events, sponsors, snapshots, the blog's posts and the
+//! community-wide values, each declared once per face: as the interchange format
+//! carries it and the dataset keeps it ([`interchange`]), as a REST body ([`rest`]),
+//! and as a GraphQL object ([`graphql`]; members, leaders and the totals are read
+//! there, by `crate::graphql::records`, in several shapes).
+
+/// The records of the community's interchange files.
+pub mod interchange {
+    use serde::Deserialize;
+
+    use crate::schema::{Date, Ts};
+    use crate::stored;
+    use crate::vocab::{Category, Level, MemberType, ProjectType, SnapshotStatus, SponsorType};
+
+    fn default_true() -> bool {
+        true
+    }
+
+    stored! {
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Organization {
+            pub login: String => shadowed,
+            #[serde(default)]
+            pub name: String => column,
+            #[serde(default)]
+            pub company: String => column,
+            #[serde(default)]
+            pub location: String => shadowed,
+            #[serde(default)]
+            pub description: String => column,
+            #[serde(default)]
+            pub avatar_url: String => column,
+            #[serde(default)]
+            pub url: String => elsewhere,
+            #[serde(default)]
+            pub followers_count: u64 => column,
+            #[serde(default)]
+            pub is_affiliated: bool => column,
+            #[serde(default)]
+            pub collaborators_count: u64 => column,
+            #[serde(default)]
+            pub email: String => column,
+            pub created_at: Ts => column,
+            pub updated_at: Ts => column,
+        }
+    }
+
+    stored! {
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Member {
+            pub login: String => shadowed,
+            #[serde(default)]
+            pub name: String => shadowed,
+            #[serde(default)]
+            pub avatar_url: String => column,
+            #[serde(default)]
+            pub url: String => elsewhere,
+            #[serde(default)]
+            pub bio: String => column,
+            #[serde(default)]
+            pub company: String => shadowed,
+            #[serde(default)]
+            pub location: String => shadowed,
+            #[serde(default)]
+            pub title: String => column,
+            #[serde(default)]
+            pub twitter_username: String => column,
+            #[serde(default)]
+            pub followers_count: u64 => column,
+            #[serde(default)]
+            pub following_count: u64 => column,
+            #[serde(default)]
+            pub public_repositories_count: u64 => column,
+            #[serde(default)]
+            pub email: String => column,
+            /// Badge names, as listed.
+            #[serde(default)]
+            pub badges: Vec<String> => elsewhere,
+            pub created_at: Ts => column,
+            pub updated_at: Ts => column,
+        }
+    }
+
+    stored! {
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Chapter {
+            pub key: String => shadowed,
+            pub name: String => column,
+            #[serde(default = "default_true")]
+            pub is_active: bool => column,
+            #[serde(default)]
+            pub country: String => shadowed,
+            #[serde(default)]
+            pub region: String => column,
+            #[serde(default)]
+            pub latitude: Option<f64> => column,
+            #[serde(default)]
+            pub longitude: Option<f64> => column,
+            #[serde(default)]
+            pub summary: String => column,
+            #[serde(default)]
+            pub url: String => column,
+            #[serde(default)]
+            pub leaders: Vec<Leader> => elsewhere,
+            #[serde(default)]
+            pub suggested_location: Option<String> => column,
+            #[serde(default)]
+            pub related_urls: Vec<String> => elsewhere,
+            #[serde(default)]
+            pub channels: Vec<Channel> => elsewhere,
+            #[serde(default)]
+            pub repositories: Vec<RepositoryRef> => elsewhere,
+            pub created_at: Ts => column,
+            pub updated_at: Ts => column,
+        }
+    }
+
+    stored! {
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Committee {
+            pub key: String => shadowed,
+            pub name: String => column,
+            #[serde(default = "default_true")]
+            pub is_active: bool => column,
+            #[serde(default)]
+            pub description: String => column,
+            #[serde(default)]
+            pub summary: String => column,
+            #[serde(default)]
+            pub url: String => column,
+            #[serde(default)]
+            pub leaders: Vec<Leader> => elsewhere,
+            #[serde(default)]
+            pub related_urls: Vec<String> => elsewhere,
+            #[serde(default)]
+            pub channels: Vec<Channel> => elsewhere,
+            #[serde(default)]
+            pub repositories: Vec<RepositoryRef> => elsewhere,
+            pub created_at: Ts => column,
+            pub updated_at: Ts => column,
+        }
+    }
+
+    stored! {
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Project {
+            pub key: String => shadowed,
+            pub name: String => shadowed,
+            #[serde(default = "default_true")]
+            pub is_active: bool => column,
+            pub level: Level => column,
+            #[serde(rename = "type")]
+            pub kind: ProjectType => elsewhere,
+            #[serde(default)]
+            pub description: String => column,
+            #[serde(default)]
+            pub summary: String => column,
+            #[serde(default)]
+            pub url: String => column,
+            #[serde(default)]
+            pub leaders: Vec<Leader> => elsewhere,
+            #[serde(default)]
+            pub repositories: Vec<RepositoryRef> => elsewhere,
+            #[serde(default)]
+            pub related_urls: Vec<String> => elsewhere,
+            #[serde(default)]
+            pub channels: Vec<Channel> => elsewhere,
+            pub created_at: Ts => column,
+            pub updated_at: Ts => column,
+        }
+    }
+
+    stored! {
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Event {
+            pub key: String => shadowed,
+            pub name: String => column,
+            pub category: Category => column,
+            pub start_date: Date => column,
+            #[serde(default)]
+            pub end_date: Option<Date> => column,
+            #[serde(default)]
+            pub latitude: Option<f64> => column,
+            #[serde(default)]
+            pub longitude: Option<f64> => column,
+            #[serde(default)]
+            pub url: Option<String> => column,
+            #[serde(default)]
+            pub description: Option<String> => column,
+            #[serde(default)]
+            pub summary: String => column,
+            #[serde(default)]
+            pub suggested_location: String => column,
+        }
+    }
+
+    stored! {
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Sponsor {
+            pub key: String => shadowed,
+            pub name: String => shadowed,
+            pub sponsor_type: SponsorType => shadowed,
+            #[serde(default)]
+            pub is_member: bool => column,
+            #[serde(default)]
+            pub member_type: MemberType => column,
+            #[serde(default)]
+            pub image_url: String => column,
+            #[serde(default)]
+            pub url: String => column,
+            #[serde(default)]
+            pub job_url: String => column,
+            #[serde(default)]
+            pub description: String => column,
+        }
+    }
+
+    stored! {
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Snapshot {
+            pub key: String => shadowed,
+            pub title: String => column,
+            pub status: SnapshotStatus => column,
+            pub start_at: Ts => column,
+            pub end_at: Ts => column,
+            pub created_at: Ts => column,
+            pub updated_at: Ts => column,
+            #[serde(default)]
+            pub new_chapters: Vec<String> => elsewhere,
+            #[serde(default)]
+            pub new_projects: Vec<String> => elsewhere,
+            #[serde(default)]
+            pub new_members: Vec<String> => elsewhere,
+            #[serde(default)]
+            pub new_issues: Vec<IssueRef> => elsewhere,
+            #[serde(default)]
+            pub new_releases: Vec<ReleaseRef> => elsewhere,
+        }
+    }
+
+    stored! {
+        /// A post of the community's blog.
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Post {
+            pub title: String => column,
+            pub url: String => shadowed,
+            pub author_name: String => column,
+            #[serde(default)]
+            pub author_image_url: String => column,
+            pub published_at: Ts => column,
+            pub created_at: Ts => column,
+            pub updated_at: Ts => column,
+        }
+    }
+
+    stored! {
+        /// One measurement of a project's health.
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct ProjectHealthMetrics {
+            pub project: String => elsewhere,
+            pub created_at: Ts => column,
+            #[serde(default)]
+            pub score: Option<f64> => column,
+            #[serde(default)]
+            pub stars_count: u64 => column,
+            #[serde(default)]
+            pub forks_count: u64 => column,
+            #[serde(default)]
+            pub open_issues_count: u64 => column,
+            #[serde(default)]
+            pub open_pull_requests_count: u64 => column,
+            #[serde(default)]
+            pub unanswered_issues_count: u64 => column,
+            #[serde(default)]
+            pub unassigned_issues_count: u64 => column,
+            #[serde(default)]
+            pub last_commit_days: u64 => column,
+            #[serde(default)]
+            pub last_commit_days_requirement: u64 => column,
+            #[serde(default)]
+            pub last_release_days: u64 => column,
+            #[serde(default)]
+            pub last_release_days_requirement: u64 => column,
+        }
+    }
+
+    stored! {
+        /// A badge members can hold.
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Badge {
+            pub name: String => shadowed,
+            #[serde(default)]
+            pub description: String => column,
+            #[serde(default)]
+            pub css_class: String => column,
+            #[serde(default)]
+            pub weight: i64 => column,
+        }
+    }
+
+    /// A leader of a chapter, committee or project.
+    #[derive(Debug, Clone, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Leader {
+        pub name: String,
+        #[serde(default)]
+        pub login: Option<String>,
+        /// The leader's role.
+        #[serde(default)]
+        pub description: String,
+    }
+
+    /// A link to one repository (of a project, chapter or committee).
+    #[derive(Debug, Clone, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct RepositoryRef {
+        pub organization: String,
+        pub name: String,
+    }
+
+    #[derive(Debug, Clone, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct IssueRef {
+        pub organization: String,
+        pub repository: String,
+        pub number: u64,
+    }
+
+    #[derive(Debug, Clone, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct ReleaseRef {
+        pub organization: String,
+        pub repository: String,
+        pub tag_name: String,
+    }
+
+    /// `community.json`: values of the community as a whole (one JSON object).
+    #[derive(Debug, Clone, Default, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Community {
+        /// Members of the community's chat workspace.
+        #[serde(default)]
+        pub slack_workspace_members: u64,
+    }
+
+    /// A chat channel of a chapter, committee or project.
+    #[derive(Debug, Clone, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Channel {
+        pub platform: String,
+        #[serde(default)]
+        pub name: String,
+        #[serde(default)]
+        pub external_id: String,
+    }
+}
+
+/// The REST bodies of chapters, committees, events, members, organizations,
+/// projects, snapshots and sponsors.
+pub mod rest {
+    use serde::Serialize;
+    use utoipa::ToSchema;
+
+    use crate::schema::exposure::new_in_snapshot;
+    use crate::schema::Cols;
+    use crate::selected;
+    use crate::vocab::{Level, ProjectType};
+
+    /// A leader of a chapter, committee or project.
+    #[derive(Debug, Clone, Serialize, ToSchema)]
+    pub struct Leader {
+        /// The leader's member login; null when the leader has no linked account.
+        pub key: Option<String>,
+        pub name: String,
+    }
+
+    /// The leaders of the record of `kind` whose id is the next column, in their order.
+    fn leaders(kind: &str, c: &mut Cols) -> rusqlite::Result<Vec<Leader>> {
+        let id: i64 = c.get()?;
+        let mut st = c.conn().prepare_cached(
+            "SELECT m.login, l.name FROM leaders l LEFT JOIN members m ON m.id = l.member_id \
+             WHERE l.entity_kind = ?1 AND l.entity_id = ?2 ORDER BY l.position",
+        )?;
+        let rows = st.query_map(rusqlite::params![kind, id], |r| {
+            Ok(Leader {
+                key: r.get(0)?,
+                name: r.get(1)?,
+            })
+        })?;
+        rows.collect()
+    }
+
+    fn chapter_leaders(c: &mut Cols) -> rusqlite::Result<Vec<Leader>> {
+        leaders("chapter", c)
+    }
+
+    fn project_leaders(c: &mut Cols) -> rusqlite::Result<Vec<Leader>> {
+        leaders("project", c)
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct Chapter {
+            #[schema(format = DateTime)]
+            pub created_at: String = ts("t.created_at"),
+            /// Full key: `www-chapter-` then the name part.
+            pub key: String = get("t.key"),
+            pub latitude: Option<f64> = get("t.latitude"),
+            pub longitude: Option<f64> = get("t.longitude"),
+            pub name: String = get("t.name"),
+            #[schema(format = DateTime)]
+            pub updated_at: String = ts("t.updated_at"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct ChapterDetail {
+            #[serde(flatten)]
+            #[schema(inline)]
+            pub base: Chapter = flatten(Chapter),
+            pub country: String = get("t.country"),
+            pub leaders: Vec<Leader> = with(chapter_leaders, "t.id"),
+            pub region: String = get("t.region"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct Committee {
+            #[schema(format = DateTime)]
+            pub created_at: String = ts("t.created_at"),
+            /// Full key: `www-committee-` then the name part.
+            pub key: String = get("t.key"),
+            pub name: String = get("t.name"),
+            #[schema(format = DateTime)]
+            pub updated_at: String = ts("t.updated_at"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct CommitteeDetail {
+            #[serde(flatten)]
+            #[schema(inline)]
+            pub base: Committee = flatten(Committee),
+            pub description: String = get("t.description"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct Event {
+            #[schema(format = Date)]
+            pub end_date: Option<String> = get("t.end_date"),
+            pub key: String = get("t.key"),
+            pub latitude: Option<f64> = get("t.latitude"),
+            pub longitude: Option<f64> = get("t.longitude"),
+            pub name: String = get("t.name"),
+            #[schema(format = Date)]
+            pub start_date: String = get("t.start_date"),
+            pub url: Option<String> = get("t.url"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct EventDetail {
+            #[serde(flatten)]
+            #[schema(inline)]
+            pub base: Event = flatten(Event),
+            pub description: Option<String> = get("t.description"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct Member {
+            pub avatar_url: String = get("t.avatar_url"),
+            #[schema(format = DateTime)]
+            pub created_at: String = ts("t.created_at"),
+            pub login: String = get("t.login"),
+            pub name: String = get("t.name"),
+            #[schema(format = DateTime)]
+            pub updated_at: String = ts("t.updated_at"),
+            pub url: String = get("t.url"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct MemberDetail {
+            #[serde(flatten)]
+            #[schema(inline)]
+            pub base: Member = flatten(Member),
+            pub bio: String = get("t.bio"),
+            pub company: String = get("t.company"),
+            pub followers_count: i64 = get("t.followers_count"),
+            pub following_count: i64 = get("t.following_count"),
+            pub location: String = get("t.location"),
+            pub public_repositories_count: i64 = get("t.public_repositories_count"),
+            pub title: String = get("t.title"),
+            pub twitter_username: String = get("t.twitter_username"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct Organization {
+            #[schema(format = DateTime)]
+            pub created_at: String = ts("t.created_at"),
+            pub login: String = get("t.login"),
+            pub name: String = get("t.name"),
+            #[schema(format = DateTime)]
+            pub updated_at: String = ts("t.updated_at"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct OrganizationDetail {
+            #[serde(flatten)]
+            #[schema(inline)]
+            pub base: Organization = flatten(Organization),
+            pub company: String = get("t.company"),
+            pub location: String = get("t.location"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct Project {
+            #[schema(format = DateTime)]
+            pub created_at: String = ts("t.created_at"),
+            /// Full key: `www-project-` then the name part.
+            pub key: String = get("t.key"),
+            #[schema(value_type = Level)]
+            pub level: String = get("t.level"),
+            pub name: String = get("t.name"),
+            #[serde(rename = "type")]
+            #[schema(value_type = ProjectType)]
+            pub kind: String = get("t.type"),
+            #[schema(format = DateTime)]
+            pub updated_at: String = ts("t.updated_at"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct ProjectDetail {
+            #[serde(flatten)]
+            #[schema(inline)]
+            pub base: Project = flatten(Project),
+            pub description: String = get("t.description"),
+            pub leaders: Vec<Leader> = with(project_leaders, "t.id"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct Snapshot {
+            #[schema(format = DateTime)]
+            pub created_at: String = ts("t.created_at"),
+            #[schema(format = DateTime)]
+            pub end_at: String = ts("t.end_at"),
+            /// `YYYY-MM`.
+            pub key: String = get("t.key"),
+            #[schema(format = DateTime)]
+            pub start_at: String = ts("t.start_at"),
+            pub title: String = get("t.title"),
+            #[schema(format = DateTime)]
+            pub updated_at: String = ts("t.updated_at"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct SnapshotDetail {
+            #[serde(flatten)]
+            #[schema(inline)]
+            pub base: Snapshot = flatten(Snapshot),
+            pub new_chapters_count: i64 = get(new_in_snapshot!(chapters)),
+            pub new_issues_count: i64 = get(new_in_snapshot!(issues)),
+            pub new_projects_count: i64 = get(new_in_snapshot!(projects)),
+            pub new_releases_count: i64 = get(new_in_snapshot!(releases)),
+            pub new_users_count: i64 = get(new_in_snapshot!(members)),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct Sponsor {
+            pub image_url: String = get("t.image_url"),
+            pub key: String = get("t.key"),
+            pub name: String = get("t.name"),
+            pub sponsor_type: String = get("t.sponsor_type"),
+            pub url: String = get("t.url"),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct SponsorDetail {
+            #[serde(flatten)]
+            #[schema(inline)]
+            pub base: Sponsor = flatten(Sponsor),
+            pub description: String = get("t.description"),
+            pub is_member: bool = get("t.is_member"),
+            pub job_url: String = get("t.job_url"),
+            /// `Platinum`, `Gold` or `Silver` (see `SponsorMemberType`), or empty when the
+            /// sponsor is not a member.
+            pub member_type: String = get("t.member_type"),
+        }
+    }
+}
+
+/// The GraphQL objects of chapters, committees, events, sponsors, projects,
+/// organizations and snapshots (their resolved fields are in `crate::graphql::types`).
+pub mod graphql {
+    use async_graphql::{SimpleObject, ID};
+
+    use crate::schema::{lc, node_id, short_key, Cols};
+    use crate::selected;
+
+    selected! {
+        /// An active chapter.
+        #[derive(SimpleObject, Clone)]
+        #[graphql(complex)]
+        pub struct Chapter {
+            /// Opaque and stable: the same record has the same id in every regeneration.
+            #[graphql(name = "id")]
+            pub node_id: ID = later(),
+            #[graphql(skip)]
+            pub id: i64 = get("t.id"),
+            /// The key without its `www-chapter-` prefix, as in the frontend's links and the
+            /// REST paths.
+            pub key: String = get("t.key"),
+            pub name: String = get("t.name"),
+            pub country: String = get("t.country"),
+            pub region: String = get("t.region"),
+            /// Always true: inactive chapters are not part of the API.
+            pub is_active: bool = get("t.is_active"),
+            pub latitude: Option<f64> = get("t.latitude"),
+            pub longitude: Option<f64> = get("t.longitude"),
+            pub summary: String = get("t.summary"),
+            pub url: String = get("t.url"),
+            pub created_at: String = ts("t.created_at"),
+            pub updated_at: String = ts("t.updated_at"),
+            /// Where the chapter meets, as a place name for display; null when the dataset
+            /// gives none.
+            pub suggested_location: Option<String> = get("t.suggested_location"),
+        } => finish_chapter
+    }
+
+    /// Derives what [`Chapter`] does not read as it is.
+    fn finish_chapter(rec: &mut Chapter, _c: &mut Cols) -> rusqlite::Result<()> {
+        rec.node_id = node_id("Chapter", &lc(&rec.key));
+        rec.key = short_key(&rec.key, "www-chapter-").to_string();
+        Ok(())
+    }
+
+    selected! {
+        /// An active committee.
+        #[derive(SimpleObject, Clone)]
+        #[graphql(complex)]
+        pub struct Committee {
+            /// Opaque and stable: the same record has the same id in every regeneration.
+            #[graphql(name = "id")]
+            pub node_id: ID = later(),
+            #[graphql(skip)]
+            pub id: i64 = get("t.id"),
+            /// The key without its `www-committee-` prefix, as in the frontend's links and the
+            /// REST paths.
+            pub key: String = get("t.key"),
+            pub name: String = get("t.name"),
+            pub description: String = get("t.description"),
+            pub summary: String = get("t.summary"),
+            pub url: String = get("t.url"),
+            pub created_at: String = ts("t.created_at"),
+            pub updated_at: String = ts("t.updated_at"),
+        } => finish_committee
+    }
+
+    /// Derives what [`Committee`] does not read as it is.
+    fn finish_committee(rec: &mut Committee, _c: &mut Cols) -> rusqlite::Result<()> {
+        rec.node_id = node_id("Committee", &lc(&rec.key));
+        rec.key = short_key(&rec.key, "www-committee-").to_string();
+        Ok(())
+    }
+
+    selected! {
+        /// An event.
+        #[derive(SimpleObject, Clone)]
+        pub struct Event {
+            /// Opaque and stable: the same record has the same id in every regeneration.
+            #[graphql(name = "id")]
+            pub node_id: ID = later(),
+            pub key: String = get("t.key"),
+            pub name: String = get("t.name"),
+            /// `appsec_days`, `global`, `partner` or `other`.
+            pub category: String = get("t.category"),
+            /// `YYYY-MM-DD`.
+            pub start_date: String = get("t.start_date"),
+            /// `YYYY-MM-DD`.
+            pub end_date: Option<String> = get("t.end_date"),
+            pub latitude: Option<f64> = get("t.latitude"),
+            pub longitude: Option<f64> = get("t.longitude"),
+            pub url: Option<String> = get("t.url"),
+            pub description: Option<String> = get("t.description"),
+            pub summary: String = get("t.summary"),
+            pub suggested_location: String = get("t.suggested_location"),
+        } => finish_event
+    }
+
+    /// Derives what [`Event`] does not read as it is.
+    fn finish_event(rec: &mut Event, _c: &mut Cols) -> rusqlite::Result<()> {
+        rec.node_id = node_id("Event", &lc(&rec.key));
+        Ok(())
+    }
+
+    selected! {
+        /// A sponsor.
+        #[derive(SimpleObject, Clone)]
+        pub struct Sponsor {
+            /// Opaque and stable: the same record has the same id in every regeneration.
+            #[graphql(name = "id")]
+            pub node_id: ID = later(),
+            pub key: String = get("t.key"),
+            pub name: String = get("t.name"),
+            /// `Diamond`, `Platinum`, `Gold`, `Silver`, `Supporter` or `Not a Sponsor`.
+            pub sponsor_type: String = get("t.sponsor_type"),
+            pub is_member: bool = get("t.is_member"),
+            /// `Platinum`, `Gold`, `Silver`, or empty.
+            pub member_type: String = get("t.member_type"),
+            pub image_url: String = get("t.image_url"),
+            pub url: String = get("t.url"),
+            pub job_url: String = get("t.job_url"),
+            pub description: String = get("t.description"),
+        } => finish_sponsor
+    }
+
+    /// Derives what [`Sponsor`] does not read as it is.
+    fn finish_sponsor(rec: &mut Sponsor, _c: &mut Cols) -> rusqlite::Result<()> {
+        rec.node_id = node_id("Sponsor", &lc(&rec.key));
+        Ok(())
+    }
+
+    selected! {
+        /// An active project.
+        #[derive(SimpleObject, Clone)]
+        #[graphql(complex)]
+        pub struct Project {
+            /// Opaque and stable: the same record has the same id in every regeneration.
+            #[graphql(name = "id")]
+            pub node_id: ID = later(),
+            #[graphql(skip)]
+            pub id: i64 = get("t.id"),
+            /// The key without its `www-project-` prefix, as in the frontend's links and the
+            /// REST paths.
+            pub key: String = get("t.key"),
+            pub name: String = get("t.name"),
+            /// `flagship`, `production`, `incubator`, `lab` or `demo`.
+            pub level: String = get("t.level"),
+            /// `code`, `documentation`, `tool` or `other`.
+            #[graphql(name = "type")]
+            pub kind: String = get("t.type"),
+            /// Always true: inactive projects are not part of the API.
+            pub is_active: bool = get("t.is_active"),
+            pub description: String = get("t.description"),
+            pub summary: String = get("t.summary"),
+            pub url: String = get("t.url"),
+            /// Sum of the stars of the project's repositories.
+            pub stars_count: i64 = get("t.stars"),
+            /// Sum of the forks of the project's repositories.
+            pub forks_count: i64 = get("t.forks"),
+            pub created_at: String = ts("t.created_at"),
+            pub updated_at: String = ts("t.updated_at"),
+        } => finish_project
+    }
+
+    /// Derives what [`Project`] does not read as it is.
+    fn finish_project(rec: &mut Project, _c: &mut Cols) -> rusqlite::Result<()> {
+        rec.node_id = node_id("Project", &lc(&rec.key));
+        rec.key = short_key(&rec.key, "www-project-").to_string();
+        Ok(())
+    }
+
+    selected! {
+        /// An organization affiliated with the community.
+        #[derive(SimpleObject, Clone)]
+        #[graphql(complex)]
+        pub struct Organization {
+            /// Opaque and stable: the same record has the same id in every regeneration.
+            #[graphql(name = "id")]
+            pub node_id: ID = later(),
+            #[graphql(skip)]
+            pub id: i64 = get("t.id"),
+            pub login: String = get("t.login"),
+            pub name: String = get("t.name"),
+            pub company: String = get("t.company"),
+            pub location: String = get("t.location"),
+            pub description: String = get("t.description"),
+            pub avatar_url: String = get("t.avatar_url"),
+            pub url: String = get("t.url"),
+            pub followers_count: i64 = get("t.followers_count"),
+            pub created_at: String = ts("t.created_at"),
+            pub updated_at: String = ts("t.updated_at"),
+            /// Public contact address; empty when the organization lists none.
+            pub email: String = get("t.email"),
+            /// Members with access to the organization's repositories, as the code-hosting
+            /// site counts them.
+            pub collaborators_count: i64 = get("t.collaborators_count"),
+        } => finish_organization
+    }
+
+    /// Derives what [`Organization`] does not read as it is.
+    fn finish_organization(rec: &mut Organization, _c: &mut Cols) -> rusqlite::Result<()> {
+        rec.node_id = node_id("Organization", &lc(&rec.login));
+        Ok(())
+    }
+
+    selected! {
+        /// A completed snapshot: what was new in a month.
+        #[derive(SimpleObject, Clone)]
+        #[graphql(complex)]
+        pub struct Snapshot {
+            /// Opaque and stable: the same record has the same id in every regeneration.
+            #[graphql(name = "id")]
+            pub node_id: ID = later(),
+            #[graphql(skip)]
+            pub id: i64 = get("t.id"),
+            /// `YYYY-MM`.
+            pub key: String = get("t.key"),
+            pub title: String = get("t.title"),
+            pub start_at: String = ts("t.start_at"),
+            pub end_at: String = ts("t.end_at"),
+            pub created_at: String = ts("t.created_at"),
+            pub updated_at: String = ts("t.updated_at"),
+        } => finish_snapshot
+    }
+
+    /// Derives what [`Snapshot`] does not read as it is.
+    fn finish_snapshot(rec: &mut Snapshot, _c: &mut Cols) -> rusqlite::Result<()> {
+        rec.node_id = node_id("Snapshot", &lc(&rec.key));
+        Ok(())
+    }
+}
