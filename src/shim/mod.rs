@@ -186,7 +186,11 @@ impl AppState {
             redis.clone(),
         )
         .filter(|_| protected);
-        let documents = Documents::render(config.env, config.public_url.as_deref())?;
+        let documents = Documents::render(
+            config.env,
+            config.public_url.as_deref(),
+            config.site.as_deref(),
+        )?;
         Ok(AppState(Arc::new(Shared {
             documents,
             pool: ReadPool::new(&config.db, config.workers),
@@ -244,10 +248,21 @@ pub struct Documents {
 }
 
 impl Documents {
-    fn render(env: Env, public_url: Option<&str>) -> anyhow::Result<Documents> {
+    /// The docs page's examples are read from the tree at `site`, when given.
+    fn render(
+        env: Env,
+        public_url: Option<&str>,
+        site: Option<&Path>,
+    ) -> anyhow::Result<Documents> {
         let openapi = crate::openapi::document_json_for(env, public_url)
             .context("serialising the OpenAPI document")?;
-        let docs = crate::docs::render(&openapi)?.into_iter().collect();
+        let samples = match site {
+            Some(site) => crate::docs::tree_samples(&openapi, site)?,
+            None => crate::docs::Samples::default(),
+        };
+        let docs = crate::docs::render_with(&openapi, &samples)?
+            .into_iter()
+            .collect();
         Ok(Documents { openapi, docs })
     }
 }

@@ -1,0 +1,229 @@
+//! Example answers for the docs page, per operation and status, as roost really sends
+//! them: 200 is a file of a generated tree (for a list, its first page with the items
+//! cut to [`LIST_ITEMS`], the totals kept); 400, 401, 404 and 429 are the bodies the
+//! shim answers, made by the same code ([`ApiError`]) from a real request: `page=0`,
+//! no key, a record that does not exist or the page after the last, the rate limit.
+//!
+//! The request of each example names real records: path parameters are the first
+//! records of the tree (sorted by file name), so the page can also offer them as the
+//! try-it form's placeholders.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::io::Read as _;
+use std::path::Path;
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+use axum::response::IntoResponse;
+use serde_json::Value;
+
+use crate::catalog::AnswerError;
+use crate::shim::respond::ApiError;
+use crate::tree::{self, Target};
+
+/// Items a list example keeps.
+pub const LIST_ITEMS: usize = 2;
+
+/// Examples of every operation found in a tree.
+#[derive(Debug, Default, Clone)]
+pub struct Samples {
+    by_operation: HashMap<String, OperationSamples>,
+}
+
+/// The examples of one operation.
+#[derive(Debug, Clone)]
+pub struct OperationSamples {
+    /// Path parameter values (name, value as a URL segment).
+    pub params: Vec<(String, String)>,
+    pub examples: Vec<Sample>,
+}
+
+/// One example: the request (path and query) and the answer's status and JSON body.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    pub status: u16,
+    pub request: String,
+    pub body: Value,
+    /// What was left out, when the body was shortened.
+    pub note: String,
+}
+
+impl Samples {
+    pub fn get(&self, operation_id: &str) -> Option<&OperationSamples> {
+        self.by_operation.get(operation_id)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_operation.is_empty()
+    }
+
+    /// Reads the examples of the operations (`(operation id, path template)`) from the
+    /// tree at `site` (the folder holding `api/v0/`). An operation whose records the
+    /// tree lacks gets none.
+    pub fn from_tree<'a>(
+        site: &Path,
+        operations: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Samples {
+        let by_operation = operations
+            .into_iter()
+            .filter_map(|(id, template)| Some((id.to_string(), operation_samples(site, template)?)))
+            .collect();
+        Samples { by_operation }
+    }
+}
+
+fn operation_samples(site: &Path, template: &str) -> Option<OperationSamples> {
+    let (path, params) = concrete_path(site, template)?;
+    let rel = tree::file_for_request(&path, None)?;
+    let mut body: Value = serde_json::from_slice(&read_tree_file(&site.join(&rel))?).ok()?;
+    let target = tree::route(&tree::split_path(&path)?);
+    let mut examples = Vec::new();
+    let mut note = String::new();
+    match target {
+        Target::List { spec, .. } => {
+            let total_pages = body["total_pages"].as_u64().unwrap_or(1);
+            if let Some(items) = body["items"].as_array_mut() {
+                if items.len() > LIST_ITEMS {
+                    note = format!("{} of the page's {} items shown", LIST_ITEMS, items.len());
+                    items.truncate(LIST_ITEMS);
+                }
+            }
+            examples.push(Sample {
+                status: 200,
+                request: path.clone(),
+                body,
+                note,
+            });
+            if let Err(errors) = tree::list_query(spec, Some("page=0")) {
+                examples.push(sample(
+                    400,
+                    format!("{path}?page=0"),
+                    ApiError::Invalid(errors),
+                ));
+            }
+            examples.push(sample(401, path.clone(), ApiError::Unauthorized));
+            let page = total_pages + 1;
+            examples.push(sample(
+                404,
+                format!("{path}?page={page}"),
+                ApiError::PageNotFound(AnswerError::PageNotFound { page, total_pages }.to_string()),
+            ));
+        }
+        Target::Detail { spec, .. } => {
+            examples.push(Sample {
+                status: 200,
+                request: path.clone(),
+                body,
+                note,
+            });
+            examples.push(sample(401, path.clone(), ApiError::Unauthorized));
+            let missing = match path.rsplit_once('/') {
+                Some((parent, _)) => format!("{parent}/no-such-{}", spec.singular.to_lowercase()),
+                None => path.clone(),
+            };
+            examples.push(sample(
+                404,
+                missing,
+                ApiError::RecordNotFound(spec.singular),
+            ));
+        }
+        _ => return None,
+    }
+    examples.push(sample(
+        429,
+        path,
+        ApiError::TooManyRequests(Duration::from_secs(1)),
+    ));
+    examples.sort_by_key(|s| s.status);
+    Some(OperationSamples { params, examples })
+}
+
+/// An example of an error answer: the body the shim sends for `error`.
+fn sample(status: u16, request: String, error: ApiError) -> Sample {
+    let response = error.into_response();
+    debug_assert_eq!(response.status().as_u16(), status);
+    Sample {
+        status,
+        request,
+        body: body_now(response).unwrap_or(Value::Null),
+        note: String::new(),
+    }
+}
+
+/// The JSON body of a response whose body is in memory already (no waiting).
+fn body_now(response: axum::response::Response) -> Option<Value> {
+    let mut future = std::pin::pin!(axum::body::to_bytes(response.into_body(), 1 << 20));
+    match future
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
+        Poll::Ready(Ok(bytes)) => serde_json::from_slice(&bytes).ok(),
+        _ => None,
+    }
+}
+
+/// A request path for the template with its parameters set to the first records of
+/// the tree, and those values.
+fn concrete_path(site: &Path, template: &str) -> Option<(String, Vec<(String, String)>)> {
+    let mut dir = site.to_path_buf();
+    let mut path = String::new();
+    let mut params = Vec::new();
+    let segments: Vec<&str> = template.trim_start_matches('/').split('/').collect();
+    for (i, segment) in segments.iter().enumerate() {
+        path.push('/');
+        let last = i + 1 == segments.len();
+        let value = match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            Some(name) => {
+                let value = first_entry(&dir, last)?;
+                params.push((name.to_string(), value.clone()));
+                value
+            }
+            None => segment.to_string(),
+        };
+        if !value.is_empty() {
+            dir.push(&value);
+        }
+        path.push_str(&value);
+    }
+    Some((path, params))
+}
+
+/// The first (by name) record in a tree folder: a sub-folder, or for the last segment
+/// a record file (`<id>.json`, not a list page `index*.json`).
+fn first_entry(dir: &Path, file: bool) -> Option<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let name = e.file_name().into_string().ok()?;
+            let is_dir = e.file_type().ok()?.is_dir();
+            if file {
+                let stem = name
+                    .strip_suffix(".json.gz")
+                    .or_else(|| name.strip_suffix(".json"))?;
+                (!is_dir && !stem.starts_with("index")).then(|| stem.to_string())
+            } else {
+                is_dir.then_some(name)
+            }
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names.into_iter().next()
+}
+
+/// A tree file's bytes, from the file or its gzip sibling.
+fn read_tree_file(path: &Path) -> Option<Vec<u8>> {
+    if let Ok(bytes) = std::fs::read(path) {
+        return Some(bytes);
+    }
+    let mut gz = path.as_os_str().to_owned();
+    gz.push(".gz");
+    let file = std::fs::File::open(gz).ok()?;
+    let mut bytes = Vec::new();
+    flate2::read::GzDecoder::new(file)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(bytes)
+}
