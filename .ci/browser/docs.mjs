@@ -178,6 +178,14 @@ try {
   step = "screenshots";
   await page.locator("#op-list_chapters").scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${shots}/docs-desktop.png` });
+  // The README's picture: a search, its results, and an operation with its examples.
+  await page.goto("about:blank");
+  await page.goto(`${base}/api/v0/docs/`, { waitUntil: "load" });
+  await page.getByLabel("Search operations and schemas").fill("chapters");
+  await page.locator("#op-list_chapters-200").evaluate((d) => { d.open = false; });
+  await page.locator("#op-list_chapters-404").evaluate((d) => { d.open = true; });
+  await page.setViewportSize({ width: 1280, height: 1700 });
+  await page.screenshot({ path: `${shots}/api-docs.png` });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${base}/api/v0/docs/`, { waitUntil: "load" });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

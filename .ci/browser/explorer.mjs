@@ -7,8 +7,8 @@
 //    and inside a field's parentheses its arguments;
 //  - the docs explorer lists the root fields and opens one;
 //  - a page query from the Examples list opens in a new tab with its variables and
-//    runs with the CSRF header; its data matches the sample; an invalid query shows
-//    its error; both runs are in the history.
+//    runs with the CSRF header; its data matches the sample; an unknown field is
+//    marked as typed and its error shown when run; the runs are in the history.
 //
 // Usage: node explorer.mjs BASE_URL SAMPLE_DIR SCREENSHOT_DIR
 import assert from "node:assert/strict";
@@ -107,6 +107,8 @@ try {
   await page.keyboard.press("Control+A");
   await page.keyboard.press("Delete");
   await page.keyboard.type("{ nosuchfield", { delay: 10 });
+  // The editor marks the unknown field as it is typed (validation against the schema).
+  await page.locator(".graphiql-query-editor .squiggly-error").first().waitFor({ timeout: 15000 });
   await page.keyboard.press("Control+Enter");
   await page.locator(".graphiql-response .view-lines", { hasText: "nosuchfield" }).waitFor({ timeout: 15000 });
 

@@ -333,7 +333,7 @@ impl<'a> Reader<'a> {
                     status: e.status.to_string(),
                     class: format!("s{}", e.status / 100),
                     request: e.request.clone(),
-                    body: Example::from_value(&e.body).pretty(),
+                    body: e.text.clone(),
                     note: e.note.clone(),
                 })
                 .collect(),

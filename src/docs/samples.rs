@@ -45,6 +45,8 @@ pub struct Sample {
     pub status: u16,
     pub request: String,
     pub body: Value,
+    /// The body as the API writes it (its keys in its order), indented.
+    pub text: String,
     /// What was left out, when the body was shortened.
     pub note: String,
 }
@@ -76,7 +78,9 @@ impl Samples {
 fn operation_samples(site: &Path, template: &str) -> Option<OperationSamples> {
     let (path, params) = concrete_path(site, template)?;
     let rel = tree::file_for_request(&path, None)?;
-    let mut body: Value = serde_json::from_slice(&read_tree_file(&site.join(&rel))?).ok()?;
+    let bytes = read_tree_file(&site.join(&rel))?;
+    let mut body: Value = serde_json::from_slice(&bytes).ok()?;
+    let mut text = indent_json(&bytes);
     let target = tree::route(&tree::split_path(&path)?);
     let mut examples = Vec::new();
     let mut note = String::new();
@@ -87,12 +91,14 @@ fn operation_samples(site: &Path, template: &str) -> Option<OperationSamples> {
                 if items.len() > LIST_ITEMS {
                     note = format!("{} of the page's {} items shown", LIST_ITEMS, items.len());
                     items.truncate(LIST_ITEMS);
+                    text = indent_json(body.to_string().as_bytes());
                 }
             }
             examples.push(Sample {
                 status: 200,
                 request: path.clone(),
                 body,
+                text,
                 note,
             });
             if let Err(errors) = tree::list_query(spec, Some("page=0")) {
@@ -115,6 +121,7 @@ fn operation_samples(site: &Path, template: &str) -> Option<OperationSamples> {
                 status: 200,
                 request: path.clone(),
                 body,
+                text,
                 note,
             });
             examples.push(sample(401, path.clone(), ApiError::Unauthorized));
@@ -143,23 +150,98 @@ fn operation_samples(site: &Path, template: &str) -> Option<OperationSamples> {
 fn sample(status: u16, request: String, error: ApiError) -> Sample {
     let response = error.into_response();
     debug_assert_eq!(response.status().as_u16(), status);
+    let bytes = body_now(response).unwrap_or_default();
     Sample {
         status,
         request,
-        body: body_now(response).unwrap_or(Value::Null),
+        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        text: indent_json(&bytes),
         note: String::new(),
     }
 }
 
-/// The JSON body of a response whose body is in memory already (no waiting).
-fn body_now(response: axum::response::Response) -> Option<Value> {
+/// The body of a response that is in memory already (no waiting).
+fn body_now(response: axum::response::Response) -> Option<Vec<u8>> {
     let mut future = std::pin::pin!(axum::body::to_bytes(response.into_body(), 1 << 20));
     match future
         .as_mut()
         .poll(&mut Context::from_waker(Waker::noop()))
     {
-        Poll::Ready(Ok(bytes)) => serde_json::from_slice(&bytes).ok(),
+        Poll::Ready(Ok(bytes)) => Some(bytes.to_vec()),
         _ => None,
+    }
+}
+
+/// Compact JSON text indented by two spaces, keys kept in their order (serde_json's
+/// map would sort them). Text that is not compact JSON comes out re-spaced the same.
+fn indent_json(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut chars = text.chars().peekable();
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.push_str(&"  ".repeat(depth));
+    };
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                out.push(c);
+                let close = if c == '{' { '}' } else { ']' };
+                if chars.peek() == Some(&close) {
+                    out.push(close);
+                    chars.next();
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            c if c.is_whitespace() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indenting_keeps_key_order_and_strings() {
+        let text = indent_json(br#"{"z":1,"a":[],"s":"a,b:{\"c\"}","o":{"k":[true,null]}}"#);
+        assert_eq!(
+            text,
+            "{\n  \"z\": 1,\n  \"a\": [],\n  \"s\": \"a,b:{\\\"c\\\"}\",\n  \"o\": {\n    \"k\": [\n      true,\n      null\n    ]\n  }\n}"
+        );
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["s"], "a,b:{\"c\"}");
     }
 }
 
