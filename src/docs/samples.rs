@@ -229,22 +229,6 @@ fn indent_json(bytes: &[u8]) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn indenting_keeps_key_order_and_strings() {
-        let text = indent_json(br#"{"z":1,"a":[],"s":"a,b:{\"c\"}","o":{"k":[true,null]}}"#);
-        assert_eq!(
-            text,
-            "{\n  \"z\": 1,\n  \"a\": [],\n  \"s\": \"a,b:{\\\"c\\\"}\",\n  \"o\": {\n    \"k\": [\n      true,\n      null\n    ]\n  }\n}"
-        );
-        let value: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(value["s"], "a,b:{\"c\"}");
-    }
-}
-
 /// A request path for the template with its parameters set to the first records of
 /// the tree, and those values.
 fn concrete_path(site: &Path, template: &str) -> Option<(String, Vec<(String, String)>)> {
@@ -308,4 +292,20 @@ fn read_tree_file(path: &Path) -> Option<Vec<u8>> {
         .read_to_end(&mut bytes)
         .ok()?;
     Some(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indenting_keeps_key_order_and_strings() {
+        let text = indent_json(br#"{"z":1,"a":[],"s":"a,b:{\"c\"}","o":{"k":[true,null]}}"#);
+        assert_eq!(
+            text,
+            "{\n  \"z\": 1,\n  \"a\": [],\n  \"s\": \"a,b:{\\\"c\\\"}\",\n  \"o\": {\n    \"k\": [\n      true,\n      null\n    ]\n  }\n}"
+        );
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["s"], "a,b:{\"c\"}");
+    }
 }

@@ -252,7 +252,7 @@ fn html_in_descriptions_is_shown_as_text_not_run() {
 }
 
 /// The text of an element's first `<pre>` after `id`, unescaped.
-fn pre_after<'a>(html: &'a str, id: &str) -> String {
+fn pre_after(html: &str, id: &str) -> String {
     let block = element(html, id, "details");
     let start = block.find("<pre><code>").unwrap() + "<pre><code>".len();
     let end = block.find("</code></pre>").unwrap();
