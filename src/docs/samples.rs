@@ -1,25 +1,23 @@
 //! Example answers for the docs page, per operation and status, as roost really sends
 //! them: 200 is a file of a generated tree (for a list, its first page with the items
 //! cut to [`LIST_ITEMS`], the totals kept); 400, 401, 404 and 429 are the bodies the
-//! shim answers, made by the same code ([`ApiError`]) from a real request: `page=0`,
-//! no key, a record that does not exist or the page after the last, the rate limit.
+//! shim answers, made by the same code ([`crate::rest_errors`]) for a real request:
+//! `page=0`, no key, a record that does not exist or the page after the last, the
+//! rate limit.
 //!
 //! The request of each example names real records: path parameters are the first
 //! records of the tree (sorted by file name), so the page can also offer them as the
 //! try-it form's placeholders.
 
 use std::collections::HashMap;
-use std::future::Future;
 use std::io::Read as _;
 use std::path::Path;
-use std::task::{Context, Poll, Waker};
-use std::time::Duration;
 
-use axum::response::IntoResponse;
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::catalog::AnswerError;
-use crate::shim::respond::ApiError;
+use crate::rest_errors;
 use crate::tree::{self, Target};
 
 /// Items a list example keeps.
@@ -105,15 +103,16 @@ fn operation_samples(site: &Path, template: &str) -> Option<OperationSamples> {
                 examples.push(sample(
                     400,
                     format!("{path}?page=0"),
-                    ApiError::Invalid(errors),
+                    &rest_errors::invalid(errors),
                 ));
             }
-            examples.push(sample(401, path.clone(), ApiError::Unauthorized));
+            examples.push(unauthorized(&path));
             let page = total_pages + 1;
+            let text = AnswerError::PageNotFound { page, total_pages }.to_string();
             examples.push(sample(
                 404,
                 format!("{path}?page={page}"),
-                ApiError::PageNotFound(AnswerError::PageNotFound { page, total_pages }.to_string()),
+                &rest_errors::detail(&text),
             ));
         }
         Target::Detail { spec, .. } => {
@@ -124,7 +123,7 @@ fn operation_samples(site: &Path, template: &str) -> Option<OperationSamples> {
                 text,
                 note,
             });
-            examples.push(sample(401, path.clone(), ApiError::Unauthorized));
+            examples.push(unauthorized(&path));
             let missing = match path.rsplit_once('/') {
                 Some((parent, _)) => format!("{parent}/no-such-{}", spec.singular.to_lowercase()),
                 None => path.clone(),
@@ -132,7 +131,7 @@ fn operation_samples(site: &Path, template: &str) -> Option<OperationSamples> {
             examples.push(sample(
                 404,
                 missing,
-                ApiError::RecordNotFound(spec.singular),
+                &rest_errors::record_not_found(spec.singular),
             ));
         }
         _ => return None,
@@ -140,17 +139,15 @@ fn operation_samples(site: &Path, template: &str) -> Option<OperationSamples> {
     examples.push(sample(
         429,
         path,
-        ApiError::TooManyRequests(Duration::from_secs(1)),
+        &rest_errors::detail(rest_errors::TOO_MANY_REQUESTS),
     ));
     examples.sort_by_key(|s| s.status);
     Some(OperationSamples { params, examples })
 }
 
-/// An example of an error answer: the body the shim sends for `error`.
-fn sample(status: u16, request: String, error: ApiError) -> Sample {
-    let response = error.into_response();
-    debug_assert_eq!(response.status().as_u16(), status);
-    let bytes = body_now(response).unwrap_or_default();
+/// An example of an error answer: the body the shim sends.
+fn sample(status: u16, request: String, body: &impl Serialize) -> Sample {
+    let bytes = serde_json::to_vec(body).unwrap_or_default();
     Sample {
         status,
         request,
@@ -160,16 +157,13 @@ fn sample(status: u16, request: String, error: ApiError) -> Sample {
     }
 }
 
-/// The body of a response that is in memory already (no waiting).
-fn body_now(response: axum::response::Response) -> Option<Vec<u8>> {
-    let mut future = std::pin::pin!(axum::body::to_bytes(response.into_body(), 1 << 20));
-    match future
-        .as_mut()
-        .poll(&mut Context::from_waker(Waker::noop()))
-    {
-        Poll::Ready(Ok(bytes)) => Some(bytes.to_vec()),
-        _ => None,
-    }
+/// The 401 of a request without a key.
+fn unauthorized(path: &str) -> Sample {
+    sample(
+        401,
+        path.to_string(),
+        &rest_errors::detail(rest_errors::UNAUTHORIZED),
+    )
 }
 
 /// Compact JSON text indented by two spaces, keys kept in their order (serde_json's

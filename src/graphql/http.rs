@@ -51,7 +51,7 @@
 //!   the double-submit pattern: a cross-site page can make the browser send the
 //!   cookie, but cannot read it to copy it into the header.
 //! - In local and e2e, `GET /graphql/` from a browser (`Accept: text/html`, no `query`)
-//!   is the explorer, GraphiQL, served by roost itself ([`super::explorer`]).
+//!   is the explorer, GraphiQL ([`super::explorer`]; its files are served by the shim).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -62,7 +62,7 @@ use axum::body::Body;
 use axum::extract::{ConnectInfo, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, get};
+use axum::routing::any;
 use axum::Router;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::{json, Value};
@@ -85,15 +85,12 @@ pub const CSRF_HEADER: &str = "x-csrftoken";
 const CSRF_MAX_AGE_SECS: u64 = 31_449_600;
 
 pub fn router(service: Arc<Service>) -> Router {
-    let mut router = Router::new()
+    Router::new()
         .route("/graphql/", any(graphql))
         .route("/graphql", any(graphql))
         .route("/csrf/", any(csrf))
-        .route("/csrf", any(csrf));
-    if !service.protected() {
-        router = router.route("/graphql/{*file}", get(super::explorer::asset));
-    }
-    router.with_state(service)
+        .route("/csrf", any(csrf))
+        .with_state(service)
 }
 
 /// The media type of JSON responses.

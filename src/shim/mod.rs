@@ -20,6 +20,7 @@ pub mod api;
 pub mod cache;
 pub mod conn;
 pub mod files;
+pub mod graphiql;
 pub mod health;
 pub mod idx;
 pub mod live;
@@ -294,9 +295,11 @@ pub fn app(state: AppState) -> Router {
         .route("/healthz", any(health::healthz))
         .route("/readyz", any(health::readyz))
         .with_state(state.clone());
-    Router::new()
-        .merge(api)
-        .merge(graphql)
+    let mut router = Router::new().merge(api).merge(graphql);
+    if !state.config.env.is_protected() {
+        router = router.merge(graphiql::routes());
+    }
+    router
         .merge(idx::routes(state.clone()))
         .merge(health)
         .fallback(|| async { ApiError::UnknownPath.into_response() })

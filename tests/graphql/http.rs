@@ -331,74 +331,6 @@ async fn explorer_only_in_local_and_e2e() {
             );
             assert!(!reply.text().contains("http://") && !reply.text().contains("https://"));
         }
-        // GraphiQL's files: content type, ETag and revalidation, compression.
-        for (path, kind) in [
-            ("/graphql/graphiql.js", "text/javascript"),
-            ("/graphql/graphiql.css", "text/css"),
-            ("/graphql/editor.worker.js", "text/javascript"),
-            ("/graphql/json.worker.js", "text/javascript"),
-            ("/graphql/graphql.worker.js", "text/javascript"),
-            ("/graphql/examples.json", "application/json"),
-        ] {
-            let reply = app.send(get_request(path, &[])).await;
-            assert_eq!(reply.status, StatusCode::OK, "{path}");
-            assert!(
-                reply
-                    .header("content-type")
-                    .is_some_and(|t| t.starts_with(kind)),
-                "{path}"
-            );
-            assert_eq!(reply.header("cache-control"), Some("no-cache"), "{path}");
-            let etag = reply.header("etag").unwrap().to_string();
-            let again = app
-                .send(get_request(path, &[("if-none-match", etag.as_str())]))
-                .await;
-            assert_eq!(again.status, StatusCode::NOT_MODIFIED, "{path}");
-            let gzip = app
-                .send(get_request(path, &[("accept-encoding", "gzip")]))
-                .await;
-            assert_eq!(gzip.header("content-encoding"), Some("gzip"), "{path}");
-        }
-        // The stylesheet's fonts are files beside it, served as fonts.
-        let css = app
-            .send(get_request("/graphql/graphiql.css", &[]))
-            .await
-            .text();
-        let font = css
-            .split("url(fonts/")
-            .nth(1)
-            .unwrap()
-            .split(')')
-            .next()
-            .unwrap();
-        let reply = app
-            .send(get_request(&format!("/graphql/fonts/{font}"), &[]))
-            .await;
-        assert_eq!(reply.status, StatusCode::OK, "{font}");
-        assert!(reply.header("content-type").unwrap().starts_with("font/"));
-        let reply = app.send(get_request("/graphql/nosuch.js", &[])).await;
-        assert_eq!(reply.status, StatusCode::NOT_FOUND);
-        // The examples are the web frontend's page queries, with their variables.
-        let examples = app
-            .send(get_request("/graphql/examples.json", &[]))
-            .await
-            .json();
-        let home = examples
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|e| e["operation"] == "HomePage")
-            .unwrap();
-        assert_eq!(home["variables"], json!({"distinct": true}));
-        let data = app
-            .data(home["query"].as_str().unwrap(), home["variables"].clone())
-            .await;
-        assert!(
-            data["statsOverview"]["activeChaptersStats"]
-                .as_i64()
-                .unwrap()
-                > 0
-        );
         // A browser asking for a query still gets JSON.
         let reply = app.send(get_request(&query_uri(QUERY), &html)).await;
         assert_data(&reply);
@@ -408,10 +340,6 @@ async fn explorer_only_in_local_and_e2e() {
         // No explorer: a browser's GET without a query is a request without a query.
         let reply = app.send(get_request("/graphql/", &html)).await;
         assert_refused(&reply, 400, "BAD_REQUEST");
-        for path in ["/graphql/graphiql.js", "/graphql/examples.json"] {
-            let reply = app.send(get_request(path, &[])).await;
-            assert_eq!(reply.status, StatusCode::NOT_FOUND, "{path}");
-        }
     }
 }
 
