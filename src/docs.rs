@@ -19,7 +19,10 @@ use utoipa::openapi::OpenApi;
 mod example;
 mod markdown;
 mod reader;
+pub mod samples;
 mod view;
+
+pub use samples::Samples;
 
 /// The stylesheet, written beside `index.html`.
 pub const CSS: &str = include_str!("../docs-assets/docs.css");
@@ -36,10 +39,42 @@ pub enum DocsError {
 }
 
 /// Files of the docs folder (relative path, bytes), rendered from the OpenAPI
-/// document's bytes.
+/// document's bytes, with examples made from the schemas alone.
 pub fn render(openapi: &[u8]) -> Result<Vec<(String, Vec<u8>)>, DocsError> {
+    render_with(openapi, &Samples::default())
+}
+
+/// The operations of the OpenAPI document (operation id, path template), for
+/// [`Samples::from_tree`].
+pub fn operations(openapi: &[u8]) -> Result<Vec<(String, String)>, DocsError> {
     let doc: OpenApi = serde_json::from_slice(openapi).map_err(DocsError::Read)?;
-    let page = view::Page::new(&doc).map_err(DocsError::Read)?;
+    Ok(doc
+        .paths
+        .paths
+        .iter()
+        .filter_map(|(path, item)| {
+            let id = item.get.as_ref()?.operation_id.clone()?;
+            Some((id, path.clone()))
+        })
+        .collect())
+}
+
+/// The examples of a generated tree (the folder holding `api/v0/`).
+pub fn tree_samples(openapi: &[u8], site: &std::path::Path) -> Result<Samples, DocsError> {
+    let operations = operations(openapi)?;
+    Ok(Samples::from_tree(
+        site,
+        operations
+            .iter()
+            .map(|(id, path)| (id.as_str(), path.as_str())),
+    ))
+}
+
+/// As [`render`], with the answers of `samples` as the examples (real records from a
+/// tree) where it has them.
+pub fn render_with(openapi: &[u8], samples: &Samples) -> Result<Vec<(String, Vec<u8>)>, DocsError> {
+    let doc: OpenApi = serde_json::from_slice(openapi).map_err(DocsError::Read)?;
+    let page = view::Page::new(&doc, samples).map_err(DocsError::Read)?;
     let html = page.render().map_err(DocsError::Render)?;
     Ok(vec![
         ("index.html".to_string(), html.into_bytes()),

@@ -226,6 +226,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         })?;
         bar.finish_and_clear();
         let mut files: Vec<ManifestEntry> = parts.into_iter().flatten().collect();
+        files.extend(render::render_docs(&writer)?);
         if let Some(which) = dataset {
             files.extend(pool.install(|| dataset::write(&writer, &opts.db, which))?);
         }

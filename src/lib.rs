@@ -22,6 +22,7 @@ pub mod model;
 pub mod openapi;
 pub mod pool;
 pub mod records;
+pub mod rest_errors;
 pub mod schema;
 pub mod search;
 pub mod shim;

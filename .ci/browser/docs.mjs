@@ -1,14 +1,25 @@
 // Drives Debian's Chromium (playwright-core, no browser download) through the docs
-// page served by `roost serve`: every operation is listed, the API key is filled and
-// remembered, operations run from their forms and show status, headers and JSON.
-// Nothing may be requested from anywhere but the server under test.
+// page served by `roost serve`: every operation is listed; the search finds an
+// operation by a word of its summary and a schema by a field; the examples are real
+// answers per status; the example curl names this server; a deep link opens what it
+// names; the API key is filled and remembered; operations run from their forms and
+// show status, headers, JSON and the request as curl, which, copied and run here,
+// answers the same body; the API's own 400 for page=0 is shown. Then the same page
+// from the static tree, served by a plain file server: it loads, searches and names
+// that server in its curl. Nothing may be requested from anywhere but the server
+// under test.
 //
-// Usage: node docs.mjs BASE_URL API_KEY SCREENSHOT_DIR
+// Usage: node docs.mjs BASE_URL API_KEY SCREENSHOT_DIR [STATIC_URL]
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { openPage } from "./browser.mjs";
 
-const [base, key, shots] = process.argv.slice(2);
+const [base, key, shots, staticBase] = process.argv.slice(2);
 const { context, page, foreign, consoleErrors } = await openPage(base, `${shots}/profile`);
+await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+
+// Visible operations and schemas (ids).
+const shown = (kind) => page.locator(`article.${kind}:visible`).evaluateAll((els) => els.map((e) => e.id));
 const keyHeaders = [];
 page.on("request", (request) => {
   if (request.resourceType() === "fetch") {
@@ -30,6 +41,53 @@ try {
   // The stylesheet and the script are the page's own and were applied.
   const verbColor = await page.locator(".op .verb").first().evaluate((e) => getComputedStyle(e).color);
   assert.notEqual(verbColor, "rgb(0, 0, 0)", "docs.css is applied");
+
+  step = "search";
+  const search = page.getByLabel("Search operations and schemas");
+  await page.keyboard.press("/");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "search", "/ focuses the search");
+  // "List sponsors": a word of its summary.
+  await search.fill("sponsors");
+  assert.deepEqual(await shown("op"), ["op-list_sponsors", "op-get_sponsor"]);
+  assert.match(await page.locator("#search-count").textContent(), /^2 operations, \d+ schemas?$/);
+  await search.fill("new in a snapshot");
+  assert.equal((await shown("op")).length, 5, "the snapshot sub-lists");
+  await search.fill("milestone");
+  const results = page.locator("#search-results a");
+  assert.ok((await results.allTextContents()).some((t) => t.startsWith("Get a milestone")));
+  // A schema by one of its fields.
+  await search.fill("tag_name");
+  assert.ok((await shown("schema")).includes("schema-Release"), "a schema by a field");
+  await search.fill("milestone");
+  await results.filter({ hasText: /^Get a milestone/ }).click();
+  assert.equal(new URL(page.url()).hash, "#op-get_milestone");
+  assert.ok(await page.locator("#op-get_milestone").isVisible());
+  await search.press("Escape").catch(() => {});
+  await search.fill("");
+  assert.equal(await page.locator("article.op:visible").count(), 30, "an empty search shows all");
+
+  step = "examples per status";
+  for (const status of ["200", "400", "401", "404", "429"]) {
+    assert.equal(await page.locator(`#op-list_chapters-${status}`).count(), 1, `list_chapters has a ${status} example`);
+  }
+  const example = async (id) => JSON.parse(await page.locator(`#${id} pre`).textContent());
+  const first = await example("op-list_chapters-200");
+  assert.equal(first.items.length, 2);
+  assert.ok(first.total_count > 2, "the example keeps the real totals");
+  assert.equal((await example("op-list_chapters-400")).message, "Invalid request");
+  assert.match((await example("op-list_chapters-401")).detail, /API key/);
+  assert.match((await example("op-list_chapters-404")).detail, /^Page \d+ not found/);
+  assert.ok((await example("op-list_chapters-429")).detail);
+  assert.match((await example("op-get_chapter-404")).message, /not found$/);
+  const exampleChapter = await example("op-get_chapter-200");
+  assert.ok(exampleChapter.key.startsWith("www-chapter-"));
+  const curlExample = await page.locator("#op-list_chapters-curl code").textContent();
+  assert.equal(curlExample, `curl -H "X-API-Key: $API_KEY" '${base}/api/v0/chapters/'`);
+
+  step = "deep link";
+  await page.goto(`${base}/api/v0/docs/#op-get_chapter-404`, { waitUntil: "load" });
+  assert.ok(await page.locator("#op-get_chapter-404").evaluate((d) => d.open), "the linked example is open");
+  assert.ok(await page.locator("#op-get_chapter-404 pre").isVisible());
 
   step = "api key";
   await page.getByLabel("API key").fill(key);
@@ -56,6 +114,15 @@ try {
   assert.deepEqual(updated, [...updated].sort().reverse(), "ordered by -updated_at");
   assert.ok(body.items[0].key.startsWith("www-chapter-"));
   await list.locator(".result-body .j-key").first().waitFor();
+
+  step = "the request as curl";
+  const curl = await list.locator(".result-curl").textContent();
+  assert.equal(curl, `curl -H 'Accept: application/json' -H 'X-API-Key: ${key}' '${base}/api/v0/chapters/?ordering=-updated_at&page_size=5'`);
+  await list.getByRole("button", { name: "Copy curl" }).click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, curl, "Copy curl copies the command");
+  const byCurl = JSON.parse(execFileSync("bash", ["-c", `${copied} --silent --show-error --fail`], { encoding: "utf8" }));
+  assert.deepEqual(byCurl, body, "the copied curl answers the body the page shows");
   await page.locator("#op-list_chapters").screenshot({ path: `${shots}/docs-list-chapters.png` });
 
   step = "get_chapter";
@@ -95,6 +162,13 @@ try {
   assert.equal(invalid.message, "Invalid request");
   assert.deepEqual(invalid.errors[0].loc, ["query", "q"]);
 
+  step = "page=0 reaches the API";
+  await list.getByLabel("page", { exact: true }).fill("0");
+  await list.getByRole("button", { name: "Send request" }).click();
+  await list.locator(".result-status").filter({ hasText: /^400 / }).waitFor({ timeout: 15000 });
+  assert.deepEqual(JSON.parse(await list.locator(".result-body").textContent()).errors[0].loc, ["query", "page"]);
+  await list.getByLabel("page", { exact: true }).fill("");
+
   step = "key sent";
   assert.ok(keyHeaders.length >= 5, `requests seen: ${keyHeaders.length}`);
   assert.ok(keyHeaders.every((k) => k === key), "every request carried the API key");
@@ -104,12 +178,39 @@ try {
   step = "screenshots";
   await page.locator("#op-list_chapters").scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${shots}/docs-desktop.png` });
+  // The README's picture: a search, its results, and an operation with its examples.
+  await page.goto("about:blank");
+  await page.goto(`${base}/api/v0/docs/`, { waitUntil: "load" });
+  await page.getByLabel("Search operations and schemas").fill("chapters");
+  await page.locator("#op-list_chapters-200").evaluate((d) => { d.open = false; });
+  await page.locator("#op-list_chapters-404").evaluate((d) => { d.open = true; });
+  await page.setViewportSize({ width: 1280, height: 1700 });
+  await page.screenshot({ path: `${shots}/api-docs.png` });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${base}/api/v0/docs/`, { waitUntil: "load" });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `the page scrolls sideways on a phone by ${overflow}px`);
   await page.screenshot({ path: `${shots}/docs-phone.png` });
-  console.log(`docs page: ${operations} operations listed; list_chapters, get_chapter (200 and 404) and list_projects (repeated type, then a 400) run from the page in Chromium; screenshots in ${shots}`);
+  if (staticBase) {
+    step = "the static tree";
+    const fromTree = await openPage(staticBase, `${shots}/static-profile`);
+    try {
+      const reply = await fromTree.page.goto(`${staticBase}/api/v0/docs/index.html`, { waitUntil: "load" });
+      assert.equal(reply.status(), 200);
+      assert.equal(await fromTree.page.locator("article.op").count(), 30);
+      await fromTree.page.getByLabel("Search operations and schemas").fill("sponsors");
+      assert.equal(await fromTree.page.locator("article.op:visible").count(), 2);
+      assert.equal(await fromTree.page.locator("#op-list_chapters-curl code").textContent(),
+        `curl -H "X-API-Key: $API_KEY" '${staticBase}/api/v0/chapters/'`);
+      const verb = await fromTree.page.locator(".op .verb").first().evaluate((e) => getComputedStyle(e).color);
+      assert.notEqual(verb, "rgb(0, 0, 0)", "docs.css is applied on the static host");
+      assert.deepEqual(fromTree.foreign, [], "no request left the static host");
+      assert.deepEqual(fromTree.consoleErrors, [], "no script errors on the static host");
+    } finally {
+      await fromTree.context.close();
+    }
+  }
+  console.log(`docs page: ${operations} operations listed; search by summary and by field, examples per status, deep link, curl with this host; list_chapters (its curl copied and run: same body), get_chapter (200 and 404), list_projects (repeated type, then a 400) and page=0 (400) run from the page in Chromium${staticBase ? "; the static tree's copy loads and searches" : ""}; screenshots in ${shots}`);
 } catch (error) {
   await page.screenshot({ path: `${shots}/docs-failure.png`, fullPage: false }).catch(() => {});
   console.error(`docs page check failed at step "${step}": ${error.stack || error}`);

@@ -332,7 +332,7 @@ def run_e2e(url, db):
         check_pages(session, db)
     page = requests.get(f"{url}/graphql/", headers={"Accept": "text/html"}, timeout=10)
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-    for asset in ["/graphql/explorer.js", "/graphql/explorer.css"]:
+    for asset in ["/graphql/graphiql.js", "/graphql/graphiql.css", "/graphql/examples.json"]:
         assert requests.get(url + asset, timeout=10).status_code == 200, asset
     print("e2e: introspection by the client, every checked query, and the explorer page work")
 

@@ -14,16 +14,17 @@ use utoipa::openapi::{OpenApi, RefOr, Required, Schema};
 
 use super::example::{string_example, Example};
 use super::markdown::{esc, markdown, markdown_inline};
+use super::samples::Samples;
 use super::view::{
-    HeaderView, InputView, OperationView, Page, ParamView, PropertyView, ResponseView, SchemaView,
-    ServerView, TagView,
+    ExampleView, HeaderView, InputView, OperationView, Page, ParamView, PropertyView, ResponseView,
+    SchemaView, ServerView, TagView,
 };
 
 impl Page {
     /// The view model of the whole page. Fails only if a schema format cannot be
     /// written back as JSON.
-    pub(super) fn new(doc: &OpenApi) -> Result<Page, serde_json::Error> {
-        let r = Reader { doc };
+    pub(super) fn new(doc: &OpenApi, samples: &Samples) -> Result<Page, serde_json::Error> {
+        let r = Reader { doc, samples };
         let mut tags: Vec<TagView> = doc
             .tags
             .iter()
@@ -39,7 +40,6 @@ impl Page {
         for (path, item) in &doc.paths.paths {
             let Some(op) = &item.get else { continue };
             operation_count += 1;
-            let view = r.operation("GET", path, op)?;
             let tag = op
                 .tags
                 .iter()
@@ -47,6 +47,8 @@ impl Page {
                 .next()
                 .cloned()
                 .unwrap_or_else(|| "Other".to_string());
+            let mut view = r.operation("GET", path, op)?;
+            view.search = format!("{} {}", view.search, tag.to_lowercase());
             let index = match tags.iter().position(|t| t.name == tag) {
                 Some(i) => i,
                 None => {
@@ -111,6 +113,33 @@ fn server_url(server: &utoipa::openapi::server::Server) -> String {
 
 struct Reader<'a> {
     doc: &'a OpenApi,
+    samples: &'a Samples,
+}
+
+/// The base URL of curl commands in the page as written (the script puts the page's
+/// own origin, or the base URL chosen, in its place): the first server of the
+/// document with an absolute URL.
+fn curl_base(doc: &OpenApi) -> String {
+    doc.servers
+        .iter()
+        .flatten()
+        .map(server_url)
+        .find(|url| url.starts_with("http://") || url.starts_with("https://"))
+        .unwrap_or_else(|| "http://127.0.0.1:8000".to_string())
+        .trim_end_matches('/')
+        .to_string()
+}
+
+/// The words of a text the search matches, lower-case.
+fn search_text<'s>(parts: impl IntoIterator<Item = &'s str>) -> String {
+    parts
+        .into_iter()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn ref_name(location: &str) -> &str {
@@ -277,7 +306,7 @@ impl<'a> Reader<'a> {
         op: &'a Operation,
     ) -> Result<OperationView, serde_json::Error> {
         let id = op.operation_id.clone().unwrap_or_else(|| slug(path));
-        let params = op
+        let params: Vec<ParamView> = op
             .parameters
             .iter()
             .flatten()
@@ -295,39 +324,73 @@ impl<'a> Reader<'a> {
                 RefOr::Ref(_) => None,
             })
             .collect::<Result<_, _>>()?;
-        let example = op
-            .responses
-            .responses
-            .get("200")
-            .and_then(|r| match r {
-                RefOr::T(r) => r.content.values().next(),
-                RefOr::Ref(_) => None,
-            })
-            .and_then(|c| match c {
-                RefOr::T(c) => c.schema.as_ref(),
-                RefOr::Ref(_) => None,
-            })
-            .map(|s| self.example(s, "", 0).map(|e| e.pretty()))
-            .transpose()?
-            .unwrap_or_default();
-        let base = self
-            .doc
-            .servers
-            .iter()
-            .flatten()
-            .next()
-            .map(server_url)
-            .unwrap_or_default();
+        let samples = self.samples.get(&id);
+        let examples = match samples {
+            Some(samples) => samples
+                .examples
+                .iter()
+                .map(|e| ExampleView {
+                    status: e.status.to_string(),
+                    class: format!("s{}", e.status / 100),
+                    request: e.request.clone(),
+                    body: e.text.clone(),
+                    note: e.note.clone(),
+                })
+                .collect(),
+            None => op
+                .responses
+                .responses
+                .get("200")
+                .and_then(|r| match r {
+                    RefOr::T(r) => r.content.values().next(),
+                    RefOr::Ref(_) => None,
+                })
+                .and_then(|c| match c {
+                    RefOr::T(c) => c.schema.as_ref(),
+                    RefOr::Ref(_) => None,
+                })
+                .map(|s| self.example(s, "", 0).map(|e| e.pretty()))
+                .transpose()?
+                .map(|body| ExampleView {
+                    status: "200".to_string(),
+                    class: "s2".to_string(),
+                    request: path.to_string(),
+                    body,
+                    note: "made from the schema".to_string(),
+                })
+                .into_iter()
+                .collect(),
+        };
+        let curl_path = samples
+            .and_then(|s| s.examples.first())
+            .map(|e| e.request.clone())
+            .unwrap_or_else(|| path.to_string());
+        let mut params: Vec<ParamView> = params;
+        if let Some(samples) = samples {
+            for p in params.iter_mut().filter(|p| p.location == "path") {
+                if let Some((_, value)) = samples.params.iter().find(|(n, _)| *n == p.name) {
+                    p.input.placeholder = percent_encoding::percent_decode_str(value)
+                        .decode_utf8_lossy()
+                        .into_owned();
+                }
+            }
+        }
+        let summary = op.summary.clone().unwrap_or_default();
         Ok(OperationView {
-            curl: format!("curl -H \"X-API-Key: $API_KEY\" \"{base}{path}\""),
+            curl: format!(
+                "curl -H \"X-API-Key: $API_KEY\" \"{}{curl_path}\"",
+                curl_base(self.doc)
+            ),
+            curl_path,
+            search: search_text([id.as_str(), method, path, summary.as_str()]),
             id,
             method: method.to_string(),
             path: path.to_string(),
-            summary: op.summary.clone().unwrap_or_default(),
+            summary,
             description_html: markdown(op.description.as_deref().unwrap_or("")),
             params,
             responses,
-            example,
+            examples,
         })
     }
 
@@ -478,6 +541,7 @@ impl<'a> Reader<'a> {
             enum_values: Vec::new(),
             properties: Vec::new(),
             example: String::new(),
+            search: String::new(),
         };
         if let Some(Schema::Object(o)) = self.resolve(schema) {
             view.description_html = markdown(o.description.as_deref().unwrap_or(""));
@@ -512,6 +576,17 @@ impl<'a> Reader<'a> {
                 .collect::<Result<_, _>>()?;
             view.example = self.example(schema, name, 0)?.pretty();
         }
+        let fields: Vec<&str> = view.properties.iter().map(|p| p.name.as_str()).collect();
+        let description = match self.resolve(schema) {
+            Some(Schema::Object(o)) => o.description.as_deref().unwrap_or(""),
+            _ => "",
+        };
+        view.search = search_text(
+            [name, description]
+                .into_iter()
+                .chain(fields)
+                .chain(view.enum_values.iter().map(String::as_str)),
+        );
         Ok(view)
     }
 

@@ -38,8 +38,26 @@ pub(super) struct OperationView {
     pub(super) description_html: String,
     pub(super) params: Vec<ParamView>,
     pub(super) responses: Vec<ResponseView>,
-    pub(super) example: String,
+    /// Example answers, by status.
+    pub(super) examples: Vec<ExampleView>,
+    /// The example request's path and query (real records when read from a tree).
+    pub(super) curl_path: String,
+    /// The curl command of the example request, for a page without script (the
+    /// script writes the page's own origin in).
     pub(super) curl: String,
+    /// The words the search matches: id, method, path, summary, tag.
+    pub(super) search: String,
+}
+
+/// One example answer of an operation.
+pub(super) struct ExampleView {
+    pub(super) status: String,
+    pub(super) class: String,
+    /// The request that gets this answer (path and query).
+    pub(super) request: String,
+    pub(super) body: String,
+    /// What the example leaves out, or where it comes from.
+    pub(super) note: String,
 }
 
 pub(super) struct ParamView {
@@ -87,6 +105,8 @@ pub(super) struct SchemaView {
     pub(super) enum_values: Vec<String>,
     pub(super) properties: Vec<PropertyView>,
     pub(super) example: String,
+    /// The words the search matches: name, field names, description.
+    pub(super) search: String,
 }
 
 pub(super) struct PropertyView {

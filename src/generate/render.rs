@@ -79,6 +79,22 @@ fn render_list_unit(
         .map(|v| v.into_iter().flatten().collect())
 }
 
+/// The docs page, rendered once every unit is written: its examples are files of the
+/// new generation (`crate::docs::samples`).
+pub(super) fn render_docs(w: &Writer) -> anyhow::Result<Vec<ManifestEntry>> {
+    let openapi = crate::openapi::document_json().context("serialising the OpenAPI document")?;
+    let samples = crate::docs::tree_samples(&openapi, &w.root)?;
+    let mut out = Vec::new();
+    for (rel, bytes) in crate::docs::render_with(&openapi, &samples)? {
+        w.put(
+            &PathBuf::from(tree::API_DIR).join("docs").join(rel),
+            &bytes,
+            &mut out,
+        )?;
+    }
+    Ok(out)
+}
+
 /// Renders one unit of the plan through the writer; the files it placed.
 pub(super) fn render_unit(
     w: &Writer,
@@ -105,13 +121,6 @@ pub(super) fn render_unit(
                 &openapi,
                 &mut out,
             )?;
-            for (rel, bytes) in crate::docs::render(&openapi)? {
-                w.put(
-                    &PathBuf::from(tree::API_DIR).join("docs").join(rel),
-                    &bytes,
-                    &mut out,
-                )?;
-            }
         }
         Unit::List {
             spec,

@@ -51,7 +51,7 @@
 //!   the double-submit pattern: a cross-site page can make the browser send the
 //!   cookie, but cannot read it to copy it into the header.
 //! - In local and e2e, `GET /graphql/` from a browser (`Accept: text/html`, no `query`)
-//!   is the explorer page; its script and style are served by roost itself.
+//!   is the explorer, GraphiQL ([`super::explorer`]; its files are served by the shim).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -62,7 +62,7 @@ use axum::body::Body;
 use axum::extract::{ConnectInfo, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, get};
+use axum::routing::any;
 use axum::Router;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::{json, Value};
@@ -84,25 +84,13 @@ pub const CSRF_HEADER: &str = "x-csrftoken";
 /// A year, like Django's default CSRF cookie age.
 const CSRF_MAX_AGE_SECS: u64 = 31_449_600;
 
-const EXPLORER_HTML: &str = include_str!("../../assets/graphql/explorer.html");
-const EXPLORER_JS: &str = include_str!("../../assets/graphql/explorer.js");
-const EXPLORER_CSS: &str = include_str!("../../assets/graphql/explorer.css");
-const EXPLORER_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
-     connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; \
-     frame-ancestors 'none'";
-
 pub fn router(service: Arc<Service>) -> Router {
-    let mut router = Router::new()
+    Router::new()
         .route("/graphql/", any(graphql))
         .route("/graphql", any(graphql))
         .route("/csrf/", any(csrf))
-        .route("/csrf", any(csrf));
-    if !service.protected() {
-        router = router
-            .route("/graphql/explorer.js", get(explorer_js))
-            .route("/graphql/explorer.css", get(explorer_css));
-    }
-    router.with_state(service)
+        .route("/csrf", any(csrf))
+        .with_state(service)
 }
 
 /// The media type of JSON responses.
@@ -255,7 +243,7 @@ async fn handle(
         return Err(HttpError::method_not_allowed(&parts.method, "GET, POST"));
     }
     if is_get && !service.protected() && wants_html(&parts.headers) && !has_query(&parts.uri) {
-        return Ok(explorer_page());
+        return Ok(super::explorer::page());
     }
     let client = caller(service, &parts).await?;
     if let Some(client) = client {
@@ -594,34 +582,6 @@ async fn execute(
 
 /// The size of answer from which the response values are freed apart.
 const FREE_APART: usize = 64 * 1024;
-
-fn explorer_page() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CONTENT_SECURITY_POLICY, EXPLORER_CSP),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        EXPLORER_HTML,
-    )
-        .into_response()
-}
-
-async fn explorer_js() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        EXPLORER_JS,
-    )
-        .into_response()
-}
-
-async fn explorer_css() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
-        EXPLORER_CSS,
-    )
-        .into_response()
-}
 
 fn valid_token(token: &str) -> bool {
     (32..=128).contains(&token.len())

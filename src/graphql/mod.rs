@@ -24,6 +24,7 @@
 
 mod answers;
 mod db;
+mod explorer;
 mod http;
 mod limits;
 mod loaders;

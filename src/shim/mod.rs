@@ -20,6 +20,7 @@ pub mod api;
 pub mod cache;
 pub mod conn;
 pub mod files;
+pub mod graphiql;
 pub mod health;
 pub mod idx;
 pub mod live;
@@ -186,7 +187,11 @@ impl AppState {
             redis.clone(),
         )
         .filter(|_| protected);
-        let documents = Documents::render(config.env, config.public_url.as_deref())?;
+        let documents = Documents::render(
+            config.env,
+            config.public_url.as_deref(),
+            config.site.as_deref(),
+        )?;
         Ok(AppState(Arc::new(Shared {
             documents,
             pool: ReadPool::new(&config.db, config.workers),
@@ -244,10 +249,21 @@ pub struct Documents {
 }
 
 impl Documents {
-    fn render(env: Env, public_url: Option<&str>) -> anyhow::Result<Documents> {
+    /// The docs page's examples are read from the tree at `site`, when given.
+    fn render(
+        env: Env,
+        public_url: Option<&str>,
+        site: Option<&Path>,
+    ) -> anyhow::Result<Documents> {
         let openapi = crate::openapi::document_json_for(env, public_url)
             .context("serialising the OpenAPI document")?;
-        let docs = crate::docs::render(&openapi)?.into_iter().collect();
+        let samples = match site {
+            Some(site) => crate::docs::tree_samples(&openapi, site)?,
+            None => crate::docs::Samples::default(),
+        };
+        let docs = crate::docs::render_with(&openapi, &samples)?
+            .into_iter()
+            .collect();
         Ok(Documents { openapi, docs })
     }
 }
@@ -279,9 +295,11 @@ pub fn app(state: AppState) -> Router {
         .route("/healthz", any(health::healthz))
         .route("/readyz", any(health::readyz))
         .with_state(state.clone());
-    Router::new()
-        .merge(api)
-        .merge(graphql)
+    let mut router = Router::new().merge(api).merge(graphql);
+    if !state.config.env.is_protected() {
+        router = router.merge(graphiql::routes());
+    }
+    router
         .merge(idx::routes(state.clone()))
         .merge(health)
         .fallback(|| async { ApiError::UnknownPath.into_response() })

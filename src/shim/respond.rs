@@ -17,14 +17,14 @@ use sha2::{Digest, Sha256};
 
 use crate::catalog::FieldError;
 use crate::error::InternalCause;
-use crate::model::{ErrorDetail, NotFoundMessage, ValidationErrorItem, ValidationErrorSchema};
+use crate::rest_errors;
 
 use crate::limits::retry_after_secs;
 
 pub const JSON: &str = "application/json";
 /// Bodies shorter than this are sent as they are: compression would not pay.
 pub const COMPRESS_MIN: usize = 256;
-pub const UNAUTHORIZED: &str = "Missing or invalid API key in 'X-API-Key' header";
+pub const UNAUTHORIZED: &str = rest_errors::UNAUTHORIZED;
 
 /// Every way a REST request can fail.
 #[derive(Debug)]
@@ -50,10 +50,8 @@ pub enum ApiError {
 /// `{"detail": text}` as bytes.
 pub fn detail_body(text: &str) -> Vec<u8> {
     // A string field always serialises; the fallback spells the same shape by hand.
-    serde_json::to_vec(&ErrorDetail {
-        detail: text.to_string(),
-    })
-    .unwrap_or_else(|_| br#"{"detail": "Internal server error"}"#.to_vec())
+    serde_json::to_vec(&rest_errors::detail(text))
+        .unwrap_or_else(|_| br#"{"detail": "Internal server error"}"#.to_vec())
 }
 
 /// A 500 `{"detail": "Internal server error"}` whose cause the access log writes
@@ -90,27 +88,17 @@ pub fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         match self {
-            ApiError::UnknownPath => json_response(StatusCode::NOT_FOUND, detail_body("Not Found")),
+            ApiError::UnknownPath => {
+                json_response(StatusCode::NOT_FOUND, detail_body(rest_errors::NOT_FOUND))
+            }
             ApiError::RecordNotFound(name) => {
-                let message = format!("{name} not found");
-                serialized(StatusCode::NOT_FOUND, &NotFoundMessage { message })
+                serialized(StatusCode::NOT_FOUND, &rest_errors::record_not_found(name))
             }
             ApiError::PageNotFound(text) => {
                 json_response(StatusCode::NOT_FOUND, detail_body(&text))
             }
             ApiError::Invalid(errors) => {
-                let body = ValidationErrorSchema {
-                    message: "Invalid request".to_string(),
-                    errors: errors
-                        .into_iter()
-                        .map(|e| ValidationErrorItem {
-                            loc: vec!["query".to_string(), e.param],
-                            msg: e.msg,
-                            kind: e.kind.to_string(),
-                        })
-                        .collect(),
-                };
-                serialized(StatusCode::BAD_REQUEST, &body)
+                serialized(StatusCode::BAD_REQUEST, &rest_errors::invalid(errors))
             }
             ApiError::Unauthorized => {
                 json_response(StatusCode::UNAUTHORIZED, detail_body(UNAUTHORIZED))
@@ -118,7 +106,7 @@ impl IntoResponse for ApiError {
             ApiError::TooManyRequests(wait) => {
                 let mut r = json_response(
                     StatusCode::TOO_MANY_REQUESTS,
-                    detail_body("Too many requests."),
+                    detail_body(rest_errors::TOO_MANY_REQUESTS),
                 );
                 r.headers_mut().insert(
                     header::RETRY_AFTER,
@@ -129,7 +117,7 @@ impl IntoResponse for ApiError {
             ApiError::MethodNotAllowed => {
                 let mut r = json_response(
                     StatusCode::METHOD_NOT_ALLOWED,
-                    detail_body("Method Not Allowed"),
+                    detail_body(rest_errors::METHOD_NOT_ALLOWED),
                 );
                 r.headers_mut()
                     .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));

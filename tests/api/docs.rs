@@ -104,7 +104,13 @@ fn every_operation_is_listed_with_parameters_responses_example_and_a_form() {
                 "{id}: {status}"
             );
         }
-        assert!(article.contains("Example 200 response"), "{id}");
+        // Without a tree, the example answer is made from the schema.
+        assert!(article.contains(&format!("id=\"op-{id}-200\"")), "{id}");
+        assert!(article.contains("made from the schema"), "{id}");
+        // Searchable, deep-linkable, and the form lets the API judge the values.
+        assert!(article.contains("data-search=\""), "{id}");
+        assert!(article.contains(&format!("href=\"#op-{id}\"")), "{id}");
+        assert!(article.contains("<form class=\"try\" novalidate"), "{id}");
         // The link to the 200 schema.
         let ok = op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
             .as_str()
@@ -243,4 +249,101 @@ fn html_in_descriptions_is_shown_as_text_not_run() {
         html.contains("<p>run logo</p>"),
         "links and images keep their text"
     );
+}
+
+/// The text of an element's first `<pre>` after `id`, unescaped.
+fn pre_after(html: &str, id: &str) -> String {
+    let block = element(html, id, "details");
+    let start = block.find("<pre><code>").unwrap() + "<pre><code>".len();
+    let end = block.find("</code></pre>").unwrap();
+    block[start..end]
+        .replace("&#34;", "\"")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+#[test]
+fn the_tree_page_shows_real_answers_per_status() {
+    let sample = crate::support::Sample::new();
+    let site = sample.dir.path().join("site");
+    crate::support::generate(&sample.db, &site, false);
+    let html = std::fs::read_to_string(site.join("api/v0/docs/index.html")).unwrap();
+
+    // The 200 of a list is the tree's first page, two items kept, the totals real.
+    let page: Value =
+        serde_json::from_slice(&std::fs::read(site.join("api/v0/chapters/index.json")).unwrap())
+            .unwrap();
+    let shown: Value = serde_json::from_str(&pre_after(&html, "op-list_chapters-200")).unwrap();
+    assert_eq!(shown["total_count"], page["total_count"]);
+    assert!(shown["total_count"].as_u64().unwrap() > 2);
+    assert_eq!(
+        shown["items"].as_array().unwrap()[..],
+        page["items"].as_array().unwrap()[..2]
+    );
+    assert!(element(&html, "op-list_chapters-200", "summary").contains("2 of the page"));
+
+    // The error answers are the shim's own bodies, for real requests.
+    let bad: Value = serde_json::from_str(&pre_after(&html, "op-list_chapters-400")).unwrap();
+    assert_eq!(bad["message"], "Invalid request");
+    assert_eq!(
+        bad["errors"][0]["loc"],
+        serde_json::json!(["query", "page"])
+    );
+    assert!(element(&html, "op-list_chapters-400", "summary").contains("?page=0"));
+    let unauthorized: Value =
+        serde_json::from_str(&pre_after(&html, "op-list_chapters-401")).unwrap();
+    assert_eq!(
+        unauthorized["detail"],
+        "Missing or invalid API key in 'X-API-Key' header"
+    );
+    let pages = page["total_pages"].as_u64().unwrap();
+    let beyond: Value = serde_json::from_str(&pre_after(&html, "op-list_chapters-404")).unwrap();
+    assert_eq!(
+        beyond["detail"],
+        format!(
+            "Page {} not found. Valid pages are 1 to {pages}.",
+            pages + 1
+        )
+    );
+    let limited: Value = serde_json::from_str(&pre_after(&html, "op-list_chapters-429")).unwrap();
+    assert_eq!(limited["detail"], "Too many requests.");
+
+    // A detail's 200 is a record of the tree, named in the request and the curl.
+    let chapter: Value = serde_json::from_str(&pre_after(&html, "op-get_chapter-200")).unwrap();
+    let id = chapter["key"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("www-chapter-");
+    let file: Value = serde_json::from_slice(
+        &std::fs::read(site.join(format!("api/v0/chapters/{id}.json"))).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(chapter, file);
+    assert!(element(&html, "op-get_chapter-200", "summary")
+        .contains(&format!("GET /api/v0/chapters/{id}</code>")));
+    assert!(element(&html, "op-get_chapter-curl", "details")
+        .contains(&format!("data-path=\"/api/v0/chapters/{id}\"")));
+    let input = &html[html.find("id=\"get_chapter--chapter_id\"").unwrap()..];
+    assert!(input[..input.find('>').unwrap()].contains(&format!("placeholder=\"{id}\"")));
+    let missing: Value = serde_json::from_str(&pre_after(&html, "op-get_chapter-404")).unwrap();
+    assert_eq!(missing, serde_json::json!({"message": "Chapter not found"}));
+
+    // Every operation has its answers: 200, 401, 404, 429, and 400 for lists.
+    let doc: Value = serde_json::from_slice(&roost::openapi::document_json().unwrap()).unwrap();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        let id = item["get"]["operationId"].as_str().unwrap();
+        let mut statuses = vec!["200", "401", "404", "429"];
+        if path.ends_with('/') {
+            statuses.push("400");
+        }
+        for status in statuses {
+            assert!(
+                html.contains(&format!("id=\"op-{id}-{status}\"")),
+                "{id}: no {status} example"
+            );
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! The shim's HTTP behaviour in-process (docs/api.md §2): tree or catalog, trailing
 //! slashes, validation errors, 404 shapes, 405, HEAD, ETag and 304, path traversal
-//! attempts, CORS, `nosniff`, docs and openapi.json.
+//! attempts, CORS, `nosniff`, docs and openapi.json, GraphiQL's files.
 
 use axum::http::Method;
 use roost::config::Env;
@@ -526,6 +526,13 @@ async fn openapi_and_docs_are_served_with_their_types() {
     assert_eq!(r.status, 200);
     assert_eq!(r.header("content-type"), Some("text/html; charset=utf-8"));
     assert!(r.text().contains("<html"));
+    // Its examples are the answers of the tree the shim serves (docs/api.md §7).
+    let page: serde_json::Value =
+        serde_json::from_slice(&shared().file("api/v0/chapters/index.json")).unwrap();
+    let html = r.text();
+    assert!(html.contains(&format!("&#34;total_count&#34;: {},", page["total_count"])));
+    assert!(html.contains("id=\"op-get_chapter-404\""));
+    assert!(!html.contains("made from the schema"));
     assert_eq!(get(&app, "/api/v0/docs/index.html").await.body, r.body);
     let css = get(&app, "/api/v0/docs/docs.css").await;
     assert_eq!(css.status, 200);
@@ -652,4 +659,89 @@ fn non_json_errors_from_other_layers_become_json() {
     assert_eq!(r.headers()["allow"], "GET");
     let ok = roost::shim::respond::json_error("fine".into_response());
     assert_eq!(ok.headers()["content-type"], "text/plain; charset=utf-8");
+}
+
+#[tokio::test]
+async fn graphiql_files_are_served_in_local_and_e2e_only() {
+    for env in [Env::Local, Env::E2e] {
+        let app = shared().app(env, |_| {});
+        // Content type, ETag and revalidation, compression.
+        for (path, kind) in [
+            ("/graphql/graphiql.js", "text/javascript"),
+            ("/graphql/graphiql.css", "text/css"),
+            ("/graphql/editor.worker.js", "text/javascript"),
+            ("/graphql/json.worker.js", "text/javascript"),
+            ("/graphql/graphql.worker.js", "text/javascript"),
+            ("/graphql/examples.json", "application/json"),
+        ] {
+            let r = get(&app, path).await;
+            assert_eq!(r.status, 200, "{path}");
+            assert!(
+                r.header("content-type")
+                    .is_some_and(|t| t.starts_with(kind)),
+                "{path}"
+            );
+            assert_eq!(r.header("cache-control"), Some("no-cache"), "{path}");
+            let etag = r.header("etag").unwrap().to_string();
+            let again = send(
+                &app,
+                request(Method::GET, path).header("if-none-match", &etag),
+            )
+            .await;
+            assert_eq!(again.status, 304, "{path}");
+            let gzip = send(
+                &app,
+                request(Method::GET, path).header("accept-encoding", "gzip"),
+            )
+            .await;
+            assert_eq!(gzip.header("content-encoding"), Some("gzip"), "{path}");
+            assert_ne!(gzip.header("etag"), Some(etag.as_str()), "{path}");
+        }
+        // The stylesheet's fonts are files beside it, served as fonts.
+        let css = get(&app, "/graphql/graphiql.css").await.text();
+        let font = css
+            .split("url(fonts/")
+            .nth(1)
+            .unwrap()
+            .split(')')
+            .next()
+            .unwrap();
+        let r = get(&app, &format!("/graphql/fonts/{font}")).await;
+        assert_eq!(r.status, 200, "{font}");
+        assert!(r.header("content-type").unwrap().starts_with("font/"));
+        assert_detail(&get(&app, "/graphql/nosuch.js").await, 404, "Not Found");
+        // The examples are the web frontend's page queries with their variables, and
+        // they run.
+        let examples = get(&app, "/graphql/examples.json").await.json();
+        let home = examples
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["operation"] == "HomePage")
+            .unwrap();
+        assert_eq!(home["variables"], json!({"distinct": true}));
+        let body = json!({"query": home["query"], "variables": home["variables"]});
+        let r = oneshot(
+            &app,
+            request(Method::POST, "/graphql/")
+                .header("content-type", "application/json")
+                .body(axum::body::Body::from(body.to_string()))
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(r.status, 200);
+        assert!(r.json()["errors"].is_null(), "{}", r.text());
+        assert!(
+            r.json()["data"]["statsOverview"]["activeChaptersStats"]
+                .as_i64()
+                .unwrap()
+                > 0
+        );
+    }
+    for env in [Env::Production, Env::Staging] {
+        let app = shared().app(env, |_| {});
+        for path in ["/graphql/graphiql.js", "/graphql/examples.json"] {
+            assert_detail(&get(&app, path).await, 404, "Not Found");
+        }
+    }
 }
