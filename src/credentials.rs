@@ -34,7 +34,11 @@
 //!   restored backup), it is reopened and the change logged; deleted, every check
 //!   fails with [`CredentialError::Missing`] (the shim answers 503, `/readyz` says
 //!   so, the log says it once) until a store is back at the path, never from the
-//!   unlinked file that could no longer be listed or revoked;
+//!   unlinked file that could no longer be listed or revoked. The server's
+//!   connections never checkpoint on close, and a store created where none is
+//!   removes a deleted one's `-wal` and `-shm` first, so the new store never reads
+//!   the old one's pages (to replace a store, remove `auth.db-wal` and `auth.db-shm`,
+//!   then rename the new file, closed, over `auth.db`: docs/architecture.md);
 //! - a store that cannot be written (a read-only mount, a file the user may not
 //!   write) is opened read-only ([`Access::ReadOnly`]): keys are checked and listed,
 //!   `create` and `revoke` fail with [`CredentialError::ReadOnly`] naming the file;
@@ -267,6 +271,9 @@ pub fn open(path: &Path) -> Result<Connection> {
             reason,
         });
     }
+    if !path.exists() {
+        remove_sidecars(path)?;
+    }
     create_private(path)?;
     let conn = Connection::open(path).map_err(|source| CredentialError::NotSqlite {
         path: path.to_path_buf(),
@@ -388,6 +395,28 @@ fn write_error(conn: &Connection, e: rusqlite::Error) -> CredentialError {
         },
         None => e.into(),
     }
+}
+
+/// Removes the `-wal` and `-shm` files beside a store that does not exist: they are
+/// a deleted store's (a running `roost serve` may still hold them open, unlinked),
+/// and SQLite would read the deleted store's pages from them into the new one.
+fn remove_sidecars(path: &Path) -> Result<()> {
+    for suffix in ["-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let sidecar = PathBuf::from(name);
+        match std::fs::remove_file(&sidecar) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => {
+                return Err(CredentialError::Create {
+                    path: sidecar,
+                    source,
+                })
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Creates an empty file readable by its owner only, unless one is there already.
@@ -816,6 +845,17 @@ struct Store {
     problem: Option<String>,
 }
 
+/// A connection of the server's: it never checkpoints on close, so closing one
+/// never removes `auth.db-wal` and `auth.db-shm` by name, which by then may belong
+/// to a new store at the path (the old one deleted or replaced meanwhile).
+fn server_side(conn: Connection) -> Result<Connection> {
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+        true,
+    )?;
+    Ok(conn)
+}
+
 impl Credentials {
     /// Opens auth.db once (creating or migrating it, or read-only when it cannot be
     /// written) and keeps the connection.
@@ -824,7 +864,8 @@ impl Credentials {
             open(path)?;
         }
         let (conn, access) = open_existing(path)?;
-        let (watcher, _) = open_existing(path)?;
+        let conn = server_side(conn)?;
+        let watcher = server_side(open_existing(path)?.0)?;
         let id = store_id(path).ok_or_else(|| CredentialError::Missing {
             path: path.to_path_buf(),
         })?;
@@ -871,7 +912,7 @@ impl Credentials {
         let opened = open_existing(path).and_then(|(watcher, access)| {
             // The file may have been replaced again while it was opened: then the next
             // check reopens it.
-            Ok((watcher, access, store_id(path).unwrap_or(id)))
+            Ok((server_side(watcher)?, access, store_id(path).unwrap_or(id)))
         });
         let (watcher, access, id) = match opened {
             Ok(opened) => opened,
@@ -969,7 +1010,7 @@ impl Credentials {
             .run(move || {
                 let conn = match inner.idle.take(id) {
                     Some(conn) => conn,
-                    None => reconnect(&inner.path, access)?,
+                    None => server_side(reconnect(&inner.path, access)?)?,
                 };
                 let found = look_up(&conn, kind, &hex::encode(digest), now);
                 inner.idle.give(conn, id);

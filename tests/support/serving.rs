@@ -102,6 +102,17 @@ impl Serving {
         lines
     }
 
+    /// The next line on stderr that `pred` accepts, waiting up to 30 s.
+    pub fn line_where(&self, pred: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let line = self.next_line(deadline);
+            if pred(&line) {
+                return line;
+            }
+        }
+    }
+
     /// Sends the process a signal (`TERM`, `INT`).
     pub fn signal(&self, name: &str) {
         let status = std::process::Command::new("kill")
