@@ -391,7 +391,10 @@ fn write_error(conn: &Connection, e: rusqlite::Error) -> CredentialError {
     match conn.path().filter(|_| read_only) {
         Some(path) => CredentialError::ReadOnly {
             path: PathBuf::from(path),
-            reason: "SQLite cannot write it",
+            reason: read_only_reason(Path::new(path))
+                .ok()
+                .flatten()
+                .unwrap_or("SQLite cannot write it"),
         },
         None => e.into(),
     }
