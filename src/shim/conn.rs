@@ -341,8 +341,10 @@ pub async fn serve(
             app.clone(),
             builder.clone(),
             limits,
-            stop_rx.clone(),
-            closing.clone(),
+            Stopping {
+                signal: stop_rx.clone(),
+                closing: closing.clone(),
+            },
             slot,
         ));
     }
@@ -360,16 +362,26 @@ pub async fn serve(
     Ok(())
 }
 
+/// What a connection learns of the server's shutdown: the signal that it began, and
+/// (for its answers) whether the listener has closed.
+struct Stopping {
+    signal: watch::Receiver<bool>,
+    closing: Arc<AtomicBool>,
+}
+
 async fn connection(
     stream: TcpStream,
     peer: SocketAddr,
     app: Router,
     builder: Arc<hyper_util::server::conn::auto::Builder<TokioExecutor>>,
     limits: ConnLimits,
-    mut stop: watch::Receiver<bool>,
-    closing: Arc<AtomicBool>,
+    stopping_at: Stopping,
     _slot: Slot,
 ) {
+    let Stopping {
+        signal: mut stop,
+        closing,
+    } = stopping_at;
     let activity = Activity::new();
     let io = TokioIo::new(JsonErrorIo::new(Tracked {
         inner: stream,
