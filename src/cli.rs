@@ -370,6 +370,16 @@ pub struct ServeArgs {
     /// the tree) kept in memory until the dataset file is replaced; 0 = off.
     #[arg(long, env = "ROOST_LIVE_CACHE_MB", default_value_t = 32, value_parser = clap::value_parser!(u64).range(0..=65_536))]
     pub live_cache_mb: u64,
+    /// Seconds requests are still served after SIGTERM or SIGINT, while /readyz
+    /// answers 503 so that load balancers take this shim out; then the listener
+    /// closes and each kept-alive connection is closed after its next answer
+    /// (`Connection: close`; HTTP/2: GOAWAY). 0 = close the listener at once.
+    #[arg(long, env = "ROOST_DRAIN_SECONDS", default_value_t = 5.0, value_parser = seconds_or_zero)]
+    pub drain_seconds: f64,
+    /// Seconds requests in progress get once the listener has closed, before the
+    /// process exits anyway.
+    #[arg(long, env = "ROOST_GRACE_SECONDS", default_value_t = 30.0, value_parser = seconds)]
+    pub grace_seconds: f64,
     /// The log on stderr, start-up lines included: `json` (one JSON object a line) or
     /// `text` (for people).
     #[arg(long, env = "ROOST_LOG_FORMAT", default_value = "json", value_parser = log_format_parser())]
@@ -387,6 +397,15 @@ fn at_least_one(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err(format!("'{s}': expected a whole number of at least 1")),
+    }
+}
+
+/// A number of seconds from 0 to an hour.
+fn seconds_or_zero(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=3600.0).contains(&v) => Ok(v),
+        Ok(_) => Err(format!("{s}: expected from 0 to 3600 seconds")),
+        Err(_) => Err(format!("'{s}' is not a number of seconds")),
     }
 }
 
@@ -714,6 +733,8 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         metrics_listen: args.metrics_listen,
         redis_timeout: Duration::from_millis(args.redis_timeout_ms),
         live_cache: (args.live_cache_mb as usize) << 20,
+        drain: Duration::from_secs_f64(args.drain_seconds),
+        grace: Duration::from_secs_f64(args.grace_seconds),
         ..ShimConfig::new(args.env, &args.db.db, Some(&args.site), &args.auth.auth_db)
     };
     crate::shim::serve(config, addr)
@@ -874,7 +895,8 @@ fn credential_command(kind: Kind, cmd: CredentialCommand) -> anyhow::Result<()> 
 }
 
 /// The credential store at `auth_db` for `list` and `revoke`, which never create one
-/// (a mistyped --auth-db is an error, not a new empty store).
+/// (a mistyped --auth-db is an error, not a new empty store); read-only when it cannot
+/// be written (`revoke` then says so, naming the file).
 fn open_existing_store(kind: Kind, auth_db: &Path) -> anyhow::Result<rusqlite::Connection> {
     if !auth_db.is_file() {
         bail!(
@@ -884,7 +906,7 @@ fn open_existing_store(kind: Kind, auth_db: &Path) -> anyhow::Result<rusqlite::C
             auth_db.display()
         );
     }
-    Ok(credentials::open(auth_db)?)
+    Ok(credentials::open_existing(auth_db)?.0)
 }
 
 /// A refused argument, prefixed with the option that carried it.

@@ -28,7 +28,22 @@
 //!   SQLite client) empties it, so a revocation applies from the next request on; an
 //!   expiry is decided at each check from the cached expiry; a hit whose
 //!   `last_used_at` is a minute old goes to the file, which records the use. A hit
-//!   costs a hash, a lock and one 96-byte `pread`, no blocking task.
+//!   costs a hash, a lock and one 96-byte `pread`, no blocking task;
+//! - the file is followed like the dataset ([`crate::pool`]): before each check the
+//!   path is looked at (device and inode). Replaced (a new file renamed over it, a
+//!   restored backup), it is reopened and the change logged; deleted, every check
+//!   fails with [`CredentialError::Missing`] (the shim answers 503, `/readyz` says
+//!   so, the log says it once) until a store is back at the path, never from the
+//!   unlinked file that could no longer be listed or revoked. The server's
+//!   connections never checkpoint on close, and a store created where none is
+//!   removes a deleted one's `-wal` and `-shm` first, so the new store never reads
+//!   the old one's pages (to replace a store, remove `auth.db-wal` and `auth.db-shm`,
+//!   then rename the new file, closed, over `auth.db`: docs/architecture.md);
+//! - a store that cannot be written (a read-only mount, a file the user may not
+//!   write) is opened read-only ([`Access::ReadOnly`]): keys are checked and listed,
+//!   `create` and `revoke` fail with [`CredentialError::ReadOnly`] naming the file;
+//!   on a read-only file system SQLite reads it as immutable (it cannot build the
+//!   WAL index there, and nobody can change the file).
 //!
 //! Every function takes "now" as a parameter: tests make a credential that has already
 //! expired by creating it in the past.
@@ -135,6 +150,20 @@ pub enum CredentialError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("no credential store at {}", .path.display())]
+    Missing { path: PathBuf },
+    #[error(
+        "{} is read-only ({reason}): credentials can be listed and checked, not created or revoked",
+        .path.display()
+    )]
+    ReadOnly { path: PathBuf, reason: &'static str },
+    #[error("{} was written by an earlier roost and needs a migration, which needs write access", .path.display())]
+    ReadOnlyLegacy { path: PathBuf },
+    #[error("opening {}", .path.display())]
+    Open {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{} is not a SQLite file", .path.display())]
     NotSqlite {
         path: PathBuf,
@@ -151,6 +180,21 @@ pub enum CredentialError {
     Sqlite(#[from] rusqlite::Error),
     #[error(transparent)]
     Pool(#[from] PoolError),
+}
+
+impl CredentialError {
+    /// Whether the store itself cannot be used (missing, not a store, unreadable):
+    /// a server answers 503 rather than refusing the credential.
+    pub fn store_unavailable(&self) -> bool {
+        matches!(
+            self,
+            CredentialError::Missing { .. }
+                | CredentialError::NotSqlite { .. }
+                | CredentialError::NewerSchema { .. }
+                | CredentialError::ReadOnlyLegacy { .. }
+                | CredentialError::Open { .. }
+        )
+    }
 }
 
 type Result<T, E = CredentialError> = std::result::Result<T, E>;
@@ -191,9 +235,45 @@ pub fn new_secret(kind: Kind) -> Result<String> {
     })
 }
 
+/// Whether a credential store can be written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    ReadWrite,
+    ReadOnly,
+}
+
+/// Why the store at `path` cannot be written, when it cannot: `Ok(None)` when it can
+/// (or does not exist).
+fn read_only_reason(path: &Path) -> Result<Option<&'static str>> {
+    match std::fs::OpenOptions::new().write(true).open(path) {
+        Ok(_) => Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem => {
+            Ok(Some("a read-only file system"))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            Ok(Some("this user may not write it"))
+        }
+        Err(source) => Err(CredentialError::Open {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
 /// Opens auth.db read-write, creating it (and its folder) with mode 0600 when it does
 /// not exist; WAL; the schema, migrating a file of an earlier roost in one transaction.
+/// A store that cannot be written is [`CredentialError::ReadOnly`].
 pub fn open(path: &Path) -> Result<Connection> {
+    if let Some(reason) = read_only_reason(path)? {
+        return Err(CredentialError::ReadOnly {
+            path: path.to_path_buf(),
+            reason,
+        });
+    }
+    if !path.exists() {
+        remove_sidecars(path)?;
+    }
     create_private(path)?;
     let conn = Connection::open(path).map_err(|source| CredentialError::NotSqlite {
         path: path.to_path_buf(),
@@ -207,6 +287,139 @@ pub fn open(path: &Path) -> Result<Connection> {
         })?;
     prepare_schema(&conn, path)?;
     Ok(conn)
+}
+
+/// Opens the store at `path`, which must exist (never creates one): read-write as
+/// [`open`] does, or read-only when it cannot be written.
+pub fn open_existing(path: &Path) -> Result<(Connection, Access)> {
+    if !path.is_file() {
+        return Err(CredentialError::Missing {
+            path: path.to_path_buf(),
+        });
+    }
+    match read_only_reason(path)? {
+        None => Ok((open(path)?, Access::ReadWrite)),
+        Some(reason) => Ok((open_read_only(path, reason)?, Access::ReadOnly)),
+    }
+}
+
+/// Another connection to a store [`open_existing`] opened (its schema ready): never
+/// creates the file, so a store deleted meanwhile is [`CredentialError::Missing`].
+fn reconnect(path: &Path, access: Access) -> Result<Connection> {
+    use rusqlite::OpenFlags;
+    if access == Access::ReadOnly {
+        let reason = read_only_reason(path)?.unwrap_or("a read-only file system");
+        return open_read_only(path, reason);
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_URI
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).map_err(|source| {
+        if path.is_file() {
+            CredentialError::NotSqlite {
+                path: path.to_path_buf(),
+                source,
+            }
+        } else {
+            CredentialError::Missing {
+                path: path.to_path_buf(),
+            }
+        }
+    })?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    Ok(conn)
+}
+
+/// A read-only connection to the store at `path`, its schema checked (a file of an
+/// earlier roost cannot be migrated without writing it). On a read-only file system
+/// SQLite cannot create the WAL index, and nobody can change the file: it is opened
+/// as immutable.
+fn open_read_only(path: &Path, reason: &'static str) -> Result<Connection> {
+    use rusqlite::OpenFlags;
+    let not_sqlite = |source| CredentialError::NotSqlite {
+        path: path.to_path_buf(),
+        source,
+    };
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+        | OpenFlags::SQLITE_OPEN_URI
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let absolute = std::path::absolute(path).map_err(|source| CredentialError::Open {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut uri = format!("file:{}", uri_path(&absolute));
+    if reason == "a read-only file system" {
+        uri.push_str("?immutable=1");
+    } else {
+        uri.push_str("?mode=ro");
+    }
+    let conn = Connection::open_with_flags(&uri, flags).map_err(not_sqlite)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(not_sqlite)?;
+    if version > SCHEMA_VERSION {
+        return Err(CredentialError::NewerSchema {
+            path: path.to_path_buf(),
+            found: version,
+        });
+    }
+    if version < SCHEMA_VERSION || !legacy_tables(&conn).map_err(not_sqlite)?.is_empty() {
+        return Err(CredentialError::ReadOnlyLegacy {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(conn)
+}
+
+/// `path` for a `file:` URI: every byte but unreserved ones and `/` percent-encoded.
+fn uri_path(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt as _;
+    const KEEP: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'/')
+        .remove(b'-')
+        .remove(b'_')
+        .remove(b'.')
+        .remove(b'~');
+    percent_encoding::percent_encode(path.as_os_str().as_bytes(), KEEP).to_string()
+}
+
+/// A failed write, [`CredentialError::ReadOnly`] when SQLite says the file cannot be
+/// written.
+fn write_error(conn: &Connection, e: rusqlite::Error) -> CredentialError {
+    let read_only = matches!(e.sqlite_error_code(), Some(rusqlite::ErrorCode::ReadOnly));
+    match conn.path().filter(|_| read_only) {
+        Some(path) => CredentialError::ReadOnly {
+            path: PathBuf::from(path),
+            reason: read_only_reason(Path::new(path))
+                .ok()
+                .flatten()
+                .unwrap_or("SQLite cannot write it"),
+        },
+        None => e.into(),
+    }
+}
+
+/// Removes the `-wal` and `-shm` files beside a store that does not exist: they are
+/// a deleted store's (a running `roost serve` may still hold them open, unlinked),
+/// and SQLite would read the deleted store's pages from them into the new one.
+fn remove_sidecars(path: &Path) -> Result<()> {
+    for suffix in ["-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let sidecar = PathBuf::from(name);
+        match std::fs::remove_file(&sidecar) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => {
+                return Err(CredentialError::Create {
+                    path: sidecar,
+                    source,
+                })
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Creates an empty file readable by its owner only, unless one is there already.
@@ -398,20 +611,22 @@ pub fn create(
         }
     };
     let secret = new_secret(kind)?;
-    let id: i64 = conn.query_row(
-        "INSERT INTO credentials (kind, id, name, hash, created_at, expires_at) \
+    let id: i64 = conn
+        .query_row(
+            "INSERT INTO credentials (kind, id, name, hash, created_at, expires_at) \
          VALUES (?1, (SELECT COALESCE(MAX(id), 0) + 1 FROM credentials WHERE kind = ?1), \
                  ?2, ?3, ?4, ?5) \
          RETURNING id",
-        params![
-            kind.as_str(),
-            name,
-            hash_secret(&secret),
-            format_time(now),
-            expires_at
-        ],
-        |r| r.get(0),
-    )?;
+            params![
+                kind.as_str(),
+                name,
+                hash_secret(&secret),
+                format_time(now),
+                expires_at
+            ],
+            |r| r.get(0),
+        )
+        .map_err(|e| write_error(conn, e))?;
     Ok(Issued {
         id,
         name: name.to_string(),
@@ -496,11 +711,13 @@ pub enum Revoked {
 /// Revokes a credential of `kind` at `now`; revoking twice changes nothing.
 pub fn revoke(conn: &Connection, kind: Kind, id: i64, now: DateTime<Utc>) -> Result<Revoked> {
     let at = format_time(now);
-    let updated = conn.execute(
-        "UPDATE credentials SET revoked_at = ?3 \
-         WHERE kind = ?1 AND id = ?2 AND revoked_at IS NULL",
-        params![kind.as_str(), id, at],
-    )?;
+    let updated = conn
+        .execute(
+            "UPDATE credentials SET revoked_at = ?3 \
+             WHERE kind = ?1 AND id = ?2 AND revoked_at IS NULL",
+            params![kind.as_str(), id, at],
+        )
+        .map_err(|e| write_error(conn, e))?;
     if updated == 1 {
         return Ok(Revoked::Now(at));
     }
@@ -597,43 +814,173 @@ fn look_up(conn: &Connection, kind: Kind, hash: &str, now: DateTime<Utc>) -> Res
 }
 
 /// The server's credential store: a few connections to auth.db, reused, behind a
-/// small [`Gate`]. Cloning shares it.
+/// small [`Gate`], following the file at its path (see the module doc). Cloning
+/// shares it.
 #[derive(Debug, Clone)]
 pub struct Credentials(std::sync::Arc<Inner>);
+
+/// A store file's identity: device and inode.
+type StoreId = (u64, u64);
+
+fn store_id(path: &Path) -> Option<StoreId> {
+    use std::os::unix::fs::MetadataExt as _;
+    std::fs::metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| (m.dev(), m.ino()))
+}
 
 #[derive(Debug)]
 struct Inner {
     path: PathBuf,
     gate: Gate,
-    idle: Idle<()>,
-    cache: Mutex<Cache>,
+    idle: Idle<StoreId>,
+    store: Mutex<Store>,
+}
+
+/// The file the store's connections are open on, and what was last said about it.
+#[derive(Debug)]
+struct Store {
+    id: StoreId,
+    access: Access,
+    cache: Cache,
+    /// Why the store at the path cannot be used, as last logged; `None` while it can.
+    problem: Option<String>,
+}
+
+/// A connection of the server's: it never checkpoints on close, so closing one
+/// never removes `auth.db-wal` and `auth.db-shm` by name, which by then may belong
+/// to a new store at the path (the old one deleted or replaced meanwhile).
+fn server_side(conn: Connection) -> Result<Connection> {
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+        true,
+    )?;
+    Ok(conn)
 }
 
 impl Credentials {
-    /// Opens auth.db once (creating or migrating it) and keeps the connection.
+    /// Opens auth.db once (creating or migrating it, or read-only when it cannot be
+    /// written) and keeps the connection.
     pub fn open(path: &Path) -> Result<Credentials> {
-        let conn = open(path)?;
-        let watcher = open(path)?;
+        if !path.exists() {
+            open(path)?;
+        }
+        let (conn, access) = open_existing(path)?;
+        let conn = server_side(conn)?;
+        let watcher = server_side(open_existing(path)?.0)?;
+        let id = store_id(path).ok_or_else(|| CredentialError::Missing {
+            path: path.to_path_buf(),
+        })?;
+        if access == Access::ReadOnly {
+            tracing::warn!(
+                target: "roost::credentials",
+                auth_db = %path.display(),
+                "the credential store {} is read-only: keys and sessions are checked; \
+                 none can be created or revoked, and their last use is not recorded",
+                path.display()
+            );
+        }
         let idle = Idle::new(CHECK_PERMITS);
-        idle.give(conn, ());
+        idle.give(conn, id);
         Ok(Credentials(std::sync::Arc::new(Inner {
             path: path.to_path_buf(),
             gate: Gate::new(CHECK_PERMITS),
             idle,
-            cache: Mutex::new(Cache::new(watcher, path)),
+            store: Mutex::new(Store {
+                id,
+                access,
+                cache: Cache::new(watcher, path),
+                problem: None,
+            }),
         })))
     }
 
-    /// The cache's answer for a secret's hash at `now` and the stamp a look-up would
-    /// be remembered under (see [`Cache::answer`]).
-    fn cached(&self, key: &CacheKey, now: DateTime<Utc>) -> (Option<Option<i64>>, Option<Stamp>) {
-        let mut cache = self.0.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        cache.answer(key, now)
+    fn store(&self) -> std::sync::MutexGuard<'_, Store> {
+        self.0.store.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn remember(&self, key: CacheKey, found: Option<Found>, stamp: Option<Stamp>) {
-        let mut cache = self.0.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        cache.remember(key, found, stamp);
+    /// Follows the file at the path: reopens a replaced store, and fails while there
+    /// is none (or it cannot be opened), logging each change once.
+    fn follow(&self, store: &mut Store) -> Result<(StoreId, Access)> {
+        let path = &self.0.path;
+        let Some(id) = store_id(path) else {
+            let e = CredentialError::Missing { path: path.clone() };
+            self.trouble(store, &e);
+            return Err(e);
+        };
+        if id == store.id && store.problem.is_none() {
+            return Ok((id, store.access));
+        }
+        let opened = open_existing(path).and_then(|(watcher, access)| {
+            // The file may have been replaced again while it was opened: then the next
+            // check reopens it.
+            Ok((server_side(watcher)?, access, store_id(path).unwrap_or(id)))
+        });
+        let (watcher, access, id) = match opened {
+            Ok(opened) => opened,
+            Err(e) => {
+                self.trouble(store, &e);
+                return Err(e);
+            }
+        };
+        let replaced = store.id != id;
+        store.id = id;
+        store.access = access;
+        store.cache = Cache::new(watcher, path);
+        store.problem = None;
+        tracing::warn!(
+            target: "roost::credentials",
+            auth_db = %path.display(),
+            read_only = access == Access::ReadOnly,
+            "the credential store {} {}: reopened{}",
+            path.display(),
+            if replaced { "was replaced" } else { "answers again" },
+            if access == Access::ReadOnly { " read-only" } else { "" }
+        );
+        Ok((id, access))
+    }
+
+    /// Logs why the store cannot be used, once per cause.
+    fn trouble(&self, store: &mut Store, e: &CredentialError) {
+        let text = describe(e);
+        if store.problem.as_deref() != Some(text.as_str()) {
+            tracing::error!(
+                target: "roost::credentials",
+                auth_db = %self.0.path.display(),
+                "the credential store cannot be used, every API key and session is refused \
+                 with 503 until it can: {text}"
+            );
+            store.problem = Some(text);
+        }
+    }
+
+    /// Whether the store at the path can be used now (`/readyz`, the metrics), and
+    /// how: reopened first when it was replaced.
+    pub fn status(&self) -> Result<Access> {
+        let mut store = self.store();
+        self.follow(&mut store).map(|(_, access)| access)
+    }
+
+    /// The cache's answer for a secret's hash at `now`, the stamp a look-up would
+    /// be remembered under (see [`Cache::answer`]), and the file it is to be made in.
+    #[allow(clippy::type_complexity)]
+    fn cached(
+        &self,
+        key: &CacheKey,
+        now: DateTime<Utc>,
+    ) -> Result<(Option<Option<i64>>, Option<Stamp>, StoreId, Access)> {
+        let mut store = self.store();
+        let (id, access) = self.follow(&mut store)?;
+        let (answer, stamp) = store.cache.answer(key, now);
+        Ok((answer, stamp, id, access))
+    }
+
+    fn remember(&self, key: CacheKey, found: Option<Found>, stamp: Option<Stamp>, id: StoreId) {
+        let mut store = self.store();
+        if store.id == id {
+            store.cache.remember(key, found, stamp);
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -655,7 +1002,7 @@ impl Credentials {
         }
         let digest: [u8; 32] = Sha256::digest(secret).into();
         let key: CacheKey = (kind, digest);
-        let (answer, stamp) = self.cached(&key, now);
+        let (answer, stamp, id, access) = self.cached(&key, now)?;
         if let Some(answer) = answer {
             return Ok(answer);
         }
@@ -664,19 +1011,35 @@ impl Credentials {
             .0
             .gate
             .run(move || {
-                let conn = match inner.idle.take(()) {
+                let conn = match inner.idle.take(id) {
                     Some(conn) => conn,
-                    None => open(&inner.path)?,
+                    None => server_side(reconnect(&inner.path, access)?)?,
                 };
                 let found = look_up(&conn, kind, &hex::encode(digest), now);
-                inner.idle.give(conn, ());
+                inner.idle.give(conn, id);
                 found
             })
             .await??;
         let answer = found.as_ref().and_then(|f| f.active_id(now));
-        self.remember(key, found, stamp);
+        self.remember(key, found, stamp, id);
         Ok(answer)
     }
+}
+
+/// An error and its causes on one line, each said once (docs/architecture.md's error
+/// rule, as [`crate::error::report`] says it).
+pub fn describe(e: &CredentialError) -> String {
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        let more = cause.to_string();
+        if !more.is_empty() && !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        source = cause.source();
+    }
+    text
 }
 
 #[cfg(test)]

@@ -346,7 +346,18 @@ async fn authenticate(service: &Arc<Service>, token: &str) -> Result<i64, HttpEr
     let found = credentials
         .check(Kind::Session, Some(token.as_bytes()), chrono::Utc::now())
         .await
-        .map_err(|e| HttpError::internal(format!("{:#}", anyhow::Error::from(e))))?;
+        .map_err(|e| {
+            if e.store_unavailable() {
+                // Logged once by the store; /readyz says so too.
+                HttpError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "UNAVAILABLE",
+                    "The credential store is unavailable; try again later",
+                )
+            } else {
+                HttpError::internal(format!("{:#}", anyhow::Error::from(e)))
+            }
+        })?;
     found.ok_or_else(refused)
 }
 

@@ -65,9 +65,10 @@ pub async fn handle(State(app): State<AppState>, req: Request) -> Response {
     response
 }
 
-/// Marks a response answered from the tree, for the metrics' route class.
-fn tree_file(mut response: Response) -> Response {
-    response.extensions_mut().insert(RouteClass::TreeFile);
+/// Marks a response with the part of the shim that answered, for the metrics' route
+/// class (tree files, whether from memory or read from the tree just now).
+fn classed(mut response: Response, class: RouteClass) -> Response {
+    response.extensions_mut().insert(class);
     response
 }
 
@@ -148,7 +149,10 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
                 tree::list_request_file(spec, snapshot.as_deref(), &query),
                 &neg,
             ) {
-                return Ok(tree_file(respond::outcome_response(outcome)));
+                return Ok(classed(
+                    respond::outcome_response(outcome),
+                    RouteClass::TreeFile,
+                ));
             }
             let today = app.today();
             let key = live::list_key(spec, snapshot.as_deref(), &query, &today);
@@ -156,24 +160,31 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
                 return Ok(respond::outcome_response(outcome));
             }
             let shared = app.0.clone();
-            app.pool
+            let (outcome, class) = app
+                .pool
                 .run(move |reader| list(&shared, reader, spec, snapshot, &query, &neg, &today, key))
                 .await
-                .map_err(internal)??
+                .map_err(internal)??;
+            return Ok(classed(respond::outcome_response(outcome), class));
         }
         Target::Detail { spec, ids } => {
             if let Some(outcome) = cached(app, tree::detail_file(spec.path, &ids), &neg) {
-                return Ok(tree_file(respond::outcome_response(outcome)));
+                return Ok(classed(
+                    respond::outcome_response(outcome),
+                    RouteClass::TreeFile,
+                ));
             }
             let key = live::detail_key(spec, &ids);
             if let Some(outcome) = app.live.lookup(&app.config.db, &key, &neg) {
                 return Ok(respond::outcome_response(outcome));
             }
             let shared = app.0.clone();
-            app.pool
+            let (outcome, class) = app
+                .pool
                 .run(move |reader| detail(&shared, reader, spec, &ids, &neg, key))
                 .await
-                .map_err(internal)??
+                .map_err(internal)??;
+            return Ok(classed(respond::outcome_response(outcome), class));
         }
     };
     Ok(respond::outcome_response(outcome))
@@ -192,7 +203,14 @@ async fn authenticate(app: &AppState, req: &Parts) -> Result<i64, ApiError> {
     let check = credentials
         .check(Kind::Key, raw, chrono::Utc::now())
         .await
-        .map_err(internal)?;
+        .map_err(|e| {
+            if e.store_unavailable() {
+                // Logged once by the store; /readyz says so too.
+                ApiError::Unavailable("The credential store")
+            } else {
+                internal(e)
+            }
+        })?;
     if let Some(id) = check {
         return Ok(id);
     }
@@ -285,19 +303,20 @@ fn list(
     neg: &Negotiation,
     today: &str,
     key: String,
-) -> Result<Outcome, ApiError> {
+) -> Result<(Outcome, RouteClass), ApiError> {
     if let (Some(site), Some(rel)) = (
         &shared.config.site,
         tree::list_request_file(spec, snapshot.as_deref(), query),
     ) {
         if let Some(outcome) = shared.files.read(site, &rel, JSON, neg)? {
-            return Ok(outcome);
+            return Ok((outcome, RouteClass::TreeFile));
         }
     }
     let (body, dataset) = reader
         .with_identity(|conn| catalog::list_page(conn, spec, snapshot.as_deref(), query, today))
         .map_err(internal)?;
-    live_answer(shared, body, &dataset, key, neg)
+    let outcome = live_answer(shared, body, &dataset, key, neg)?;
+    Ok((outcome, RouteClass::LiveRest))
 }
 
 /// A live answer's response, kept for the next request of the same key.
@@ -322,18 +341,19 @@ fn detail(
     ids: &[String],
     neg: &Negotiation,
     key: String,
-) -> Result<Outcome, ApiError> {
+) -> Result<(Outcome, RouteClass), ApiError> {
     if let Some(site) = &shared.config.site {
         if let Some(rel) = tree::detail_file(spec.path, ids) {
             if let Some(outcome) = shared.files.read(site, &rel, JSON, neg)? {
-                return Ok(outcome);
+                return Ok((outcome, RouteClass::TreeFile));
             }
         }
     }
     let (body, dataset) = reader
         .with_identity(|conn| catalog::detail(conn, spec, ids))
         .map_err(internal)?;
-    live_answer(shared, body, &dataset, key, neg)
+    let outcome = live_answer(shared, body, &dataset, key, neg)?;
+    Ok((outcome, RouteClass::LiveRest))
 }
 
 /// The name of a docs file from the segments after `docs` (`index.html` for the

@@ -9,9 +9,14 @@
 //! - **Connection caps**: at most `max_connections` open at once, and at most
 //!   `max_connections_per_address` from one client address (the TCP peer); a
 //!   connection over either cap is closed at once, never queued.
-//! - **Shutdown**: when the server stops, the listener closes; connections with no
-//!   request in progress (idle, or with an incomplete request head) are closed at
-//!   once; the others finish their request, with keep-alive off.
+//! - **Shutdown** (after `roost serve`'s drain period, docs/architecture.md): the
+//!   listener closes and no connection is cut between two requests. An HTTP/1
+//!   connection answers its next request (or the one in progress) with
+//!   `Connection: close` and is then closed; one that stays quiet (no byte read or
+//!   written) for [`CLOSE_QUIET`] with no request in progress is closed, as is one
+//!   quiet that long already. An HTTP/2 connection is sent GOAWAY: its streams in
+//!   progress finish, the client opens no new one. The server returns once every
+//!   connection is closed (`roost serve` waits for that at most its grace period).
 //!
 //! Every connection goes through [`JsonErrorIo`](super::net::JsonErrorIo), so hyper's
 //! own error answers are JSON like the rest.
@@ -22,14 +27,14 @@ use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::ConnectInfo;
-use axum::http::Request;
+use axum::http::{header, HeaderValue, Request, Version};
 use axum::Router;
 use http_body_util::BodyExt as _;
 use hyper::body::{Frame, Incoming, SizeHint};
@@ -40,6 +45,11 @@ use tokio::sync::{watch, Notify};
 use tower::ServiceExt as _;
 
 use super::net::{is_connection_error, JsonErrorIo};
+
+/// After the listener closes, a connection with no request in progress that has
+/// moved no byte for this long is closed (a busy keep-alive client sends its next
+/// request well within it, and gets `Connection: close` on the answer).
+pub const CLOSE_QUIET: Duration = Duration::from_secs(1);
 
 /// The connection limits of `roost serve` (`--header-timeout`, `--idle-timeout`,
 /// `--max-connections`, `--max-connections-per-address`).
@@ -106,6 +116,7 @@ impl Registry {
         }
         map.insert(ip, here + 1);
         self.total.fetch_add(1, Ordering::AcqRel);
+        ::metrics::gauge!(super::metrics::OPEN_CONNECTIONS).increment(1.0);
         Some(Slot {
             registry: self.clone(),
             ip,
@@ -127,18 +138,22 @@ impl Drop for Slot {
             }
         }
         drop(map);
+        ::metrics::gauge!(super::metrics::OPEN_CONNECTIONS).decrement(1.0);
         if self.registry.total.fetch_sub(1, Ordering::AcqRel) == 1 {
             self.registry.drained.notify_waiters();
         }
     }
 }
 
-/// What a connection's watchdog reads: requests in progress and the last byte moved.
+/// What a connection's watchdog reads: requests in progress, the last byte moved and
+/// the protocol.
 struct Activity {
     started: Instant,
     in_flight: AtomicUsize,
     /// Milliseconds since `started` of the last read or write.
     last_io_ms: AtomicU64,
+    /// Set by the first HTTP/2 request (GOAWAY rather than `Connection: close`).
+    http2: AtomicBool,
 }
 
 impl Activity {
@@ -147,6 +162,7 @@ impl Activity {
             started: Instant::now(),
             in_flight: AtomicUsize::new(0),
             last_io_ms: AtomicU64::new(0),
+            http2: AtomicBool::new(false),
         })
     }
 
@@ -231,6 +247,7 @@ struct InFlight(Arc<Activity>);
 impl InFlight {
     fn start(activity: &Arc<Activity>) -> InFlight {
         activity.in_flight.fetch_add(1, Ordering::AcqRel);
+        ::metrics::gauge!(super::metrics::IN_FLIGHT).increment(1.0);
         InFlight(activity.clone())
     }
 }
@@ -238,6 +255,7 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         self.0.in_flight.fetch_sub(1, Ordering::AcqRel);
+        ::metrics::gauge!(super::metrics::IN_FLIGHT).decrement(1.0);
         self.0.touch();
     }
 }
@@ -268,8 +286,9 @@ impl hyper::body::Body for GuardedBody {
     }
 }
 
-/// Serves `app` on `listener` until `shutdown` completes; then closes idle and
-/// incomplete connections at once and returns when the others have finished.
+/// Serves `app` on `listener` until `shutdown` completes; then closes the listener,
+/// closes every connection between two requests (see the module doc) and returns
+/// once all are closed.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
@@ -278,6 +297,8 @@ pub async fn serve(
 ) -> io::Result<()> {
     let registry = Arc::new(Registry::default());
     let (stop_tx, stop_rx) = watch::channel(false);
+    // Set before the listener closes: whoever sees it closed gets `Connection: close`.
+    let closing = Arc::new(AtomicBool::new(false));
     let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
@@ -320,10 +341,14 @@ pub async fn serve(
             app.clone(),
             builder.clone(),
             limits,
-            stop_rx.clone(),
+            Stopping {
+                signal: stop_rx.clone(),
+                closing: closing.clone(),
+            },
             slot,
         ));
     }
+    closing.store(true, Ordering::Release);
     drop(listener);
     let _ = stop_tx.send(true);
     // Wait for the connections still answering a request.
@@ -337,15 +362,26 @@ pub async fn serve(
     Ok(())
 }
 
+/// What a connection learns of the server's shutdown: the signal that it began, and
+/// (for its answers) whether the listener has closed.
+struct Stopping {
+    signal: watch::Receiver<bool>,
+    closing: Arc<AtomicBool>,
+}
+
 async fn connection(
     stream: TcpStream,
     peer: SocketAddr,
     app: Router,
     builder: Arc<hyper_util::server::conn::auto::Builder<TokioExecutor>>,
     limits: ConnLimits,
-    mut stop: watch::Receiver<bool>,
+    stopping_at: Stopping,
     _slot: Slot,
 ) {
+    let Stopping {
+        signal: mut stop,
+        closing,
+    } = stopping_at;
     let activity = Activity::new();
     let io = TokioIo::new(JsonErrorIo::new(Tracked {
         inner: stream,
@@ -355,13 +391,25 @@ async fn connection(
         let activity = activity.clone();
         hyper::service::service_fn(move |mut req: Request<Incoming>| {
             let guard = InFlight::start(&activity);
+            let http1 = req.version() < Version::HTTP_2;
+            if !http1 {
+                activity.http2.store(true, Ordering::Release);
+            }
             req.extensions_mut().insert(ConnectInfo(peer));
             let app = app.clone();
+            let closing = closing.clone();
             async move {
-                let response = app
+                let mut response = app
                     .oneshot(req.map(Body::new))
                     .await
                     .unwrap_or_else(|never: Infallible| match never {});
+                // Once the listener has closed, HTTP/1 clients are told to go: hyper
+                // closes the connection after this answer.
+                if http1 && closing.load(Ordering::Acquire) {
+                    response
+                        .headers_mut()
+                        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                }
                 Ok::<_, Infallible>(response.map(|inner| {
                     Body::new(
                         GuardedBody {
@@ -379,22 +427,30 @@ async fn connection(
     let tick = (limits.idle_timeout / 4).clamp(Duration::from_millis(5), Duration::from_secs(1));
     let mut watchdog = tokio::time::interval(tick);
     watchdog.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut stopping = *stop.borrow();
+    let mut stopping = false;
+    let mut goaway = false;
     loop {
         tokio::select! {
             _ = conn.as_mut() => return,
-            changed = stop.changed(), if !stopping => {
-                stopping = true;
-                if changed.is_err() || !activity.busy() {
+            changed = stop.wait_for(|stop| *stop), if !stopping => {
+                if changed.is_err() {
                     return;
                 }
-                conn.as_mut().graceful_shutdown();
+                stopping = true;
+                watchdog = tokio::time::interval(tick.min(Duration::from_millis(50)));
+                watchdog.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             }
             _ = watchdog.tick() => {
+                if stopping && !goaway && activity.http2.load(Ordering::Acquire) {
+                    // GOAWAY: streams in progress finish, no new one is accepted.
+                    goaway = true;
+                    conn.as_mut().graceful_shutdown();
+                }
                 if activity.busy() {
                     continue;
                 }
-                if stopping || activity.idle_for() >= limits.idle_timeout {
+                let quiet = activity.idle_for();
+                if (stopping && quiet >= CLOSE_QUIET) || quiet >= limits.idle_timeout {
                     return;
                 }
             }

@@ -6,7 +6,9 @@
 //!   the tree's manifest is readable through the `site` symlink:
 //!   `200 {"status": "ready"}`, else `503 {"status": "unavailable", "reason": "…"}`
 //!   naming what is missing (the reason says which file, never a path outside the
-//!   configured ones).
+//!   configured ones); from SIGTERM on (the drain period of `roost serve`),
+//!   `503 {"status": "unavailable", "reason": "shutting down"}` while every other
+//!   request is still served, so that a load balancer takes the replica out first.
 
 use axum::extract::State;
 use axum::http::{header, HeaderValue, Method, StatusCode};
@@ -34,7 +36,14 @@ pub async fn readyz(State(state): State<AppState>, method: Method) -> Response {
     if method != Method::GET && method != Method::HEAD {
         return ApiError::MethodNotAllowed.into_response();
     }
-    match not_ready(&state).await {
+    let reason = if state.is_draining() {
+        Some("shutting down".to_string())
+    } else if let Some(reason) = credentials_not_ready(&state) {
+        Some(reason)
+    } else {
+        not_ready(&state).await
+    };
+    match reason {
         None => answer(StatusCode::OK, json!({"status": "ready"})),
         Some(reason) => answer(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -42,6 +51,26 @@ pub async fn readyz(State(state): State<AppState>, method: Method) -> Response {
         ),
     }
     .into_response()
+}
+
+/// Why the credential store (production, staging) cannot be used, if it cannot: it
+/// is missing, or is no store; named by its file name.
+fn credentials_not_ready(state: &AppState) -> Option<String> {
+    let credentials = state.credentials.as_ref()?;
+    let name = credentials
+        .path()
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "auth.db".to_string());
+    match credentials.status() {
+        Ok(_) => None,
+        Err(crate::credentials::CredentialError::Missing { .. }) => Some(format!(
+            "the credential store {name} is missing (`roost keys create` makes one)"
+        )),
+        Err(_) => Some(format!(
+            "the credential store {name} cannot be opened (the log says why)"
+        )),
+    }
 }
 
 /// Why the shim cannot answer, if it cannot.

@@ -1,12 +1,16 @@
 //! Prometheus metrics on a listener of their own (`--metrics-listen ADDR`, off by
 //! default), so they are never public by accident: `GET /metrics` in the text
 //! exposition format, rendered by `metrics-exporter-prometheus` from what the
-//! `metrics` macros recorded.
+//! `metrics` macros recorded. Every metric is described ([`METRICS`]: its `# HELP`
+//! line), and a scrape passes `promtool check metrics` (`.ci/steps/45-metrics.sh`).
 //!
 //! | metric | labels | what |
 //! |---|---|---|
+//! | `roost_build_info` | `version`, `commit` | always 1: the build that answers |
 //! | `roost_http_requests_total` | `class`, `status` | requests answered |
 //! | `roost_http_request_duration_seconds` | `class` | time to the response head |
+//! | `roost_http_requests_in_flight` | | requests received and not yet answered in full |
+//! | `roost_open_connections` | | client connections open |
 //! | `roost_limiter_rejections_total` | `kind` (`key`, `failed_auth`, `graphql`) | 429s of the limiters |
 //! | `roost_read_pool_wait_seconds` | | wait for a read-pool permit |
 //! | `roost_redis_errors_total` | | limit checks Redis did not answer |
@@ -14,11 +18,13 @@
 //! | `roost_redis_degraded` | | 1 while limits are per process because Redis is down |
 //! | `roost_dataset_age_seconds`, `roost_dataset_generation` | | the dataset file's age, and its modification time (Unix seconds) as its generation id |
 //! | `roost_tree_age_seconds`, `roost_tree_generation` | | the live tree's age, and the time its generation was written (Unix seconds, from its folder's name) as its id |
-//! | `roost_response_cache_hits_total`, `roost_response_cache_misses_total`, `roost_response_cache_bytes` | `cache` (`tree_file`, `live`) | responses answered from memory, look-ups that were not, and bytes held |
+//! | `roost_response_cache_hits_total`, `roost_response_cache_misses_total`, `roost_response_cache_bytes` | `cache` (`tree_file`, `live`, `graphql`) | responses answered from memory, look-ups that were not, and bytes held |
+//! | `roost_credential_store_available` | | 1 while the credential store answers (production, staging) |
+//! | `process_cpu_seconds_total`, `process_resident_memory_bytes`, `process_virtual_memory_bytes`, `process_open_fds`, `process_max_fds`, `process_start_time_seconds`, `process_threads` | | the process, read from `/proc` at each scrape (`metrics-process`) |
 //!
-//! `class` is `tree_file` (a REST answer from the pre-rendered tree), `live_rest` (a
-//! REST answer from the dataset, or a REST error), `graphql`, or `other` (health,
-//! unknown paths).
+//! `class` is `tree_file` (a REST answer from the pre-rendered tree, from memory or
+//! read just now), `live_rest` (a REST answer from the dataset, or a REST error),
+//! `graphql`, or `other` (health, unknown paths).
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -29,6 +35,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use metrics::Unit;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 use super::AppState;
@@ -70,7 +77,43 @@ const BUCKETS: &[f64] = &[
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
 ];
 
+/// `roost_open_connections`, kept by the accept loop ([`super::conn`]).
+pub const OPEN_CONNECTIONS: &str = "roost_open_connections";
+/// `roost_http_requests_in_flight`, kept by each connection ([`super::conn`]).
+pub const IN_FLIGHT: &str = "roost_http_requests_in_flight";
+
+/// Which kind of Prometheus metric a name is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetricKind {
+    Counter,
+    Gauge,
+    Histogram,
+}
+
+/// Every metric roost records, with its kind, unit and help text (the `# HELP` line).
+pub const METRICS: &[(&str, MetricKind, Option<Unit>, &str)] = &[
+    ("roost_build_info", MetricKind::Gauge, None, "The roost build serving: always 1, its version and commit as labels."),
+    ("roost_http_requests_total", MetricKind::Counter, None, "Requests answered, by route class (tree_file, live_rest, graphql, other) and status."),
+    ("roost_http_request_duration_seconds", MetricKind::Histogram, Some(Unit::Seconds), "Time from a request's arrival to its response head, by route class."),
+    (IN_FLIGHT, MetricKind::Gauge, None, "Requests received and not yet answered in full."),
+    (OPEN_CONNECTIONS, MetricKind::Gauge, None, "Client connections open on the public listener."),
+    ("roost_limiter_rejections_total", MetricKind::Counter, None, "Requests refused with 429 by a rate limiter, by limiter (key, failed_auth, graphql)."),
+    ("roost_read_pool_wait_seconds", MetricKind::Histogram, Some(Unit::Seconds), "Time a call waited for a permit of the read pool over the dataset."),
+    ("roost_redis_errors_total", MetricKind::Counter, None, "Rate-limit checks that Redis did not answer in time (answered from the process instead)."),
+    ("roost_redis_call_seconds", MetricKind::Histogram, Some(Unit::Seconds), "Duration of one rate-limit check in Redis."),
+    ("roost_redis_degraded", MetricKind::Gauge, None, "1 while rate limits are kept per process because Redis does not answer, else 0."),
+    ("roost_dataset_age_seconds", MetricKind::Gauge, Some(Unit::Seconds), "Seconds since the dataset file was last replaced."),
+    ("roost_dataset_generation", MetricKind::Gauge, None, "The dataset file's modification time (Unix seconds), an id of the dataset served."),
+    ("roost_tree_age_seconds", MetricKind::Gauge, Some(Unit::Seconds), "Seconds since the live tree's generation was written."),
+    ("roost_tree_generation", MetricKind::Gauge, None, "When the live tree's generation was written (Unix seconds), an id of the tree served."),
+    ("roost_response_cache_hits_total", MetricKind::Counter, None, "Responses answered from memory, by cache (tree_file, live, graphql)."),
+    ("roost_response_cache_misses_total", MetricKind::Counter, None, "Look-ups of a cache that had no answer, by cache (tree_file, live, graphql)."),
+    ("roost_response_cache_bytes", MetricKind::Gauge, Some(Unit::Bytes), "Bytes of responses held in memory, by cache (tree_file, live, graphql)."),
+    ("roost_credential_store_available", MetricKind::Gauge, None, "1 while the credential store (auth.db) answers, 0 while it is missing or unreadable (production and staging only)."),
+];
+
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+static PROCESS: OnceLock<metrics_process::Collector> = OnceLock::new();
 
 /// The process's recorder, installed on first use (one per process: the `metrics`
 /// macros record into a global).
@@ -86,8 +129,36 @@ pub fn handle() -> &'static PrometheusHandle {
         if metrics::set_global_recorder(recorder).is_err() {
             tracing::warn!("a metrics recorder was already installed; /metrics stays empty");
         }
+        describe();
         handle
     })
+}
+
+/// Gives every metric its help text and records the ones known from the start (a
+/// gauge is rendered once it has a value; a counter or histogram once it is used).
+fn describe() {
+    for &(name, kind, unit, help) in METRICS {
+        match (kind, unit) {
+            (MetricKind::Counter, Some(unit)) => metrics::describe_counter!(name, unit, help),
+            (MetricKind::Counter, None) => metrics::describe_counter!(name, help),
+            (MetricKind::Gauge, Some(unit)) => metrics::describe_gauge!(name, unit, help),
+            (MetricKind::Gauge, None) => metrics::describe_gauge!(name, help),
+            (MetricKind::Histogram, Some(unit)) => metrics::describe_histogram!(name, unit, help),
+            (MetricKind::Histogram, None) => metrics::describe_histogram!(name, help),
+        }
+    }
+    let version = env!("CARGO_PKG_VERSION");
+    let commit = env!("ROOST_COMMIT");
+    metrics::gauge!("roost_build_info", "version" => version, "commit" => commit).set(1.0);
+    // Kept from the first connection on; zero until then.
+    metrics::gauge!(OPEN_CONNECTIONS).increment(0.0);
+    metrics::gauge!(IN_FLIGHT).increment(0.0);
+    process().describe();
+}
+
+/// The process metrics (`process_*`), read from `/proc` at each scrape.
+fn process() -> &'static metrics_process::Collector {
+    PROCESS.get_or_init(metrics_process::Collector::default)
 }
 
 /// The routes of the metrics listener.
@@ -110,6 +181,7 @@ pub async fn upkeep(every: Duration) {
 }
 
 async fn scrape(State(state): State<AppState>) -> Response {
+    process().collect();
     record_ages(&state);
     for (cache, stats) in state.cache_stats() {
         metrics::counter!("roost_response_cache_hits_total", "cache" => cache).absolute(stats.hits);
@@ -143,6 +215,9 @@ fn record_ages(state: &AppState) {
     }
     let degraded = state.redis().is_some_and(|r| r.degraded());
     metrics::gauge!("roost_redis_degraded").set(if degraded { 1.0 } else { 0.0 });
+    if let Some(available) = state.credential_store_available() {
+        metrics::gauge!("roost_credential_store_available").set(if available { 1.0 } else { 0.0 });
+    }
 }
 
 fn unix_seconds(t: SystemTime) -> f64 {

@@ -60,8 +60,12 @@ use crate::limits::{self, Limiter, RedisLimits};
 /// Requests without a valid key allowed per client address and second (burst as
 /// large); past it they are 429 instead of 401.
 pub const FAILED_AUTH_RATE: u32 = 10;
-/// How long in-flight requests get after SIGTERM/SIGINT before the process exits.
-pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+/// After SIGTERM/SIGINT, how long requests are still served (and `/readyz` answers
+/// 503) before the listener closes (`--drain-seconds`).
+pub const DEFAULT_DRAIN: Duration = Duration::from_secs(5);
+/// After the listener closes, how long requests in progress get before the process
+/// exits (`--grace-seconds`).
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(30);
 
 /// Everything the shim needs to answer (tests build it directly).
 #[derive(Debug, Clone)]
@@ -98,6 +102,10 @@ pub struct ShimConfig {
     pub metrics_listen: Option<SocketAddr>,
     /// `--live-cache-mb`, in bytes: live answers kept per dataset file; 0 = none.
     pub live_cache: usize,
+    /// `--drain-seconds`: requests still served after SIGTERM, `/readyz` answering 503.
+    pub drain: Duration,
+    /// `--grace-seconds`: the time requests in progress get once the listener closed.
+    pub grace: Duration,
 }
 
 impl ShimConfig {
@@ -121,6 +129,8 @@ impl ShimConfig {
             trusted_proxies: proxy::TrustedProxies::default(),
             metrics_listen: None,
             live_cache: live::DEFAULT_BUDGET,
+            drain: DEFAULT_DRAIN,
+            grace: DEFAULT_GRACE,
         }
     }
 }
@@ -155,6 +165,8 @@ pub struct Shared {
     live: live::LiveCache,
     /// GraphQL answers, per dataset file (the same budget as `live`, held apart).
     graphql_answers: Arc<live::GraphqlAnswers>,
+    /// Set on SIGTERM/SIGINT: `/readyz` answers 503 while requests are still served.
+    draining: std::sync::atomic::AtomicBool,
 }
 
 impl std::ops::Deref for AppState {
@@ -202,6 +214,7 @@ impl AppState {
             files: files::FileCache::default(),
             live: live::LiveCache::new(config.live_cache),
             graphql_answers: Arc::new(live::GraphqlAnswers::new(config.live_cache)),
+            draining: std::sync::atomic::AtomicBool::new(false),
             config,
         })))
     }
@@ -237,6 +250,24 @@ impl AppState {
     /// The shared limits, when `--redis` is given.
     pub fn redis(&self) -> Option<&RedisLimits> {
         self.redis.as_ref()
+    }
+
+    /// The shim is shutting down: from now on `/readyz` answers 503, so that load
+    /// balancers stop sending requests, which are still answered meanwhile.
+    pub fn begin_drain(&self) {
+        self.draining
+            .store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    /// Whether the credential store answers (production and staging; `None` where
+    /// the environment has none).
+    pub fn credential_store_available(&self) -> Option<bool> {
+        self.credentials.as_ref().map(|c| c.status().is_ok())
+    }
+
+    /// Whether [`AppState::begin_drain`] was called.
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(std::sync::atomic::Ordering::Acquire)
     }
 }
 
@@ -538,6 +569,7 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
     let env = config.env;
     let auth_db = config.auth_db.clone();
     let metrics_addr = config.metrics_listen;
+    let (config_drain, config_grace) = (config.drain, config.grace);
     let state = AppState::new(config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -568,8 +600,8 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
             tokio::spawn(run_metrics(metrics_listener, state.clone()));
         }
         if env.is_protected() {
-            let active = credentials::open(&auth_db)
-                .and_then(|conn| credentials::list(&conn, Kind::Key))
+            let active = credentials::open_existing(&auth_db)
+                .and_then(|(conn, _)| credentials::list(&conn, Kind::Key))
                 .map(|keys| keys.iter().filter(|k| k.revoked_at.is_none()).count())
                 .unwrap_or(0);
             tracing::info!(
@@ -589,23 +621,53 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
             );
         }
 
+        let drain = config_drain;
+        let grace = config_grace;
         let (tx, mut rx) = tokio::sync::watch::channel(false);
-        tokio::spawn(async move {
-            shutdown_signal().await;
-            tracing::info!("shutting down: finishing in-flight requests");
-            let _ = tx.send(true);
-        });
+        {
+            let state = state.clone();
+            tokio::spawn(async move {
+                shutdown_signal().await;
+                state.begin_drain();
+                tracing::info!(
+                    target: "roost::shutdown",
+                    drain_seconds = drain.as_secs_f64(),
+                    "shutting down: /readyz answers 503; requests are served for {} s more \
+                     (a second signal closes the listener at once)",
+                    drain.as_secs_f64()
+                );
+                tokio::select! {
+                    _ = tokio::time::sleep(drain) => {}
+                    _ = shutdown_signal() => {}
+                }
+                tracing::info!(
+                    target: "roost::shutdown",
+                    grace_seconds = grace.as_secs_f64(),
+                    "closing the listener: each connection closes after its next answer; \
+                     requests in progress have {} s",
+                    grace.as_secs_f64()
+                );
+                let _ = tx.send(true);
+            });
+        }
         let mut rx_grace = rx.clone();
         let server = run(listener, state, async move {
             let _ = rx.wait_for(|stop| *stop).await;
         });
         tokio::select! {
-            result = server => result.context("serving")?,
+            result = server => {
+                result.context("serving")?;
+                tracing::info!(target: "roost::shutdown", "stopped: every connection is closed");
+            }
             _ = async {
                 let _ = rx_grace.wait_for(|stop| *stop).await;
-                tokio::time::sleep(SHUTDOWN_GRACE).await;
+                tokio::time::sleep(grace).await;
             } => {
-                tracing::warn!("requests still open {} s after the signal; exiting", SHUTDOWN_GRACE.as_secs());
+                tracing::warn!(
+                    target: "roost::shutdown",
+                    "requests still open {} s after the listener closed; exiting",
+                    grace.as_secs_f64()
+                );
             }
         }
         Ok(())

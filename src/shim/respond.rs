@@ -43,9 +43,15 @@ pub enum ApiError {
     TooManyRequests(Duration),
     /// 405 with `Allow`.
     MethodNotAllowed,
+    /// 503 with `Retry-After`: what the request needs is missing for now (the
+    /// credential store); the cause is logged where it is noticed.
+    Unavailable(&'static str),
     /// 500; the cause is logged, never sent.
     Internal(anyhow::Error),
 }
+
+/// `Retry-After` of a 503 [`ApiError::Unavailable`], in seconds.
+pub const UNAVAILABLE_RETRY_SECS: u64 = 5;
 
 /// `{"detail": text}` as bytes.
 pub fn detail_body(text: &str) -> Vec<u8> {
@@ -121,6 +127,17 @@ impl IntoResponse for ApiError {
                 );
                 r.headers_mut()
                     .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+                r
+            }
+            ApiError::Unavailable(what) => {
+                let mut r = json_response(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    detail_body(&format!("{what} is unavailable; try again later")),
+                );
+                r.headers_mut().insert(
+                    header::RETRY_AFTER,
+                    HeaderValue::from(UNAVAILABLE_RETRY_SECS),
+                );
                 r
             }
             ApiError::Internal(e) => internal_response(InternalCause::new(e)),

@@ -7,6 +7,7 @@ mod auth;
 mod catalog;
 mod compression;
 mod connections;
+mod credential_store;
 mod docs;
 mod failed_auth;
 mod health;

@@ -17,6 +17,7 @@ mod public_dataset;
 mod readme;
 mod refusals;
 mod serve;
+mod shutdown;
 mod streaming;
 mod synth;
 mod tree_snapshot;

@@ -102,6 +102,55 @@ impl Serving {
         lines
     }
 
+    /// The next line on stderr that `pred` accepts, waiting up to 30 s.
+    pub fn line_where(&self, pred: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let line = self.next_line(deadline);
+            if pred(&line) {
+                return line;
+            }
+        }
+    }
+
+    /// Sends the process a signal (`TERM`, `INT`).
+    pub fn signal(&self, name: &str) {
+        let status = std::process::Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(self.child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill -{name} failed");
+    }
+
+    /// Waits up to `within` for the process to exit; its status, or `None`.
+    pub fn exit_within(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Every line printed on stderr until it closes (the process has exited), or
+    /// until `within` has passed.
+    pub fn remaining_lines(&self, within: Duration) -> Vec<Value> {
+        let deadline = Instant::now() + within;
+        let mut lines = Vec::new();
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            lines.push(serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}")));
+        }
+        lines
+    }
+
     /// `http://127.0.0.1:PORT` followed by `path`.
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
