@@ -16,7 +16,7 @@ pub mod interchange {
     stored! {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Repository {
+        pub struct Repository in "repositories" {
             pub organization: String => elsewhere,
             pub name: String => shadowed,
             #[serde(default)]
@@ -57,7 +57,7 @@ pub mod interchange {
     stored! {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct RepositoryContributor {
+        pub struct RepositoryContributor in "repository_contributors" {
             pub organization: String => elsewhere,
             pub repository: String => elsewhere,
             pub member: String => elsewhere,
@@ -68,7 +68,7 @@ pub mod interchange {
     stored! {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Label {
+        pub struct Label in "labels" {
             /// The organization and repository the label belongs to; neither: a label shared
             /// by every repository.
             #[serde(default)]
@@ -87,7 +87,7 @@ pub mod interchange {
     stored! {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Milestone {
+        pub struct Milestone in "milestones" {
             pub organization: String => elsewhere,
             pub repository: String => elsewhere,
             pub number: u64 => column,
@@ -112,7 +112,7 @@ pub mod interchange {
     stored! {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Release {
+        pub struct Release in "releases" {
             pub organization: String => elsewhere,
             pub repository: String => elsewhere,
             pub tag_name: String => column,

@@ -21,7 +21,7 @@ pub mod interchange {
     stored! {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Organization {
+        pub struct Organization in "organizations" {
             pub login: String => shadowed,
             #[serde(default)]
             pub name: String => column,
@@ -51,7 +51,7 @@ pub mod interchange {
     stored! {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Member {
+        pub struct Member in "members" {
             pub login: String => shadowed,
             #[serde(default)]
             pub name: String => shadowed,
@@ -88,7 +88,7 @@ pub mod interchange {
     stored! {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Chapter {
+        pub struct Chapter in "chapters" {
             pub key: String => shadowed,
             pub name: String => column,
             #[serde(default = "default_true")]
@@ -123,7 +123,7 @@ pub mod interchange {
     stored! {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Committee {
+        pub struct Committee in "committees" {
             pub key: String => shadowed,
             pub name: String => column,
             #[serde(default = "default_true")]
@@ -150,7 +150,7 @@ pub mod interchange {
     stored! {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Project {
+        pub struct Project in "projects" {
             pub key: String => shadowed,
             pub name: String => shadowed,
             #[serde(default = "default_true")]
@@ -180,7 +180,7 @@ pub mod interchange {
     stored! {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Event {
+        pub struct Event in "events" {
             pub key: String => shadowed,
             pub name: String => column,
             pub category: Category => column,
@@ -205,7 +205,7 @@ pub mod interchange {
     stored! {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Sponsor {
+        pub struct Sponsor in "sponsors" {
             pub key: String => shadowed,
             pub name: String => shadowed,
             pub sponsor_type: SponsorType => shadowed,
@@ -227,7 +227,7 @@ pub mod interchange {
     stored! {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Snapshot {
+        pub struct Snapshot in "snapshots" {
             pub key: String => shadowed,
             pub title: String => column,
             pub status: SnapshotStatus => column,
@@ -252,7 +252,7 @@ pub mod interchange {
         /// A post of the community's blog.
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Post {
+        pub struct Post in "posts" {
             pub title: String => column,
             pub url: String => shadowed,
             pub author_name: String => column,
@@ -268,7 +268,7 @@ pub mod interchange {
         /// One measurement of a project's health.
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct ProjectHealthMetrics {
+        pub struct ProjectHealthMetrics in "project_health_metrics" {
             pub project: String => elsewhere,
             pub created_at: Ts => column,
             #[serde(default)]
@@ -300,7 +300,7 @@ pub mod interchange {
         /// A badge members can hold.
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Badge {
+        pub struct Badge in "badges" {
             pub name: String => shadowed,
             #[serde(default)]
             pub description: String => column,

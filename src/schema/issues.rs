@@ -18,7 +18,7 @@ pub mod interchange {
         /// the fields it sets and leaves a new optional one to its default.
         #[derive(Debug, Clone, Default, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct Issue {
+        pub struct Issue in "issues" {
             pub organization: String => elsewhere,
             pub repository: String => elsewhere,
             pub number: u64 => column,
@@ -42,7 +42,7 @@ pub mod interchange {
         /// `Default`: as [`Issue`].
         #[derive(Debug, Clone, Default, Deserialize)]
         #[serde(deny_unknown_fields)]
-        pub struct PullRequest {
+        pub struct PullRequest in "pull_requests" {
             pub organization: String => elsewhere,
             pub repository: String => elsewhere,
             pub number: u64 => column,

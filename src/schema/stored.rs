@@ -151,6 +151,8 @@ impl<T: Shadow> Shadow for Option<T> {
 
 /// An interchange record and where the dataset keeps each of its fields.
 pub trait StoredRecord {
+    /// The record's table.
+    const TABLE: &'static str;
     /// Every field, in the order of the interchange format (docs/data.md).
     const FIELDS: &'static [(&'static str, Keep)];
     /// The columns the record's own fields fill, comma-separated, in field order
@@ -162,10 +164,10 @@ pub trait StoredRecord {
     fn columns(&self) -> rusqlite::Result<Vec<ToSqlOutput<'_>>>;
 }
 
-/// `INSERT INTO table (first..., R::COLUMNS) VALUES (?1, …)`: the statement of a
+/// `INSERT INTO R::TABLE (first..., R::COLUMNS) VALUES (?1, …)`: the statement of a
 /// record whose table has columns the record does not fill itself (its id, resolved
 /// references), named first.
-pub fn insert_sql<R: StoredRecord>(table: &str, first: &[&str]) -> String {
+pub fn insert_sql<R: StoredRecord>(first: &[&str]) -> String {
     let mut names: Vec<&str> = first.to_vec();
     if !R::COLUMNS.is_empty() {
         names.push(R::COLUMNS);
@@ -173,14 +175,16 @@ pub fn insert_sql<R: StoredRecord>(table: &str, first: &[&str]) -> String {
     let count = first.len() + R::COUNT;
     let slots: Vec<String> = (1..=count).map(|i| format!("?{i}")).collect();
     format!(
-        "INSERT INTO {table} ({}) VALUES ({})",
+        "INSERT INTO {} ({}) VALUES ({})",
+        R::TABLE,
         names.join(", "),
         slots.join(",")
     )
 }
 
-/// Declares an interchange record (a strict serde struct) and where the dataset
-/// keeps each field ([`StoredRecord`]). Each field ends with `=> KEEP`:
+/// Declares an interchange record (a strict serde struct), its table (`struct Name in
+/// "table"`) and where the dataset keeps each field ([`StoredRecord`]). Each field ends
+/// with `=> KEEP`:
 ///
 /// - `column`: a column named like the field, of the field's [`Stored`] kind;
 /// - `shadowed`: the same, and a lower-case `<field>_lc` column beside it;
@@ -189,7 +193,7 @@ pub fn insert_sql<R: StoredRecord>(table: &str, first: &[&str]) -> String {
 macro_rules! stored {
     (
         $(#[$attr:meta])*
-        $vis:vis struct $name:ident {
+        $vis:vis struct $name:ident in $table:literal {
             $(
                 $(#[$fattr:meta])*
                 $fvis:vis $field:ident : $ty:ty => $keep:ident
@@ -202,6 +206,7 @@ macro_rules! stored {
         }
 
         impl $crate::schema::StoredRecord for $name {
+            const TABLE: &'static str = $table;
             const FIELDS: &'static [(&'static str, $crate::schema::Keep)] = &[
                 $( (stringify!($field), $crate::stored!(@keep $ty, $keep)), )*
             ];

@@ -24,15 +24,14 @@ use crate::records::{
 };
 use crate::schema::{insert_sql, StoredRecord};
 
-/// Prepares the named `INSERT` of a record of `R` into `table`: the columns `first`
+/// Prepares the named `INSERT` of a record of `R` into its table: the columns `first`
 /// (its id, resolved references, what is derived from more than one field), then the
 /// record's own ([`StoredRecord::COLUMNS`]).
 pub(super) fn prepare<'c, R: StoredRecord>(
     conn: &'c Connection,
-    table: &str,
     first: &[&str],
 ) -> Result<Statement<'c>, StoreError> {
-    Ok(conn.prepare(&insert_sql::<R>(table, first))?)
+    Ok(conn.prepare(&insert_sql::<R>(first))?)
 }
 
 /// Runs a statement of [`prepare`]: the values of `first`, then the record's columns.
@@ -96,7 +95,7 @@ fn insert_organizations(
     conn: &Connection,
     records: &Records<Organization>,
 ) -> Result<(), StoreError> {
-    let mut st = prepare::<Organization>(conn, "organizations", &["id", "url"])?;
+    let mut st = prepare::<Organization>(conn, &["id", "url"])?;
     for (i, (_, o)) in records.iter().enumerate() {
         execute(&mut st, &[&id(i), &github_url(&o.url, &o.login)], o)?;
     }
@@ -104,7 +103,7 @@ fn insert_organizations(
 }
 
 fn insert_members(conn: &Connection, records: &Records<Member>) -> Result<(), StoreError> {
-    let mut st = prepare::<Member>(conn, "members", &["id", "url"])?;
+    let mut st = prepare::<Member>(conn, &["id", "url"])?;
     for (i, (_, m)) in records.iter().enumerate() {
         execute(&mut st, &[&id(i), &github_url(&m.url, &m.login)], m)?;
     }
@@ -116,7 +115,7 @@ fn insert_repositories(
     records: &Records<Repository>,
     r: &Resolved,
 ) -> Result<(), StoreError> {
-    let mut st = prepare::<Repository>(conn, "repositories", &["id", "organization_id", "url"])?;
+    let mut st = prepare::<Repository>(conn, &["id", "organization_id", "url"])?;
     for (i, (_, x)) in records.iter().enumerate() {
         let url = if x.url.is_empty() {
             format!("https://github.com/{}/{}", x.organization, x.name)
@@ -135,7 +134,6 @@ impl<'c> Contributors<'c> {
     fn new(conn: &'c Connection) -> Result<Contributors<'c>, StoreError> {
         Ok(Contributors(prepare::<RepositoryContributor>(
             conn,
-            "repository_contributors",
             &["repository_id", "member_id"],
         )?))
     }
@@ -166,7 +164,7 @@ fn insert_labels(
     records: &Records<Label>,
     r: &Resolved,
 ) -> Result<(), StoreError> {
-    let mut st = prepare::<Label>(conn, "labels", &["id", "repository_id"])?;
+    let mut st = prepare::<Label>(conn, &["id", "repository_id"])?;
     for (i, (_, l)) in records.iter().enumerate() {
         execute(&mut st, &[&id(i), &r.label_repo[i]], l)?;
     }
@@ -185,7 +183,6 @@ impl<'c> Issues<'c> {
         Ok(Issues {
             row: prepare::<Issue>(
                 conn,
-                "issues",
                 &["id", "repository_id", "organization_id", "author_id"],
             )?,
             body: conn.prepare("INSERT INTO issue_bodies (issue_id, body) VALUES (?1, ?2)")?,
@@ -240,7 +237,6 @@ impl<'c> Milestones<'c> {
     fn new(conn: &'c Connection) -> Result<Milestones<'c>, StoreError> {
         Ok(Milestones(prepare::<Milestone>(
             conn,
-            "milestones",
             &["id", "repository_id", "author_id"],
         )?))
     }
@@ -276,7 +272,6 @@ impl<'c> Releases<'c> {
     fn new(conn: &'c Connection) -> Result<Releases<'c>, StoreError> {
         Ok(Releases(prepare::<Release>(
             conn,
-            "releases",
             &["id", "repository_id", "author_id", "url"],
         )?))
     }
@@ -357,7 +352,7 @@ fn insert_chapters(
     leaders: &mut Leaders,
     links: &mut pages::Links,
 ) -> Result<(), StoreError> {
-    let mut st = prepare::<Chapter>(conn, "chapters", &["id"])?;
+    let mut st = prepare::<Chapter>(conn, &["id"])?;
     for (i, (_, x)) in records.iter().enumerate() {
         let id = id(i);
         execute(&mut st, &[&id], x)?;
@@ -375,7 +370,7 @@ fn insert_committees(
     leaders: &mut Leaders,
     links: &mut pages::Links,
 ) -> Result<(), StoreError> {
-    let mut st = prepare::<Committee>(conn, "committees", &["id"])?;
+    let mut st = prepare::<Committee>(conn, &["id"])?;
     for (i, (_, x)) in records.iter().enumerate() {
         let id = id(i);
         execute(&mut st, &[&id], x)?;
@@ -393,11 +388,7 @@ fn insert_projects(
     leaders: &mut Leaders,
     links: &mut pages::Links,
 ) -> Result<(), StoreError> {
-    let mut st = prepare::<Project>(
-        conn,
-        "projects",
-        &["id", "level_rank", "type", "stars", "forks"],
-    )?;
+    let mut st = prepare::<Project>(conn, &["id", "level_rank", "type", "stars", "forks"])?;
     let mut st_link = conn
         .prepare("INSERT INTO project_repositories (project_id, repository_id) VALUES (?1, ?2)")?;
     for (i, (_, x)) in records.iter().enumerate() {
@@ -415,7 +406,7 @@ fn insert_projects(
 }
 
 fn insert_events(conn: &Connection, records: &Records<Event>) -> Result<(), StoreError> {
-    let mut st = prepare::<Event>(conn, "events", &["id"])?;
+    let mut st = prepare::<Event>(conn, &["id"])?;
     for (i, (_, x)) in records.iter().enumerate() {
         execute(&mut st, &[&id(i)], x)?;
     }
@@ -423,7 +414,7 @@ fn insert_events(conn: &Connection, records: &Records<Event>) -> Result<(), Stor
 }
 
 fn insert_sponsors(conn: &Connection, records: &Records<Sponsor>) -> Result<(), StoreError> {
-    let mut st = prepare::<Sponsor>(conn, "sponsors", &["id"])?;
+    let mut st = prepare::<Sponsor>(conn, &["id"])?;
     for (i, (_, x)) in records.iter().enumerate() {
         execute(&mut st, &[&id(i)], x)?;
     }
@@ -447,7 +438,7 @@ pub(super) fn insert_snapshots(
     records: &Records<Snapshot>,
     links: &[[Vec<i64>; 5]],
 ) -> Result<(), StoreError> {
-    let mut st = prepare::<Snapshot>(conn, "snapshots", &["id"])?;
+    let mut st = prepare::<Snapshot>(conn, &["id"])?;
     let mut link_stmts = SNAPSHOT_LINK_TABLES
         .iter()
         .map(|(t, column)| {
@@ -466,4 +457,78 @@ pub(super) fn insert_snapshots(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+
+    use crate::records::*;
+    use crate::schema::{Keep, Kind, StoredRecord};
+
+    /// The declared type of every column of `table` in `data/schema.sql`.
+    fn columns(conn: &Connection, table: &str) -> Vec<(String, String)> {
+        let mut st = conn
+            .prepare(&format!(
+                "SELECT name, type FROM pragma_table_info('{table}')"
+            ))
+            .unwrap();
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+        rows.map(Result::unwrap).collect()
+    }
+
+    /// Every column a record's declaration names is in its table, with the SQL type of
+    /// its kind, and a shadowed one has its `_lc` column: the DDL and the declarations
+    /// cannot drift apart unnoticed.
+    fn holds<R: StoredRecord>(conn: &Connection) {
+        let table = columns(conn, R::TABLE);
+        assert!(!table.is_empty(), "no table {}", R::TABLE);
+        let type_of = |name: &str| {
+            table
+                .iter()
+                .find(|(column, _)| column == name)
+                .map(|(_, ty)| ty.as_str())
+                .unwrap_or_else(|| panic!("{} has no column {name}", R::TABLE))
+        };
+        for &(name, keep) in R::FIELDS {
+            let kind = match keep {
+                Keep::Column(kind) => kind,
+                Keep::Shadowed(kind) => {
+                    assert_eq!(type_of(&format!("{name}_lc")), "TEXT", "{}", R::TABLE);
+                    kind
+                }
+                Keep::Elsewhere => continue,
+            };
+            let expected = match kind {
+                Kind::Str | Kind::Json => "TEXT",
+                Kind::Int | Kind::Bool | Kind::Ts => "INTEGER",
+                Kind::Real => "REAL",
+            };
+            assert_eq!(type_of(name), expected, "{}.{name}", R::TABLE);
+        }
+    }
+
+    #[test]
+    fn every_declared_column_is_in_the_schema_with_its_type() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(crate::store::SCHEMA).unwrap();
+        holds::<Organization>(&conn);
+        holds::<Member>(&conn);
+        holds::<Repository>(&conn);
+        holds::<RepositoryContributor>(&conn);
+        holds::<Label>(&conn);
+        holds::<Issue>(&conn);
+        holds::<PullRequest>(&conn);
+        holds::<Milestone>(&conn);
+        holds::<Release>(&conn);
+        holds::<Chapter>(&conn);
+        holds::<Committee>(&conn);
+        holds::<Project>(&conn);
+        holds::<Event>(&conn);
+        holds::<Sponsor>(&conn);
+        holds::<Snapshot>(&conn);
+        holds::<Post>(&conn);
+        holds::<ProjectHealthMetrics>(&conn);
+        holds::<Badge>(&conn);
+    }
 }

@@ -19,7 +19,6 @@ impl<'c> PullRequests<'c> {
         Ok(PullRequests {
             row: prepare::<PullRequest>(
                 conn,
-                "pull_requests",
                 &["id", "repository_id", "organization_id", "author_id"],
             )?,
             body: conn.prepare(
@@ -57,18 +56,17 @@ pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<()
         )?;
     }
 
-    let mut st = prepare::<Post>(conn, "posts", &["id"])?;
+    let mut st = prepare::<Post>(conn, &["id"])?;
     for (i, (_, x)) in ds.posts.iter().enumerate() {
         execute(&mut st, &[&id(i)], x)?;
     }
 
-    let mut st =
-        prepare::<ProjectHealthMetrics>(conn, "project_health_metrics", &["id", "project_id"])?;
+    let mut st = prepare::<ProjectHealthMetrics>(conn, &["id", "project_id"])?;
     for (i, (_, x)) in ds.project_health_metrics.iter().enumerate() {
         execute(&mut st, &[&id(i), &r.pages.health_project[i]], x)?;
     }
 
-    let mut st = prepare::<Badge>(conn, "badges", &["id"])?;
+    let mut st = prepare::<Badge>(conn, &["id"])?;
     for (i, (_, x)) in ds.badges.iter().enumerate() {
         execute(&mut st, &[&id(i)], x)?;
     }
