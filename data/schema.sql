@@ -496,6 +496,18 @@ CREATE TABLE project_health_metrics (
     last_commit_days_requirement  INTEGER NOT NULL,
     last_release_days             INTEGER NOT NULL,
     last_release_days_requirement INTEGER NOT NULL,
+    contributors_count            INTEGER NOT NULL,
+    recent_releases_count         INTEGER NOT NULL,
+    total_issues_count            INTEGER NOT NULL,
+    total_releases_count          INTEGER NOT NULL,
+    is_funding_requirements_compliant INTEGER NOT NULL CHECK (is_funding_requirements_compliant IN (0, 1)),
+    is_leader_requirements_compliant  INTEGER NOT NULL CHECK (is_leader_requirements_compliant IN (0, 1)),
+    age_days                      INTEGER NOT NULL,
+    age_days_requirement          INTEGER NOT NULL,
+    last_pull_request_days        INTEGER NOT NULL,
+    last_pull_request_days_requirement INTEGER NOT NULL,
+    owasp_page_last_update_days   INTEGER NOT NULL,
+    owasp_page_last_update_days_requirement INTEGER NOT NULL,
     UNIQUE (project_id, created_at)
 );
 CREATE INDEX project_health_metrics_created ON project_health_metrics (created_at, project_id);

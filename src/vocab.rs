@@ -42,7 +42,8 @@ impl Vocab {
 
 /// A vocabulary, declared once: the Rust enum the interchange records deserialise into
 /// (serde, by its exact text), its `ALL` variants and their texts, `ToSql`/`FromSql`
-/// (stored as its text), and the [`Vocab`] of the API with the OpenAPI component that
+/// (stored as its text), the GraphQL enum of the same name (its values in upper case,
+/// `FLAGSHIP`), and the [`Vocab`] of the API with the OpenAPI component that
 /// names it (the enum itself is the component's type in `#[schema(value_type = …)]`).
 /// `api: all_but_last` leaves the last variant out of the API's values (a "none" that
 /// is stored but never filtered on). The CHECK constraints of `data/schema.sql` and the
@@ -51,7 +52,9 @@ macro_rules! vocabulary {
     ($(#[$doc:meta])* $name:ident, $component:literal, $description:literal, api: $api:ident,
      { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize,
+                 async_graphql::Enum)]
+        #[graphql(name = $component)]
         pub enum $name { $($(#[$vm])* #[serde(rename = $text)] $variant),+ }
 
         impl $name {

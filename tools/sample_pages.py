@@ -265,8 +265,31 @@ def make_health_metrics(projects):
                  "last_commit_days_requirement": 60,
                  "last_release_days": rng.randrange(0, 200),
                  "last_release_days_requirement": 180}
+            add_health_fields(r, p, month)
             out.append(r)
     return out
+
+
+def add_health_fields(r, project, month):
+    """The measurement fields added later, derived from the drawn ones (no draw from
+    `rng`, so every record drawn after them stays as it was)."""
+    stars, at = r["stars_count"], r["created_at"]
+    created = datetime.strptime(project["created_at"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    measured = datetime.strptime(at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    r.update({
+        "contributors_count": 2 + stars // 40,
+        "recent_releases_count": (1 + stars % 3) if r["last_release_days"] < 90 else 0,
+        "total_issues_count": r["open_issues_count"] * 3 + stars % 50,
+        "total_releases_count": month + 1 + stars % 20,
+        "is_funding_requirements_compliant": stars % 7 != 0,
+        "is_leader_requirements_compliant": stars % 5 != 0,
+        "age_days": max(0, (measured - created).days),
+        "age_days_requirement": 15,
+        "last_pull_request_days": r["last_commit_days"] // 2 + stars % 9,
+        "last_pull_request_days_requirement": 30,
+        "owasp_page_last_update_days": (stars + month * 37) % 400,
+        "owasp_page_last_update_days_requirement": 90,
+    })
 
 
 def make_community():

@@ -73,7 +73,7 @@ pub fn routes(config: GraphqlConfig, limits: Limits) -> axum::Router {
 
 /// The schema in GraphQL SDL, as committed in `schema.graphql`.
 pub fn sdl() -> String {
-    Schema::build(query::Query, EmptyMutation, EmptySubscription)
+    Schema::build(query::Query::default(), EmptyMutation, EmptySubscription)
         .finish()
         .sdl()
 }

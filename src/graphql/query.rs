@@ -14,7 +14,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use async_graphql::{Context, ErrorExtensions as _, Object, Result};
+use async_graphql::{Context, ErrorExtensions as _, MergedObject, Object, Result};
 use rusqlite::types::Value;
 
 use super::db::{Conn, RequestDb};
@@ -27,7 +27,15 @@ use crate::schema::exposure::{active, completed, published};
 use crate::store::lc;
 use crate::vocab;
 
-pub struct Query;
+mod health;
+
+/// The root query: the records of the REST resources and the frontend's pages, and
+/// the projects health dashboard.
+#[derive(MergedObject, Default)]
+pub struct Query(Records, health::HealthQuery);
+
+#[derive(Default)]
+pub struct Records;
 
 /// Shortest and longest `searchProjects` query, in characters.
 const SEARCH_MIN_CHARS: usize = 3;
@@ -278,7 +286,7 @@ fn full_key(resource: &str, prefix: &str, key: &str) -> Result<Option<String>> {
 }
 
 #[Object]
-impl Query {
+impl Records {
     /// An active chapter by key (`london` or `www-chapter-london`, any case).
     async fn chapter(&self, ctx: &Context<'_>, key: String) -> Result<Option<Chapter>> {
         lookup(ctx, "chapters", &[&key]).await

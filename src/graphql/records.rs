@@ -84,7 +84,7 @@ pub use pages::*;
 use super::db::Cols;
 pub use crate::schema::code::graphql::{Milestone, Repository};
 pub use crate::schema::community::graphql::{
-    Chapter, Committee, Event, Organization, Project, Snapshot, Sponsor,
+    Chapter, Committee, Event, HealthMetrics, Organization, Project, Snapshot, Sponsor,
 };
 pub use crate::schema::issues::graphql::{Issue, PullRequest};
 pub use crate::schema::{node_id, repo_key, Selected};

@@ -394,6 +394,14 @@ impl Project {
         many(ctx, l::ProjectPullRequests(self.id)).await
     }
 
+    /// The project's newest health measurement; null when it has none.
+    async fn health_metrics_latest(&self, ctx: &Context<'_>) -> Result<Option<HealthMetrics>> {
+        Ok(many(ctx, l::ProjectHealthMetrics(self.id, 1))
+            .await?
+            .into_iter()
+            .next())
+    }
+
     /// The project's health measurements, newest first.
     #[graphql(complexity = "limit_cost(limit, 30, child_complexity)")]
     async fn health_metrics_list(

@@ -293,6 +293,30 @@ pub mod interchange {
             pub last_release_days: u64 => column,
             #[serde(default)]
             pub last_release_days_requirement: u64 => column,
+            #[serde(default)]
+            pub contributors_count: u64 => column,
+            #[serde(default)]
+            pub recent_releases_count: u64 => column,
+            #[serde(default)]
+            pub total_issues_count: u64 => column,
+            #[serde(default)]
+            pub total_releases_count: u64 => column,
+            #[serde(default)]
+            pub is_funding_requirements_compliant: bool => column,
+            #[serde(default)]
+            pub is_leader_requirements_compliant: bool => column,
+            #[serde(default)]
+            pub age_days: u64 => column,
+            #[serde(default)]
+            pub age_days_requirement: u64 => column,
+            #[serde(default)]
+            pub last_pull_request_days: u64 => column,
+            #[serde(default)]
+            pub last_pull_request_days_requirement: u64 => column,
+            #[serde(default)]
+            pub owasp_page_last_update_days: u64 => column,
+            #[serde(default)]
+            pub owasp_page_last_update_days_requirement: u64 => column,
         }
     }
 
@@ -634,6 +658,58 @@ pub mod graphql {
 
     use crate::schema::{lc, node_id, short_key, Cols};
     use crate::selected;
+
+    selected! {
+        /// One measurement of an active project's health.
+        #[derive(SimpleObject, Clone)]
+        #[graphql(name = "ProjectHealthMetrics")]
+        pub struct HealthMetrics {
+            /// Opaque and stable: the project's key and the time of the measurement.
+            #[graphql(name = "id")]
+            pub node_id: ID = later(),
+            #[graphql(skip)]
+            pub micros: i64 = get("t.created_at"),
+            pub created_at: String = ts("t.created_at"),
+            /// The project's key without its `www-project-` prefix.
+            pub project_key: String = get("(SELECT p.key FROM projects p WHERE p.id = t.project_id)"),
+            pub project_name: String = get("(SELECT p.name FROM projects p WHERE p.id = t.project_id)"),
+            /// 0 to 100; null when the measurement has no score.
+            pub score: Option<f64> = get("t.score"),
+            pub stars_count: i64 = get("t.stars_count"),
+            pub forks_count: i64 = get("t.forks_count"),
+            pub contributors_count: i64 = get("t.contributors_count"),
+            pub open_issues_count: i64 = get("t.open_issues_count"),
+            pub open_pull_requests_count: i64 = get("t.open_pull_requests_count"),
+            pub unanswered_issues_count: i64 = get("t.unanswered_issues_count"),
+            pub unassigned_issues_count: i64 = get("t.unassigned_issues_count"),
+            pub total_issues_count: i64 = get("t.total_issues_count"),
+            pub recent_releases_count: i64 = get("t.recent_releases_count"),
+            pub total_releases_count: i64 = get("t.total_releases_count"),
+            pub is_funding_requirements_compliant: bool = get("t.is_funding_requirements_compliant"),
+            pub is_leader_requirements_compliant: bool = get("t.is_leader_requirements_compliant"),
+            pub age_days: i64 = get("t.age_days"),
+            pub age_days_requirement: i64 = get("t.age_days_requirement"),
+            pub last_commit_days: i64 = get("t.last_commit_days"),
+            pub last_commit_days_requirement: i64 = get("t.last_commit_days_requirement"),
+            pub last_pull_request_days: i64 = get("t.last_pull_request_days"),
+            pub last_pull_request_days_requirement: i64 = get("t.last_pull_request_days_requirement"),
+            pub last_release_days: i64 = get("t.last_release_days"),
+            pub last_release_days_requirement: i64 = get("t.last_release_days_requirement"),
+            pub owasp_page_last_update_days: i64 = get("t.owasp_page_last_update_days"),
+            pub owasp_page_last_update_days_requirement: i64 =
+                get("t.owasp_page_last_update_days_requirement"),
+        } => finish_health_metrics
+    }
+
+    /// The id from the project's full key and the time; the key shortened.
+    fn finish_health_metrics(rec: &mut HealthMetrics, _c: &mut Cols) -> rusqlite::Result<()> {
+        rec.node_id = node_id(
+            "ProjectHealthMetrics",
+            &format!("{}@{}", lc(&rec.project_key), rec.micros),
+        );
+        rec.project_key = short_key(&rec.project_key, "www-project-").to_string();
+        Ok(())
+    }
 
     selected! {
         /// An active chapter.

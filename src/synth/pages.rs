@@ -271,6 +271,7 @@ impl Synth {
         let last = chrono::DateTime::from_timestamp(END - DAY, 0).expect("end of history");
         for p in 0..self.ds.projects.len() {
             let key = self.ds.projects[p].1.key.clone();
+            let project_created = self.ds.projects[p].1.created_at.0 / 1_000_000;
             let rng = &mut self.rng;
             let mut score: f64 = rng.random_range(20.0..95.0);
             let mut stars: u64 = rng.random_range(0..20_000);
@@ -280,10 +281,20 @@ impl Synth {
                 score = (score + rng.random_range(-8.0..8.0)).clamp(0.0, 100.0);
                 stars += rng.random_range(0..200);
                 let open_issues = rng.random_range(0..300);
+                // Drawn in the order the fields were first declared in.
+                let no_score = chance(rng, 0.02);
+                let open_pull_requests = rng.random_range(0..60);
+                let unanswered = rng.random_range(0..=open_issues / 3);
+                let unassigned = rng.random_range(0..=open_issues / 2);
+                let last_commit_days = rng.random_range(0..120);
+                let last_release_days = rng.random_range(0..400);
+                // The fields added later are derived from the drawn ones, so that every
+                // record drawn before them stays as it was.
+                let month = (months - k) as u64;
                 let metrics = ProjectHealthMetrics {
                     project: key.clone(),
                     created_at: ts(at),
-                    score: if chance(rng, 0.02) {
+                    score: if no_score {
                         None
                     } else {
                         Some((score * 100.0).round() / 100.0)
@@ -291,13 +302,25 @@ impl Synth {
                     stars_count: stars,
                     forks_count: stars / 5,
                     open_issues_count: open_issues,
-                    open_pull_requests_count: rng.random_range(0..60),
-                    unanswered_issues_count: rng.random_range(0..=open_issues / 3),
-                    unassigned_issues_count: rng.random_range(0..=open_issues / 2),
-                    last_commit_days: rng.random_range(0..120),
+                    open_pull_requests_count: open_pull_requests,
+                    unanswered_issues_count: unanswered,
+                    unassigned_issues_count: unassigned,
+                    last_commit_days,
                     last_commit_days_requirement: 60,
-                    last_release_days: rng.random_range(0..400),
+                    last_release_days,
                     last_release_days_requirement: 180,
+                    contributors_count: 2 + stars / 40,
+                    recent_releases_count: u64::from(last_release_days < 90) * (1 + stars % 3),
+                    total_issues_count: open_issues * 3 + stars % 50,
+                    total_releases_count: month + stars % 20,
+                    is_funding_requirements_compliant: stars % 7 != 0,
+                    is_leader_requirements_compliant: stars % 5 != 0,
+                    age_days: ((at - project_created).max(0) / DAY) as u64,
+                    age_days_requirement: 15,
+                    last_pull_request_days: last_commit_days / 2 + stars % 9,
+                    last_pull_request_days_requirement: 30,
+                    owasp_page_last_update_days: (stars + month * 37) % 400,
+                    owasp_page_last_update_days_requirement: 90,
                 };
                 push(
                     &mut self.ds.project_health_metrics,

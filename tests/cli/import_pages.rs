@@ -392,14 +392,14 @@ fn a_dataset_of_an_older_schema_is_refused_with_what_to_do() {
     {
         let conn = rusqlite::Connection::open(&sample.db).unwrap();
         conn.execute(
-            "UPDATE meta SET value = '2' WHERE key = 'schema_version'",
+            "UPDATE meta SET value = '3' WHERE key = 'schema_version'",
             [],
         )
         .unwrap();
     }
     let err = store::open_read(&sample.db).unwrap_err().to_string();
     assert!(
-        err.contains("was built by an older roost (schema version 2, this roost reads 3)"),
+        err.contains("was built by an older roost (schema version 3, this roost reads 4)"),
         "{err}"
     );
     assert!(err.contains("re-import it (`roost db import`"), "{err}");

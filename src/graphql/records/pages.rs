@@ -5,7 +5,7 @@
 
 use async_graphql::{SimpleObject, ID};
 
-use super::{node_id, PullRequest, Table};
+use super::{node_id, HealthMetrics, PullRequest, Table};
 use crate::graphql::db::Cols;
 use crate::schema::Selected;
 use crate::store::lc;
@@ -71,60 +71,8 @@ impl Selected for Post {
     }
 }
 
-// ----------------------------------------------------------------------------------
-// Project health metrics
-
-/// One measurement of a project's health.
-#[derive(SimpleObject, Clone)]
-#[graphql(name = "ProjectHealthMetrics")]
-pub struct HealthMetrics {
-    /// Opaque and stable: the project's key and the time of the measurement.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    pub created_at: String,
-    /// 0 to 100; null when the measurement has no score.
-    pub score: Option<f64>,
-    pub stars_count: i64,
-    pub forks_count: i64,
-    pub open_issues_count: i64,
-    pub open_pull_requests_count: i64,
-    pub unanswered_issues_count: i64,
-    pub unassigned_issues_count: i64,
-    pub last_commit_days: i64,
-    pub last_commit_days_requirement: i64,
-    pub last_release_days: i64,
-    pub last_release_days_requirement: i64,
-}
-
 impl Table for HealthMetrics {
     const TABLE: &'static str = "project_health_metrics";
-}
-
-impl Selected for HealthMetrics {
-    const COLUMNS: &'static str = "(SELECT p.key_lc FROM projects p WHERE p.id = t.project_id), \
-        t.created_at, t.created_at, t.score, t.stars_count, t.forks_count, t.open_issues_count, \
-        t.open_pull_requests_count, t.unanswered_issues_count, t.unassigned_issues_count, \
-        t.last_commit_days, t.last_commit_days_requirement, t.last_release_days, \
-        t.last_release_days_requirement";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let project: String = c.get()?;
-        let micros: i64 = c.get()?;
-        Ok(HealthMetrics {
-            node_id: node_id("ProjectHealthMetrics", &format!("{project}@{micros}")),
-            created_at: c.ts()?,
-            score: c.get()?,
-            stars_count: c.get()?,
-            forks_count: c.get()?,
-            open_issues_count: c.get()?,
-            open_pull_requests_count: c.get()?,
-            unanswered_issues_count: c.get()?,
-            unassigned_issues_count: c.get()?,
-            last_commit_days: c.get()?,
-            last_commit_days_requirement: c.get()?,
-            last_release_days: c.get()?,
-            last_release_days_requirement: c.get()?,
-        })
-    }
 }
 
 // ----------------------------------------------------------------------------------

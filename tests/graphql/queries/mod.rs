@@ -9,6 +9,7 @@ mod committees;
 mod contributions;
 mod contributors;
 mod events;
+mod health;
 mod ids;
 mod organizations;
 mod pages;
