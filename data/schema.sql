@@ -62,7 +62,12 @@ CREATE TABLE members (
     public_repositories_count INTEGER NOT NULL,
     created_at                INTEGER NOT NULL,
     updated_at                INTEGER NOT NULL,
-    email                     TEXT NOT NULL
+    email                     TEXT NOT NULL,
+    is_owasp_board_member     INTEGER NOT NULL CHECK (is_owasp_board_member IN (0, 1)),
+    is_former_owasp_staff     INTEGER NOT NULL CHECK (is_former_owasp_staff IN (0, 1)),
+    is_gsoc_mentor            INTEGER NOT NULL CHECK (is_gsoc_mentor IN (0, 1)),
+    linkedin_page_id          TEXT NOT NULL,   -- empty: none
+    first_owasp_contribution_at INTEGER        -- nullable
 );
 CREATE INDEX members_company ON members (company_lc);
 CREATE INDEX members_location ON members (location_lc);
@@ -319,14 +324,17 @@ CREATE TABLE committee_repositories (
 );
 CREATE INDEX committee_repositories_repository ON committee_repositories (repository_id);
 
--- Leaders of chapters, committees and projects, in display order.
+-- Leaders of chapters, committees and projects, and the candidates and members of a
+-- board of directors (`boards.id`), in display order.
 CREATE TABLE leaders (
-    entity_kind TEXT NOT NULL CHECK (entity_kind IN ('chapter', 'committee', 'project')),
+    entity_kind TEXT NOT NULL CHECK (entity_kind IN ('chapter', 'committee', 'project',
+                                                     'board_candidate', 'board_member')),
     entity_id   INTEGER NOT NULL,
     position    INTEGER NOT NULL,
     name        TEXT NOT NULL,
     member_id   INTEGER REFERENCES members (id),   -- null: no linked account
     description TEXT NOT NULL,                     -- the leader's role
+    email       TEXT NOT NULL,                     -- board entries only; else empty
     PRIMARY KEY (entity_kind, entity_id, position)
 );
 CREATE INDEX leaders_member ON leaders (member_id);
@@ -511,6 +519,36 @@ CREATE TABLE project_health_metrics (
     UNIQUE (project_id, created_at)
 );
 CREATE INDEX project_health_metrics_created ON project_health_metrics (created_at, project_id);
+
+-- The board of directors of one year (its election's candidates and its members are
+-- rows of `leaders`).
+CREATE TABLE boards (
+    id         INTEGER PRIMARY KEY,
+    year       INTEGER NOT NULL UNIQUE,
+    url        TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+
+-- A member's activity over a period; a member's newest first is a range of the unique
+-- index walked backwards.
+CREATE TABLE member_snapshots (
+    id                         INTEGER PRIMARY KEY,
+    member_id                  INTEGER NOT NULL REFERENCES members (id),
+    start_at                   INTEGER NOT NULL,
+    end_at                     INTEGER NOT NULL,
+    commits_count              INTEGER NOT NULL,
+    pull_requests_count        INTEGER NOT NULL,
+    issues_count               INTEGER NOT NULL,
+    messages_count             INTEGER NOT NULL,
+    contribution_heatmap_data  TEXT NOT NULL,   -- JSON object: day -> count
+    communication_heatmap_data TEXT NOT NULL,   -- JSON object: day -> count
+    chapter_contributions      TEXT NOT NULL,   -- JSON object: chapter key -> count
+    project_contributions      TEXT NOT NULL,   -- JSON object: project key -> count
+    repository_contributions   TEXT NOT NULL,   -- JSON object: organization/repository -> count
+    channel_communications     TEXT NOT NULL,   -- JSON object: channel -> count
+    UNIQUE (member_id, start_at)
+);
 
 CREATE TABLE badges (
     id          INTEGER PRIMARY KEY,

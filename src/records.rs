@@ -13,8 +13,9 @@ pub use crate::schema::code::interchange::{
     Label, Milestone, Release, Repository, RepositoryContributor,
 };
 pub use crate::schema::community::interchange::{
-    Badge, Channel, Chapter, Committee, Community, Event, IssueRef, Leader, Member, Organization,
-    Post, Project, ProjectHealthMetrics, ReleaseRef, RepositoryRef, Snapshot, Sponsor,
+    Badge, Board, Channel, Chapter, Committee, Community, Event, IssueRef, Leader, Member,
+    MemberSnapshot, Organization, Post, Project, ProjectHealthMetrics, ReleaseRef, RepositoryRef,
+    Snapshot, Sponsor,
 };
 pub use crate::schema::issues::interchange::{Issue, PullRequest};
 pub use crate::schema::{Color, Date, Ts};
@@ -75,6 +76,8 @@ pub struct Dataset {
     pub posts: Records<Post>,
     pub project_health_metrics: Records<ProjectHealthMetrics>,
     pub badges: Records<Badge>,
+    pub boards: Records<Board>,
+    pub member_snapshots: Records<MemberSnapshot>,
     /// `community.json` (all defaults when the file is missing).
     pub community: Community,
 }
@@ -99,6 +102,8 @@ pub const FILES: &[&str] = &[
     "posts.jsonl",
     "project_health_metrics.jsonl",
     "badges.jsonl",
+    "boards.jsonl",
+    "member_snapshots.jsonl",
     "community.json",
 ];
 

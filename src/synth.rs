@@ -39,6 +39,7 @@ use pages::PullRequests;
 use crate::records::{synthetic_origin, Dataset, Records, Ts};
 use crate::store::{self, Streamed};
 
+mod board;
 mod code;
 mod community;
 mod pages;
@@ -282,6 +283,7 @@ impl Synth {
         self.sponsors();
         self.snapshots();
         self.pages();
+        self.boards();
         let orgs = self
             .ds
             .organizations

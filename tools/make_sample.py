@@ -30,6 +30,7 @@ FILES = [
     "organizations", "members", "repositories", "repository_contributors", "labels",
     "issues", "milestones", "releases", "chapters", "committees", "projects", "events",
     "sponsors", "snapshots", "pull_requests", "posts", "project_health_metrics", "badges",
+    "boards", "member_snapshots",
 ]
 
 
@@ -1263,6 +1264,14 @@ def main():
         pages.add_leader_roles(recs)
     pages.add_entity_links(chapters, committees, projects, repositories)
     pages.add_repository_labels(labels, issues)
+    pull_requests = pages.make_pull_requests(repositories, issues, logins)
+    posts = pages.make_posts()
+    health = pages.make_health_metrics(projects)
+
+    # The about and board pages' records, from a random stream of their own too.
+    import sample_frontend as front
+    front.add_about(members, repositories, contributors, milestones, projects)
+    boards, member_snapshots = front.make_boards(members, chapters, projects, repositories)
 
     data = {
         "organizations": organizations, "members": members, "repositories": repositories,
@@ -1270,10 +1279,11 @@ def main():
         "milestones": milestones, "releases": releases, "chapters": chapters,
         "committees": committees, "projects": projects, "events": events,
         "sponsors": sponsors, "snapshots": snapshots,
-        "pull_requests": pages.make_pull_requests(repositories, issues, logins),
-        "posts": pages.make_posts(),
-        "project_health_metrics": pages.make_health_metrics(projects),
+        "pull_requests": pull_requests,
+        "posts": posts,
+        "project_health_metrics": health,
         "badges": pages.make_badges(),
+        "boards": boards, "member_snapshots": member_snapshots,
     }
     for name in FILES:
         write(out_dir, name, strip_private(data[name]))

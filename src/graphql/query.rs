@@ -27,12 +27,13 @@ use crate::schema::exposure::{active, completed, published};
 use crate::store::lc;
 use crate::vocab;
 
+mod board;
 mod health;
 
-/// The root query: the records of the REST resources and the frontend's pages, and
-/// the projects health dashboard.
+/// The root query: the records of the REST resources and the frontend's pages, the
+/// projects health dashboard, and the board candidates page.
 #[derive(MergedObject, Default)]
-pub struct Query(Records, health::HealthQuery);
+pub struct Query(Records, health::HealthQuery, board::BoardQuery);
 
 #[derive(Default)]
 pub struct Records;

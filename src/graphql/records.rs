@@ -42,7 +42,17 @@ macro_rules! user_cols {
             stringify!($a),
             ".updated_at, ",
             stringify!($a),
-            ".email"
+            ".email, ",
+            stringify!($a),
+            ".is_owasp_board_member, ",
+            stringify!($a),
+            ".is_former_owasp_staff, ",
+            stringify!($a),
+            ".is_gsoc_mentor, ",
+            stringify!($a),
+            ".linkedin_page_id, ",
+            stringify!($a),
+            ".first_owasp_contribution_at"
         )
     };
 }
@@ -84,7 +94,8 @@ pub use pages::*;
 use super::db::Cols;
 pub use crate::schema::code::graphql::{Milestone, Repository};
 pub use crate::schema::community::graphql::{
-    Chapter, Committee, Event, HealthMetrics, Organization, Project, Snapshot, Sponsor,
+    Board, Chapter, Committee, Event, HealthMetrics, MemberSnapshot, Organization, Project,
+    Snapshot, Sponsor,
 };
 pub use crate::schema::issues::graphql::{Issue, PullRequest};
 pub use crate::schema::{node_id, repo_key, Selected};

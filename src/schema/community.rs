@@ -10,7 +10,7 @@
 pub mod interchange {
     use serde::Deserialize;
 
-    use crate::schema::{Date, Ts};
+    use crate::schema::{Counts, Date, Ts};
     use crate::stored;
     use crate::vocab::{Category, Level, MemberType, ProjectType, SnapshotStatus, SponsorType};
 
@@ -77,6 +77,16 @@ pub mod interchange {
             pub public_repositories_count: u64 => column,
             #[serde(default)]
             pub email: String => column,
+            #[serde(default)]
+            pub is_owasp_board_member: bool => column,
+            #[serde(default)]
+            pub is_former_owasp_staff: bool => column,
+            #[serde(default)]
+            pub is_gsoc_mentor: bool => column,
+            #[serde(default)]
+            pub linkedin_page_id: String => column,
+            #[serde(default)]
+            pub first_owasp_contribution_at: Option<Ts> => column,
             /// Badge names, as listed.
             #[serde(default)]
             pub badges: Vec<String> => elsewhere,
@@ -335,16 +345,68 @@ pub mod interchange {
         }
     }
 
-    /// A leader of a chapter, committee or project.
+    /// A leader of a chapter, committee or project, or a candidate or member of a board
+    /// of directors.
     #[derive(Debug, Clone, Deserialize)]
     #[serde(deny_unknown_fields)]
     pub struct Leader {
         pub name: String,
         #[serde(default)]
         pub login: Option<String>,
-        /// The leader's role.
+        /// The leader's role (a candidate's statement).
         #[serde(default)]
         pub description: String,
+        /// A contact address the entry lists; empty when none.
+        #[serde(default)]
+        pub email: String,
+    }
+
+    stored! {
+        /// The board of directors of one year: its election's candidates and its members.
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Board in "boards" {
+            pub year: u64 => column,
+            #[serde(default)]
+            pub url: String => column,
+            #[serde(default)]
+            pub candidates: Vec<Leader> => elsewhere,
+            #[serde(default)]
+            pub members: Vec<Leader> => elsewhere,
+            pub created_at: Ts => column,
+            pub updated_at: Ts => column,
+        }
+    }
+
+    stored! {
+        /// A member's activity over one period.
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct MemberSnapshot in "member_snapshots" {
+            pub member: String => elsewhere,
+            pub start_at: Ts => column,
+            pub end_at: Ts => column,
+            #[serde(default)]
+            pub commits_count: u64 => column,
+            #[serde(default)]
+            pub pull_requests_count: u64 => column,
+            #[serde(default)]
+            pub issues_count: u64 => column,
+            #[serde(default)]
+            pub messages_count: u64 => column,
+            #[serde(default)]
+            pub contribution_heatmap_data: Counts => column,
+            #[serde(default)]
+            pub communication_heatmap_data: Counts => column,
+            #[serde(default)]
+            pub chapter_contributions: Counts => column,
+            #[serde(default)]
+            pub project_contributions: Counts => column,
+            #[serde(default)]
+            pub repository_contributions: Counts => column,
+            #[serde(default)]
+            pub channel_communications: Counts => column,
+        }
     }
 
     /// A link to one repository (of a project, chapter or committee).
@@ -654,10 +716,94 @@ pub mod rest {
 /// The GraphQL objects of chapters, committees, events, sponsors, projects,
 /// organizations and snapshots (their resolved fields are in `crate::graphql::types`).
 pub mod graphql {
-    use async_graphql::{SimpleObject, ID};
+    use async_graphql::{Json, SimpleObject, ID};
+    use serde_json::Value;
 
     use crate::schema::{lc, node_id, short_key, Cols};
     use crate::selected;
+
+    selected! {
+        /// The board of directors of one year.
+        #[derive(SimpleObject, Clone)]
+        #[graphql(complex, name = "BoardOfDirectors")]
+        pub struct Board {
+            /// Opaque and stable: the board's year.
+            #[graphql(name = "id")]
+            pub node_id: ID = later(),
+            #[graphql(skip)]
+            pub id: i64 = get("t.id"),
+            pub year: i64 = get("t.year"),
+            /// The page of the year's election; empty when the dataset gives none.
+            pub owasp_url: String = get("t.url"),
+            pub created_at: String = ts("t.created_at"),
+            pub updated_at: String = ts("t.updated_at"),
+        } => finish_board
+    }
+
+    /// The id from the year.
+    fn finish_board(rec: &mut Board, _c: &mut Cols) -> rusqlite::Result<()> {
+        rec.node_id = node_id("BoardOfDirectors", &rec.year.to_string());
+        Ok(())
+    }
+
+    selected! {
+        /// A member's activity over one period.
+        #[derive(SimpleObject, Clone)]
+        #[graphql(complex)]
+        pub struct MemberSnapshot {
+            /// Opaque and stable: the member's login and the start of the period.
+            #[graphql(name = "id")]
+            pub node_id: ID = later(),
+            #[graphql(skip)]
+            pub member_id: i64 = get("t.member_id"),
+            #[graphql(skip)]
+            pub login: String = get("(SELECT m.login_lc FROM members m WHERE m.id = t.member_id)"),
+            #[graphql(skip)]
+            pub micros: i64 = get("t.start_at"),
+            pub start_at: String = ts("t.start_at"),
+            pub end_at: String = ts("t.end_at"),
+            pub commits_count: i64 = get("t.commits_count"),
+            pub pull_requests_count: i64 = get("t.pull_requests_count"),
+            pub issues_count: i64 = get("t.issues_count"),
+            /// Chat messages in the period.
+            pub messages_count: i64 = get("t.messages_count"),
+            /// Commits, pull requests and issues.
+            pub total_contributions: i64 =
+                get("t.commits_count + t.pull_requests_count + t.issues_count"),
+            /// Contributions per day (`YYYY-MM-DD`).
+            pub contribution_heatmap_data: Json<Value> =
+                with(json_object, "t.contribution_heatmap_data"),
+            /// Chat messages per day (`YYYY-MM-DD`).
+            pub communication_heatmap_data: Json<Value> =
+                with(json_object, "t.communication_heatmap_data"),
+            /// Contributions per chapter key.
+            pub chapter_contributions: Json<Value> =
+                with(json_object, "t.chapter_contributions"),
+            /// Contributions per project key.
+            pub project_contributions: Json<Value> =
+                with(json_object, "t.project_contributions"),
+            /// Contributions per repository (`organization/repository`).
+            pub repository_contributions: Json<Value> =
+                with(json_object, "t.repository_contributions"),
+            /// Chat messages per channel.
+            pub channel_communications: Json<Value> =
+                with(json_object, "t.channel_communications"),
+        } => finish_member_snapshot
+    }
+
+    /// The id from the member's login and the start of the period.
+    fn finish_member_snapshot(rec: &mut MemberSnapshot, _c: &mut Cols) -> rusqlite::Result<()> {
+        rec.node_id = node_id("MemberSnapshot", &format!("{}@{}", rec.login, rec.micros));
+        Ok(())
+    }
+
+    /// A JSON object kept as its text.
+    fn json_object(c: &mut Cols) -> rusqlite::Result<Json<Value>> {
+        let text: String = c.get()?;
+        serde_json::from_str(&text).map(Json).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
+        })
+    }
 
     selected! {
         /// One measurement of an active project's health.

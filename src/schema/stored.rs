@@ -6,7 +6,7 @@
 
 use rusqlite::types::{ToSqlOutput, Value};
 
-use super::values::{Color, Date, Ts};
+use super::values::{Color, Counts, Date, Ts};
 
 /// How a column becomes a JSON value when a record is exported.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -108,6 +108,16 @@ impl Stored for Vec<String> {
     const KIND: Kind = Kind::Json;
     fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
         let text = serde_json::to_string(self)
+            .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+        Ok(ToSqlOutput::Owned(Value::Text(text)))
+    }
+}
+
+/// Counts by name, kept as their JSON object text.
+impl Stored for Counts {
+    const KIND: Kind = Kind::Json;
+    fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        let text = serde_json::to_string(&self.0)
             .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
         Ok(ToSqlOutput::Owned(Value::Text(text)))
     }

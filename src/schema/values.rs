@@ -211,3 +211,16 @@ mod tests {
         assert!(Date::parse("2024-2-1").is_err());
     }
 }
+
+/// Counts by name (a day, a key, a channel), in name order: a JSON object of
+/// non-negative integers.
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Counts(pub std::collections::BTreeMap<String, u64>);
+
+impl Counts {
+    /// The sum of the counts.
+    pub fn total(&self) -> u64 {
+        self.0.values().fold(0u64, |a, b| a.saturating_add(*b))
+    }
+}

@@ -78,6 +78,14 @@ pub const SAMPLE: &[(&str, &str)] = &[
         include_str!("../../data/sample/badges.jsonl"),
     ),
     (
+        "boards.jsonl",
+        include_str!("../../data/sample/boards.jsonl"),
+    ),
+    (
+        "member_snapshots.jsonl",
+        include_str!("../../data/sample/member_snapshots.jsonl"),
+    ),
+    (
         "community.json",
         include_str!("../../data/sample/community.json"),
     ),
@@ -113,6 +121,8 @@ pub fn sample_dataset() -> Result<Dataset, ImportErrors> {
                 ds.project_health_metrics = super::parse_lines(file, bytes, e)
             }
             "badges.jsonl" => ds.badges = super::parse_lines(file, bytes, e),
+            "boards.jsonl" => ds.boards = super::parse_lines(file, bytes, e),
+            "member_snapshots.jsonl" => ds.member_snapshots = super::parse_lines(file, bytes, e),
             "community.json" => ds.community = super::read::parse_community(bytes, e),
             _ => {}
         }

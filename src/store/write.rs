@@ -308,23 +308,23 @@ fn insert_releases(
     Ok(())
 }
 
-/// The `leaders` table, shared by chapters, committees and projects.
-struct Leaders<'c> {
+/// The `leaders` table, shared by chapters, committees, projects and boards.
+pub(super) struct Leaders<'c> {
     st: rusqlite::Statement<'c>,
 }
 
 impl<'c> Leaders<'c> {
-    fn new(conn: &'c Connection) -> Result<Leaders<'c>, StoreError> {
+    pub(super) fn new(conn: &'c Connection) -> Result<Leaders<'c>, StoreError> {
         Ok(Leaders {
             st: conn.prepare(
                 "INSERT INTO leaders (entity_kind, entity_id, position, name, member_id, \
-                 description) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                 description, email) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?,
         })
     }
 
     /// The leaders of entity `id` of `kind`, in order, with their resolved members.
-    fn insert(
+    pub(super) fn insert(
         &mut self,
         kind: &str,
         id: i64,
@@ -338,7 +338,8 @@ impl<'c> Leaders<'c> {
                 pos as i64,
                 l.name,
                 members[pos],
-                l.description
+                l.description,
+                l.email
             ])?;
         }
         Ok(())

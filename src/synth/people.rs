@@ -50,12 +50,14 @@ impl Synth {
                         name,
                         login: Some(m.login.clone()),
                         description: String::new(),
+                        email: String::new(),
                     }
                 } else {
                     Leader {
                         name: self.person().0,
                         login: None,
                         description: String::new(),
+                        email: String::new(),
                     }
                 }
             })
@@ -217,6 +219,11 @@ impl Synth {
                 following_count: (pareto(rng, 1.5, 5_000.0) - 1.0) as u64 * 2,
                 public_repositories_count: (pareto(rng, 1.3, 2_000.0) - 1.0) as u64 * 2,
                 email: String::new(),
+                is_owasp_board_member: false,
+                is_former_owasp_staff: false,
+                is_gsoc_mentor: false,
+                linkedin_page_id: String::new(),
+                first_owasp_contribution_at: None,
                 badges: Vec::new(),
                 created_at: ts(created),
                 updated_at: Ts(updated * 1_000_000 + fraction),

@@ -584,3 +584,64 @@ fn the_reads_of_the_frontend_pages_walk_indexes() {
         );
     }
 }
+
+#[test]
+fn boards_and_member_snapshots_are_checked_line_by_line() {
+    let err = import("boards.jsonl", |lines| {
+        let again = lines[0].clone();
+        lines.push(again);
+    });
+    assert!(
+        err.contains("boards.jsonl:3: duplicate board year"),
+        "{err}"
+    );
+    let err = import("boards.jsonl", |lines| {
+        edit_line(lines, 1, |v| {
+            v["candidates"][0]["login"] = "no-such-member".into()
+        })
+    });
+    assert!(
+        err.contains("boards.jsonl:2: leader login 'no-such-member' does not exist"),
+        "{err}"
+    );
+    let err = import("boards.jsonl", |lines| {
+        edit_line(lines, 0, |v| v["year"] = 24.into())
+    });
+    assert!(
+        err.contains("boards.jsonl:1: year 24 is not a four-digit year"),
+        "{err}"
+    );
+    let err = import("member_snapshots.jsonl", |lines| {
+        edit_line(lines, 2, |v| v["member"] = "no-such-member".into())
+    });
+    assert!(
+        err.contains(
+            "member_snapshots.jsonl:3: member 'no-such-member' does not exist in members.jsonl"
+        ),
+        "{err}"
+    );
+    let err = import("member_snapshots.jsonl", |lines| {
+        edit_line(lines, 0, |v| v["end_at"] = "2001-01-01T00:00:00Z".into())
+    });
+    assert!(
+        err.contains("member_snapshots.jsonl:1: end_at 2001-01-01T00:00:00Z is before start_at"),
+        "{err}"
+    );
+    let err = import("member_snapshots.jsonl", |lines| {
+        edit_line(lines, 0, |v| {
+            v["project_contributions"] = serde_json::json!({"a": -1})
+        })
+    });
+    assert!(
+        err.contains("member_snapshots.jsonl:1: invalid value"),
+        "{err}"
+    );
+    let err = import("member_snapshots.jsonl", |lines| {
+        let again = lines[4].clone();
+        lines.push(again);
+    });
+    assert!(
+        err.contains("member_snapshots.jsonl:15: duplicate snapshot of member"),
+        "{err}"
+    );
+}

@@ -142,6 +142,15 @@ async function discoverKeys(roost) {
   }
   if (!keys.board_year) set("board_year", String(year - 1), `stand-in: boardOfDirectors gave ${boardError ?? "no board"}`, false);
 
+  // The health dashboard's project page: the project with the best newest measurement.
+  const measured = await graphql(
+    roost,
+    `{ projectHealthMetrics(filters: {}, pagination: { offset: 0, limit: 1 }, ordering: [{ score: DESC_NULLS_LAST }]) { projectKey } }`,
+  );
+  const measuredKey = measured.body?.data?.projectHealthMetrics?.[0]?.projectKey;
+  if (measuredKey) set("measured_project", measuredKey, "projectHealthMetrics");
+  else set("measured_project", keys.project?.value ?? "no-project-in-roost", `stand-in: projectHealthMetrics gave ${errorText(measured)}`, false);
+
   // Mentorship: a program from the `programs` search index, a module of it.
   const programs = await idx(roost, { indexName: "programs", query: "", page: 1, hitsPerPage: 1, facetFilters: [] });
   const program = programs.body?.hits?.[0]?.key;
@@ -195,7 +204,7 @@ function pageList(k) {
     { name: "module", path: `/mentorship/programs/${v("program")}/modules/${v("module")}`, key: "module" },
     { name: "health-dashboard", path: "/projects/dashboard", staff: true },
     { name: "health-metrics", path: "/projects/dashboard/metrics", staff: true },
-    { name: "health-metrics-project", path: `/projects/dashboard/metrics/${v("project")}`, key: "project", staff: true },
+    { name: "health-metrics-project", path: `/projects/dashboard/metrics/${v("measured_project")}`, key: "measured_project", staff: true },
   ];
 }
 

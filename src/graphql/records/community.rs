@@ -18,7 +18,7 @@ impl Table for Chapter {
     const TABLE: &'static str = "chapters";
 }
 
-/// A leader of a chapter, committee or project.
+/// A leader of a chapter, committee or project, or a candidate or member of a board.
 #[derive(SimpleObject, Clone)]
 #[graphql(complex, name = "EntityMember")]
 pub struct EntityLeader {
@@ -27,8 +27,10 @@ pub struct EntityLeader {
     pub node_id: ID,
     /// The leader's name as listed by the entity.
     pub member_name: String,
-    /// The leader's role in the entity (may be empty).
+    /// The leader's role in the entity, a candidate's statement (may be empty).
     pub description: String,
+    /// A board entry's contact address; empty for leaders and entries without one.
+    pub member_email: String,
     #[graphql(skip)]
     pub member_id: Option<i64>,
 }
@@ -36,13 +38,14 @@ pub struct EntityLeader {
 impl Selected for EntityLeader {
     /// Over `leaders t`.
     const COLUMNS: &'static str = concat!(
-        "t.name, t.member_id, t.description, t.entity_kind, t.position, ",
+        "t.name, t.member_id, t.description, t.email, t.entity_kind, t.position, ",
         entity_key!()
     );
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let member_name = c.get()?;
         let member_id = c.get()?;
         let description = c.get()?;
+        let member_email = c.get()?;
         let kind: String = c.get()?;
         let position: i64 = c.get()?;
         let entity: String = c.get()?;
@@ -50,6 +53,7 @@ impl Selected for EntityLeader {
             node_id: node_id("EntityMember", &format!("{kind}:{entity}:{position}")),
             member_name,
             description,
+            member_email,
             member_id,
         })
     }
@@ -164,6 +168,16 @@ pub struct User {
     pub updated_at: String,
     /// Public contact address; empty when the member lists none.
     pub email: String,
+    /// The member sits on the current board of directors.
+    pub is_owasp_board_member: bool,
+    /// The member worked for the foundation.
+    pub is_former_owasp_staff: bool,
+    /// The member has mentored in a summer-of-code program.
+    pub is_gsoc_mentor: bool,
+    /// The member's professional-network page id; empty when none.
+    pub linkedin_page_id: String,
+    /// The member's first contribution to the community; null when unknown.
+    pub first_owasp_contribution_at: Option<String>,
 }
 
 impl Table for User {
@@ -191,6 +205,11 @@ impl Selected for User {
             created_at: c.ts()?,
             updated_at: c.ts()?,
             email: c.get()?,
+            is_owasp_board_member: c.get()?,
+            is_former_owasp_staff: c.get()?,
+            is_gsoc_mentor: c.get()?,
+            linkedin_page_id: c.get()?,
+            first_owasp_contribution_at: c.opt_ts()?,
         };
         rec.node_id = node_id("User", &lc(&rec.login));
         Ok(rec)

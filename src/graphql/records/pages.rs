@@ -10,13 +10,15 @@ use crate::graphql::db::Cols;
 use crate::schema::Selected;
 use crate::store::lc;
 
-/// The key (in lower case) of the chapter, committee or project of a row `t` with
-/// `entity_kind` and `entity_id` (leaders, channels).
+/// The key (in lower case) of the chapter, committee or project (the year of a board)
+/// of a row `t` with `entity_kind` and `entity_id` (leaders, channels).
 macro_rules! entity_key {
     () => {
         "CASE t.entity_kind \
             WHEN 'chapter' THEN (SELECT e.key_lc FROM chapters e WHERE e.id = t.entity_id) \
             WHEN 'committee' THEN (SELECT e.key_lc FROM committees e WHERE e.id = t.entity_id) \
+            WHEN 'board_candidate' THEN (SELECT CAST(e.year AS TEXT) FROM boards e WHERE e.id = t.entity_id) \
+            WHEN 'board_member' THEN (SELECT CAST(e.year AS TEXT) FROM boards e WHERE e.id = t.entity_id) \
             ELSE (SELECT e.key_lc FROM projects e WHERE e.id = t.entity_id) END"
     };
 }

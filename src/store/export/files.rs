@@ -8,23 +8,26 @@
 use std::sync::LazyLock;
 
 use crate::records::{
-    Badge, Chapter, Committee, Event, Issue, Label, Member, Milestone, Organization, Post, Project,
-    ProjectHealthMetrics, PullRequest, Release, Repository, RepositoryContributor, Snapshot,
-    Sponsor,
+    Badge, Board, Chapter, Committee, Event, Issue, Label, Member, MemberSnapshot, Milestone,
+    Organization, Post, Project, ProjectHealthMetrics, PullRequest, Release, Repository,
+    RepositoryContributor, Snapshot, Sponsor,
 };
 pub(super) use crate::schema::Kind;
 use crate::schema::{Keep, StoredRecord};
 
 use Kind::*;
 
-/// The JSON array of an entity's leaders (`name`, `login`, `description`, in order),
+/// The JSON array of an entity's leaders (`name`, `login`, `description`, and `email`
+/// when there is one, in order),
 /// for the entity kind `$kind` aliased `t`.
 macro_rules! leaders {
     ($kind:literal) => {
         concat!(
-            "(SELECT json_group_array(json_object('name', name, 'login', login, \
-             'description', description)) FROM (SELECT l.name AS name, m.login AS login, \
-             l.description AS description FROM leaders l \
+            "(SELECT json_group_array(json_patch(json_object('name', name, 'login', login, \
+             'description', description), CASE WHEN email != '' \
+             THEN json_object('email', email) ELSE '{}' END)) \
+             FROM (SELECT l.name AS name, m.login AS login, \
+             l.description AS description, l.email AS email FROM leaders l \
              LEFT JOIN members m ON m.id = l.member_id \
              WHERE l.entity_kind = '",
             $kind,
@@ -341,6 +344,21 @@ pub(super) static FILES: LazyLock<Vec<FileSpec>> = LazyLock::new(|| {
             &[],
         ),
         records::<Badge>("badges.jsonl", "badges t ORDER BY t.id", &[], &[]),
+        records::<Board>(
+            "boards.jsonl",
+            "boards t ORDER BY t.id",
+            &[
+                ("candidates", leaders!("board_candidate"), Json),
+                ("members", leaders!("board_member"), Json),
+            ],
+            &[],
+        ),
+        records::<MemberSnapshot>(
+            "member_snapshots.jsonl",
+            "member_snapshots t JOIN members m ON m.id = t.member_id ORDER BY t.id",
+            &[("member", "m.login", Str)],
+            &[],
+        ),
         FileSpec {
             file: "community.json",
             sql: "SELECT slack_workspace_members FROM community".to_string(),

@@ -54,7 +54,8 @@ pub const HIDDEN_FIELDS: &[(&str, &str)] = &[
 
 /// The personal fields a public-only export writes empty although the API shows them
 /// one record at a time: a member's email is on their own GraphQL user page, but a
-/// published file of every address is a mailing list for spammers.
+/// published file of every address is a mailing list for spammers. The addresses of
+/// board candidates and members (`boards.jsonl`) are written empty too.
 pub const PERSONAL_FIELDS: &[(&str, &str)] = &[("members.jsonl", "email")];
 
 /// Restricts what the export statements on `conn` read to what `exposure` says the
@@ -129,8 +130,13 @@ fn views(e: &Exposure) -> String {
         "CREATE TEMP VIEW members AS SELECT t.id, t.login, t.login_lc, t.name, t.name_lc, \
          t.avatar_url, t.url, t.bio, t.company, t.company_lc, t.location, t.location_lc, \
          t.title, t.twitter_username, t.followers_count, t.following_count, \
-         t.public_repositories_count, t.created_at, t.updated_at, '' AS email \
-         FROM main.members t"
+         t.public_repositories_count, t.created_at, t.updated_at, '' AS email, \
+         t.is_owasp_board_member, t.is_former_owasp_staff, t.is_gsoc_mentor, \
+         t.linkedin_page_id, t.first_owasp_contribution_at FROM main.members t"
+            .to_string(),
+        // The contact addresses of board candidates and members, like members' own.
+        "CREATE TEMP VIEW leaders AS SELECT t.entity_kind, t.entity_id, t.position, t.name, \
+         t.member_id, t.description, '' AS email FROM main.leaders t"
             .to_string(),
         format!(
             "CREATE TEMP VIEW organizations AS SELECT {organization_columns} \

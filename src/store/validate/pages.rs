@@ -7,13 +7,18 @@
 use std::collections::HashMap;
 
 use super::{issue_key, lc, non_empty, KeyIndex, Keys, RepoAndAuthor};
-use crate::records::{Channel, Chapter, Committee, Dataset, Origin, State};
+use crate::records::{Board, Channel, Chapter, Committee, Dataset, Origin, State};
 
 /// The resolved ids of the records of the frontend's pages.
 pub(in crate::store) struct Pages {
     pub pull_requests: RepoAndAuthor,
     /// The project of each health measurement.
     pub health_project: Vec<i64>,
+    /// The members of each board's candidates and members, in the order listed.
+    pub board_candidates: Vec<Vec<Option<i64>>>,
+    pub board_members: Vec<Vec<Option<i64>>>,
+    /// The member of each member snapshot.
+    pub snapshot_member: Vec<i64>,
     /// Badge ids of each member, in the order listed.
     pub member_badges: Vec<Vec<i64>>,
     /// Repository ids of each chapter and committee, in the order listed.
@@ -37,6 +42,28 @@ impl Pages {
             e,
         );
         let badges = KeyIndex::build(&ds.badges, "badge name", |b| lc(&b.name), e);
+        KeyIndex::build(&ds.boards, "board year", |b| b.year.to_string(), e);
+        KeyIndex::build(
+            &ds.member_snapshots,
+            "snapshot of member",
+            |m| format!("{} from {}", lc(&m.member), m.start_at),
+            e,
+        );
+        let board_candidates = keys.leaders_of(&ds.boards, |b: &Board| &b.candidates, e);
+        let board_members = keys.leaders_of(&ds.boards, |b: &Board| &b.members, e);
+        let snapshot_member = ds
+            .member_snapshots
+            .iter()
+            .map(|(o, m)| {
+                keys.members.get(&lc(&m.member)).unwrap_or_else(|| {
+                    e.push(format!(
+                        "{o}: member '{}' does not exist in members.jsonl",
+                        m.member
+                    ));
+                    0
+                })
+            })
+            .collect();
 
         let pull_requests = RepoAndAuthor::resolve(&ds.pull_requests, keys, e, |p| {
             (&p.organization, &p.repository, &p.author)
@@ -65,6 +92,9 @@ impl Pages {
         Pages {
             pull_requests,
             health_project,
+            board_candidates,
+            board_members,
+            snapshot_member,
             member_badges,
             chapter_repos,
             committee_repos,
@@ -118,6 +148,24 @@ pub(super) fn check_fields(ds: &Dataset, e: &mut Vec<String>) {
     }
     for (o, b) in &ds.badges {
         non_empty(o, "name", &b.name, e);
+    }
+    for (o, b) in &ds.boards {
+        if !(1000..=9999).contains(&b.year) {
+            e.push(format!("{o}: year {} is not a four-digit year", b.year));
+        }
+        for (i, c) in b.candidates.iter().chain(&b.members).enumerate() {
+            if c.name.trim().is_empty() {
+                e.push(format!("{o}: the name of entry {i} must not be empty"));
+            }
+        }
+    }
+    for (o, m) in &ds.member_snapshots {
+        if m.end_at.0 < m.start_at.0 {
+            e.push(format!(
+                "{o}: end_at {} is before start_at {}",
+                m.end_at, m.start_at
+            ));
+        }
     }
     for (o, c) in &ds.chapters {
         links(o, &c.related_urls, &c.channels, e);

@@ -5,8 +5,10 @@
 
 use rusqlite::{params, Connection, Statement};
 
-use super::{execute, id, n, prepare, Resolved, StoreError};
-use crate::records::{Badge, Channel, Dataset, Post, ProjectHealthMetrics, PullRequest};
+use super::{execute, id, n, prepare, Leaders, Resolved, StoreError};
+use crate::records::{
+    Badge, Board, Channel, Dataset, MemberSnapshot, Post, ProjectHealthMetrics, PullRequest,
+};
 
 /// The pull request statements: the row and its body.
 pub(super) struct PullRequests<'c> {
@@ -64,6 +66,25 @@ pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<()
     let mut st = prepare::<ProjectHealthMetrics>(conn, &["id", "project_id"])?;
     for (i, (_, x)) in ds.project_health_metrics.iter().enumerate() {
         execute(&mut st, &[&id(i), &r.pages.health_project[i]], x)?;
+    }
+
+    let mut st = prepare::<Board>(conn, &["id"])?;
+    let mut leaders = Leaders::new(conn)?;
+    for (i, (_, x)) in ds.boards.iter().enumerate() {
+        execute(&mut st, &[&id(i)], x)?;
+        let members = &r.pages;
+        leaders.insert(
+            "board_candidate",
+            id(i),
+            &x.candidates,
+            &members.board_candidates[i],
+        )?;
+        leaders.insert("board_member", id(i), &x.members, &members.board_members[i])?;
+    }
+
+    let mut st = prepare::<MemberSnapshot>(conn, &["id", "member_id"])?;
+    for (i, (_, x)) in ds.member_snapshots.iter().enumerate() {
+        execute(&mut st, &[&id(i), &r.pages.snapshot_member[i]], x)?;
     }
 
     let mut st = prepare::<Badge>(conn, &["id"])?;

@@ -4,6 +4,7 @@
 //! picked up, a missing one is an internal error that names nothing.
 
 mod aggregates;
+mod board;
 mod chapters;
 mod committees;
 mod contributions;
