@@ -23,9 +23,11 @@ TODAY = date(2026, 11, 22)
 
 FILES = ["organizations", "members", "repositories", "repository_contributors", "labels",
          "issues", "milestones", "releases", "chapters", "committees", "projects", "events",
-         "sponsors", "snapshots", "pull_requests", "posts", "project_health_metrics", "badges"]
+         "sponsors", "snapshots", "pull_requests", "posts", "project_health_metrics", "badges",
+         "boards", "member_snapshots"]
 
-LEADER = ("obj", {"name": ("R", "str"), "login": ("O", "str?"), "description": ("O", "str")})
+LEADER = ("obj", {"name": ("R", "str"), "login": ("O", "str?"), "description": ("O", "str"),
+                  "email": ("O", "str")})
 REPO_REF = ("obj", {"organization": ("R", "str"), "name": ("R", "str")})
 CHANNEL = ("obj", {"platform": ("R", "str"), "name": ("O", "str"), "external_id": ("O", "str")})
 LINKS = {"related_urls": ("O", ("list", "str")), "channels": ("O", ("list", CHANNEL))}
@@ -47,6 +49,9 @@ SCHEMA = {
         "twitter_username": ("O", "str"), "followers_count": ("O", "int"),
         "following_count": ("O", "int"), "public_repositories_count": ("O", "int"),
         "email": ("O", "str"), "badges": ("O", ("list", "str")),
+        "is_owasp_board_member": ("O", "bool"), "is_former_owasp_staff": ("O", "bool"),
+        "is_gsoc_mentor": ("O", "bool"), "linkedin_page_id": ("O", "str"),
+        "first_owasp_contribution_at": ("O", "ts?"),
         "created_at": ("R", "ts"), "updated_at": ("R", "ts")},
     "repositories": {
         "organization": ("R", "str"), "name": ("R", "str"), "description": ("O", "str?"),
@@ -131,10 +136,25 @@ SCHEMA = {
             "stars_count", "forks_count", "open_issues_count", "open_pull_requests_count",
             "unanswered_issues_count", "unassigned_issues_count", "last_commit_days",
             "last_commit_days_requirement", "last_release_days",
-            "last_release_days_requirement")}},
+            "last_release_days_requirement", "contributors_count", "recent_releases_count",
+            "total_issues_count", "total_releases_count", "age_days", "age_days_requirement",
+            "last_pull_request_days", "last_pull_request_days_requirement",
+            "owasp_page_last_update_days", "owasp_page_last_update_days_requirement")},
+        "is_funding_requirements_compliant": ("O", "bool"),
+        "is_leader_requirements_compliant": ("O", "bool")},
     "badges": {
         "name": ("R", "str"), "description": ("O", "str"), "css_class": ("O", "str"),
         "weight": ("O", "int")},
+    "boards": {
+        "year": ("R", "int"), "url": ("O", "str"), "candidates": ("O", ("list", LEADER)),
+        "members": ("O", ("list", LEADER)), "created_at": ("R", "ts"), "updated_at": ("R", "ts")},
+    "member_snapshots": {
+        "member": ("R", "str"), "start_at": ("R", "ts"), "end_at": ("R", "ts"),
+        **{k: ("O", "int") for k in (
+            "commits_count", "pull_requests_count", "issues_count", "messages_count")},
+        **{k: ("O", ("counts",)) for k in (
+            "contribution_heatmap_data", "communication_heatmap_data", "chapter_contributions",
+            "project_contributions", "repository_contributions", "channel_communications")}},
 }
 
 TS_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})")
@@ -191,6 +211,10 @@ def check_value(where, t, v):
                     check_value("%s[%d]" % (where, i), t[1], x)
         elif kind == "obj":
             check_record(where, t[1], v)
+        elif kind == "counts":
+            check(isinstance(v, dict) and all(
+                isinstance(k, str) and isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                for k, n in v.items()), "%s: not an object of counts" % where)
         return
     ok = {
         "str": lambda: isinstance(v, str),
