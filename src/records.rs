@@ -17,6 +17,7 @@ pub use crate::schema::community::interchange::{
     Post, Project, ProjectHealthMetrics, ReleaseRef, RepositoryRef, Snapshot, Sponsor,
 };
 pub use crate::schema::issues::interchange::{Issue, PullRequest};
+pub use crate::schema::mentorship::interchange::{Module, Program};
 pub use crate::schema::{Color, Date, Ts};
 
 // The vocabularies (state, level, type, category, sponsor and member type, snapshot
@@ -75,6 +76,9 @@ pub struct Dataset {
     pub posts: Records<Post>,
     pub project_health_metrics: Records<ProjectHealthMetrics>,
     pub badges: Records<Badge>,
+    /// Mentorship programs and their modules.
+    pub programs: Records<Program>,
+    pub modules: Records<Module>,
     /// `community.json` (all defaults when the file is missing).
     pub community: Community,
 }
@@ -99,6 +103,8 @@ pub const FILES: &[&str] = &[
     "posts.jsonl",
     "project_health_metrics.jsonl",
     "badges.jsonl",
+    "programs.jsonl",
+    "modules.jsonl",
     "community.json",
 ];
 

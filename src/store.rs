@@ -36,8 +36,9 @@ pub use sample::{init_db, sample_dataset, SAMPLE};
 pub const SCHEMA: &str = include_str!("../data/schema.sql");
 /// Bumped whenever `data/schema.sql` changes incompatibly (2: issue bodies moved out
 /// of `issues` into `issue_bodies`; 3: per-repository labels, pull requests, posts,
-/// project health metrics, badges, channels, related URLs and the community row).
-pub const SCHEMA_VERSION: &str = "3";
+/// project health metrics, badges, channels, related URLs and the community row; 4:
+/// mentorship programs and modules).
+pub const SCHEMA_VERSION: &str = "4";
 
 /// Import errors, one `file:line: what is wrong` per entry, and how many more were
 /// found but not kept (a file's errors past the first [`read::KEPT_PER_FILE`] are

@@ -30,6 +30,7 @@ FILES = [
     "organizations", "members", "repositories", "repository_contributors", "labels",
     "issues", "milestones", "releases", "chapters", "committees", "projects", "events",
     "sponsors", "snapshots", "pull_requests", "posts", "project_health_metrics", "badges",
+    "programs", "modules",
 ]
 
 
@@ -1275,6 +1276,9 @@ def main():
         "project_health_metrics": pages.make_health_metrics(projects),
         "badges": pages.make_badges(),
     }
+    # Mentorship programs and modules, from a random stream of their own.
+    import sample_mentorship as mentorship
+    data["programs"], data["modules"] = mentorship.make_mentorship(members, projects, issues)
     for name in FILES:
         write(out_dir, name, strip_private(data[name]))
     with open(os.path.join(out_dir, "community.json"), "w", encoding="utf-8", newline="\n") as f:

@@ -28,6 +28,7 @@ mod explorer;
 mod http;
 mod limits;
 mod loaders;
+mod mentorship;
 mod order;
 mod plain;
 mod query;
@@ -73,7 +74,7 @@ pub fn routes(config: GraphqlConfig, limits: Limits) -> axum::Router {
 
 /// The schema in GraphQL SDL, as committed in `schema.graphql`.
 pub fn sdl() -> String {
-    Schema::build(query::Query, EmptyMutation, EmptySubscription)
+    Schema::build(query::Query::default(), EmptyMutation, EmptySubscription)
         .finish()
         .sdl()
 }

@@ -27,7 +27,14 @@ use crate::schema::exposure::{active, completed, published};
 use crate::store::lc;
 use crate::vocab;
 
-pub struct Query;
+/// The root `Query` type: the queries below and those of the mentorship pages
+/// ([`super::mentorship`]).
+#[derive(async_graphql::MergedObject, Default)]
+pub struct Query(CoreQuery, super::mentorship::MentorshipQuery);
+
+/// The queries of every page but the mentorship ones.
+#[derive(Default)]
+pub struct CoreQuery;
 
 /// Shortest and longest `searchProjects` query, in characters.
 const SEARCH_MIN_CHARS: usize = 3;
@@ -40,7 +47,7 @@ fn bad_user_input(message: String) -> async_graphql::Error {
 }
 
 /// Runs one dataset call of a root query, counted in the request's waves.
-async fn run<T: Send + 'static>(
+pub(super) async fn run<T: Send + 'static>(
     ctx: &Context<'_>,
     work: impl FnOnce(&Conn) -> rusqlite::Result<T> + Send + 'static,
 ) -> Result<T> {
@@ -54,7 +61,7 @@ async fn run<T: Send + 'static>(
 }
 
 /// Runs one statement returning records.
-async fn fetch<T: Record>(ctx: &Context<'_>, sql: String, args: Vec<Value>) -> Result<Vec<T>> {
+pub(super) async fn fetch<T: Record>(ctx: &Context<'_>, sql: String, args: Vec<Value>) -> Result<Vec<T>> {
     run(ctx, move |conn| {
         conn.rows(&sql, rusqlite::params_from_iter(args), T::read)
     })
@@ -278,7 +285,7 @@ fn full_key(resource: &str, prefix: &str, key: &str) -> Result<Option<String>> {
 }
 
 #[Object]
-impl Query {
+impl CoreQuery {
     /// An active chapter by key (`london` or `www-chapter-london`, any case).
     async fn chapter(&self, ctx: &Context<'_>, key: String) -> Result<Option<Chapter>> {
         lookup(ctx, "chapters", &[&key]).await

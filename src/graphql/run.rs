@@ -59,7 +59,7 @@ pub enum Outcome {
 impl Schemas {
     /// The schemas for `guard`; introspection is refused by both unless `introspection`.
     pub fn new(guard: Guard, introspection: bool) -> Schemas {
-        let build = || Schema::build(Query, EmptyMutation, EmptySubscription);
+        let build = || Schema::build(Query::default(), EmptyMutation, EmptySubscription);
         let mut checking = build().extension(guard).extension(CheckOnly);
         let mut executing = build().validation_mode(ValidationMode::Fast);
         if !introspection {

@@ -273,5 +273,7 @@ vocabulary_stored!(
     State,
     MemberType,
     SponsorType,
-    SnapshotStatus
+    SnapshotStatus,
+    ProgramStatus,
+    ExperienceLevel
 );

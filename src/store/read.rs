@@ -22,7 +22,7 @@ pub const COMMUNITY: &str = "community.json";
 
 /// The kinds of record, one JSON Lines file each (`KIND.jsonl`), in the order
 /// `roost db import` reports them. Each is also the name of its table.
-pub const KINDS: [&str; 18] = [
+pub const KINDS: [&str; 20] = [
     "organizations",
     "members",
     "repositories",
@@ -41,10 +41,12 @@ pub const KINDS: [&str; 18] = [
     "posts",
     "project_health_metrics",
     "badges",
+    "programs",
+    "modules",
 ];
 
 /// The records of each kind of `ds`, in the order of [`KINDS`].
-pub fn kind_counts(ds: &Dataset) -> [(&'static str, u64); 18] {
+pub fn kind_counts(ds: &Dataset) -> [(&'static str, u64); 20] {
     let n = |len: usize| len as u64;
     let counts = [
         n(ds.organizations.len()),
@@ -65,6 +67,8 @@ pub fn kind_counts(ds: &Dataset) -> [(&'static str, u64); 18] {
         n(ds.posts.len()),
         n(ds.project_health_metrics.len()),
         n(ds.badges.len()),
+        n(ds.programs.len()),
+        n(ds.modules.len()),
     ];
     std::array::from_fn(|i| (KINDS[i], counts[i]))
 }
@@ -161,6 +165,8 @@ fn read_all(f: &mut Files, errors: &mut Vec<String>) -> Dataset {
         posts: read_file(f, "posts.jsonl", errors),
         project_health_metrics: read_file(f, "project_health_metrics.jsonl", errors),
         badges: read_file(f, "badges.jsonl", errors),
+        programs: read_file(f, "programs.jsonl", errors),
+        modules: read_file(f, "modules.jsonl", errors),
         community: read_community(f, errors),
     }
 }

@@ -78,6 +78,14 @@ pub const SAMPLE: &[(&str, &str)] = &[
         include_str!("../../data/sample/badges.jsonl"),
     ),
     (
+        "programs.jsonl",
+        include_str!("../../data/sample/programs.jsonl"),
+    ),
+    (
+        "modules.jsonl",
+        include_str!("../../data/sample/modules.jsonl"),
+    ),
+    (
         "community.json",
         include_str!("../../data/sample/community.json"),
     ),
@@ -113,6 +121,8 @@ pub fn sample_dataset() -> Result<Dataset, ImportErrors> {
                 ds.project_health_metrics = super::parse_lines(file, bytes, e)
             }
             "badges.jsonl" => ds.badges = super::parse_lines(file, bytes, e),
+            "programs.jsonl" => ds.programs = super::parse_lines(file, bytes, e),
+            "modules.jsonl" => ds.modules = super::parse_lines(file, bytes, e),
             "community.json" => ds.community = super::read::parse_community(bytes, e),
             _ => {}
         }
