@@ -359,10 +359,7 @@ impl MentorshipQuery {
              AND t.key_lc = ?",
             Module::COLUMNS
         );
-        let args = vec![
-            Value::Text(lc(&program_key)),
-            Value::Text(lc(&module_key)),
-        ];
+        let args = vec![Value::Text(lc(&program_key)), Value::Text(lc(&module_key))];
         Ok(fetch(ctx, sql, args).await?.into_iter().next())
     }
 

@@ -61,7 +61,11 @@ pub(super) async fn run<T: Send + 'static>(
 }
 
 /// Runs one statement returning records.
-pub(super) async fn fetch<T: Record>(ctx: &Context<'_>, sql: String, args: Vec<Value>) -> Result<Vec<T>> {
+pub(super) async fn fetch<T: Record>(
+    ctx: &Context<'_>,
+    sql: String,
+    args: Vec<Value>,
+) -> Result<Vec<T>> {
     run(ctx, move |conn| {
         conn.rows(&sql, rusqlite::params_from_iter(args), T::read)
     })

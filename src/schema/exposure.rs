@@ -110,6 +110,5 @@ macro_rules! snapshot_counts {
 }
 
 pub(crate) use {
-    active, affiliated, completed, new_in_snapshot, published, published_program,
-    snapshot_counts,
+    active, affiliated, completed, new_in_snapshot, published, published_program, snapshot_counts,
 };

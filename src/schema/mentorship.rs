@@ -265,10 +265,7 @@ pub mod graphql {
 
     /// Derives what [`Module`] does not read as it is.
     fn finish_module(rec: &mut Module, _c: &mut Cols) -> rusqlite::Result<()> {
-        rec.node_id = node_id(
-            "Module",
-            &format!("{}/{}", rec.program_key, lc(&rec.key)),
-        );
+        rec.node_id = node_id("Module", &format!("{}/{}", rec.program_key, lc(&rec.key)));
         rec.project_id = rec.project_key.as_deref().map(|k| node_id("Project", k));
         Ok(())
     }

@@ -9,8 +9,8 @@ use std::sync::LazyLock;
 
 use crate::records::{
     Badge, Chapter, Committee, Event, Issue, Label, Member, Milestone, Module, Organization, Post,
-    Program, Project, ProjectHealthMetrics, PullRequest, Release, Repository, RepositoryContributor,
-    Snapshot, Sponsor,
+    Program, Project, ProjectHealthMetrics, PullRequest, Release, Repository,
+    RepositoryContributor, Snapshot, Sponsor,
 };
 pub(super) use crate::schema::Kind;
 use crate::schema::{Keep, StoredRecord};

@@ -10,6 +10,7 @@ mod contributions;
 mod contributors;
 mod events;
 mod ids;
+mod mentorship;
 mod organizations;
 mod pages;
 mod projects;
