@@ -23,7 +23,8 @@ pub use crate::schema::{Color, Date, Ts};
 // The vocabularies (state, level, type, category, sponsor and member type, snapshot
 // status) are declared once, in `crate::vocab`.
 pub use crate::vocab::{
-    Category, Level, MemberType, ProjectType, SnapshotStatus, SponsorType, State,
+    Category, ExperienceLevel, Level, MemberType, ProgramStatus, ProjectType, SnapshotStatus,
+    SponsorType, State,
 };
 
 impl Level {

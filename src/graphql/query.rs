@@ -27,12 +27,8 @@ use crate::schema::exposure::{active, completed, published};
 use crate::store::lc;
 use crate::vocab;
 
-/// The root `Query` type: the queries below and those of the mentorship pages
-/// ([`super::mentorship`]).
-#[derive(async_graphql::MergedObject, Default)]
-pub struct Query(CoreQuery, super::mentorship::MentorshipQuery);
-
-/// The queries of every page but the mentorship ones.
+/// The queries of every page but the mentorship ones (the root type is
+/// [`super::root::Query`]).
 #[derive(Default)]
 pub struct CoreQuery;
 
