@@ -4,6 +4,6 @@
 use super::mentorship::MentorshipQuery;
 use super::query::CoreQuery;
 
-/// The root `Query` type.
+// The root `Query` type (a plain comment: a doc comment would become its SDL description).
 #[derive(async_graphql::MergedObject, Default)]
 pub struct Query(CoreQuery, MentorshipQuery);
