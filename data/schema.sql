@@ -568,6 +568,69 @@ CREATE TABLE member_badges (
 );
 CREATE INDEX member_badges_badge ON member_badges (badge_id);
 
+-- Mentorship programs (`programs.jsonl`) and their modules (`modules.jsonl`). Only
+-- published programs and their modules are part of the API. Lists of texts (levels,
+-- domains, tags, labels) are JSON arrays; admins, mentors and mentees are members, in
+-- the order listed.
+CREATE TABLE programs (
+    id                INTEGER PRIMARY KEY,
+    key               TEXT NOT NULL,
+    key_lc            TEXT NOT NULL UNIQUE,
+    name              TEXT NOT NULL,
+    description       TEXT NOT NULL,
+    status            TEXT NOT NULL CHECK (status IN ('draft', 'published', 'completed')),
+    mentees_limit     INTEGER,       -- null: no limit
+    experience_levels TEXT NOT NULL, -- JSON array
+    started_at        INTEGER NOT NULL,
+    ended_at          INTEGER NOT NULL,
+    domains           TEXT NOT NULL, -- JSON array
+    tags              TEXT NOT NULL  -- JSON array
+);
+CREATE INDEX programs_status ON programs (status, id);
+
+CREATE TABLE program_admins (
+    program_id INTEGER NOT NULL REFERENCES programs (id),
+    member_id  INTEGER NOT NULL REFERENCES members (id),
+    position   INTEGER NOT NULL,
+    PRIMARY KEY (program_id, member_id)
+);
+
+CREATE TABLE modules (
+    id                          INTEGER PRIMARY KEY,
+    program_id                  INTEGER NOT NULL REFERENCES programs (id),
+    project_id                  INTEGER REFERENCES projects (id),
+    key                         TEXT NOT NULL,
+    key_lc                      TEXT NOT NULL,
+    name                        TEXT NOT NULL,
+    description                 TEXT NOT NULL,
+    experience_level            TEXT NOT NULL CHECK (experience_level IN ('beginner', 'intermediate', 'advanced', 'expert')),
+    position                    INTEGER NOT NULL,
+    started_at                  INTEGER NOT NULL,
+    ended_at                    INTEGER NOT NULL,
+    domains                     TEXT NOT NULL, -- JSON array
+    tags                        TEXT NOT NULL, -- JSON array
+    labels                      TEXT NOT NULL, -- JSON array
+    mentee_can_manage_deadlines INTEGER NOT NULL,
+    UNIQUE (program_id, key_lc)
+);
+-- A program's modules in display order.
+CREATE INDEX modules_program ON modules (program_id, position, started_at, id);
+CREATE INDEX modules_project ON modules (project_id);
+
+CREATE TABLE module_mentors (
+    module_id INTEGER NOT NULL REFERENCES modules (id),
+    member_id INTEGER NOT NULL REFERENCES members (id),
+    position  INTEGER NOT NULL,
+    PRIMARY KEY (module_id, member_id)
+);
+
+CREATE TABLE module_mentees (
+    module_id INTEGER NOT NULL REFERENCES modules (id),
+    member_id INTEGER NOT NULL REFERENCES members (id),
+    position  INTEGER NOT NULL,
+    PRIMARY KEY (module_id, member_id)
+);
+
 -- `community.json`: exactly one row.
 CREATE TABLE community (
     slack_workspace_members INTEGER NOT NULL

@@ -14,8 +14,9 @@
 //! - `text`: the folding and edit distance the typo tolerance needs.
 //!
 //! Only what the API exposes is indexed: active chapters, committees and projects,
-//! affiliated organizations (the catalog's exposure fragments), every member, every
-//! event, and the open issues of the active projects' repositories.
+//! affiliated organizations and published mentorship programs (the catalog's exposure
+//! fragments), every member, every event, and the open issues of the active projects'
+//! repositories.
 
 pub mod build;
 pub mod search;
@@ -47,8 +48,7 @@ pub struct Index {
     pub sorts: &'static [&'static str],
 }
 
-/// Every index, by name. `programs` is declared and holds no records: roost has no
-/// mentorship programs yet.
+/// Every index, by name.
 pub const INDEXES: &[Index] = &[
     Index {
         name: "chapters",

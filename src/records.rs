@@ -18,12 +18,14 @@ pub use crate::schema::community::interchange::{
     Snapshot, Sponsor,
 };
 pub use crate::schema::issues::interchange::{Issue, PullRequest};
+pub use crate::schema::mentorship::interchange::{Module, Program};
 pub use crate::schema::{Color, Date, Ts};
 
 // The vocabularies (state, level, type, category, sponsor and member type, snapshot
 // status) are declared once, in `crate::vocab`.
 pub use crate::vocab::{
-    Category, Level, MemberType, ProjectType, SnapshotStatus, SponsorType, State,
+    Category, ExperienceLevel, Level, MemberType, ProgramStatus, ProjectType, SnapshotStatus,
+    SponsorType, State,
 };
 
 impl Level {
@@ -78,6 +80,9 @@ pub struct Dataset {
     pub badges: Records<Badge>,
     pub boards: Records<Board>,
     pub member_snapshots: Records<MemberSnapshot>,
+    /// Mentorship programs and their modules.
+    pub programs: Records<Program>,
+    pub modules: Records<Module>,
     /// `community.json` (all defaults when the file is missing).
     pub community: Community,
 }
@@ -104,6 +109,8 @@ pub const FILES: &[&str] = &[
     "badges.jsonl",
     "boards.jsonl",
     "member_snapshots.jsonl",
+    "programs.jsonl",
+    "modules.jsonl",
     "community.json",
 ];
 

@@ -10,6 +10,7 @@ pub mod community;
 pub(crate) mod exposure;
 pub mod issues;
 mod keys;
+pub mod mentorship;
 mod row;
 mod stored;
 mod values;

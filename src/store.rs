@@ -36,7 +36,9 @@ pub use sample::{init_db, sample_dataset, SAMPLE};
 pub const SCHEMA: &str = include_str!("../data/schema.sql");
 /// Bumped whenever `data/schema.sql` changes incompatibly (2: issue bodies moved out
 /// of `issues` into `issue_bodies`; 3: per-repository labels, pull requests, posts,
-/// project health metrics, badges, channels, related URLs and the community row).
+/// project health metrics, badges, channels, related URLs and the community row; 4:
+/// mentorship programs and modules, boards of directors, member snapshots and the
+/// dashboard's health fields).
 pub const SCHEMA_VERSION: &str = "4";
 
 /// Import errors, one `file:line: what is wrong` per entry, and how many more were

@@ -23,7 +23,8 @@
 //! labels, repositories, issues, milestones, releases; `community`: chapters,
 //! committees, projects, events, sponsors, snapshots; `pages`: what the frontend's
 //! GraphQL pages read — repository labels, posts, health metrics, badges, the newer
-//! fields, and the pull requests streamed into the file), the word lists (`words`), the
+//! fields, and the pull requests streamed into the file; `mentorship`: programs and
+//! modules, from a stream of their own), the word lists (`words`), the
 //! text built from them (`text`: Markdown bodies, slugs, unique keys) and the shaped
 //! random draws and calendar (`random`). The records are drawn in the order of
 //! `Synth::run`, so moving a draw changes every dataset after it.
@@ -42,6 +43,7 @@ use crate::store::{self, Streamed};
 mod board;
 mod code;
 mod community;
+mod mentorship;
 mod pages;
 mod people;
 mod random;
@@ -185,7 +187,8 @@ pub fn counts(scale: Scale) -> Counts {
 /// drawn, never held all at once.
 pub fn synth(scale: Scale, seed: u64, db: &Path) -> Result<(), store::StoreError> {
     let n = counts(scale);
-    let (ds, made, owned) = Synth::new(n, seed, Keep::Summary).run();
+    let (mut ds, made, owned) = Synth::new(n, seed, Keep::Summary).run();
+    mentorship::add(&mut ds, seed);
     let pull_requests = PullRequests::new(&ds, &made.issues, n.pull_requests, seed);
     // The snapshots and the pull requests have what they need of the summary.
     drop(made);
@@ -198,6 +201,7 @@ pub fn synth(scale: Scale, seed: u64, db: &Path) -> Result<(), store::StoreError
 pub fn dataset(scale: Scale, seed: u64) -> Dataset {
     let n = counts(scale);
     let (mut ds, made, _) = Synth::new(n, seed, Keep::All).run();
+    mentorship::add(&mut ds, seed);
     let pull_requests: Vec<_> =
         PullRequests::new(&ds, &made.issues, n.pull_requests, seed).collect();
     for pr in pull_requests {

@@ -155,6 +155,18 @@ vocabulary!(
     SnapshotStatus, "SnapshotStatus", "Snapshot processing status.", api: all,
     { Completed = "completed", Processing = "processing", Pending = "pending", Error = "error" }
 );
+vocabulary!(
+    /// `ProgramStatus`: a mentorship program's status; only published programs (and
+    /// their modules) appear in the API.
+    ProgramStatus, "ProgramStatus", "Mentorship program status.", api: all,
+    { Draft = "draft", Published = "published", Completed = "completed" }
+);
+vocabulary!(
+    /// `ExperienceLevel`: the experience a mentorship module asks of its mentees (and
+    /// the levels a program is open to).
+    ExperienceLevel, "ExperienceLevel", "Mentee experience level.", api: all,
+    { Beginner = "beginner", Intermediate = "intermediate", Advanced = "advanced", Expert = "expert" }
+);
 
 /// The vocabularies of the OpenAPI document, in the order it first lists their
 /// components.
@@ -178,6 +190,8 @@ pub const COLUMNS: &[(&str, &str, &[&str])] = &[
     ("sponsors", "sponsor_type", SponsorType::VALUES),
     ("sponsors", "member_type", MemberType::VALUES),
     ("snapshots", "status", SnapshotStatus::VALUES),
+    ("programs", "status", ProgramStatus::VALUES),
+    ("modules", "experience_level", ExperienceLevel::VALUES),
 ];
 
 #[cfg(test)]

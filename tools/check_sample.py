@@ -24,7 +24,7 @@ TODAY = date(2026, 11, 22)
 FILES = ["organizations", "members", "repositories", "repository_contributors", "labels",
          "issues", "milestones", "releases", "chapters", "committees", "projects", "events",
          "sponsors", "snapshots", "pull_requests", "posts", "project_health_metrics", "badges",
-         "boards", "member_snapshots"]
+         "boards", "member_snapshots", "programs", "modules"]
 
 LEADER = ("obj", {"name": ("R", "str"), "login": ("O", "str?"), "description": ("O", "str"),
                   "email": ("O", "str")})
@@ -33,6 +33,8 @@ CHANNEL = ("obj", {"platform": ("R", "str"), "name": ("O", "str"), "external_id"
 LINKS = {"related_urls": ("O", ("list", "str")), "channels": ("O", ("list", CHANNEL))}
 ISSUE_REF = ("obj", {"organization": ("R", "str"), "repository": ("R", "str"), "number": ("R", "int")})
 RELEASE_REF = ("obj", {"organization": ("R", "str"), "repository": ("R", "str"), "tag_name": ("R", "str")})
+
+LEVELS = ["beginner", "intermediate", "advanced", "expert"]
 
 # field -> (R|O, type). Types: str int float bool ts date; "?" suffix: nullable;
 # ("list", T); ("obj", {...}); ("enum", [...]).
@@ -155,6 +157,22 @@ SCHEMA = {
         **{k: ("O", ("counts",)) for k in (
             "contribution_heatmap_data", "communication_heatmap_data", "chapter_contributions",
             "project_contributions", "repository_contributions", "channel_communications")}},
+    "programs": {
+        "key": ("R", "str"), "name": ("R", "str"), "description": ("O", "str"),
+        "status": ("R", ("enum", ["draft", "published", "completed"])),
+        "mentees_limit": ("O", "int?"),
+        "experience_levels": ("O", ("list", ("enum", LEVELS))),
+        "started_at": ("R", "ts"), "ended_at": ("R", "ts"),
+        "domains": ("O", ("list", "str")), "tags": ("O", ("list", "str")),
+        "admins": ("O", ("list", "str"))},
+    "modules": {
+        "program": ("R", "str"), "key": ("R", "str"), "name": ("R", "str"),
+        "description": ("O", "str"), "experience_level": ("R", ("enum", LEVELS)),
+        "position": ("O", "int"), "started_at": ("R", "ts"), "ended_at": ("R", "ts"),
+        "domains": ("O", ("list", "str")), "tags": ("O", ("list", "str")),
+        "labels": ("O", ("list", "str")), "mentee_can_manage_deadlines": ("O", "bool"),
+        "project": ("O", "str?"), "mentors": ("O", ("list", "str")),
+        "mentees": ("O", ("list", "str"))},
 }
 
 TS_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})")
@@ -616,6 +634,25 @@ def main():
     check(any(l.get("description") for c in D["chapters"] for l in c.get("leaders", [])), "coverage: leader roles")
     check(sum(1 for l in D["labels"] if low(l["name"]) == "bug") >= 3, "coverage: `bug` in several repositories")
     check(COMMUNITY.get("slack_workspace_members", 0) > 0, "coverage: community.json")
+    programs = unique("programs", D["programs"], lambda r: low(r["key"]))
+    unique("modules", D["modules"], lambda r: low(r["program"]) + "/" + low(r["key"]))
+    logins = set(low(m["login"]) for m in D["members"])
+    project_keys = set(low(p["key"]) for p in D["projects"])
+    for i, p in enumerate(D["programs"], 1):
+        for login in p.get("admins", []):
+            check(low(login) in logins, "programs:%d: unknown admin %r" % (i, login))
+    for i, m in enumerate(D["modules"], 1):
+        check(low(m["program"]) in programs, "modules:%d: unknown program %r" % (i, m["program"]))
+        check(m.get("project") is None or low(m["project"]) in project_keys,
+              "modules:%d: unknown project %r" % (i, m.get("project")))
+        for login in m.get("mentors", []) + m.get("mentees", []):
+            check(low(login) in logins, "modules:%d: unknown member %r" % (i, login))
+    published = [p for p in D["programs"] if p["status"] == "published"]
+    check(len(published) >= 3, "coverage: three published programs")
+    check(any(p["status"] == "draft" for p in D["programs"]), "coverage: a draft program")
+    for p in published:
+        count = sum(1 for m in D["modules"] if low(m["program"]) == low(p["key"]))
+        check(2 <= count <= 4, "coverage: program %s has %d modules (2 to 4)" % (p["key"], count))
 
     # ---- determinism / up to date
     if "--no-regen" not in sys.argv:

@@ -31,6 +31,7 @@ FILES = [
     "issues", "milestones", "releases", "chapters", "committees", "projects", "events",
     "sponsors", "snapshots", "pull_requests", "posts", "project_health_metrics", "badges",
     "boards", "member_snapshots",
+    "programs", "modules",
 ]
 
 
@@ -1285,6 +1286,9 @@ def main():
         "badges": pages.make_badges(),
         "boards": boards, "member_snapshots": member_snapshots,
     }
+    # Mentorship programs and modules, from a random stream of their own.
+    import sample_mentorship as mentorship
+    data["programs"], data["modules"] = mentorship.make_mentorship(members, projects, issues)
     for name in FILES:
         write(out_dir, name, strip_private(data[name]))
     with open(os.path.join(out_dir, "community.json"), "w", encoding="utf-8", newline="\n") as f:

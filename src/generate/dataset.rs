@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 use super::write::Writer;
 use crate::manifest::{ManifestEntry, DATASET_DIR};
-use crate::schema::exposure::{active, affiliated, completed, published};
+use crate::schema::exposure::{active, affiliated, completed, published, published_program};
 use crate::store::{self, export};
 
 /// Which records `--with-dataset` publishes.
@@ -41,6 +41,7 @@ pub const API_EXPOSURE: export::Exposure = export::Exposure {
     organizations: affiliated!("t"),
     releases: published!("t"),
     snapshots: completed!("t"),
+    programs: published_program!("t"),
 };
 
 /// Opens the dataset for an export of `which` records.

@@ -28,10 +28,12 @@ mod explorer;
 mod http;
 mod limits;
 mod loaders;
+mod mentorship;
 mod order;
 mod plain;
 mod query;
 mod records;
+mod root;
 mod run;
 mod totals;
 mod types;
@@ -63,7 +65,7 @@ pub struct GraphqlConfig {
 }
 
 /// The schema type.
-pub type RoostSchema = Schema<query::Query, EmptyMutation, EmptySubscription>;
+pub type RoostSchema = Schema<root::Query, EmptyMutation, EmptySubscription>;
 
 /// The routes `/graphql/` (and `/graphql`) and `/csrf/` (and `/csrf`), merged into the
 /// shim's app; in local and e2e also the explorer's assets under `/graphql/`.
@@ -73,7 +75,7 @@ pub fn routes(config: GraphqlConfig, limits: Limits) -> axum::Router {
 
 /// The schema in GraphQL SDL, as committed in `schema.graphql`.
 pub fn sdl() -> String {
-    Schema::build(query::Query::default(), EmptyMutation, EmptySubscription)
+    Schema::build(root::Query::default(), EmptyMutation, EmptySubscription)
         .finish()
         .sdl()
 }

@@ -14,7 +14,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use async_graphql::{Context, ErrorExtensions as _, MergedObject, Object, Result};
+use async_graphql::{Context, ErrorExtensions as _, Object, Result};
 use rusqlite::types::Value;
 
 use super::db::{Conn, RequestDb};
@@ -27,16 +27,13 @@ use crate::schema::exposure::{active, completed, published};
 use crate::store::lc;
 use crate::vocab;
 
-mod board;
-mod health;
+pub mod board;
+pub mod health;
 
-/// The root query: the records of the REST resources and the frontend's pages, the
-/// projects health dashboard, and the board candidates page.
-#[derive(MergedObject, Default)]
-pub struct Query(Records, health::HealthQuery, board::BoardQuery);
-
+/// The queries of every page but the health dashboard, board and mentorship ones (the
+/// root type is [`super::root::Query`]).
 #[derive(Default)]
-pub struct Records;
+pub struct CoreQuery;
 
 /// Shortest and longest `searchProjects` query, in characters.
 const SEARCH_MIN_CHARS: usize = 3;
@@ -49,7 +46,7 @@ fn bad_user_input(message: String) -> async_graphql::Error {
 }
 
 /// Runs one dataset call of a root query, counted in the request's waves.
-async fn run<T: Send + 'static>(
+pub(super) async fn run<T: Send + 'static>(
     ctx: &Context<'_>,
     work: impl FnOnce(&Conn) -> rusqlite::Result<T> + Send + 'static,
 ) -> Result<T> {
@@ -63,7 +60,11 @@ async fn run<T: Send + 'static>(
 }
 
 /// Runs one statement returning records.
-async fn fetch<T: Record>(ctx: &Context<'_>, sql: String, args: Vec<Value>) -> Result<Vec<T>> {
+pub(super) async fn fetch<T: Record>(
+    ctx: &Context<'_>,
+    sql: String,
+    args: Vec<Value>,
+) -> Result<Vec<T>> {
     run(ctx, move |conn| {
         conn.rows(&sql, rusqlite::params_from_iter(args), T::read)
     })
@@ -287,7 +288,7 @@ fn full_key(resource: &str, prefix: &str, key: &str) -> Result<Option<String>> {
 }
 
 #[Object]
-impl Records {
+impl CoreQuery {
     /// An active chapter by key (`london` or `www-chapter-london`, any case).
     async fn chapter(&self, ctx: &Context<'_>, key: String) -> Result<Option<Chapter>> {
         lookup(ctx, "chapters", &[&key]).await

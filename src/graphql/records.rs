@@ -98,6 +98,7 @@ pub use crate::schema::community::graphql::{
     Snapshot, Sponsor,
 };
 pub use crate::schema::issues::graphql::{Issue, PullRequest};
+pub use crate::schema::mentorship::graphql::{Module, Program};
 pub use crate::schema::{node_id, repo_key, Selected};
 
 /// A record read from one SQL row of its [`Selected::COLUMNS`]; tables are aliased

@@ -31,7 +31,7 @@ use async_graphql::{
 
 use super::limits::{Guard, OperationName, Parsed};
 use super::order::KeyOrder;
-use super::query::Query;
+use super::root::Query;
 use super::RoostSchema;
 
 /// The two schemas of one set of GraphQL routes.

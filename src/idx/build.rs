@@ -17,7 +17,7 @@ use serde_json::{json, Map, Value};
 use super::{Index, INDEXES, TOP_CONTRIBUTORS};
 use crate::catalog::short_key;
 use crate::records::Ts;
-use crate::schema::exposure::{active, affiliated};
+use crate::schema::exposure::{active, affiliated, published_program};
 use crate::store::StoreError;
 
 /// The tables beside the FTS tables.
@@ -78,7 +78,7 @@ pub fn build(conn: &Connection) -> Result<(), StoreError> {
             "organizations" => organizations(conn)?,
             "projects" => projects(conn)?,
             "users" => users(conn)?,
-            // `programs`: roost has no mentorship programs; the index is declared, empty.
+            "programs" => programs(conn)?,
             _ => Vec::new(),
         };
         write(conn, index, docs, &mut next)?;
@@ -762,6 +762,48 @@ fn events(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
             head: vec![name],
             body: vec![summary, location],
             facets: vec![("idx_category", category), ("idx_key", key)],
+            sorts: Vec::new(),
+        });
+    }
+    Ok(docs)
+}
+
+fn programs(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
+    // Published programs only, in the order of their records (the original index has
+    // no custom ranking). Its searchable attributes, in their order: the description,
+    // the experience levels, the name.
+    let mut stmt = conn.prepare(concat!(
+        "SELECT t.key, t.name, t.description, t.status, t.experience_levels, t.started_at, \
+            t.ended_at \
+         FROM programs t WHERE ",
+        published_program!("t"),
+        " ORDER BY t.id"
+    ))?;
+    let mut rows = stmt.query([])?;
+    let mut docs = Vec::new();
+    while let Some(row) = rows.next()? {
+        let key: String = row.get(0)?;
+        let name: String = row.get(1)?;
+        let description: String = row.get(2)?;
+        let status: String = row.get(3)?;
+        let levels = string_list(&row.get::<_, String>(4)?);
+        let mut hit = Map::new();
+        hit.insert("description".into(), json!(description));
+        hit.insert("endedAt".into(), json!(ts(row.get(6)?)));
+        hit.insert("experienceLevels".into(), json!(levels));
+        hit.insert("key".into(), json!(key));
+        hit.insert("name".into(), json!(name));
+        hit.insert("startedAt".into(), json!(ts(row.get(5)?)));
+        hit.insert("status".into(), json!(status));
+        let mut facets = vec![("idx_status", status)];
+        facets.extend(levels.iter().map(|l| ("idx_experience_levels", l.clone())));
+        let mut body = levels;
+        body.push(name);
+        docs.push(Doc {
+            hit,
+            head: vec![description],
+            body,
+            facets,
             sorts: Vec::new(),
         });
     }

@@ -7,6 +7,8 @@
 //! - Organizations: only those affiliated with the community (`affiliated!`).
 //! - Releases: only the published ones (`published!`).
 //! - Snapshots: only the completed ones (`completed!`).
+//! - Mentorship programs: only the published ones, and only their modules
+//!   (`published_program!`).
 //! - Everything else (events, issues, labels, members, milestones, repositories,
 //!   sponsors): every record.
 //!
@@ -42,6 +44,14 @@ macro_rules! published {
 macro_rules! completed {
     ($alias:literal) => {
         concat!($alias, ".status = 'completed'")
+    };
+}
+
+/// `<alias>.status = 'published'`: the mentorship program is published (a draft or a
+/// completed program is not part of the API).
+macro_rules! published_program {
+    ($alias:literal) => {
+        concat!($alias, ".status = 'published'")
     };
 }
 
@@ -99,4 +109,6 @@ macro_rules! snapshot_counts {
     };
 }
 
-pub(crate) use {active, affiliated, completed, new_in_snapshot, published, snapshot_counts};
+pub(crate) use {
+    active, affiliated, completed, new_in_snapshot, published, published_program, snapshot_counts,
+};

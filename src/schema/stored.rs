@@ -283,5 +283,7 @@ vocabulary_stored!(
     State,
     MemberType,
     SponsorType,
-    SnapshotStatus
+    SnapshotStatus,
+    ProgramStatus,
+    ExperienceLevel
 );

@@ -103,6 +103,9 @@ fn check_on(conn: &Connection, problems: &mut Vec<String>) -> rusqlite::Result<(
         ("events", "key_lc"),
         ("sponsors", "key_lc"),
         ("snapshots", "key_lc"),
+        ("programs", "key_lc"),
+        // Module keys are unique within their program.
+        ("modules", "program_id || ' ' || key_lc"),
     ];
     for (table, column) in keys {
         let sql = format!("SELECT {column} FROM {table} GROUP BY 1 HAVING COUNT(*) > 1");
@@ -137,6 +140,8 @@ fn identifier_problems(conn: &Connection) -> rusqlite::Result<Vec<String>> {
         ("projects", "key", IdText::Segment),
         ("events", "key", IdText::Segment),
         ("sponsors", "key", IdText::Segment),
+        ("programs", "key", IdText::Segment),
+        ("modules", "key", IdText::Segment),
     ];
     let mut problems = Vec::new();
     for (table, column, kind) in columns {

@@ -22,7 +22,7 @@ pub const COMMUNITY: &str = "community.json";
 
 /// The kinds of record, one JSON Lines file each (`KIND.jsonl`), in the order
 /// `roost db import` reports them. Each is also the name of its table.
-pub const KINDS: [&str; 20] = [
+pub const KINDS: [&str; 22] = [
     "organizations",
     "members",
     "repositories",
@@ -43,10 +43,12 @@ pub const KINDS: [&str; 20] = [
     "badges",
     "boards",
     "member_snapshots",
+    "programs",
+    "modules",
 ];
 
 /// The records of each kind of `ds`, in the order of [`KINDS`].
-pub fn kind_counts(ds: &Dataset) -> [(&'static str, u64); 20] {
+pub fn kind_counts(ds: &Dataset) -> [(&'static str, u64); 22] {
     let n = |len: usize| len as u64;
     let counts = [
         n(ds.organizations.len()),
@@ -69,6 +71,8 @@ pub fn kind_counts(ds: &Dataset) -> [(&'static str, u64); 20] {
         n(ds.badges.len()),
         n(ds.boards.len()),
         n(ds.member_snapshots.len()),
+        n(ds.programs.len()),
+        n(ds.modules.len()),
     ];
     std::array::from_fn(|i| (KINDS[i], counts[i]))
 }
@@ -167,6 +171,8 @@ fn read_all(f: &mut Files, errors: &mut Vec<String>) -> Dataset {
         badges: read_file(f, "badges.jsonl", errors),
         boards: read_file(f, "boards.jsonl", errors),
         member_snapshots: read_file(f, "member_snapshots.jsonl", errors),
+        programs: read_file(f, "programs.jsonl", errors),
+        modules: read_file(f, "modules.jsonl", errors),
         community: read_community(f, errors),
     }
 }

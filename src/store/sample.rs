@@ -86,6 +86,14 @@ pub const SAMPLE: &[(&str, &str)] = &[
         include_str!("../../data/sample/member_snapshots.jsonl"),
     ),
     (
+        "programs.jsonl",
+        include_str!("../../data/sample/programs.jsonl"),
+    ),
+    (
+        "modules.jsonl",
+        include_str!("../../data/sample/modules.jsonl"),
+    ),
+    (
         "community.json",
         include_str!("../../data/sample/community.json"),
     ),
@@ -123,6 +131,8 @@ pub fn sample_dataset() -> Result<Dataset, ImportErrors> {
             "badges.jsonl" => ds.badges = super::parse_lines(file, bytes, e),
             "boards.jsonl" => ds.boards = super::parse_lines(file, bytes, e),
             "member_snapshots.jsonl" => ds.member_snapshots = super::parse_lines(file, bytes, e),
+            "programs.jsonl" => ds.programs = super::parse_lines(file, bytes, e),
+            "modules.jsonl" => ds.modules = super::parse_lines(file, bytes, e),
             "community.json" => ds.community = super::read::parse_community(bytes, e),
             _ => {}
         }

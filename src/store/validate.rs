@@ -16,9 +16,11 @@ use crate::records::{
     Chapter, Committee, Dataset, Date, Event, Label, Leader, Origin, Project, Records, Snapshot,
 };
 
+mod mentorship;
 mod pages;
 mod streamed;
 
+pub(super) use mentorship::Mentorship;
 pub(super) use pages::Pages;
 pub(super) use streamed::More;
 
@@ -48,6 +50,8 @@ pub(super) struct Resolved {
     pub label_repo: Vec<Option<i64>>,
     /// The records of the frontend's pages.
     pub pages: Pages,
+    /// Mentorship programs and modules.
+    pub mentorship: Mentorship,
     /// The check of records handed over after the dataset's own.
     pub more: More,
 }
@@ -99,6 +103,7 @@ pub(super) fn resolve(ds: &Dataset, snapshots: Snapshots) -> Result<Resolved, Im
     let project_leaders = keys.leaders_of(&ds.projects, |p: &Project| &p.leaders, e);
     let (project_repos, project_stars_forks) = resolve_project_repositories(ds, &keys, e);
     let pages = Pages::resolve(ds, &keys, e);
+    let mentorship = Mentorship::resolve(ds, &keys, e);
     let label_repo = std::mem::take(&mut keys.label_repo);
     let own = streamed::Own {
         contributors: &contributors,
@@ -131,6 +136,7 @@ pub(super) fn resolve(ds: &Dataset, snapshots: Snapshots) -> Result<Resolved, Im
         snapshot_links,
         label_repo,
         pages,
+        mentorship,
         more,
     })
 }

@@ -11,6 +11,7 @@
 use rusqlite::{params, Connection, Statement, ToSql};
 
 mod atomic;
+mod mentorship;
 mod pages;
 mod streamed;
 
@@ -88,6 +89,7 @@ pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<()
     insert_events(conn, &ds.events)?;
     insert_sponsors(conn, &ds.sponsors)?;
     pages::insert(conn, ds, r)?;
+    mentorship::insert(conn, ds, &r.mentorship)?;
     Ok(())
 }
 
@@ -531,5 +533,7 @@ mod tests {
         holds::<Post>(&conn);
         holds::<ProjectHealthMetrics>(&conn);
         holds::<Badge>(&conn);
+        holds::<Program>(&conn);
+        holds::<Module>(&conn);
     }
 }

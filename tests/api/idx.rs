@@ -81,6 +81,11 @@ fn count(sql: &str) -> u64 {
     conn.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap() as u64
 }
 
+/// The first column of every row of `sql`, as text.
+fn texts(sql: &str) -> Vec<String> {
+    strings(&rusqlite::Connection::open(&shared().db).unwrap(), sql, [])
+}
+
 fn short(keys: Vec<String>, prefix: &str) -> Vec<String> {
     keys.into_iter()
         .map(|k| k.strip_prefix(prefix).unwrap_or(&k).to_string())
@@ -161,14 +166,50 @@ async fn every_index_answers_the_list_pages_requests() {
         }
         assert_eq!(seen.len() as u64, total.min(1000), "{index}");
     }
-    // Mentorship programs: a declared index with no records.
-    let r = idx(
+    // Mentorship programs: the published ones, in the order of their records, with
+    // what the program card reads; drafts and completed programs never.
+    let published = texts("SELECT key FROM programs WHERE status = 'published' ORDER BY id");
+    assert!(published.len() >= 3, "the sample has published programs");
+    let programs = all(&app, "programs", "").await;
+    assert_eq!(field(&programs, "key"), published);
+    for hit in &programs {
+        for name in [
+            "objectID",
+            "key",
+            "name",
+            "description",
+            "status",
+            "startedAt",
+            "endedAt",
+            "experienceLevels",
+        ] {
+            assert!(hit.get(name).is_some(), "program hit without {name}: {hit}");
+        }
+        assert_eq!(hit["status"], "published");
+    }
+    let (page, pages) = hits(
         &app,
-        json!({"facetFilters": [], "hitsPerPage": 24, "indexName": "programs", "page": 1, "query": ""}),
+        json!({"facetFilters": ["idx_status:published"], "hitsPerPage": 24, "indexName": "programs", "page": 1, "query": ""}),
     )
     .await;
-    assert_eq!(r.status, 200);
-    assert_eq!(r.text(), r#"{"hits":[],"nbPages":0}"#);
+    assert_eq!((page.len(), pages), (published.len(), 1));
+    for status in ["draft", "completed"] {
+        let (page, _) = hits(
+            &app,
+            json!({"facetFilters": [format!("idx_status:{status}")], "hitsPerPage": 24, "indexName": "programs", "page": 1, "query": ""}),
+        )
+        .await;
+        assert!(page.is_empty(), "{status}");
+    }
+    // A word of a published program's name finds it; a draft's name finds nothing.
+    let draft = texts("SELECT name FROM programs WHERE status = 'draft' ORDER BY id");
+    let name = programs[0]["name"].as_str().unwrap().to_string();
+    let found = all(&app, "programs", &name).await;
+    assert_eq!(found[0]["name"], name.as_str());
+    for name in draft {
+        let found = all(&app, "programs", &name).await;
+        assert!(found.iter().all(|h| h["name"] != name.as_str()), "{name}");
+    }
 }
 
 #[tokio::test]

@@ -10,6 +10,7 @@ mod export;
 mod faults;
 mod generate;
 mod import;
+mod import_mentorship;
 mod import_pages;
 mod layering;
 mod mirror;

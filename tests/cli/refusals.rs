@@ -178,7 +178,12 @@ fn import_prints_the_records_of_every_kind() {
         )),
         "{text}"
     );
-    assert!(text.contains(&format!(", {} badges, 1 community (", ds.badges.len())));
+    assert!(text.contains(&format!(
+        ", {} badges, {} programs, {} modules, 1 community (",
+        ds.badges.len(),
+        ds.programs.len(),
+        ds.modules.len()
+    )));
     for (n, text) in [
         (0, "0"),
         (999, "999"),
@@ -191,7 +196,7 @@ fn import_prints_the_records_of_every_kind() {
         serde_json::from_str(&stdout(&import(&dir, &fresh, &["--json"]))).unwrap();
     assert_eq!(json["records"]["issues"], ds.issues.len());
     assert_eq!(json["records"]["pull_requests"], ds.pull_requests.len());
-    assert_eq!(json["records"].as_object().unwrap().len(), 19);
+    assert_eq!(json["records"].as_object().unwrap().len(), 21);
     let total: u64 = json["records"]
         .as_object()
         .unwrap()

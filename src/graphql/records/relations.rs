@@ -49,7 +49,7 @@ pub trait ListKey: Copy + Eq + Hash + Send + Sync + 'static {
 
 /// `limit` children of each parent: `grp` names the parent id column, `order` sorts
 /// the children (ending with a unique column, so the order is total).
-fn window(cols: &str, from: &str, grp: &str, filter: &str, order: &str) -> String {
+pub(crate) fn window(cols: &str, from: &str, grp: &str, filter: &str, order: &str) -> String {
     format!(
         "SELECT * FROM (SELECT {grp} AS grp, \
             ROW_NUMBER() OVER (PARTITION BY {grp} ORDER BY {order}) AS pos, {cols} \
@@ -61,7 +61,7 @@ fn window(cols: &str, from: &str, grp: &str, filter: &str, order: &str) -> Strin
 /// Like [`window`] for children with a table of their own: the children are numbered
 /// on narrow rows (`link` joins the parent column `grp` to the child table aliased
 /// `t`, enough for `filter` and `order`), and only the kept ones are read in full.
-fn children<T: Table>(link: &str, grp: &str, filter: &str, order: &str) -> String {
+pub(crate) fn children<T: Table>(link: &str, grp: &str, filter: &str, order: &str) -> String {
     format!(
         "SELECT w.grp, w.pos, {cols} FROM (SELECT * FROM (SELECT {grp} AS grp, \
             ROW_NUMBER() OVER (PARTITION BY {grp} ORDER BY {order}) AS pos, t.id AS id \

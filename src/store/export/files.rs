@@ -9,8 +9,8 @@ use std::sync::LazyLock;
 
 use crate::records::{
     Badge, Board, Chapter, Committee, Event, Issue, Label, Member, MemberSnapshot, Milestone,
-    Organization, Post, Project, ProjectHealthMetrics, PullRequest, Release, Repository,
-    RepositoryContributor, Snapshot, Sponsor,
+    Module, Organization, Post, Program, Project, ProjectHealthMetrics, PullRequest, Release,
+    Repository, RepositoryContributor, Snapshot, Sponsor,
 };
 pub(super) use crate::schema::Kind;
 use crate::schema::{Keep, StoredRecord};
@@ -75,6 +75,20 @@ macro_rules! repositories {
              WHERE x.",
             $column,
             " = t.id ORDER BY x.rowid))"
+        )
+    };
+}
+
+/// The JSON array of the logins of a program's or module's members, in order, from
+/// the table `$table` whose record column is `$column`.
+macro_rules! people {
+    ($table:literal, $column:literal) => {
+        concat!(
+            "(SELECT json_group_array(login) FROM (SELECT m.login AS login FROM ",
+            $table,
+            " x JOIN members m ON m.id = x.member_id WHERE x.",
+            $column,
+            " = t.id ORDER BY x.position))"
         )
     };
 }
@@ -357,6 +371,26 @@ pub(super) static FILES: LazyLock<Vec<FileSpec>> = LazyLock::new(|| {
             "member_snapshots.jsonl",
             "member_snapshots t JOIN members m ON m.id = t.member_id ORDER BY t.id",
             &[("member", "m.login", Str)],
+            &[],
+        ),
+        records::<Program>(
+            "programs.jsonl",
+            "programs t ORDER BY t.id",
+            &[("admins", people!("program_admins", "program_id"), Json)],
+            &[],
+        ),
+        // The project joined, not required: a public-only export keeps the modules of
+        // the programs it keeps and names only the projects it keeps.
+        records::<Module>(
+            "modules.jsonl",
+            "modules t JOIN programs g ON g.id = t.program_id \
+             LEFT JOIN projects p ON p.id = t.project_id ORDER BY t.id",
+            &[
+                ("program", "g.key", Str),
+                ("project", "p.key", Str),
+                ("mentors", people!("module_mentors", "module_id"), Json),
+                ("mentees", people!("module_mentees", "module_id"), Json),
+            ],
             &[],
         ),
         FileSpec {

@@ -19,6 +19,8 @@
 //!   `is_draft` ([`HIDDEN_FIELDS`]);
 //! - personal fields are written empty although the API shows them one record at a
 //!   time: a member's `email` ([`PERSONAL_FIELDS`]);
+//! - mentorship programs that are not published are left out with their modules; a
+//!   module kept names its project only when that project is kept;
 //! - the health measurements of projects left out are left out with them; the
 //!   channels, related URLs and repositories of a chapter, committee or project go
 //!   with it;
@@ -42,6 +44,8 @@ pub struct Exposure {
     pub organizations: &'static str,
     pub releases: &'static str,
     pub snapshots: &'static str,
+    /// Mentorship programs (their modules go with them).
+    pub programs: &'static str,
 }
 
 /// The interchange fields a public-only export writes empty: no REST answer and no
@@ -115,6 +119,13 @@ fn views(e: &Exposure) -> String {
             "CREATE TEMP VIEW snapshots AS SELECT * FROM main.snapshots t WHERE {}",
             e.snapshots
         ),
+        format!(
+            "CREATE TEMP VIEW programs AS SELECT * FROM main.programs t WHERE {}",
+            e.programs
+        ),
+        "CREATE TEMP VIEW modules AS SELECT * FROM main.modules t \
+         WHERE t.program_id IN (SELECT id FROM programs)"
+            .to_string(),
         format!(
             "CREATE TEMP VIEW releases AS SELECT t.id, t.repository_id, t.tag_name, t.name, \
              t.description, t.author_id, t.url, 0 AS is_draft, t.is_pre_release, \

@@ -12,6 +12,7 @@ mod contributors;
 mod events;
 mod health;
 mod ids;
+mod mentorship;
 mod organizations;
 mod pages;
 mod projects;

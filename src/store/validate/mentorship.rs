@@ -1,0 +1,131 @@
+//! Validating mentorship programs and modules (docs/data.md): program keys unique
+//! case-insensitively, module keys unique within their program, keys fit for URLs,
+//! periods that end after they start, and every reference resolved: a module's
+//! program and project, the members listed as admins, mentors and mentees (each once).
+//! Every error as `file:line: what is wrong`.
+
+use super::{lc, non_empty, url_text, IdText, KeyIndex, Keys};
+use crate::records::{Dataset, Origin, Ts};
+
+/// The resolved ids of the mentorship records.
+pub(in crate::store) struct Mentorship {
+    /// Member ids of each program's admins, in the order listed.
+    pub admins: Vec<Vec<i64>>,
+    /// The program of each module.
+    pub module_program: Vec<i64>,
+    /// The project of each module (none when it names none).
+    pub module_project: Vec<Option<i64>>,
+    /// Member ids of each module's mentors and mentees, in the order listed.
+    pub mentors: Vec<Vec<i64>>,
+    pub mentees: Vec<Vec<i64>>,
+}
+
+impl Mentorship {
+    pub(super) fn resolve(ds: &Dataset, keys: &Keys, e: &mut Vec<String>) -> Mentorship {
+        let programs = KeyIndex::build(&ds.programs, "program key", |p| lc(&p.key), e);
+        KeyIndex::build(
+            &ds.modules,
+            "module",
+            |m| format!("{}/{}", lc(&m.program), lc(&m.key)),
+            e,
+        );
+        for (o, p) in &ds.programs {
+            key_and_name(o, &p.key, &p.name, e);
+            period(o, p.started_at, p.ended_at, e);
+        }
+        for (o, m) in &ds.modules {
+            key_and_name(o, &m.key, &m.name, e);
+            period(o, m.started_at, m.ended_at, e);
+        }
+        let admins = ds
+            .programs
+            .iter()
+            .map(|(o, p)| members(keys, o, "admin", &p.admins, e))
+            .collect();
+        let module_program = ds
+            .modules
+            .iter()
+            .map(|(o, m)| {
+                programs.get(&lc(&m.program)).unwrap_or_else(|| {
+                    e.push(format!(
+                        "{o}: program '{}' does not exist in programs.jsonl",
+                        m.program
+                    ));
+                    0
+                })
+            })
+            .collect();
+        let module_project = ds
+            .modules
+            .iter()
+            .map(|(o, m)| {
+                m.project.as_ref().map(|key| {
+                    keys.projects.get(&lc(key)).unwrap_or_else(|| {
+                        e.push(format!(
+                            "{o}: project '{key}' does not exist in projects.jsonl"
+                        ));
+                        0
+                    })
+                })
+            })
+            .collect();
+        let mentors = ds
+            .modules
+            .iter()
+            .map(|(o, m)| members(keys, o, "mentor", &m.mentors, e))
+            .collect();
+        let mentees = ds
+            .modules
+            .iter()
+            .map(|(o, m)| members(keys, o, "mentee", &m.mentees, e))
+            .collect();
+        Mentorship {
+            admins,
+            module_program,
+            module_project,
+            mentors,
+            mentees,
+        }
+    }
+}
+
+/// A key that can go into a URL, and a name.
+fn key_and_name(o: &Origin, key: &str, name: &str, e: &mut Vec<String>) {
+    non_empty(o, "key", key, e);
+    url_text(o, "key", key, IdText::Segment, e);
+    non_empty(o, "name", name, e);
+}
+
+fn period(o: &Origin, started_at: Ts, ended_at: Ts, e: &mut Vec<String>) {
+    if ended_at.0 < started_at.0 {
+        e.push(format!(
+            "{o}: ended_at {} is before started_at {}",
+            ended_at.format(),
+            started_at.format()
+        ));
+    }
+}
+
+/// The member ids of `logins` (`what`: admin, mentor, mentee); a login listed twice
+/// or missing from members.jsonl is an error.
+fn members(
+    keys: &Keys,
+    o: &Origin,
+    what: &str,
+    logins: &[String],
+    e: &mut Vec<String>,
+) -> Vec<i64> {
+    let mut ids: Vec<i64> = Vec::new();
+    for login in logins {
+        let id = keys.member(o, &format!("{what} login"), login, e);
+        if id == 0 {
+            continue;
+        }
+        if ids.contains(&id) {
+            e.push(format!("{o}: {what} '{login}' is listed twice"));
+            continue;
+        }
+        ids.push(id);
+    }
+    ids
+}
