@@ -63,9 +63,9 @@ CREATE TABLE members (
     created_at                INTEGER NOT NULL,
     updated_at                INTEGER NOT NULL,
     email                     TEXT NOT NULL,
-    is_owasp_board_member     INTEGER NOT NULL CHECK (is_owasp_board_member IN (0, 1)),
-    is_former_owasp_staff     INTEGER NOT NULL CHECK (is_former_owasp_staff IN (0, 1)),
-    is_gsoc_mentor            INTEGER NOT NULL CHECK (is_gsoc_mentor IN (0, 1)),
+    is_owasp_board_member     INTEGER NOT NULL,
+    is_former_owasp_staff     INTEGER NOT NULL,
+    is_gsoc_mentor            INTEGER NOT NULL,
     linkedin_page_id          TEXT NOT NULL,   -- empty: none
     first_owasp_contribution_at INTEGER        -- nullable
 );
@@ -327,8 +327,7 @@ CREATE INDEX committee_repositories_repository ON committee_repositories (reposi
 -- Leaders of chapters, committees and projects, and the candidates and members of a
 -- board of directors (`boards.id`), in display order.
 CREATE TABLE leaders (
-    entity_kind TEXT NOT NULL CHECK (entity_kind IN ('chapter', 'committee', 'project',
-                                                     'board_candidate', 'board_member')),
+    entity_kind TEXT NOT NULL CHECK (entity_kind IN ('chapter', 'committee', 'project', 'board_candidate', 'board_member')),
     entity_id   INTEGER NOT NULL,
     position    INTEGER NOT NULL,
     name        TEXT NOT NULL,
@@ -508,8 +507,8 @@ CREATE TABLE project_health_metrics (
     recent_releases_count         INTEGER NOT NULL,
     total_issues_count            INTEGER NOT NULL,
     total_releases_count          INTEGER NOT NULL,
-    is_funding_requirements_compliant INTEGER NOT NULL CHECK (is_funding_requirements_compliant IN (0, 1)),
-    is_leader_requirements_compliant  INTEGER NOT NULL CHECK (is_leader_requirements_compliant IN (0, 1)),
+    is_funding_requirements_compliant INTEGER NOT NULL,
+    is_leader_requirements_compliant  INTEGER NOT NULL,
     age_days                      INTEGER NOT NULL,
     age_days_requirement          INTEGER NOT NULL,
     last_pull_request_days        INTEGER NOT NULL,

@@ -601,17 +601,35 @@ fn valid_token(token: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-async fn csrf(State(service): State<Arc<Service>>, method: Method, headers: HeaderMap) -> Response {
-    let media = Media::negotiate(&headers);
+/// `GET /csrf/`: the caller's `csrftoken` cookie again when it holds a valid one, else
+/// a new token; concurrent first calls of one caller get one token
+/// ([`super::first_visit`]).
+async fn csrf(State(service): State<Arc<Service>>, request: Request) -> Response {
+    let (parts, _) = request.into_parts();
+    let (method, headers) = (&parts.method, &parts.headers);
+    let media = Media::negotiate(headers);
     if method != Method::GET && method != Method::HEAD {
-        return HttpError::method_not_allowed(&method, "GET, HEAD").into_response(media);
+        return HttpError::method_not_allowed(method, "GET, HEAD").into_response(media);
     }
-    let token = match cookie(&headers, CSRF_COOKIE).filter(|t| valid_token(t)) {
+    let token = match cookie(headers, CSRF_COOKIE).filter(|t| valid_token(t)) {
         Some(token) => token.to_string(),
-        None => match credentials::random_token() {
-            Ok(token) => token,
-            Err(e) => return HttpError::internal(e).into_response(media),
-        },
+        None => {
+            let client = (parts.extensions.get::<ClientAddr>().map(|c| c.0)).or_else(|| {
+                let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
+                peer.map(|c| c.0.ip())
+            });
+            let agent = headers
+                .get(header::USER_AGENT)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            match service
+                .first_visits
+                .token(client, agent, credentials::random_token)
+            {
+                Ok(token) => token,
+                Err(e) => return HttpError::internal(e).into_response(media),
+            }
+        }
     };
     let secure = if service.protected() { "; Secure" } else { "" };
     let set_cookie =

@@ -25,6 +25,7 @@
 mod answers;
 mod db;
 mod explorer;
+mod first_visit;
 mod http;
 mod limits;
 mod loaders;
@@ -94,6 +95,8 @@ pub struct Service {
     pool_share: usize,
     /// Requests per second per anonymous client address and per trusted caller.
     rate: limits::ClientLimiter,
+    /// The CSRF tokens of callers without the cookie, handed out again for a moment.
+    first_visits: first_visit::FirstVisits,
 }
 
 impl Service {
@@ -113,6 +116,7 @@ impl Service {
             rate: limits::ClientLimiter::new(&limits),
             limits,
             pool_share,
+            first_visits: Default::default(),
         })
     }
 

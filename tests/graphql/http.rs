@@ -706,3 +706,32 @@ async fn responses_list_fields_in_query_order_every_time() {
         assert_eq!(app.post(query, json!({})).await.text(), text);
     }
 }
+
+/// A page asking `/csrf/` from two places at once before it holds the cookie gets one
+/// token, so whichever answer's cookie the browser keeps matches the token either
+/// caller sends; another browser gets its own.
+#[tokio::test]
+async fn concurrent_first_csrf_calls_of_one_browser_share_a_token() {
+    let app = App::new(Env::Production);
+    let ua = [("user-agent", "Mozilla/5.0 (first visit)")];
+    let (a, b) = tokio::join!(
+        app.send(get_request("/csrf/", &ua)),
+        app.send(get_request("/csrf/", &ua))
+    );
+    let token = a.json()["csrftoken"].as_str().unwrap().to_string();
+    assert_eq!(b.json()["csrftoken"], token.as_str());
+    assert!(a
+        .header("set-cookie")
+        .unwrap()
+        .starts_with(&format!("csrftoken={token};")));
+    assert!(b
+        .header("set-cookie")
+        .unwrap()
+        .starts_with(&format!("csrftoken={token};")));
+    let other = app
+        .send(get_request("/csrf/", &[("user-agent", "another browser")]))
+        .await;
+    assert_ne!(other.json()["csrftoken"], token.as_str());
+    // Either answer feeds an anonymous POST.
+    assert_data(&post_as(&app, None, Some(&token), Some(&token)).await);
+}

@@ -382,6 +382,15 @@ function nullRoots(where, requestText, status, answerText) {
 
 // --- Opening the pages. --------------------------------------------------------------
 
+// A promise bounded in time: its value, or `fallback` after `ms` (a page that keeps a
+// response open, or a browser that stops answering, must not stop the run).
+function bounded(promise, ms, fallback) {
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+const LATE = Symbol("late");
+
 async function openOne(context, spec, env, state) {
   const { frontend, roost, local, out } = env;
   const page = await context.newPage();
@@ -446,26 +455,26 @@ async function openOne(context, spec, env, state) {
     const work = (async () => {
       if (pathname.startsWith("/graphql")) {
         if (request.method() === "OPTIONS") return;
-        const text = await response.text().catch((e) => `(no body: ${e.message})`);
+        const text = await bounded(response.text(), 15_000, "(body not complete after 15 s)").catch((e) => `(no body: ${e.message})`);
         const sent = request.postData() ?? decodeURIComponent(new URL(url).search);
         const problem = graphqlProblem("browser", sent, status, text);
         if (problem) result.graphql.push(problem);
         result.nullData.push(...nullRoots("browser", sent, status, text));
       } else if (pathname.startsWith("/idx")) {
         if (status >= 200 && status < 300 && request.method() !== "OPTIONS") {
-          const text = await response.text().catch(() => "");
+          const text = await bounded(response.text(), 15_000, "(body not complete after 15 s)").catch(() => "");
           const body = parseJson(text);
           if (!body || !Array.isArray(body.hits)) {
             result.idx.push({ method: request.method(), url, status, failure: "answer without hits", request: request.postData() ?? "", answer: text.slice(0, 1000) });
           }
         } else if (status >= 400) {
-          const text = await response.text().catch(() => "");
+          const text = await bounded(response.text(), 15_000, "(body not complete after 15 s)").catch(() => "");
           result.idx.push({ method: request.method(), url, status, failure: "", request: request.postData() ?? "", answer: text.slice(0, 1000) });
         }
       } else if (pathname.startsWith("/csrf")) {
-        if (status >= 400) result.csrf.push({ method: request.method(), url, status, failure: "", request: "", answer: (await response.text().catch(() => "")).slice(0, 300) });
+        if (status >= 400) result.csrf.push({ method: request.method(), url, status, failure: "", request: "", answer: (await bounded(response.text(), 15_000, "(body not complete after 15 s)").catch(() => "")).slice(0, 300) });
       } else if (url.startsWith(roost) && status >= 400) {
-        result.roostRequests.push({ method: request.method(), url, status, failure: "", request: request.postData() ?? "", answer: (await response.text().catch(() => "")).slice(0, 300) });
+        result.roostRequests.push({ method: request.method(), url, status, failure: "", request: request.postData() ?? "", answer: (await bounded(response.text(), 15_000, "(body not complete after 15 s)").catch(() => "")).slice(0, 300) });
       }
     })();
     pending.push(work);
@@ -487,7 +496,9 @@ async function openOne(context, spec, env, state) {
     result.notes.push(`network not idle after 15 s${open.length ? `; open: ${open.slice(0, 5).join(", ")}` : ""}`);
   }
   await page.waitForTimeout(500);
-  await Promise.allSettled(pending);
+  if ((await bounded(Promise.allSettled(pending), 20_000, LATE)) === LATE) {
+    result.notes.push("response bodies still being read after 20 s (left unread)");
+  }
   result.title = await page.title().catch(() => "");
   result.heading = ((await page.locator("h1").first().textContent({ timeout: 1000 }).catch(() => "")) ?? "").trim().slice(0, 100);
   // The frontend's error pages answer 200 and say 404 or 500 in their heading.
@@ -504,7 +515,9 @@ async function openOne(context, spec, env, state) {
     result.notes.push(`screenshot: ${e.message.split("\n")[0]}`);
     result.screenshot = null;
   });
-  await page.close();
+  if ((await bounded(page.close().then(() => null, () => null), 10_000, LATE)) === LATE) {
+    result.notes.push("the page did not close within 10 s");
+  }
 
   // The frontend server's own requests to roost while it rendered this page.
   state.page = null;
@@ -658,6 +671,17 @@ function renderReports(mode, results, env) {
 
 // --- Commands. -------------------------------------------------------------------------
 
+// The result of a page that did not finish within its time: a failure of the run, not
+// of roost (the page's own notes say what was seen).
+function stalled(spec, env) {
+  return {
+    name: spec.name, path: spec.path, staff: Boolean(spec.staff), key: spec.key ? env.keys[spec.key] : null,
+    status: null, title: "", heading: "", graphql: [], idx: [], csrf: [], roostRequests: [], console: [],
+    frontendErrors: [], external: [], shownBlank: [], nullData: [], notes: ["the page did not finish within 240 s"],
+    screenshot: null, serverRequests: 0, roostCaused: true,
+  };
+}
+
 async function runPages(args) {
   const { chromium } = await import("playwright-core");
   const mode = need(args, "mode");
@@ -687,7 +711,10 @@ async function runPages(args) {
     for (const spec of pageList(keys)) {
       if (only && !only.test(spec.name)) continue;
       const started = Date.now();
-      const r = await openOne(spec.staff ? staff : visitor, spec, env, state);
+      // A page that stops answering is reported as such and the run goes on.
+      const r = await bounded(openOne(spec.staff ? staff : visitor, spec, env, state), 240_000, null) ?? {
+        ...stalled(spec, env),
+      };
       r.seconds = (Date.now() - started) / 1000;
       results.push(r);
       const s = summaryRow(r);
