@@ -178,12 +178,17 @@ fn import_prints_the_records_of_every_kind() {
         )),
         "{text}"
     );
-    assert!(text.contains(&format!(
-        ", {} badges, {} programs, {} modules, 1 community (",
-        ds.badges.len(),
-        ds.programs.len(),
-        ds.modules.len()
-    )));
+    assert!(
+        text.contains(&format!(
+            ", {} badges, {} boards, {} member snapshots, {} programs, {} modules, 1 community (",
+            ds.badges.len(),
+            ds.boards.len(),
+            ds.member_snapshots.len(),
+            ds.programs.len(),
+            ds.modules.len()
+        )),
+        "{text}"
+    );
     for (n, text) in [
         (0, "0"),
         (999, "999"),
@@ -196,7 +201,7 @@ fn import_prints_the_records_of_every_kind() {
         serde_json::from_str(&stdout(&import(&dir, &fresh, &["--json"]))).unwrap();
     assert_eq!(json["records"]["issues"], ds.issues.len());
     assert_eq!(json["records"]["pull_requests"], ds.pull_requests.len());
-    assert_eq!(json["records"].as_object().unwrap().len(), 21);
+    assert_eq!(json["records"].as_object().unwrap().len(), 23);
     let total: u64 = json["records"]
         .as_object()
         .unwrap()
