@@ -18,9 +18,13 @@ pub const WINDOW: Duration = Duration::from_secs(10);
 /// recent, a new caller's token is not remembered.
 const CAPACITY: usize = 10_000;
 
+/// A caller: its client address (none in-process) and its `User-Agent`.
+type Caller = (Option<IpAddr>, String);
+
 #[derive(Debug, Default)]
 pub struct FirstVisits {
-    recent: Mutex<HashMap<(Option<IpAddr>, String), (String, Instant)>>,
+    /// The token made for each caller, and when.
+    recent: Mutex<HashMap<Caller, (String, Instant)>>,
 }
 
 impl FirstVisits {
