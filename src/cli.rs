@@ -178,7 +178,7 @@ pub enum DbCommand {
 
 /// `--allow-empty`: a kind of record ([`store::KINDS`]) or `all`.
 fn allow_empty_parser() -> PossibleValuesParser {
-    PossibleValuesParser::new(std::iter::once("all").chain(store::KINDS))
+    PossibleValuesParser::new(std::iter::once("all").chain(store::KINDS.iter().copied()))
 }
 
 /// `--scale`: the names of [`Scale::ALL`], listed in `--help`.

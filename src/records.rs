@@ -57,62 +57,67 @@ impl fmt::Display for Origin {
 /// Records of one type, in stable-id order, each with its origin.
 pub type Records<T> = Vec<(Origin, T)>;
 
-/// A whole dataset in interchange form.
-#[derive(Debug, Default, Clone)]
-pub struct Dataset {
-    pub organizations: Records<Organization>,
-    pub members: Records<Member>,
-    pub repositories: Records<Repository>,
-    pub repository_contributors: Records<RepositoryContributor>,
-    pub labels: Records<Label>,
-    pub issues: Records<Issue>,
-    pub milestones: Records<Milestone>,
-    pub releases: Records<Release>,
-    pub chapters: Records<Chapter>,
-    pub committees: Records<Committee>,
-    pub projects: Records<Project>,
-    pub events: Records<Event>,
-    pub sponsors: Records<Sponsor>,
-    pub snapshots: Records<Snapshot>,
-    pub pull_requests: Records<PullRequest>,
-    pub posts: Records<Post>,
-    pub project_health_metrics: Records<ProjectHealthMetrics>,
-    pub badges: Records<Badge>,
-    pub boards: Records<Board>,
-    pub member_snapshots: Records<MemberSnapshot>,
-    /// Mentorship programs and their modules.
-    pub programs: Records<Program>,
-    pub modules: Records<Module>,
-    /// `community.json` (all defaults when the file is missing).
-    pub community: Community,
+/// Every kind of record, declared once: `name: Type`, where the name is its interchange
+/// file (`name.jsonl`), its table and its field of [`Dataset`], in the order `roost db
+/// import` reads and reports them. `with_kinds!(m)` calls the macro `m!` with the list,
+/// so the dataset, its file names, the reader and the embedded sample are all made
+/// from it.
+#[macro_export]
+macro_rules! with_kinds {
+    ($m:ident) => {
+        $m! {
+            organizations: Organization,
+            members: Member,
+            repositories: Repository,
+            repository_contributors: RepositoryContributor,
+            labels: Label,
+            issues: Issue,
+            milestones: Milestone,
+            releases: Release,
+            chapters: Chapter,
+            committees: Committee,
+            projects: Project,
+            events: Event,
+            sponsors: Sponsor,
+            snapshots: Snapshot,
+            pull_requests: PullRequest,
+            posts: Post,
+            project_health_metrics: ProjectHealthMetrics,
+            badges: Badge,
+            boards: Board,
+            member_snapshots: MemberSnapshot,
+            programs: Program,
+            modules: Module,
+        }
+    };
 }
 
-/// The interchange files, in the order they are read.
-pub const FILES: &[&str] = &[
-    "organizations.jsonl",
-    "members.jsonl",
-    "repositories.jsonl",
-    "repository_contributors.jsonl",
-    "labels.jsonl",
-    "issues.jsonl",
-    "milestones.jsonl",
-    "releases.jsonl",
-    "chapters.jsonl",
-    "committees.jsonl",
-    "projects.jsonl",
-    "events.jsonl",
-    "sponsors.jsonl",
-    "snapshots.jsonl",
-    "pull_requests.jsonl",
-    "posts.jsonl",
-    "project_health_metrics.jsonl",
-    "badges.jsonl",
-    "boards.jsonl",
-    "member_snapshots.jsonl",
-    "programs.jsonl",
-    "modules.jsonl",
-    "community.json",
-];
+macro_rules! define_dataset {
+    ($($field:ident: $ty:ty),* $(,)?) => {
+        /// A whole dataset in interchange form.
+        #[derive(Debug, Default, Clone)]
+        pub struct Dataset {
+            $(pub $field: Records<$ty>,)*
+            /// `community.json` (all defaults when the file is missing).
+            pub community: Community,
+        }
+
+        /// The kinds of record, one JSON Lines file each (`KIND.jsonl`), in the order
+        /// `roost db import` reports them. Each is also the name of its table.
+        pub const KINDS: &[&str] = &[$(stringify!($field)),*];
+
+        /// The interchange files, in the order they are read.
+        pub const FILES: &[&str] = &[$(concat!(stringify!($field), ".jsonl"),)* "community.json"];
+
+        impl Dataset {
+            /// The records of each kind, in the order of [`KINDS`].
+            pub fn kind_counts(&self) -> Vec<(&'static str, u64)> {
+                vec![$((stringify!($field), self.$field.len() as u64)),*]
+            }
+        }
+    };
+}
+with_kinds!(define_dataset);
 
 /// Origin used for records built in memory (synthetic datasets).
 pub fn synthetic_origin(file: &'static str, index: usize) -> Origin {

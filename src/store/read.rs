@@ -20,61 +20,11 @@ use crate::records::{Community, Dataset, Origin, Records};
 /// The one interchange file that is a single JSON object, not JSON Lines.
 pub const COMMUNITY: &str = "community.json";
 
-/// The kinds of record, one JSON Lines file each (`KIND.jsonl`), in the order
-/// `roost db import` reports them. Each is also the name of its table.
-pub const KINDS: [&str; 22] = [
-    "organizations",
-    "members",
-    "repositories",
-    "repository_contributors",
-    "labels",
-    "issues",
-    "milestones",
-    "releases",
-    "chapters",
-    "committees",
-    "projects",
-    "events",
-    "sponsors",
-    "snapshots",
-    "pull_requests",
-    "posts",
-    "project_health_metrics",
-    "badges",
-    "boards",
-    "member_snapshots",
-    "programs",
-    "modules",
-];
+pub use crate::records::KINDS;
 
 /// The records of each kind of `ds`, in the order of [`KINDS`].
-pub fn kind_counts(ds: &Dataset) -> [(&'static str, u64); 22] {
-    let n = |len: usize| len as u64;
-    let counts = [
-        n(ds.organizations.len()),
-        n(ds.members.len()),
-        n(ds.repositories.len()),
-        n(ds.repository_contributors.len()),
-        n(ds.labels.len()),
-        n(ds.issues.len()),
-        n(ds.milestones.len()),
-        n(ds.releases.len()),
-        n(ds.chapters.len()),
-        n(ds.committees.len()),
-        n(ds.projects.len()),
-        n(ds.events.len()),
-        n(ds.sponsors.len()),
-        n(ds.snapshots.len()),
-        n(ds.pull_requests.len()),
-        n(ds.posts.len()),
-        n(ds.project_health_metrics.len()),
-        n(ds.badges.len()),
-        n(ds.boards.len()),
-        n(ds.member_snapshots.len()),
-        n(ds.programs.len()),
-        n(ds.modules.len()),
-    ];
-    std::array::from_fn(|i| (KINDS[i], counts[i]))
+pub fn kind_counts(ds: &Dataset) -> Vec<(&'static str, u64)> {
+    ds.kind_counts()
 }
 
 /// Every name in `dir` that is not an interchange file (hidden names, starting with
@@ -149,33 +99,17 @@ struct Files<'a> {
     omitted: &'a mut usize,
 }
 
-fn read_all(f: &mut Files, errors: &mut Vec<String>) -> Dataset {
-    Dataset {
-        organizations: read_file(f, "organizations.jsonl", errors),
-        members: read_file(f, "members.jsonl", errors),
-        repositories: read_file(f, "repositories.jsonl", errors),
-        repository_contributors: read_file(f, "repository_contributors.jsonl", errors),
-        labels: read_file(f, "labels.jsonl", errors),
-        issues: read_file(f, "issues.jsonl", errors),
-        milestones: read_file(f, "milestones.jsonl", errors),
-        releases: read_file(f, "releases.jsonl", errors),
-        chapters: read_file(f, "chapters.jsonl", errors),
-        committees: read_file(f, "committees.jsonl", errors),
-        projects: read_file(f, "projects.jsonl", errors),
-        events: read_file(f, "events.jsonl", errors),
-        sponsors: read_file(f, "sponsors.jsonl", errors),
-        snapshots: read_file(f, "snapshots.jsonl", errors),
-        pull_requests: read_file(f, "pull_requests.jsonl", errors),
-        posts: read_file(f, "posts.jsonl", errors),
-        project_health_metrics: read_file(f, "project_health_metrics.jsonl", errors),
-        badges: read_file(f, "badges.jsonl", errors),
-        boards: read_file(f, "boards.jsonl", errors),
-        member_snapshots: read_file(f, "member_snapshots.jsonl", errors),
-        programs: read_file(f, "programs.jsonl", errors),
-        modules: read_file(f, "modules.jsonl", errors),
-        community: read_community(f, errors),
-    }
+macro_rules! read_kinds {
+    ($($field:ident: $ty:ty),* $(,)?) => {
+        fn read_all(f: &mut Files, errors: &mut Vec<String>) -> Dataset {
+            Dataset {
+                $($field: read_file(f, concat!(stringify!($field), ".jsonl"), errors),)*
+                community: read_community(f, errors),
+            }
+        }
+    };
 }
+crate::with_kinds!(read_kinds);
 
 /// The bytes of `file` in the folder: `Ok(None)` when it is absent, an error (naming
 /// it) when it is not a regular file or a symbolic link to one inside the folder, or
