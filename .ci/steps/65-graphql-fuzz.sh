@@ -9,7 +9,10 @@
 # GraphQL answer, a null in a non-null field, or a body that is not a GraphQL
 # response. The checks are those that judge the server's answers; the per-address rate
 # limit is lifted, since every request comes from one address. The seed is fixed, so a
-# failure reproduces.
+# failure reproduces. The login-only mentorship queries (`management*`, `myPrograms`)
+# are left out: they answer `UNAUTHENTICATED` to every caller by design, a code the
+# fuzzer does not count among client errors (tests/graphql/queries/mentorship.rs holds
+# their answers).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .ci/sdk/serve.sh
@@ -19,6 +22,7 @@ roost_venv 'schemathesis>=4,<5'
 "$ROOST_VENV/bin/schemathesis" run "$ROOST_URL/graphql/" \
   --checks not_a_server_error,response_schema_conformance \
   --phases examples,fuzzing \
+  --exclude-name-regex '^Query\.(management|my)' \
   --max-examples 50 --workers 2 --seed 1 --no-color
 
 errors=$(grep -c '"status":5[0-9][0-9]' "$ROOST_WORK/serve.log" || true)

@@ -119,7 +119,22 @@ impl Schemas {
         if let Some(order) = order {
             order.apply(&mut response.data);
         }
+        code_argument_errors(&mut response);
         Outcome::Executed(response)
+    }
+}
+
+/// An argument value the schema's type cannot take (an `Int` past 32 bits) is found
+/// when the field runs, with no code: it is the client's mistake, `BAD_USER_INPUT`.
+fn code_argument_errors(response: &mut async_graphql::Response) {
+    for error in &mut response.errors {
+        let coded = (error.extensions.as_ref()).is_some_and(|e| e.get("code").is_some());
+        if !coded && error.message.starts_with("Failed to parse ") {
+            error
+                .extensions
+                .get_or_insert_with(Default::default)
+                .set("code", "BAD_USER_INPUT");
+        }
     }
 }
 

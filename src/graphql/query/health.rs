@@ -204,47 +204,56 @@ impl FloatLookup {
     }
 }
 
+/// A condition and the values of its `?`s, in order; none when it keeps every record.
+type Condition = Option<(String, Vec<Value>)>;
+
 impl HealthFilter {
-    /// The filter as one condition, its values appended to `args`; none when it keeps
-    /// every record.
-    fn condition(&self, args: &mut Vec<Value>, depth: usize) -> Result<Option<String>> {
+    /// The filter as one condition with its values.
+    fn condition(&self, depth: usize) -> Result<Condition> {
         if depth > MAX_FILTER_DEPTH {
             return Err(bad_user_input(format!(
                 "filters: AND, OR and NOT nest at most {MAX_FILTER_DEPTH} deep"
             )));
         }
-        let mut parts = Vec::new();
+        let (mut parts, mut args) = (Vec::new(), Vec::new());
         if let Some(score) = &self.score {
-            score.conditions("t.score", args, &mut parts);
+            score.conditions("t.score", &mut args, &mut parts);
         }
         if let Some(level) = self.level {
             parts.push("p.level = ?".to_string());
             args.push(Value::Text(level.as_str().to_string()));
         }
-        let mut own = (!parts.is_empty()).then(|| parts.join(" AND "));
+        let mut own = (!parts.is_empty()).then(|| (parts.join(" AND "), args));
         if let Some(and) = &self.and {
-            if let Some(other) = and.condition(args, depth + 1)? {
-                own = Some(match own {
-                    Some(own) => format!("({own}) AND ({other})"),
-                    None => other,
-                });
-            }
+            own = match (own, and.condition(depth + 1)?) {
+                (Some((a, mut x)), Some((b, y))) => {
+                    x.extend(y);
+                    Some((format!("({a}) AND ({b})"), x))
+                }
+                (one, None) | (None, one) => one,
+            };
         }
         if let Some(or) = &self.or {
             // An empty side keeps every record, and so does their union.
-            let other = or.condition(args, depth + 1)?;
-            own = match (own, other) {
-                (Some(own), Some(other)) => Some(format!("({own}) OR ({other})")),
+            own = match (own, or.condition(depth + 1)?) {
+                (Some((a, mut x)), Some((b, y))) => {
+                    x.extend(y);
+                    Some((format!("({a}) OR ({b})"), x))
+                }
                 _ => None,
             };
         }
         if let Some(not) = &self.not {
-            let other = not
-                .condition(args, depth + 1)?
-                .unwrap_or_else(|| "1".into());
+            // Not an empty filter keeps no record.
+            let (b, y) = not
+                .condition(depth + 1)?
+                .unwrap_or_else(|| ("1".into(), Vec::new()));
             own = Some(match own {
-                Some(own) => format!("({own}) AND NOT ({other})"),
-                None => format!("NOT ({other})"),
+                Some((a, mut x)) => {
+                    x.extend(y);
+                    (format!("({a}) AND NOT ({b})"), x)
+                }
+                None => (format!("NOT ({b})"), y),
             });
         }
         Ok(own)
@@ -253,14 +262,13 @@ impl HealthFilter {
 
 /// `FROM … WHERE …` of the newest measurements kept by `filters`, and its values.
 fn latest(filters: Option<&HealthFilter>) -> Result<(String, Vec<Value>)> {
-    let mut args = Vec::new();
     let condition = match filters {
-        Some(filters) => filters.condition(&mut args, 0)?,
+        Some(filters) => filters.condition(0)?,
         None => None,
     };
     Ok(match condition {
-        Some(condition) => (format!("{LATEST} AND ({condition})"), args),
-        None => (LATEST.to_string(), args),
+        Some((condition, args)) => (format!("{LATEST} AND ({condition})"), args),
+        None => (LATEST.to_string(), Vec::new()),
     })
 }
 

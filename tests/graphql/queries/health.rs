@@ -155,6 +155,19 @@ async fn score_and_level_filters_and_their_combinations() {
             by_name(&|l| l.level != "flagship"),
         ),
         (json!({"score": {"inList": []}}), vec![]),
+        // An empty side: `OR` with it keeps everything, `AND` with it changes nothing,
+        // and the values of the side left out are not bound.
+        (json!({"OR": {"level": "LAB"}}), by_name(&|_| true)),
+        (json!({"score": {"gte": 75}, "OR": {}}), by_name(&|_| true)),
+        (
+            json!({"AND": {"level": "LAB"}}),
+            by_name(&|l| l.level == "lab"),
+        ),
+        (
+            json!({"level": "FLAGSHIP", "NOT": {"score": {"gte": 75}, "OR": {"level": "LAB"}}}),
+            // SQL's NOT: a missing score is neither kept nor left out by it, so dropped.
+            by_name(&|l| l.level == "flagship" && l.score.is_some_and(|s| s < 75.0)),
+        ),
     ];
     for (filter, expected) in cases {
         let data = list(filter.clone(), page.clone(), order.clone()).await;
@@ -209,6 +222,32 @@ async fn pages_orderings_and_bad_input() {
         .json();
     let message = answer["errors"][0]["message"].as_str().unwrap_or_default();
     assert!(message.contains("LEGENDARY"), "{answer}");
+    // An `Int` past 32 bits is the client's mistake, coded (a variable when the
+    // document is checked, a literal when the field runs).
+    let answer = app()
+        .post(
+            "query($p: OffsetPaginationInput!) { projectHealthMetrics(pagination: $p) { score } }",
+            json!({"p": {"offset": 0, "limit": 4_294_967_296u64}}),
+        )
+        .await
+        .json();
+    let code = &answer["errors"][0]["extensions"]["code"];
+    assert!(
+        code == "BAD_USER_INPUT" || code == "GRAPHQL_VALIDATION_FAILED",
+        "{answer}"
+    );
+    let answer = app()
+        .post(
+            "{ boardOfDirectors(year: 99999999999) { year } }",
+            json!({}),
+        )
+        .await
+        .json();
+    assert_eq!(
+        answer["errors"][0]["extensions"]["code"],
+        json!("BAD_USER_INPUT"),
+        "{answer}"
+    );
     // Nesting deeper than 8 is refused with a coded error, not a crash.
     let mut deep = json!({"level": "LAB"});
     for _ in 0..12 {
