@@ -42,7 +42,7 @@ sed -i 's/"name":"London"/"name":"London Town"/' "$work/b-export/chapters.jsonl"
 "$bin" db import "$work/b-export" --db "$work/b.db" >/dev/null
 
 mkdir "$work/fs"
-mount -t tmpfs -o size=24m tmpfs "$work/fs"
+mount -t tmpfs -o size=48m tmpfs "$work/fs"
 
 # Fills the tmpfs to leave $1 KiB free (as far as tmpfs pages allow).
 fill() {
@@ -78,7 +78,7 @@ site="$work/fs/gen/site"
 live_db=a
 failures=0
 successes=0
-for free in 0 32 128 400 800 1100 1300 1600 12000; do
+for free in 0 32 128 400 800 1100 1300 1600 30000; do
   next=b
   [ "$live_db" = b ] && next=a
   before="$(cd "$site" && find . -type f ! -path './changes/*' -print0 | sort -z | xargs -0 sha256sum)"
@@ -159,7 +159,7 @@ copy="$work/fs/mirror"
 "$bin" mirror "$url" --out "$copy" --jobs 4 >/dev/null
 served=a
 failures=0
-for free in 0 64 400 1600 12000; do
+for free in 0 64 400 1600 30000; do
   next=b
   [ "$served" = b ] && next=a
   ln -sfn "$next/site" "$work/served"
