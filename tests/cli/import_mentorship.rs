@@ -1,36 +1,9 @@
 //! `roost db import` of mentorship programs and modules: the sample's import, and bad
 //! references, keys and periods refused as `file:line` errors, nothing written.
 
-use roost::store;
 use serde_json::{json, Value};
 
-use crate::support::write_sample;
-
-/// Imports the sample with `edit` applied to `file`; the error text (or "" when it
-/// imported). A failed import leaves no dataset behind.
-fn import(file: &str, edit: impl FnOnce(&mut Vec<String>)) -> String {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("jsonl");
-    write_sample(&dir, file, edit);
-    let db = tmp.path().join("roost.db");
-    match store::import_dir(&dir, &db, roost::idx::build) {
-        Ok(_) => {
-            assert_eq!(store::check(&db).unwrap(), Vec::<String>::new());
-            String::new()
-        }
-        Err(e) => {
-            assert!(!db.exists());
-            format!("{e:#}")
-        }
-    }
-}
-
-/// Line `index` (0-based) of a file as JSON, changed by `change`.
-fn edit(lines: &mut [String], index: usize, change: impl FnOnce(&mut Value)) {
-    let mut v: Value = serde_json::from_str(&lines[index]).unwrap();
-    change(&mut v);
-    lines[index] = v.to_string();
-}
+use super::import_pages::{edit_line as edit, import};
 
 #[test]
 fn the_sample_imports_its_programs_and_modules() {

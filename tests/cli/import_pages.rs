@@ -15,7 +15,7 @@ use crate::support::{write_sample, Sample};
 
 /// Imports the sample with `edit` applied to `file`; the error text (or "" when it
 /// imported). A failed import leaves no dataset behind.
-fn import(file: &str, edit: impl FnOnce(&mut Vec<String>)) -> String {
+pub(super) fn import(file: &str, edit: impl FnOnce(&mut Vec<String>)) -> String {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("jsonl");
     write_sample(&dir, file, edit);
@@ -33,7 +33,7 @@ fn import(file: &str, edit: impl FnOnce(&mut Vec<String>)) -> String {
 }
 
 /// Line `index` of a file as JSON, changed by `change`.
-fn edit_line(lines: &mut [String], index: usize, change: impl FnOnce(&mut Value)) {
+pub(super) fn edit_line(lines: &mut [String], index: usize, change: impl FnOnce(&mut Value)) {
     let mut v: Value = serde_json::from_str(&lines[index]).unwrap();
     change(&mut v);
     lines[index] = v.to_string();
