@@ -313,15 +313,17 @@ async fn caller(
             None => {}
         }
     }
-    // The address the shim found (behind a trusted proxy, the forwarded one), else
-    // the peer; in-process requests without either (tests) have none to count.
+    Ok(client_address(parts).map(|ip| Client::from_address(ip, &service.limits.trusted_clients)))
+}
+
+/// The address the shim found (behind a trusted proxy, the forwarded one), else the
+/// peer; in-process requests without either (tests) have none.
+fn client_address(parts: &axum::http::request::Parts) -> Option<std::net::IpAddr> {
     let found = parts.extensions.get::<ClientAddr>().map(|c| c.0);
-    Ok(found
-        .or_else(|| {
-            let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
-            peer.map(|c| c.0.ip())
-        })
-        .map(|ip| Client::from_address(ip, &service.limits.trusted_clients)))
+    found.or_else(|| {
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
+        peer.map(|c| c.0.ip())
+    })
 }
 
 fn unauthenticated(message: String) -> HttpError {
@@ -614,10 +616,7 @@ async fn csrf(State(service): State<Arc<Service>>, request: Request) -> Response
     let token = match cookie(headers, CSRF_COOKIE).filter(|t| valid_token(t)) {
         Some(token) => token.to_string(),
         None => {
-            let client = (parts.extensions.get::<ClientAddr>().map(|c| c.0)).or_else(|| {
-                let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
-                peer.map(|c| c.0.ip())
-            });
+            let client = client_address(&parts);
             let agent = headers
                 .get(header::USER_AGENT)
                 .and_then(|v| v.to_str().ok())

@@ -4,37 +4,26 @@
 use async_graphql::{ComplexObject, Context, Object, Result};
 use rusqlite::types::Value;
 
-use super::{fetch, list, Select};
-use crate::graphql::loaders::one;
+use super::{list, Select};
+use crate::graphql::loaders::{many, one};
 use crate::graphql::records::relations as l;
 use crate::graphql::records::{Board, EntityLeader, MemberSnapshot, User};
 use crate::graphql::types::{limit_cost, limit_or};
-use crate::schema::Selected;
 use crate::store::lc;
 
 #[derive(Default)]
 pub struct BoardQuery;
 
-/// The entries of `kind` (`board_candidate`, `board_member`) of board `id`, in order.
-async fn entries(ctx: &Context<'_>, kind: &'static str, id: i64) -> Result<Vec<EntityLeader>> {
-    let sql = format!(
-        "SELECT {} FROM leaders t WHERE t.entity_kind = ? AND t.entity_id = ? \
-         ORDER BY t.position",
-        EntityLeader::COLUMNS
-    );
-    fetch(ctx, sql, vec![Value::Text(kind.into()), Value::Integer(id)]).await
-}
-
 #[ComplexObject]
 impl Board {
     /// The candidates of the year's election, in the order listed.
     async fn candidates(&self, ctx: &Context<'_>) -> Result<Vec<EntityLeader>> {
-        entries(ctx, "board_candidate", self.id).await
+        many(ctx, l::BoardCandidates(self.id)).await
     }
 
     /// The members of the board, in the order listed.
     async fn members(&self, ctx: &Context<'_>) -> Result<Vec<EntityLeader>> {
-        entries(ctx, "board_member", self.id).await
+        many(ctx, l::BoardMembers(self.id)).await
     }
 }
 

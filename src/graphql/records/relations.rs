@@ -287,6 +287,8 @@ relation!(
 relation!(ChapterLeaders => EntityLeader, limit MAX_LIMIT, leaders(), bind "chapter");
 relation!(CommitteeLeaders => EntityLeader, limit MAX_LIMIT, leaders(), bind "committee");
 relation!(ProjectLeaders => EntityLeader, limit MAX_LIMIT, leaders(), bind "project");
+relation!(BoardCandidates => EntityLeader, limit MAX_LIMIT, leaders(), bind "board_candidate");
+relation!(BoardMembers => EntityLeader, limit MAX_LIMIT, leaders(), bind "board_member");
 relation!(
     /// The active project a repository belongs to (the first by id).
     ProjectOfRepository => Project, limit 1,

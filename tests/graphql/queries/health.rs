@@ -59,6 +59,12 @@ fn latest() -> Vec<Latest> {
     out
 }
 
+/// The project keys `projectHealthMetrics` listed, in order.
+fn listed_keys(data: &Value) -> Vec<Value> {
+    let list = data["projectHealthMetrics"].as_array().unwrap();
+    list.iter().map(|m| m["projectKey"].clone()).collect()
+}
+
 fn keys(list: &[Latest]) -> Value {
     json!(list.iter().map(|l| l.key.clone()).collect::<Vec<_>>())
 }
@@ -98,12 +104,7 @@ async fn newest_measurement_per_active_project_by_score() {
             "starsCount": first.stars, "contributorsCount": first.contributors,
             "forksCount": first.forks, "createdAt": ts(first.created_micros)})
     );
-    let got: Vec<Value> = data["projectHealthMetrics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["projectKey"].clone())
-        .collect();
+    let got = listed_keys(&data);
     assert_eq!(json!(got), keys(&expected));
     assert_eq!(
         data["projectHealthMetricsDistinctLength"],
@@ -171,12 +172,7 @@ async fn score_and_level_filters_and_their_combinations() {
     ];
     for (filter, expected) in cases {
         let data = list(filter.clone(), page.clone(), order.clone()).await;
-        let got: Vec<Value> = data["projectHealthMetrics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["projectKey"].clone())
-            .collect();
+        let got = listed_keys(&data);
         assert_eq!(json!(got), keys(&expected), "{filter}");
         assert_eq!(
             data["projectHealthMetricsDistinctLength"],
@@ -192,12 +188,7 @@ async fn pages_orderings_and_bad_input() {
     by_stars.sort_by(|a, b| a.stars.cmp(&b.stars).then(a.order.cmp(&b.order)));
     let order = json!([{"starsCount": "ASC"}]);
     let data = list(json!({}), json!({"offset": 1, "limit": 2}), order.clone()).await;
-    let got: Vec<Value> = data["projectHealthMetrics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["projectKey"].clone())
-        .collect();
+    let got = listed_keys(&data);
     assert_eq!(json!(got), keys(&by_stars[1..3]));
     // The count is of every page.
     assert_eq!(
