@@ -15,10 +15,15 @@
 #     SQL through its JSON API;
 #   - the pre-rendered `/api/v0/issues/`, plain and with `Accept-Encoding: gzip` (the
 #     tree's `.gz` sibling, written by default; nginx with `gzip_static`): roost against
-#     nginx serving the same folder; the plain
-#     one in three alternating turns, reported as each server's median turn;
+#     nginx serving the same folder; each in three alternating turns, reported as each
+#     server's median turn;
 #   - the live list alone (one connection) for its p99;
-#   - the same two with the live cache off (`--live-cache-mb 0`): the cost of a miss.
+#   - the same two with the live cache off (`--live-cache-mb 0`): the cost of a miss;
+#   - `q` structured search (`projects?q=name:a stars:>10&page_size=7`), with and
+#     without the live cache, against datasette's search of the same table: the
+#     projects table has no full-text index, so datasette's `LIKE` filters
+#     (`name__contains=a&stars__gt=10`, active projects, 7 a page, its own count);
+#     and alone without the live cache, for its p99;
 #   - the frontend's GraphQL page queries (bench/graphql_pages.py: the 21 operations of
 #     tests/graphql/pages, one connection, 200 runs each), with the live cache and with
 #     `--live-cache-mb 0` (every answer executed).
@@ -121,6 +126,9 @@ wait_port() {
 
 live_path='/api/v0/issues/?state=open&page_size=7&page=3'
 live_sql="SELECT t.created_at, t.state, t.title, t.updated_at, t.url FROM issues t WHERE t.state = 'open' ORDER BY t.created_at DESC, t.updated_at DESC, t.id LIMIT 7 OFFSET 14"
+q_path='/api/v0/projects/?q=name:a%20stars:%3E10&page_size=7'
+# datasette's table search (no full-text index on projects: its LIKE filters).
+q_ds='projects.json?_shape=array&_size=7&is_active__exact=1&name__contains=a&stars__gt=10&_sort_desc=stars'
 
 key=$("$roost" keys create --name bench --auth-db "$work/auth.db" | grep -o 'rk_[A-Za-z0-9_-]*' | head -1)
 # empty_site: a tree of no files, newer than every dataset made so far (`serve`
@@ -239,6 +247,8 @@ ds_url="http://127.0.0.1:18082/$(basename "$db" .db)/-/query.json?_shape=array&s
 curl -sf -H "X-API-Key: $key" "http://127.0.0.1:18080$live_path" > /dev/null
 curl -sf "$ds_url" > /dev/null || ds_url="${ds_url/\/-\/query.json/.json}"
 curl -sf "$ds_url" > /dev/null
+ds_q_url="http://127.0.0.1:18082/$(basename "$db" .db)/$q_ds"
+curl -sf "$ds_q_url" > /dev/null
 
 bench "roost live" "http://127.0.0.1:18080$live_path" "X-API-Key: $key"
 r_rps=$rps; r_p99=$p99
@@ -261,29 +271,42 @@ row "the same with \`--live-cache-mb 0\` (every answer made from SQLite)" "$r_rp
     "$(awk -v a="$r_rps" -v b="$rps" 'BEGIN {printf "%.1f", a / b}')"
 alone "roost live, no live cache, alone" "http://127.0.0.1:18084$live_path" "X-API-Key: $key"
 row "the same, one connection" "p99 $p99 ms" "" ""
+bench "roost q" "http://127.0.0.1:18080$q_path" "X-API-Key: $key"
+r_rps=$rps; r_p99=$p99
+bench "datasette LIKE search" "$ds_q_url"
+ds_rps=$rps; ds_p99=$p99
+row "\`q\` \`${q_path#/api/v0/}\` ($live_scale), $connections connections" "$r_rps req/s, p99 $r_p99 ms" "datasette's \`LIKE\` search of the same table (no full-text index): $ds_rps req/s, p99 $ds_p99 ms" \
+    "$(awk -v a="$r_rps" -v b="$ds_rps" 'BEGIN {printf "%.1f", a / b}')"
+bench "roost q, no live cache" "http://127.0.0.1:18084$q_path" "X-API-Key: $key"
+row "the same with \`--live-cache-mb 0\`" "$rps req/s, p99 $p99 ms" "datasette: $ds_rps req/s, p99 $ds_p99 ms" \
+    "$(awk -v a="$rps" -v b="$ds_rps" 'BEGIN {printf "%.1f", a / b}')"
+alone "roost q, no live cache, alone" "http://127.0.0.1:18084$q_path" "X-API-Key: $key"
+row "the same, one connection" "p99 $p99 ms" "" ""
 kill "$nocache_pid"
 
 # The file rows move with whatever else the machine runs: roost and nginx take turns,
 # three runs each, and the row gives each one's median run (by req/s).
-file_runs=()
-for turn in 1 2 3; do
-    bench "roost file ($turn)" "http://127.0.0.1:18080/api/v0/issues/" "X-API-Key: $key"
-    r_rps=$rps; r_p99=$p99
-    bench "nginx file ($turn)" "http://127.0.0.1:18081/api/v0/issues/"
-    file_runs+=("$r_rps $r_p99 $rps $p99")
-done
-median_of() { # FIELD: the median run by that field (1 = roost req/s, 3 = nginx req/s)
-    printf '%s\n' "${file_runs[@]}" | sort -n -k"$1","$1" | sed -n 2p
+# file_turns LABEL [header]: roost and nginx take turns, three runs each; sets r_rps,
+# r_p99 (roost's median run by req/s) and rps, p99 (nginx's).
+file_turns() {
+    local label=$1; shift
+    local runs=() turn
+    for turn in 1 2 3; do
+        bench "roost file$label ($turn)" "http://127.0.0.1:18080/api/v0/issues/" "X-API-Key: $key" "$@"
+        r_rps=$rps; r_p99=$p99
+        bench "nginx file$label ($turn)" "http://127.0.0.1:18081/api/v0/issues/" "$@"
+        runs+=("$r_rps $r_p99 $rps $p99")
+    done
+    # The median run by a field (1 = roost req/s, 3 = nginx req/s).
+    read -r r_rps r_p99 _ _ <<< "$(printf '%s\n' "${runs[@]}" | sort -n -k1,1 | sed -n 2p)"
+    read -r _ _ rps p99 <<< "$(printf '%s\n' "${runs[@]}" | sort -n -k3,3 | sed -n 2p)"
+    echo "   file$label, medians of 3: roost $r_rps req/s (p99 $r_p99 ms), nginx $rps req/s (p99 $p99 ms)"
 }
-read -r r_rps r_p99 _ _ <<< "$(median_of 1)"
-read -r _ _ rps p99 <<< "$(median_of 3)"
-echo "   file, medians of 3: roost $r_rps req/s (p99 $r_p99 ms), nginx $rps req/s (p99 $p99 ms)"
+file_turns ""
 row "pre-rendered \`/api/v0/issues/\` ($(stat -Lc %s "$site/api/v0/issues/index.json") bytes), $connections connections, median of 3 turns" "$r_rps req/s, p99 $r_p99 ms" "nginx, same file: $rps req/s, p99 $p99 ms" \
     "$(awk -v a="$r_rps" -v b="$rps" 'BEGIN {printf "%.2f", a / b}')"
-bench "roost file gzip" "http://127.0.0.1:18080/api/v0/issues/" "X-API-Key: $key" "Accept-Encoding: gzip"
-r_rps=$rps; r_p99=$p99
-bench "nginx file gzip" "http://127.0.0.1:18081/api/v0/issues/" "Accept-Encoding: gzip"
-row "the same with \`Accept-Encoding: gzip\` (the tree's \`.gz\` sibling)" "$r_rps req/s, p99 $r_p99 ms" "nginx \`gzip_static\`, same sibling: $rps req/s, p99 $p99 ms" \
+file_turns " gzip" "Accept-Encoding: gzip"
+row "the same with \`Accept-Encoding: gzip\` (the tree's \`.gz\` sibling, $(stat -Lc %s "$site/api/v0/issues/index.json.gz") bytes), median of 3 turns" "$r_rps req/s, p99 $r_p99 ms" "nginx \`gzip_static\`, same sibling: $rps req/s, p99 $p99 ms" \
     "$(awk -v a="$r_rps" -v b="$rps" 'BEGIN {printf "%.2f", a / b}')"
 rss=$(awk '/VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$roost_pid/status")
 row "shim peak RSS after the load" "$rss MB" "" ""

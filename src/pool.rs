@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
+use rusqlite::config::DbConfig;
 use rusqlite::Connection;
 use tokio::sync::Semaphore;
 
@@ -265,6 +266,17 @@ impl Reader<'_> {
         Ok((out, file))
     }
 
+    /// Like [`Reader::with_identity`], with the file's identity given to `f` too.
+    pub fn with_file<T>(
+        &self,
+        f: impl FnOnce(&Connection, FileId) -> T,
+    ) -> Result<(T, FileId), PoolError> {
+        let (conn, file) = self.checkout()?;
+        let out = f(&conn, file);
+        self.pool.idle.give(conn, file);
+        Ok((out, file))
+    }
+
     /// Runs `f` with a connection whose statements SQLite interrupts once `deadline`
     /// has passed (they then fail with `SQLITE_INTERRUPT`).
     pub fn with_deadline<T>(
@@ -291,13 +303,28 @@ impl Reader<'_> {
         let file = file_id(path)?;
         let conn = match self.pool.idle.take(file) {
             Some(conn) => conn,
-            None => store::open_read(path).map_err(|e| PoolError::Open {
-                path: path.clone(),
-                source: e.into(),
-            })?,
+            None => open(path)?,
         };
         Ok((conn, file))
     }
+}
+
+/// A read connection of the pool. Its statements are planned once, whatever the
+/// values later bound (SQLite's query planner stability guarantee): otherwise SQLite
+/// (3.54) marks a statement to be prepared again whenever a new value is bound to a
+/// `LIMIT ?` or `OFFSET ?`, or to a parameter the dataset's `sqlite_stat4` samples
+/// could plan differently, and every page read through a cached statement paid a
+/// new preparation (some 300,000 instructions, half of a live list page:
+/// bench/RESULTS.md). The rows are the same: only the choice of plan could differ.
+fn open(path: &Path) -> Result<Connection, PoolError> {
+    let failed = |source: Box<dyn std::error::Error + Send + Sync>| PoolError::Open {
+        path: path.to_path_buf(),
+        source,
+    };
+    let conn = store::open_read(path).map_err(|e| failed(e.into()))?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
+        .map_err(|e| failed(e.into()))?;
+    Ok(conn)
 }
 
 #[cfg(test)]
@@ -316,6 +343,40 @@ mod tests {
     fn count(conn: &Connection) -> i64 {
         conn.query_row("SELECT COUNT(*) FROM meta", [], |r| r.get(0))
             .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_cached_statement_runs_as_prepared_whatever_values_are_bound() {
+        let (_dir, db) = dataset();
+        let pool = ReadPool::new(&db, 1);
+        let (rows, reprepared) = pool
+            .run(|reader| {
+                reader.with(|conn| {
+                    let mut rows = Vec::new();
+                    let mut reprepared = 0;
+                    for (limit, offset) in [(1, 0), (2, 0), (1, 1)] {
+                        let mut st = conn.prepare_cached(
+                            "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n \
+                             WHERE x < 10) SELECT x FROM n WHERE x >= ? ORDER BY x LIMIT ? OFFSET ?",
+                        )?;
+                        let keys = st
+                            .query_map(rusqlite::params![2, limit, offset], |r| r.get::<_, i64>(0))?
+                            .collect::<rusqlite::Result<Vec<_>>>()?;
+                        rows.push(keys);
+                        reprepared = st.get_status(rusqlite::StatementStatus::RePrepare);
+                    }
+                    Ok::<_, rusqlite::Error>((rows, reprepared))
+                })
+            })
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        assert_eq!(rows, [vec![2], vec![2, 3], vec![3]]);
+        assert_eq!(
+            reprepared, 0,
+            "the statement was prepared again for new values"
+        );
     }
 
     #[tokio::test]

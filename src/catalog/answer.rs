@@ -3,14 +3,14 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::store::FileId;
 use rusqlite::types::Value;
 use rusqlite::Connection;
 
 use super::query::{order_sql, FilterValue, ListQuery, OrderChoice};
-use super::spec::{DetailSpec, IdRule, ListSpec, ParamKind};
+use super::spec::{DetailSpec, IdRule, ListSpec, ParamKind, PAGE_SIZE};
 use crate::schema::exposure::completed;
 
 /// Why a list or detail has no 200 answer.
@@ -166,14 +166,97 @@ fn needed_from(from: &str, used: &str) -> String {
 /// Counts of list scopes already answered, per dataset file: a client paging through
 /// a list asks for the same count on every page, and a count is the one part of a
 /// page whose cost grows with the scope (an index range), not with the page.
-/// Process-wide, bounded ([`COUNTS_KEPT`], emptied when full).
-type Counts = HashMap<(FileId, String), u64>;
+/// Process-wide, bounded ([`COUNTS_KEPT`], emptied when full). Keyed by the dataset
+/// file, the count's statement and its arguments ([`args_key`]).
+type Counts = HashMap<(FileId, Arc<str>, String), u64>;
 static COUNTS: Mutex<Option<Counts>> = Mutex::new(None);
 const COUNTS_KEPT: usize = 4096;
 
-/// `SELECT COUNT(*)` of `sql` with `args`, remembered per dataset file.
-fn count(conn: &Connection, sql: &str, args: &[Value]) -> rusqlite::Result<u64> {
-    let key = FileId::of_connection(conn).map(|file| (file, format!("{sql}\u{1f}{args:?}")));
+/// The two statements of a list page of one shape: the count of its scope and the
+/// page itself. Their text depends only on the list, the conditions' SQL, the
+/// ordering and `is_upcoming`, not on the values bound, so it is made once per shape
+/// ([`statements`]) rather than per request.
+struct Statements {
+    count: Arc<str>,
+    page: String,
+}
+
+/// Statement texts by (list, ordering, upcoming, conditions' SQL); bounded like the
+/// counts.
+type ShapeKey = (usize, Option<(usize, bool)>, bool, String);
+static SHAPES: Mutex<Option<HashMap<ShapeKey, Arc<Statements>>>> = Mutex::new(None);
+const SHAPES_KEPT: usize = 1024;
+
+/// The statements of a page of `spec` whose conditions are `cond`.
+fn statements(spec: &ListSpec, query: &ListQuery, cond: String) -> Arc<Statements> {
+    let upcoming = query.upcoming(spec);
+    let key: ShapeKey = (
+        spec as *const ListSpec as usize,
+        query.ordering.map(|o| (o.field, o.desc)),
+        upcoming,
+        cond,
+    );
+    if let Some(found) = SHAPES
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .as_ref()
+        .and_then(|shapes| shapes.get(&key))
+    {
+        return Arc::clone(found);
+    }
+    let cond = &key.3;
+    let count = format!(
+        "SELECT COUNT(*) FROM {} {cond}",
+        needed_from(spec.from, cond)
+    );
+    // The page's ids first, from the tables the conditions and the order need (an
+    // index walk, or a sort of keys and ids), then the columns of those rows only.
+    let order = order_sql(spec, query.ordering, upcoming);
+    let page_from = needed_from(spec.from, &format!("{cond} {order}"));
+    let from = needed_from(spec.from, &format!("{} {order}", spec.item.columns));
+    let page = format!(
+        "SELECT {} FROM {from} WHERE t.id IN \
+         (SELECT t.id FROM {page_from} {cond} ORDER BY {order} LIMIT ? OFFSET ?) \
+         ORDER BY {order}",
+        spec.item.columns
+    );
+    let made = Arc::new(Statements {
+        count: count.into(),
+        page,
+    });
+    let mut shapes = SHAPES.lock().unwrap_or_else(PoisonError::into_inner);
+    let shapes = shapes.get_or_insert_with(HashMap::new);
+    if shapes.len() >= SHAPES_KEPT {
+        shapes.clear();
+    }
+    shapes.insert(key, Arc::clone(&made));
+    made
+}
+
+/// The values bound to a statement as one unambiguous text (each value tagged with
+/// its type, text with its length).
+fn args_key(args: &[Value]) -> String {
+    let mut key = String::with_capacity(32);
+    for arg in args {
+        let _ = match arg {
+            Value::Null => write!(key, "n;"),
+            Value::Integer(i) => write!(key, "i{i};"),
+            Value::Real(f) => write!(key, "r{:x};", f.to_bits()),
+            Value::Text(t) => write!(key, "t{}:{t};", t.len()),
+            Value::Blob(b) => write!(key, "b{}:{};", b.len(), hex::encode(b)),
+        };
+    }
+    key
+}
+
+/// `SELECT COUNT(*)` of `statements` with `args`, remembered per dataset file.
+fn count(
+    conn: &Connection,
+    dataset: Option<FileId>,
+    statements: &Statements,
+    args: &[Value],
+) -> rusqlite::Result<u64> {
+    let key = dataset.map(|file| (file, Arc::clone(&statements.count), args_key(args)));
     if let Some(key) = &key {
         let counts = COUNTS.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(total) = counts.as_ref().and_then(|c| c.get(key)) {
@@ -181,7 +264,7 @@ fn count(conn: &Connection, sql: &str, args: &[Value]) -> rusqlite::Result<u64> 
         }
     }
     let total: i64 = conn
-        .prepare_cached(sql)?
+        .prepare_cached(&statements.count)?
         .query_row(rusqlite::params_from_iter(args.iter()), |r| r.get(0))?;
     let total = total as u64;
     if let Some(key) = key {
@@ -204,16 +287,33 @@ pub fn list_page(
     query: &ListQuery,
     today: &str,
 ) -> Result<Vec<u8>, AnswerError> {
+    list_page_of(
+        conn,
+        FileId::of_connection(conn),
+        spec,
+        snapshot,
+        query,
+        today,
+    )
+}
+
+/// [`list_page`] on a connection to the dataset file `dataset` (known to the caller:
+/// the counts it remembers are that file's).
+pub fn list_page_of(
+    conn: &Connection,
+    dataset: Option<FileId>,
+    spec: &ListSpec,
+    snapshot: Option<&str>,
+    query: &ListQuery,
+    today: &str,
+) -> Result<Vec<u8>, AnswerError> {
     let snapshot_id = match snapshot {
         Some(key) => Some(snapshot_id(conn, key)?.ok_or(AnswerError::NotFound("Snapshot"))?),
         None => None,
     };
     let (cond, mut args) = where_clause(spec, snapshot_id, query, today);
-    let count_sql = format!(
-        "SELECT COUNT(*) FROM {} {cond}",
-        needed_from(spec.from, &cond)
-    );
-    let total = count(conn, &count_sql, &args)?;
+    let statements = statements(spec, query, cond);
+    let total = count(conn, dataset, &statements, &args)?;
     let pages = total_pages(total, query.page_size);
     if query.page > pages {
         return Err(AnswerError::PageNotFound {
@@ -221,31 +321,41 @@ pub fn list_page(
             total_pages: pages,
         });
     }
-    // The page's ids first, from the tables the conditions and the order need (an
-    // index walk, or a sort of keys and ids), then the columns of those rows only.
-    let order = order_sql(spec, query.ordering, query.upcoming(spec));
-    let page_from = needed_from(spec.from, &format!("{cond} {order}"));
-    let from = needed_from(spec.from, &format!("{} {order}", spec.item.columns));
-    let sql = format!(
-        "SELECT {} FROM {from} WHERE t.id IN \
-         (SELECT t.id FROM {page_from} {cond} ORDER BY {order} LIMIT ? OFFSET ?) \
-         ORDER BY {order}",
-        spec.item.columns
-    );
     args.push(Value::Integer(query.page_size as i64));
     args.push(Value::Integer(((query.page - 1) * query.page_size) as i64));
-    let mut st = conn.prepare_cached(&sql)?;
+    let mut st = conn.prepare_cached(&statements.page)?;
     let mut rows = st.query(rusqlite::params_from_iter(args.iter()))?;
-    let mut items = Vec::new();
+    // The envelope as [`render_page`] writes it, the items straight into it.
+    let mut out = Vec::with_capacity(256 + 512 * query.page_size.min(PAGE_SIZE) as usize);
+    page_head(&mut out, query.page, pages);
+    let mut first = true;
     while let Some(row) = rows.next()? {
-        items.push((spec.item.render)(conn, row)?);
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        (spec.item.render_into)(conn, row, &mut out)?;
     }
-    Ok(render_page(
-        items.iter().map(|i| i.as_slice()),
-        query.page,
-        query.page_size,
-        total,
-    ))
+    page_tail(&mut out, total, pages);
+    Ok(out)
+}
+
+/// The start of a list envelope, up to its first item.
+fn page_head(out: &mut Vec<u8>, page: u64, pages: u64) {
+    let _ = write!(
+        VecWriter(out),
+        "{{\"current_page\":{page},\"has_next\":{},\"has_previous\":{},\"items\":[",
+        page < pages,
+        page > 1
+    );
+}
+
+/// The end of a list envelope, after its last item.
+fn page_tail(out: &mut Vec<u8>, total: u64, pages: u64) {
+    let _ = write!(
+        VecWriter(out),
+        "],\"total_count\":{total},\"total_pages\":{pages}}}"
+    );
 }
 
 /// Every record of a list scope in one ordering, with the values of its enumerable
@@ -384,6 +494,49 @@ mod tests {
 
     const FROM: &str = "issues t JOIN repositories r ON r.id = t.repository_id \
          JOIN organizations o ON o.id = r.organization_id";
+
+    #[test]
+    fn a_page_written_in_place_is_the_envelope_render_page_writes() {
+        for (page, page_size, total) in
+            [(1, 7, 0), (1, 7, 7), (2, 7, 20), (3, 7, 20), (1, 100, 250)]
+        {
+            let items: Vec<Vec<u8>> = (0..page_size.min(total))
+                .map(|i| format!("{{\"n\":{i}}}").into_bytes())
+                .collect();
+            let pages = total_pages(total, page_size);
+            let mut out = Vec::new();
+            page_head(&mut out, page, pages);
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(item);
+            }
+            page_tail(&mut out, total, pages);
+            let expected = render_page(items.iter().map(|i| i.as_slice()), page, page_size, total);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                String::from_utf8(expected).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn bound_values_of_different_types_or_lengths_never_share_a_key() {
+        let keys = [
+            args_key(&[Value::Text("1".into())]),
+            args_key(&[Value::Integer(1)]),
+            args_key(&[Value::Real(1.0)]),
+            args_key(&[Value::Text("a;t1:b".into())]),
+            args_key(&[Value::Text("a".into()), Value::Text("b".into())]),
+            args_key(&[]),
+        ];
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+    }
 
     #[test]
     fn joins_nothing_reads_are_left_out() {

@@ -21,8 +21,8 @@ mod spec;
 mod tables;
 
 pub use answer::{
-    all_details, detail, list_page, render_page, root, snapshot_id, snapshot_keys, sorted_rows,
-    total_pages, AnswerError, SortedRows,
+    all_details, detail, list_page, list_page_of, render_page, root, snapshot_id, snapshot_keys,
+    sorted_rows, total_pages, AnswerError, SortedRows,
 };
 pub use query::{
     canonical_ids, encode, order_sql, ordering_values, parse_query, FieldError, FilterValue,

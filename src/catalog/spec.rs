@@ -198,6 +198,9 @@ fn add_component<T: ToSchema>(out: &mut Vec<(String, RefOr<Schema>)>) {
 pub struct ItemType {
     pub columns: &'static str,
     pub render: fn(&Connection, &Row) -> rusqlite::Result<Vec<u8>>,
+    /// `render`, appended to a buffer (a live page writes its items straight into
+    /// the response body): the same bytes, without a buffer per item.
+    pub render_into: fn(&Connection, &Row, &mut Vec<u8>) -> rusqlite::Result<()>,
     pub schema: Component,
 }
 
@@ -206,6 +209,7 @@ impl ItemType {
         ItemType {
             columns: T::COLUMNS,
             render: render::<T>,
+            render_into: render_into::<T>,
             schema: Component::of::<T>(),
         }
     }
@@ -216,6 +220,12 @@ pub type BodyType = ItemType;
 
 fn render<T: Item>(conn: &Connection, row: &Row) -> rusqlite::Result<Vec<u8>> {
     json(&T::read(&mut Cols::new(conn, row))?)
+}
+
+fn render_into<T: Item>(conn: &Connection, row: &Row, out: &mut Vec<u8>) -> rusqlite::Result<()> {
+    let value = T::read(&mut Cols::new(conn, row))?;
+    serde_json::to_writer(out, &value)
+        .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
 }
 
 /// A body as JSON; a serialisation failure is an error of the row, not an empty body.

@@ -98,6 +98,20 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
     if !matches!(req.method, Method::GET | Method::HEAD) {
         return Err(ApiError::MethodNotAllowed);
     }
+    let neg = Negotiation::from_headers(&req.headers);
+    // A list or detail request answered from the tree before, as sent: its file's
+    // response, without routing it again (behind the key like every list and detail).
+    let raw_target = req.uri.path_and_query().map(|t| t.as_str());
+    if let (Some(site), Some(raw)) = (&app.config.site, raw_target) {
+        if let Some(outcome) = app.files.lookup_target(site, raw, &neg) {
+            ctx.protected = app.config.env.is_protected();
+            admit(app, req, ctx).await?;
+            return Ok(classed(
+                respond::outcome_response(outcome),
+                RouteClass::TreeFile,
+            ));
+        }
+    }
     let segments = tree::split_path(req.uri.path());
     let target = segments
         .as_deref()
@@ -105,18 +119,7 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
         .unwrap_or(Target::Unknown);
     let public = matches!(target, Target::OpenApi | Target::Docs(_));
     ctx.protected = app.config.env.is_protected() && !public;
-    if ctx.protected {
-        let id = authenticate(app, req).await?;
-        ctx.key_id = Some(id);
-        if let Some(limiter) = &app.key_limiter {
-            let decision = limiter.check(Subject::Id(id)).await;
-            ctx.rate = Some(decision);
-            if !decision.allowed {
-                return Err(ApiError::TooManyRequests(decision.retry_after));
-            }
-        }
-    }
-    let neg = Negotiation::from_headers(&req.headers);
+    admit(app, req, ctx).await?;
     let outcome = match target {
         Target::Unknown => return Err(ApiError::UnknownPath),
         Target::Root => {
@@ -146,6 +149,7 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
             let query = list_query(spec, req.uri.query())?;
             if let Some(outcome) = cached(
                 app,
+                raw_target,
                 tree::list_request_file(spec, snapshot.as_deref(), &query),
                 &neg,
             ) {
@@ -155,7 +159,11 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
                 ));
             }
             let today = app.today();
-            let key = live::list_key(spec, snapshot.as_deref(), &query, &today);
+            let key = if app.live.keeps_nothing() {
+                String::new()
+            } else {
+                live::list_key(spec, snapshot.as_deref(), &query, &today)
+            };
             if let Some(outcome) = app.live.lookup(&app.config.db, &key, &neg) {
                 return Ok(respond::outcome_response(outcome));
             }
@@ -168,7 +176,8 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
             return Ok(classed(respond::outcome_response(outcome), class));
         }
         Target::Detail { spec, ids } => {
-            if let Some(outcome) = cached(app, tree::detail_file(spec.path, &ids), &neg) {
+            if let Some(outcome) = cached(app, raw_target, tree::detail_file(spec.path, &ids), &neg)
+            {
                 return Ok(classed(
                     respond::outcome_response(outcome),
                     RouteClass::TreeFile,
@@ -313,7 +322,9 @@ fn list(
         }
     }
     let (body, dataset) = reader
-        .with_identity(|conn| catalog::list_page(conn, spec, snapshot.as_deref(), query, today))
+        .with_file(|conn, file| {
+            catalog::list_page_of(conn, Some(file), spec, snapshot.as_deref(), query, today)
+        })
         .map_err(internal)?;
     let outcome = live_answer(shared, body, &dataset, key, neg)?;
     Ok((outcome, RouteClass::LiveRest))
@@ -405,10 +416,38 @@ fn document(shared: &Shared, name: Option<&str>, neg: &Negotiation) -> Result<Ou
 }
 
 /// A tree file's response already in memory ([`super::files`]), answered without a
-/// blocking task.
-fn cached(app: &AppState, rel: Option<PathBuf>, neg: &Negotiation) -> Option<Outcome> {
+/// blocking task; the request target `raw` (path and query as sent) is remembered
+/// to name that file.
+fn cached(
+    app: &AppState,
+    raw: Option<&str>,
+    rel: Option<PathBuf>,
+    neg: &Negotiation,
+) -> Option<Outcome> {
     let site = app.config.site.as_ref()?;
-    app.files.lookup(site, &rel?, neg)
+    let rel = rel?;
+    let outcome = app.files.lookup(site, &rel, neg)?;
+    if let Some(raw) = raw {
+        app.files.remember_route(raw, &rel);
+    }
+    Some(outcome)
+}
+
+/// In production and staging (`ctx.protected`), the API key and its rate limit.
+async fn admit(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<(), ApiError> {
+    if !ctx.protected {
+        return Ok(());
+    }
+    let id = authenticate(app, req).await?;
+    ctx.key_id = Some(id);
+    if let Some(limiter) = &app.key_limiter {
+        let decision = limiter.check(Subject::Id(id)).await;
+        ctx.rate = Some(decision);
+        if !decision.allowed {
+            return Err(ApiError::TooManyRequests(decision.retry_after));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -37,6 +37,12 @@ impl Weight for PathBuf {
     }
 }
 
+impl Weight for std::ffi::OsString {
+    fn weight(&self) -> usize {
+        self.len()
+    }
+}
+
 impl Weight for String {
     fn weight(&self) -> usize {
         self.len()
@@ -120,6 +126,16 @@ impl<G: Eq + Clone, K: Eq + Hash + Clone + Weight> Responses<G, K> {
         }
     }
 
+    /// Whether the store keeps nothing (a budget of 0).
+    pub fn keeps_nothing(&self) -> bool {
+        self.budget == 0
+    }
+
+    /// Counts a look-up answered without looking (the store keeps nothing).
+    pub fn missed(&self) {
+        self.misses.fetch_add(1, Ordering::Relaxed);
+    }
+
     fn read(&self) -> RwLockReadGuard<'_, Inner<G, K>> {
         self.inner.read().unwrap_or_else(PoisonError::into_inner)
     }
@@ -144,6 +160,18 @@ impl<G: Eq + Clone, K: Eq + Hash + Clone + Weight> Responses<G, K> {
         };
         counter.fetch_add(1, Ordering::Relaxed);
         found
+    }
+
+    /// Like [`Responses::lookup`], counting a hit only (a caller that goes on to a
+    /// look-up of its own on a miss).
+    pub fn hit<Q>(&self, generation: &G, key: &Q, neg: &Negotiation) -> Option<Outcome>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let found = self.find(generation, key, neg)?;
+        self.hits.fetch_add(1, Ordering::Relaxed);
+        Some(found)
     }
 
     fn find<Q>(&self, generation: &G, key: &Q, neg: &Negotiation) -> Option<Outcome>

@@ -14,7 +14,10 @@
 //! bytes cached are that generation's. A `site` that is not a symlink (a plain folder)
 //! is read as before and nothing is cached: nothing tells when its files change.
 
+use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::{PoisonError, RwLock};
 
 use super::cache::{Responses, Stats};
 use super::respond::{ApiError, Negotiation, Outcome};
@@ -22,9 +25,22 @@ use super::respond::{ApiError, Negotiation, Outcome};
 /// Bytes of responses kept, at most.
 pub const DEFAULT_BUDGET: usize = 32 << 20;
 
-/// Responses of tree files of one generation (see the module doc).
+/// Request targets whose tree file is remembered ([`FileCache::route`]), at most; the
+/// list is emptied when full.
+const ROUTES_KEPT: usize = 8192;
+/// Longest request target remembered.
+const ROUTE_MAX: usize = 1024;
+
+/// Responses of tree files of one generation (see the module doc), and the tree file
+/// of each request target (path and query as sent) answered from them, so that a
+/// request seen before is neither split, decoded, validated nor canonicalised again.
+/// A target names the same file in every generation (the file tree contract is a
+/// function of the request alone), so routes are kept across generations.
 #[derive(Debug)]
-pub struct FileCache(Responses<PathBuf, PathBuf>);
+pub struct FileCache {
+    responses: Responses<PathBuf, OsString>,
+    routes: RwLock<HashMap<Box<str>, PathBuf>>,
+}
 
 impl Default for FileCache {
     fn default() -> Self {
@@ -32,30 +48,68 @@ impl Default for FileCache {
     }
 }
 
-/// The generation folder `site` names: its symlink target, relative to its parent.
+/// The generation `site` names: its symlink's target as written (the generations'
+/// folders are never reused, so the target tells one from another).
 fn generation(site: &Path) -> Option<PathBuf> {
-    let target = std::fs::read_link(site).ok()?;
-    Some(match site.parent() {
-        Some(parent) => parent.join(target),
-        None => target,
-    })
+    std::fs::read_link(site).ok()
+}
+
+/// The folder of the generation `link` (a target of the `site` symlink): relative to
+/// the symlink's folder.
+fn folder(site: &Path, link: &Path) -> PathBuf {
+    match site.parent() {
+        Some(parent) => parent.join(link),
+        None => link.to_path_buf(),
+    }
 }
 
 impl FileCache {
     /// A cache keeping at most `budget` bytes of responses.
     pub fn new(budget: usize) -> FileCache {
-        FileCache(Responses::new(budget))
+        FileCache {
+            responses: Responses::new(budget),
+            routes: RwLock::new(HashMap::new()),
+        }
     }
 
     pub fn stats(&self) -> Stats {
-        self.0.stats()
+        self.responses.stats()
     }
 
     /// The cached response of `rel` for this request, if any; no file is read (one
     /// `readlink`), so it can run on the async workers.
     pub fn lookup(&self, site: &Path, rel: &Path, neg: &Negotiation) -> Option<Outcome> {
         let generation = generation(site)?;
-        self.0.lookup(&generation, rel, neg)
+        self.responses.lookup(&generation, rel.as_os_str(), neg)
+    }
+
+    /// The cached response of the tree file remembered for the request target
+    /// `target` (path and query as sent) by [`FileCache::remember_route`], a list or
+    /// a detail, if any. Only a hit is counted: on a miss the request goes the whole
+    /// way, whose look-up counts it.
+    pub fn lookup_target(&self, site: &Path, target: &str, neg: &Negotiation) -> Option<Outcome> {
+        let routes = self.routes.read().unwrap_or_else(PoisonError::into_inner);
+        let rel = routes.get(target)?;
+        let generation = generation(site)?;
+        self.responses.hit(&generation, rel.as_os_str(), neg)
+    }
+
+    /// Remembers that the request target `target` names the tree file `rel` (a list
+    /// or detail request, routed and canonicalised).
+    pub fn remember_route(&self, target: &str, rel: &Path) {
+        if target.len() > ROUTE_MAX || self.responses.keeps_nothing() {
+            return;
+        }
+        let known = self.routes.read().unwrap_or_else(PoisonError::into_inner);
+        if known.contains_key(target) {
+            return;
+        }
+        drop(known);
+        let mut routes = self.routes.write().unwrap_or_else(PoisonError::into_inner);
+        if routes.len() >= ROUTES_KEPT {
+            routes.clear();
+        }
+        routes.insert(target.into(), rel.to_path_buf());
     }
 
     /// One file of the live tree (a precompressed sibling when the client accepts its
@@ -72,7 +126,8 @@ impl FileCache {
             return Ok(Some(outcome));
         }
         let generation = generation(site);
-        let root = generation.as_deref().unwrap_or(site);
+        let folder = generation.as_deref().map(|link| folder(site, link));
+        let root = folder.as_deref().unwrap_or(site);
         let outcome = match read_file(root, rel, content_type, neg)? {
             Some(outcome) => outcome,
             // The generation was replaced and removed meanwhile: the current one.
@@ -82,8 +137,8 @@ impl FileCache {
             None => return Ok(None),
         };
         if let Some(generation) = generation {
-            self.0
-                .remember(&generation, rel.to_path_buf(), neg, &outcome);
+            self.responses
+                .remember(&generation, rel.as_os_str().to_os_string(), neg, &outcome);
         }
         Ok(Some(outcome))
     }
@@ -175,6 +230,36 @@ mod tests {
             cache.lookup(&site, rel, &conditional),
             Some(Outcome::NotModified { .. })
         ));
+    }
+
+    #[test]
+    fn a_remembered_target_answers_its_file_of_the_current_generation() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("site");
+        let rel = Path::new("a.json");
+        let neg = Negotiation::default();
+        let cache = FileCache::new(1 << 20);
+        let target = "/api/v0/a/?x=1";
+        tree(dir.path(), "g1", b"one");
+        assert!(cache.lookup_target(&site, target, &neg).is_none());
+        assert_eq!(body(cache.read(&site, rel, "x", &neg).unwrap()), b"one");
+        cache.remember_route(target, rel);
+        assert_eq!(body(cache.lookup_target(&site, target, &neg)), b"one");
+        assert!(cache.lookup_target(&site, "/api/v0/a/?x=2", &neg).is_none());
+        // Another coding accepted: not kept yet, so the request goes the whole way.
+        let gzip = Negotiation {
+            accept: vec![super::super::respond::Encoding::Gzip],
+            if_none_match: None,
+        };
+        assert!(cache.lookup_target(&site, target, &gzip).is_none());
+        // A new generation: the target names the same file, read from the new tree.
+        tree(dir.path(), "g2", b"two");
+        assert!(cache.lookup_target(&site, target, &neg).is_none());
+        assert_eq!(body(cache.read(&site, rel, "x", &neg).unwrap()), b"two");
+        assert_eq!(body(cache.lookup_target(&site, target, &neg)), b"two");
+        // Only hits are counted by a target's look-up.
+        let stats = cache.stats();
+        assert_eq!((stats.hits, stats.misses), (2, 2));
     }
 
     #[test]

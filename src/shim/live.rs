@@ -53,8 +53,18 @@ impl LiveCache {
         self.0.stats()
     }
 
+    /// Whether no answer is kept (`--live-cache-mb 0`): then no key is needed.
+    pub fn keeps_nothing(&self) -> bool {
+        self.0.keeps_nothing()
+    }
+
     /// The answer kept for `key`, made from the dataset file `db` is now.
     pub fn lookup(&self, db: &Path, key: &str, neg: &Negotiation) -> Option<Outcome> {
+        if self.0.keeps_nothing() {
+            // Nothing to look at: not even the dataset file.
+            self.0.missed();
+            return None;
+        }
         let dataset = FileId::of(db).ok()?;
         self.0.lookup(&dataset, key, neg)
     }

@@ -32,6 +32,7 @@ pub mod proxy;
 pub mod request_id;
 pub mod respond;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -402,14 +403,18 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
 async fn access_log(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = req.method().clone();
-    let path: String = req.uri().path().chars().take(512).collect();
-    let query: Option<String> = req.uri().query().map(|q| q.chars().take(1024).collect());
-    let user_agent: Option<String> = req.headers().get(header::USER_AGENT).map(|v| {
-        String::from_utf8_lossy(v.as_bytes())
-            .chars()
-            .take(256)
-            .collect()
-    });
+    // The URI and the header share the request's bytes (no copy).
+    let uri = req.uri().clone();
+    let path = first_chars(uri.path(), 512);
+    let query = uri.query().map(|q| first_chars(q, 1024));
+    let user_agent_value = req.headers().get(header::USER_AGENT).cloned();
+    let user_agent =
+        user_agent_value
+            .as_ref()
+            .map(|v| match String::from_utf8_lossy(v.as_bytes()) {
+                Cow::Borrowed(text) => Cow::Borrowed(first_chars(text, 256)),
+                Cow::Owned(text) => Cow::Owned(first_chars(&text, 256).to_string()),
+            });
     let peer = req
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
@@ -437,11 +442,11 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
         .extensions()
         .get::<metrics::RouteClass>()
         .copied()
-        .unwrap_or_else(|| metrics::RouteClass::of_path(&path));
+        .unwrap_or_else(|| metrics::RouteClass::of_path(path));
     ::metrics::counter!(
         "roost_http_requests_total",
         "class" => class.as_str(),
-        "status" => status.to_string()
+        "status" => status_label(status)
     )
     .increment(1);
     ::metrics::histogram!("roost_http_request_duration_seconds", "class" => class.as_str())
@@ -458,7 +463,7 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
             bytes,
             duration_ms,
             client,
-            user_agent,
+            user_agent = user_agent.as_deref(),
             key_id,
             request_id = %id,
             error = %cause,
@@ -473,13 +478,41 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
             bytes,
             duration_ms,
             client,
-            user_agent,
+            user_agent = user_agent.as_deref(),
             key_id,
             request_id = %id,
             "request"
         ),
     }
     response
+}
+
+/// The first `n` characters of `text` (all of it when shorter).
+fn first_chars(text: &str, n: usize) -> &str {
+    match text.char_indices().nth(n) {
+        Some((end, _)) => &text[..end],
+        None => text,
+    }
+}
+
+/// The metrics' `status` label: the usual statuses without making a string.
+fn status_label(status: u16) -> Cow<'static, str> {
+    let known = match status {
+        200 => "200",
+        304 => "304",
+        308 => "308",
+        400 => "400",
+        401 => "401",
+        403 => "403",
+        404 => "404",
+        405 => "405",
+        413 => "413",
+        429 => "429",
+        500 => "500",
+        503 => "503",
+        _ => return Cow::Owned(status.to_string()),
+    };
+    Cow::Borrowed(known)
 }
 
 /// JSON log lines on stderr ([`logline`]; `RUST_LOG` filters; default `info`), written in batches

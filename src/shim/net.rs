@@ -72,6 +72,11 @@ impl<S> JsonErrorIo<S> {
 
     /// The JSON version of `buf` if it is one of hyper's bare error heads, logged.
     fn rewrite(&mut self, buf: &[u8]) -> Option<Vec<u8>> {
+        // A 200's head (nearly every write) is told apart by its status digit, before
+        // the request line is read.
+        if !matches!(buf.get(9), Some(b'4' | b'5')) {
+            return None;
+        }
         let line = RequestLine::read(&self.head);
         let rewritten = rewrite_automatic_error(buf, line.is_graphql())?;
         let status = std::str::from_utf8(&buf[9..12]).unwrap_or("-");

@@ -33,7 +33,14 @@ fn well_formed(id: &str) -> bool {
 /// A new id: 32 random hex digits (also the id of the lines of requests hyper refuses
 /// before any handler runs, [`super::net`]).
 pub fn new_id() -> String {
-    format!("{:032x}", rand::random::<u128>())
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let n = rand::random::<u128>();
+    let digits: Vec<u8> = (0..32)
+        .rev()
+        .map(|i| HEX[((n >> (4 * i)) & 0xf) as usize])
+        .collect();
+    // Hex digits are ASCII.
+    String::from_utf8(digits).unwrap_or_default()
 }
 
 #[cfg(test)]

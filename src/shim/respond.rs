@@ -190,7 +190,7 @@ pub fn accepted_encodings(headers: &HeaderMap) -> Vec<Encoding> {
         let Ok(text) = value.to_str() else { continue };
         for item in text.split(',') {
             let mut parts = item.split(';');
-            let coding = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            let coding = parts.next().unwrap_or("").trim();
             let mut q = 1.0f32;
             for p in parts {
                 let p = p.trim();
@@ -198,11 +198,13 @@ pub fn accepted_encodings(headers: &HeaderMap) -> Vec<Encoding> {
                     q = v.trim().parse().unwrap_or(0.0);
                 }
             }
-            match coding.as_str() {
-                "br" => br = Some(q),
-                "gzip" | "x-gzip" => gzip = Some(q),
-                "*" => star = Some(q),
-                _ => {}
+            // Codings are case-insensitive (compared without a lower-cased copy).
+            if coding.eq_ignore_ascii_case("br") {
+                br = Some(q);
+            } else if coding.eq_ignore_ascii_case("gzip") || coding.eq_ignore_ascii_case("x-gzip") {
+                gzip = Some(q);
+            } else if coding == "*" {
+                star = Some(q);
             }
         }
     }
@@ -463,6 +465,8 @@ mod tests {
         assert_eq!(accept("br;q=0, gzip"), [Encoding::Gzip]);
         assert_eq!(accept("*"), [Encoding::Br, Encoding::Gzip]);
         assert_eq!(accept("*;q=0, gzip"), [Encoding::Gzip]);
+        assert_eq!(accept("GZip, BR;q=0.5"), [Encoding::Gzip, Encoding::Br]);
+        assert_eq!(accept("X-GZIP"), [Encoding::Gzip]);
         assert_eq!(accept("identity"), []);
         assert_eq!(accept(""), []);
         assert!(accepted_encodings(&HeaderMap::new()).is_empty());

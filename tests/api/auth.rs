@@ -59,6 +59,16 @@ async fn production_and_staging_need_a_key_except_for_openapi_and_docs() {
         // The answer behind the key is the tree's.
         let r = get_with_key(&app, "/api/v0/chapters/", &key).await;
         assert_eq!(r.body, shared().file("api/v0/chapters/index.json"));
+        // Answered from memory again (the file kept, its request as sent remembered):
+        // still behind the key.
+        for _ in 0..2 {
+            let r = get_with_key(&app, "/api/v0/chapters/", &key).await;
+            assert_eq!(r.body, shared().file("api/v0/chapters/index.json"));
+            assert_eq!(r.header("cache-control"), Some("private"));
+            assert_detail(&get(&app, "/api/v0/chapters/").await, 401, UNAUTHORIZED);
+            let r = get_with_key(&app, "/api/v0/chapters/", "rk_wrong").await;
+            assert_eq!(r.status, 401);
+        }
     }
 }
 
