@@ -88,7 +88,7 @@ pub fn snapshot_keys(conn: &Connection) -> rusqlite::Result<Vec<(i64, String)>> 
     rows.collect()
 }
 
-fn where_clause(
+pub(super) fn where_clause(
     spec: &ListSpec,
     snapshot: Option<i64>,
     query: &ListQuery,
@@ -128,7 +128,7 @@ fn mentions(sql: &str, alias: &str) -> bool {
 /// part of the statement reads neither filters nor repeats rows, and leaving it out
 /// keeps the answer and spares the planner a path through the joined tables. Anything
 /// else in `from` keeps it whole.
-fn needed_from(from: &str, used: &str) -> String {
+pub(super) fn needed_from(from: &str, used: &str) -> String {
     let mut parts = from.split(" JOIN ");
     let Some(base) = parts.next() else {
         return from.to_string();
