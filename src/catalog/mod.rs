@@ -23,8 +23,8 @@ mod spec;
 mod tables;
 
 pub use answer::{
-    all_details, detail, list_page, render_page, root, snapshot_id, snapshot_keys, sorted_rows,
-    total_pages, AnswerError, SortedRows,
+    all_details, detail, list_page, render_page, root, snapshot_id, snapshot_keys, total_pages,
+    AnswerError,
 };
 pub use enumerate::{bodies, detail_rows, scope_rows, DetailRow, ScopeRows};
 pub use query::{
