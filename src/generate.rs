@@ -34,6 +34,7 @@ use crate::store;
 pub mod dataset;
 mod generations;
 pub mod input;
+mod keys;
 mod plan;
 mod render;
 pub mod verify;
@@ -87,6 +88,10 @@ pub struct Summary {
     pub unchanged: u64,
     /// Tree files of the previous generation the new one no longer has.
     pub removed: u64,
+    /// Tree files made from the dataset by this run (written, or linked because their
+    /// bytes came out the same); the others were linked by their key without being
+    /// made ([`keys`]: nothing they are made from changed).
+    pub rendered: u64,
     pub millis: u64,
 }
 
@@ -97,12 +102,13 @@ impl std::fmt::Display for Summary {
         write!(
             f,
             "generated {} tree files + {} manifest documents: {} written, {} unchanged; \
-             {} removed; {:.1} MB in {:.2} s ({:.1} MB/s)",
+             {} removed; {} rendered; {:.1} MB in {:.2} s ({:.1} MB/s)",
             self.files,
             self.documents,
             self.written,
             self.unchanged,
             self.removed,
+            self.rendered,
             mb,
             secs,
             if secs > 0.0 { mb / secs } else { 0.0 }
@@ -151,10 +157,10 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
 
     // Same input as the live generation, and the live tree whole: it is already what
     // this run would write.
-    let fingerprint = input::fingerprint(opts, dataset)?;
-    if let (Some(fingerprint), Some(live)) = (&fingerprint, &live_target) {
+    let input = input::fingerprint(opts, dataset)?;
+    if let (Some(input), Some(live)) = (&input, &live_target) {
         if let Some(record) = input::read_record(&opts.out) {
-            if record.fingerprint == *fingerprint
+            if record.fingerprint == input.fingerprint
                 && live.file_name() == Some(std::ffi::OsStr::new(&record.generation))
                 && live.join(MANIFEST).is_file()
             {
@@ -190,6 +196,23 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     let gen_dir = parent.join(&gen_name);
     fs::create_dir_all(&gen_dir).with_context(|| format!("creating {}", gen_dir.display()))?;
 
+    // The keys of the live generation's files: a file whose key is among them is
+    // linked without being rendered.
+    let file_keys = match &input {
+        Some(_) => keys::FileKeys::load(
+            &opts.out,
+            live_target
+                .as_deref()
+                .and_then(Path::file_name)
+                .and_then(|n| n.to_str()),
+        ),
+        None => keys::FileKeys::default(),
+    };
+    let keying = input.as_ref().map(|i| render::Keying {
+        salt: &i.salt,
+        digests: &i.digests,
+        files: &file_keys,
+    });
     let mut documents = 0;
     let result = (|| -> anyhow::Result<Summary> {
         let units = plan(&conn)?;
@@ -218,7 +241,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
             units
                 .par_iter()
                 .map(|unit| {
-                    let r = render_unit(&writer, opts, unit);
+                    let r = render_unit(&writer, opts, unit, keying.as_ref());
                     bar.inc(1);
                     r
                 })
@@ -228,7 +251,9 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         let mut files: Vec<ManifestEntry> = parts.into_iter().flatten().collect();
         files.extend(render::render_docs(&writer)?);
         if let Some(which) = dataset {
-            files.extend(pool.install(|| dataset::write(&writer, &opts.db, which))?);
+            files.extend(
+                pool.install(|| dataset::write(&writer, &opts.db, which, keying.as_ref()))?,
+            );
         }
         files.sort_by(|a, b| a.path.cmp(&b.path));
         if let Some(dup) = files.windows(2).find(|w| w[0].path == w[1].path) {
@@ -258,6 +283,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
             written: writer.written.load(AtomicOrdering::Relaxed),
             unchanged: writer.unchanged.load(AtomicOrdering::Relaxed),
             removed,
+            rendered: count.saturating_sub(writer.by_key.load(AtomicOrdering::Relaxed)),
             millis: 0,
         })
     })();
@@ -270,19 +296,22 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     };
     // The record of this generation's input, before it is swapped in (a record naming
     // a generation that is not live is ignored).
-    let recorded = match &fingerprint {
-        Some(fingerprint) => input::write_record(
-            &opts.out,
-            &input::Record {
-                generation: gen_name.clone(),
-                fingerprint: fingerprint.clone(),
-                files: summary.files,
-                bytes: summary.bytes,
-                documents,
-            },
-        ),
+    let recorded = match &input {
+        Some(input) => file_keys.write(&opts.out, &gen_name).and_then(|()| {
+            input::write_record(
+                &opts.out,
+                &input::Record {
+                    generation: gen_name.clone(),
+                    fingerprint: input.fingerprint.clone(),
+                    files: summary.files,
+                    bytes: summary.bytes,
+                    documents,
+                },
+            )
+        }),
         None => {
             input::remove_record(&opts.out);
+            keys::remove(&opts.out);
             Ok(())
         }
     };
@@ -340,6 +369,7 @@ fn keep_live(
         written: 0,
         unchanged: record.files + record.documents,
         removed: 0,
+        rendered: 0,
         millis: started.elapsed().as_millis() as u64,
     })
 }

@@ -1,5 +1,5 @@
 //! Answers: running a list page or a detail against SQLite, the list envelope and
-//! pagination, and the whole-scope reads the generator partitions into files.
+//! pagination, and every record of a detail resource at once.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -9,8 +9,8 @@ use crate::store::FileId;
 use rusqlite::types::Value;
 use rusqlite::Connection;
 
-use super::query::{order_sql, FilterValue, ListQuery, OrderChoice};
-use super::spec::{DetailSpec, IdRule, ListSpec, ParamKind, PAGE_SIZE};
+use super::query::{order_sql, ListQuery};
+use super::spec::{DetailSpec, IdRule, ListSpec, PAGE_SIZE};
 use crate::schema::exposure::completed;
 
 /// Why a list or detail has no 200 answer.
@@ -88,7 +88,7 @@ pub fn snapshot_keys(conn: &Connection) -> rusqlite::Result<Vec<(i64, String)>> 
     rows.collect()
 }
 
-fn where_clause(
+pub(super) fn where_clause(
     spec: &ListSpec,
     snapshot: Option<i64>,
     query: &ListQuery,
@@ -128,7 +128,7 @@ fn mentions(sql: &str, alias: &str) -> bool {
 /// part of the statement reads neither filters nor repeats rows, and leaving it out
 /// keeps the answer and spares the planner a path through the joined tables. Anything
 /// else in `from` keeps it whole.
-fn needed_from(from: &str, used: &str) -> String {
+pub(super) fn needed_from(from: &str, used: &str) -> String {
     let mut parts = from.split(" JOIN ");
     let Some(base) = parts.next() else {
         return from.to_string();
@@ -358,72 +358,6 @@ fn page_tail(out: &mut Vec<u8>, total: u64, pages: u64) {
     );
 }
 
-/// Every record of a list scope in one ordering, with the values of its enumerable
-/// filters (in the spec's parameter order): what the generator partitions into pages.
-pub struct SortedRows {
-    pub items: Vec<Vec<u8>>,
-    /// One row of keys per item; `keys[i][k]` is the canonical value of the k-th
-    /// enumerable parameter.
-    pub keys: Vec<Vec<String>>,
-    /// Indices (into `spec.params`) of the enumerable parameters.
-    pub params: Vec<usize>,
-}
-
-/// All records of a list scope, sorted. `upcoming` applies `is_upcoming=true`.
-pub fn sorted_rows(
-    conn: &Connection,
-    spec: &ListSpec,
-    snapshot: Option<i64>,
-    upcoming: bool,
-    ordering: Option<OrderChoice>,
-    today: &str,
-) -> rusqlite::Result<SortedRows> {
-    let params: Vec<usize> = spec
-        .params
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.kind.enumerable())
-        .map(|(i, _)| i)
-        .collect();
-    let mut query = ListQuery::default();
-    if upcoming {
-        if let Some(i) = spec
-            .params
-            .iter()
-            .position(|p| p.kind == ParamKind::Upcoming)
-        {
-            query.filters.push((i, FilterValue::Bool(true)));
-        }
-    }
-    let (cond, args) = where_clause(spec, snapshot, &query, today);
-    let mut columns = spec.item.columns.to_string();
-    for &i in &params {
-        let _ = write!(columns, ", {}", spec.params[i].expr);
-    }
-    let sql = format!(
-        "SELECT {columns} FROM {} {cond} ORDER BY {}",
-        spec.from,
-        order_sql(spec, ordering, upcoming)
-    );
-    let mut st = conn.prepare(&sql)?;
-    let first_key = st.column_count() - params.len();
-    let mut rows = st.query(rusqlite::params_from_iter(args.iter()))?;
-    let mut out = SortedRows {
-        items: Vec::new(),
-        keys: Vec::new(),
-        params,
-    };
-    while let Some(row) = rows.next()? {
-        out.items.push((spec.item.render)(conn, row)?);
-        let mut keys = Vec::with_capacity(out.params.len());
-        for k in 0..out.params.len() {
-            keys.push(row.get::<_, String>(first_key + k)?);
-        }
-        out.keys.push(keys);
-    }
-    Ok(out)
-}
-
 /// Answers one detail live from canonical ids.
 pub fn detail(
     conn: &Connection,
@@ -451,7 +385,7 @@ pub fn detail(
     }
 }
 
-/// Every record of a detail, as (canonical ids, body), for the generator.
+/// Every record of a detail, as (canonical ids, body): what a full generation writes.
 pub fn all_details(
     conn: &Connection,
     spec: &DetailSpec,

@@ -14,16 +14,19 @@
 //! - `tables`: the lists and details as declarative tables;
 //! - `query`: query parsing and validation, the canonical form, SQL conditions;
 //! - `answer`: running a list or detail against SQLite, envelopes, pagination;
+//! - `enumerate`: the generator's unrendered reads of whole scopes, and chosen bodies;
 
 mod answer;
+mod enumerate;
 mod query;
 mod spec;
 mod tables;
 
 pub use answer::{
     all_details, detail, list_page, list_page_of, render_page, root, snapshot_id, snapshot_keys,
-    sorted_rows, total_pages, AnswerError, SortedRows,
+    total_pages, AnswerError,
 };
+pub use enumerate::{bodies, detail_rows, scope_rows, DetailRow, ScopeRows};
 pub use query::{
     canonical_ids, encode, order_sql, ordering_values, parse_query, FieldError, FilterValue,
     ListQuery, OrderChoice, COMPONENT,

@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, Context};
 use rayon::prelude::*;
 
+use super::keys;
+use super::render::Keying;
 use super::write::Writer;
 use crate::manifest::{ManifestEntry, DATASET_DIR};
 use crate::schema::exposure::{active, affiliated, completed, published, published_program};
@@ -59,20 +61,36 @@ pub fn published_path(name: &str) -> String {
 }
 
 /// Exports every interchange file compressed through the writer (in parallel, one
-/// connection each); their manifest entries.
-pub(super) fn write(w: &Writer, db: &Path, which: Dataset) -> anyhow::Result<Vec<ManifestEntry>> {
+/// connection each); their manifest entries. With `keying`, a file whose key (the
+/// tables its one statement reads, and their digests) the live generation had is
+/// linked from it, not exported again: only the kinds that changed are.
+pub(super) fn write(
+    w: &Writer,
+    db: &Path,
+    which: Dataset,
+    keying: Option<&Keying>,
+) -> anyhow::Result<Vec<ManifestEntry>> {
     let names: Vec<&'static str> = export::file_names().collect();
     let parts = names
         .par_iter()
         .map(|name| -> anyhow::Result<Vec<ManifestEntry>> {
-            let conn = open_for_export(db, which)?;
+            let mut conn = open_for_export(db, which)?;
+            let rel = PathBuf::from(published_path(name));
+            let mut out = Vec::new();
+            if let (Some(k), Some(sql)) = (keying, export::file_sql(name)) {
+                let tables = keys::tables_read(&mut conn, sql)?;
+                let key = keys::dataset_key(k.salt, k.digests, which, name, &tables);
+                k.files.add(vec![key]);
+                if k.files.had(key) && w.link_unchanged(&rel, &mut out)? {
+                    return Ok(out);
+                }
+            }
             let mut gz = flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::default());
             export::export_file(&conn, name, &mut gz)
                 .ok_or_else(|| anyhow!("{name} is not an interchange file"))?
                 .with_context(|| format!("exporting {name}"))?;
             let bytes = gz.finish().with_context(|| format!("compressing {name}"))?;
-            let mut out = Vec::new();
-            w.put_one(&PathBuf::from(published_path(name)), &bytes, &mut out)?;
+            w.put_one(&rel, &bytes, &mut out)?;
             Ok(out)
         })
         .collect::<anyhow::Result<Vec<_>>>()?;

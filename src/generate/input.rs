@@ -21,6 +21,7 @@
 //! names another generation (a mirror or a plain folder replaced the tree, a swap
 //! failed) is ignored.
 
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -89,12 +90,18 @@ pub fn remove_record(out: &Path) {
     }
 }
 
-/// Removes the record's temporary files `.<name>.input.tmp-<pid>` left by processes
-/// that no longer exist.
+/// Removes the temporary files `.<name>.input.tmp-<pid>` and `.<name>.keys.tmp-<pid>`
+/// left by processes that no longer exist.
 pub fn remove_stale_temps(out: &Path) {
-    let Ok(path) = record_path(out) else {
-        return;
-    };
+    for path in [record_path(out), super::keys::keys_path(out)]
+        .into_iter()
+        .flatten()
+    {
+        remove_stale_temps_of(&path);
+    }
+}
+
+fn remove_stale_temps_of(path: &Path) {
     let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
         return;
     };
@@ -112,35 +119,54 @@ pub fn remove_stale_temps(out: &Path) {
     }
 }
 
-/// The SHA-256 (hex) of everything a generation with `opts` and `dataset` renders from.
-/// `None` when the executable cannot be identified (then every run renders).
-pub fn fingerprint(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result<Option<String>> {
+/// What a generation renders from: the [`fingerprint`] of it all, the salt of its
+/// file keys (all but the dataset's rows and the date) and the dataset's digests.
+pub struct Input {
+    pub fingerprint: String,
+    pub salt: Vec<u8>,
+    pub(crate) digests: super::keys::Digests,
+}
+
+/// The SHA-256 (hex) of everything a generation with `opts` and `dataset` renders from,
+/// with the salt and digests of [`super::keys`]. `None` when the executable cannot be
+/// identified (then every run renders every file).
+pub fn fingerprint(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result<Option<Input>> {
     let Some(executable) = executable_identity() else {
         return Ok(None);
     };
-    let mut hasher = Sha256::new();
-    let mut field = |name: &str, value: &[u8]| {
+    let (content, schema, digests) = dataset_content(&opts.db)?;
+    let mut salt = Sha256::new();
+    let field = |hasher: &mut Sha256, name: &str, value: &[u8]| {
         hasher.update((name.len() as u64).to_le_bytes());
         hasher.update(name.as_bytes());
         hasher.update((value.len() as u64).to_le_bytes());
         hasher.update(value);
     };
-    field("roost", env!("CARGO_PKG_VERSION").as_bytes());
-    field("executable", executable.as_bytes());
-    field("precompress", opts.precompress.name().as_bytes());
+    field(&mut salt, "roost", env!("CARGO_PKG_VERSION").as_bytes());
+    field(&mut salt, "executable", executable.as_bytes());
+    field(&mut salt, "precompress", opts.precompress.name().as_bytes());
     field(
+        &mut salt,
         "public_url",
         opts.public_url.as_deref().unwrap_or("").as_bytes(),
     );
-    field("today", opts.today.as_bytes());
+    field(&mut salt, "schema", &schema);
+    let salt = salt.finalize().to_vec();
+    let mut hasher = Sha256::new();
+    field(&mut hasher, "salt", &salt);
+    field(&mut hasher, "today", opts.today.as_bytes());
     let dataset = match dataset {
         None => "none",
         Some(Dataset::Full) => "full",
         Some(Dataset::PublicOnly) => "public-only",
     };
-    field("dataset", dataset.as_bytes());
-    field("content", dataset_content(&opts.db)?.as_bytes());
-    Ok(Some(hex::encode(hasher.finalize())))
+    field(&mut hasher, "dataset", dataset.as_bytes());
+    field(&mut hasher, "content", content.as_bytes());
+    Ok(Some(Input {
+        fingerprint: hex::encode(hasher.finalize()),
+        salt,
+        digests,
+    }))
 }
 
 /// The running executable's size and modification time (nanoseconds).
@@ -155,8 +181,10 @@ fn executable_identity() -> Option<String> {
 }
 
 /// The SHA-256 of the dataset's schema and of every row of every table (one table per
-/// rayon task, each on its own read-only connection), in table-name order.
-fn dataset_content(db: &Path) -> anyhow::Result<String> {
+/// rayon task, each on its own read-only connection), in table-name order; the
+/// SHA-256 of the schema alone; the digests of every table and of the rows of the
+/// tables the file keys read row by row ([`super::keys::row_tables`]).
+fn dataset_content(db: &Path) -> anyhow::Result<(String, Vec<u8>, super::keys::Digests)> {
     let conn = store::open_read(db)?;
     let mut tables: Vec<(String, String)> = conn
         .prepare(
@@ -173,39 +201,56 @@ fn dataset_content(db: &Path) -> anyhow::Result<String> {
     // Virtual tables (full-text indexes) are derived from the tables they index; their
     // shadow tables are ordinary tables and are hashed like the others.
     tables.retain(|(_, sql)| !sql.to_ascii_uppercase().starts_with("CREATE VIRTUAL"));
+    let by_row = super::keys::row_tables();
     let hashes = tables
         .par_iter()
-        .map(|(name, _)| table_hash(db, name))
+        .map(|(name, _)| table_hash(db, name, by_row.contains(name.as_str())))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let mut hasher = Sha256::new();
     for line in schema {
         hasher.update((line.len() as u64).to_le_bytes());
         hasher.update(line.as_bytes());
     }
-    for ((name, _), hash) in tables.iter().zip(hashes) {
+    let schema_hash = hasher.clone().finalize().to_vec();
+    let mut digests = super::keys::Digests::default();
+    for ((name, _), (hash, rows)) in tables.iter().zip(hashes) {
         hasher.update((name.len() as u64).to_le_bytes());
         hasher.update(name.as_bytes());
         hasher.update(hash);
+        digests.tables.insert(name.clone(), hash);
+        if let Some(rows) = rows {
+            digests.rows.insert(name.clone(), rows);
+        }
     }
-    Ok(hex::encode(hasher.finalize()))
+    Ok((hex::encode(hasher.finalize()), schema_hash, digests))
 }
 
+/// One table's digest, and its rows' by `rowid` when `by_row`.
+type TableDigest = ([u8; 32], Option<HashMap<i64, super::keys::Key>>);
+
 /// The SHA-256 of one table's rows, in the order a full scan returns them (its key
-/// order), each value tagged with its type and length.
-fn table_hash(db: &Path, table: &str) -> anyhow::Result<[u8; 32]> {
+/// order), each value tagged with its type and length. With `by_row`, each row is
+/// hashed alone (its digest kept by `rowid`) and the table's digest is made of those.
+fn table_hash(db: &Path, table: &str, by_row: bool) -> anyhow::Result<TableDigest> {
     let conn = store::open_read(db)?;
     let quoted = table.replace('"', "\"\"");
+    let rowid = if by_row { "rowid, " } else { "" };
     let mut stmt = conn
-        .prepare(&format!("SELECT * FROM \"{quoted}\""))
+        .prepare(&format!("SELECT {rowid}* FROM \"{quoted}\""))
         .with_context(|| format!("reading table {table}"))?;
+    let first = usize::from(by_row);
     let columns = stmt.column_count();
     let mut rows = stmt.query([])?;
     let mut hasher = Sha256::new();
+    let mut keys = by_row.then(HashMap::new);
     // Values are gathered into a buffer and hashed in large pieces.
     let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
     while let Some(row) = rows.next()? {
+        if keys.is_some() {
+            buf.clear();
+        }
         buf.push(b'\n');
-        for i in 0..columns {
+        for i in first..columns {
             match row.get_ref(i)? {
                 ValueRef::Null => buf.push(0),
                 ValueRef::Integer(v) => {
@@ -228,11 +273,17 @@ fn table_hash(db: &Path, table: &str) -> anyhow::Result<[u8; 32]> {
                 }
             }
         }
-        if buf.len() >= 1 << 16 {
+        if let Some(keys) = &mut keys {
+            let key = super::keys::row_key(&buf);
+            hasher.update(key.to_le_bytes());
+            keys.insert(row.get::<_, i64>(0)?, key);
+        } else if buf.len() >= 1 << 16 {
             hasher.update(&buf);
             buf.clear();
         }
     }
-    hasher.update(&buf);
-    Ok(hasher.finalize().into())
+    if keys.is_none() {
+        hasher.update(&buf);
+    }
+    Ok((hasher.finalize().into(), keys))
 }

@@ -78,10 +78,10 @@ pub(super) type Group = (Vec<(usize, FilterValue)>, Vec<u32>);
 /// the sort order.
 // Long because the grouping is one algorithm over shared state (the distinct values
 // per filter, the subsets of the repeatable ones); its steps are commented inline.
-pub(super) fn partition(spec: &ListSpec, rows: &catalog::SortedRows) -> Vec<Group> {
+pub(super) fn partition(spec: &ListSpec, params: &[usize], rows: &[Vec<String>]) -> Vec<Group> {
     // Per enumerable parameter: the distinct values occurring, in sorted order.
-    let mut values: Vec<Vec<&str>> = vec![Vec::new(); rows.params.len()];
-    for keys in &rows.keys {
+    let mut values: Vec<Vec<&str>> = vec![Vec::new(); params.len()];
+    for keys in rows {
         for (k, v) in keys.iter().enumerate() {
             values[k].push(v.as_str());
         }
@@ -90,8 +90,7 @@ pub(super) fn partition(spec: &ListSpec, rows: &catalog::SortedRows) -> Vec<Grou
         v.sort_unstable();
         v.dedup();
     }
-    let multi: Vec<bool> = rows
-        .params
+    let multi: Vec<bool> = params
         .iter()
         .map(|&i| matches!(spec.params[i].kind, ParamKind::Choices(_)))
         .collect();
@@ -99,12 +98,12 @@ pub(super) fn partition(spec: &ListSpec, rows: &catalog::SortedRows) -> Vec<Grou
     // non-empty bit mask of value indices (repeatable).
     let mut buckets: HashMap<Vec<u64>, Vec<u32>> = HashMap::new();
     let mut order: Vec<Vec<u64>> = Vec::new();
-    for (row, keys) in rows.keys.iter().enumerate() {
+    for (row, keys) in rows.iter().enumerate() {
         let mut choices: Vec<Vec<u64>> = Vec::with_capacity(keys.len());
         for (k, v) in keys.iter().enumerate() {
             let index = values[k].binary_search(&v.as_str()).unwrap_or(0);
             let mut options = vec![0u64];
-            if !requestable(spec.params[rows.params[k]].kind, v) {
+            if !requestable(spec.params[params[k]].kind, v) {
                 // A value no request can name (an empty string, a choice outside the
                 // allowed set) only appears with the filter absent.
             } else if multi[k] {
@@ -148,10 +147,10 @@ pub(super) fn partition(spec: &ListSpec, rows: &catalog::SortedRows) -> Vec<Grou
             }
         }
     }
-    if rows.keys.is_empty() {
+    if rows.is_empty() {
         // An empty scope still has its (empty) default page.
-        order.push(vec![0; rows.params.len()]);
-        buckets.insert(vec![0; rows.params.len()], Vec::new());
+        order.push(vec![0; params.len()]);
+        buckets.insert(vec![0; params.len()], Vec::new());
     }
     order
         .into_iter()
@@ -161,7 +160,7 @@ pub(super) fn partition(spec: &ListSpec, rows: &catalog::SortedRows) -> Vec<Grou
                 .enumerate()
                 .filter(|(_, &c)| c != 0)
                 .map(|(k, &c)| {
-                    let param = rows.params[k];
+                    let param = params[k];
                     let value = if multi[k] {
                         FilterValue::Many(
                             (0..values[k].len())

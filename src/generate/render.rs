@@ -2,38 +2,83 @@
 //! (`_headers`, the API root, `openapi.json`, the docs page), every page of every
 //! filter combination of a list, every record of a detail resource.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
+use anyhow::{anyhow, Context};
 use rayon::prelude::*;
 
 use crate::catalog::{self, FilterValue, ListQuery, ListSpec, OrderChoice, ParamKind};
 use crate::manifest::{ManifestEntry, MANIFEST};
 use crate::{store, tree};
 
+use super::keys::{self, Key};
 use super::plan::{partition, Unit};
 use super::write::Writer;
 use super::Options;
 
+/// What a run knows to decide which files to render ([`super::keys`]): the salt, the
+/// dataset's digests, the keys of the live generation's files.
+pub(super) struct Keying<'a> {
+    pub salt: &'a [u8],
+    pub digests: &'a keys::Digests,
+    pub files: &'a keys::FileKeys,
+}
+
+/// One page of a list: its file, where its records are among the scope's rows, and
+/// its key.
+struct Page<'g> {
+    rel: PathBuf,
+    page: u64,
+    total: u64,
+    members: &'g [u32],
+    key: Option<Key>,
+}
+
 /// Every page of every filter combination of one list in one scope and ordering.
+/// Pages whose key the live generation had are linked from it; the records of the
+/// others are rendered once each and the pages written.
+// Long because the unit runs in three steps over shared state (the scope's rows and
+// keys, the pages): link what is unchanged, render the records the rest needs, write
+// the rest; each is commented where it starts.
+#[allow(clippy::too_many_arguments)]
 fn render_list_unit(
     w: &Writer,
-    conn: &rusqlite::Connection,
+    conn: &mut rusqlite::Connection,
     spec: &'static ListSpec,
     snapshot: &Option<(i64, String)>,
     upcoming: bool,
     ordering: Option<OrderChoice>,
     today: &str,
-) -> anyhow::Result<Vec<ManifestEntry>> {
-    let rows = catalog::sorted_rows(
+    keying: Option<&Keying>,
+) -> anyhow::Result<(Vec<ManifestEntry>, Vec<Key>)> {
+    let scope = if upcoming {
+        format!("upcoming {today}")
+    } else {
+        String::new()
+    };
+    let resource = keying
+        .and_then(|k| keys::Resource::new(k.digests, k.salt, spec.operation_id, spec.from, &scope));
+    let links = resource.as_ref().map(|r| r.link_sql()).unwrap_or_default();
+    let rows = catalog::scope_rows(
         conn,
         spec,
         snapshot.as_ref().map(|s| s.0),
         upcoming,
         ordering,
         today,
+        &links,
     )
     .with_context(|| format!("reading {}", spec.operation_id))?;
+    let records: Vec<Key> = match &resource {
+        Some(r) => rows
+            .ids
+            .iter()
+            .zip(&rows.links)
+            .map(|(id, links)| r.record(*id, links))
+            .collect(),
+        None => Vec::new(),
+    };
     let dir: Vec<String> = match snapshot {
         Some((_, key)) => tree::snapshot_list_dir(key, spec),
         None => vec![spec.path.to_string()],
@@ -42,41 +87,199 @@ fn render_list_unit(
         .params
         .iter()
         .position(|p| p.kind == ParamKind::Upcoming);
-    let groups = partition(spec, &rows);
-    groups
-        .par_iter()
-        .map(|(filters, members)| -> anyhow::Result<Vec<ManifestEntry>> {
-            let mut out = Vec::new();
-            let mut query = ListQuery {
-                ordering,
-                filters: filters.clone(),
-                ..ListQuery::default()
+    let groups = partition(spec, &rows.params, &rows.keys);
+
+    // The pages, each with its file and key.
+    let mut pages: Vec<Page> = Vec::new();
+    for (filters, members) in &groups {
+        let mut query = ListQuery {
+            ordering,
+            filters: filters.clone(),
+            ..ListQuery::default()
+        };
+        if upcoming {
+            if let Some(i) = upcoming_param {
+                query.filters.push((i, FilterValue::Bool(true)));
+                query.filters.sort_by_key(|(i, _)| *i);
+            }
+        }
+        let total = members.len() as u64;
+        for page in 1..=catalog::total_pages(total, catalog::PAGE_SIZE) {
+            query.page = page;
+            let Some(rel) = tree::list_file(&dir, &query.canonical(spec)) else {
+                continue;
             };
-            if upcoming {
-                if let Some(i) = upcoming_param {
-                    query.filters.push((i, FilterValue::Bool(true)));
-                    query.filters.sort_by_key(|(i, _)| *i);
-                }
+            let start = ((page - 1) * catalog::PAGE_SIZE) as usize;
+            let end = (start + catalog::PAGE_SIZE as usize).min(members.len());
+            let members = &members[start..end];
+            let key = resource.as_ref().map(|r| {
+                let on_page: Vec<Key> = members.iter().map(|&m| records[m as usize]).collect();
+                r.file(&rel, page, total, &on_page)
+            });
+            pages.push(Page {
+                rel,
+                page,
+                total,
+                members,
+                key,
+            });
+        }
+    }
+
+    // Pages the live generation has: linked.
+    let linked = pages
+        .par_iter()
+        .map(|p| -> anyhow::Result<Option<Vec<ManifestEntry>>> {
+            let (Some(key), Some(k)) = (p.key, keying) else {
+                return Ok(None);
+            };
+            if !k.files.had(key) {
+                return Ok(None);
             }
-            let total = members.len() as u64;
-            let pages = catalog::total_pages(total, catalog::PAGE_SIZE);
-            for page in 1..=pages {
-                query.page = page;
-                let Some(rel) = tree::list_file(&dir, &query.canonical(spec)) else {
-                    continue;
-                };
-                let start = ((page - 1) * catalog::PAGE_SIZE) as usize;
-                let end = (start + catalog::PAGE_SIZE as usize).min(members.len());
-                let items = members[start..end]
-                    .iter()
-                    .map(|&r| rows.items[r as usize].as_slice());
-                let body = catalog::render_page(items, page, catalog::PAGE_SIZE, total);
-                w.put(&rel, &body, &mut out)?;
+            let mut out = Vec::new();
+            Ok(w.link_unchanged(&p.rel, &mut out)?.then_some(out))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+
+    // The records the other pages show, rendered once each.
+    let mut wanted = vec![false; rows.ids.len()];
+    for (p, done) in pages.iter().zip(&linked) {
+        if done.is_none() {
+            for &m in p.members {
+                wanted[m as usize] = true;
             }
+        }
+    }
+    let wanted_ids: Vec<i64> = rows
+        .ids
+        .iter()
+        .zip(&wanted)
+        .filter(|(_, w)| **w)
+        .map(|(id, _)| *id)
+        .collect();
+    let mut bodies: HashMap<i64, Vec<u8>> = HashMap::with_capacity(wanted_ids.len());
+    let table_rows = table_rows(keying, spec.from).unwrap_or(match snapshot {
+        None => rows.ids.len(),
+        Some(_) => usize::MAX,
+    });
+    read_bodies(conn, resource.as_ref(), spec.operation_id, |conn| {
+        catalog::bodies(
+            conn,
+            &spec.item,
+            spec.from,
+            spec.base_where,
+            &wanted_ids,
+            table_rows,
+            |id, body| {
+                bodies.insert(id, body);
+                Ok(())
+            },
+        )
+    })?;
+
+    // The other pages: written.
+    let parts = pages
+        .par_iter()
+        .zip(&linked)
+        .map(|(p, done)| -> anyhow::Result<Vec<ManifestEntry>> {
+            if let Some(out) = done {
+                return Ok(out.clone());
+            }
+            let items = p
+                .members
+                .iter()
+                .map(|&m| {
+                    let id = rows.ids[m as usize];
+                    bodies.get(&id).map(Vec::as_slice).ok_or_else(|| {
+                        anyhow!("{} record {id} vanished while rendering", spec.operation_id)
+                    })
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let body = catalog::render_page(items, p.page, catalog::PAGE_SIZE, p.total);
+            let mut out = Vec::new();
+            w.put(&p.rel, &body, &mut out)?;
             Ok(out)
         })
-        .collect::<anyhow::Result<Vec<_>>>()
-        .map(|v| v.into_iter().flatten().collect())
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let keys = pages.iter().filter_map(|p| p.key).collect();
+    Ok((parts.into_iter().flatten().collect(), keys))
+}
+
+/// How many rows the table of a resource over `from` holds, from the digests.
+fn table_rows(keying: Option<&Keying>, from: &str) -> Option<usize> {
+    keying
+        .and_then(|k| k.digests.rows.get(keys::own_table(from)))
+        .map(HashMap::len)
+}
+
+/// Runs `read` (which renders bodies on `conn`) watching the tables its statements
+/// read, when the resource has keys: a table outside its inputs fails the run.
+fn read_bodies(
+    conn: &mut rusqlite::Connection,
+    resource: Option<&keys::Resource>,
+    operation_id: &str,
+    read: impl FnOnce(&rusqlite::Connection) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let Some(resource) = resource else {
+        return read(conn).with_context(|| format!("rendering {operation_id}"));
+    };
+    let seen = keys::watch(conn)?;
+    let result = read(conn).with_context(|| format!("rendering {operation_id}"));
+    keys::stop_watch(conn)?;
+    result?;
+    let seen = seen
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    resource.check_reads(operation_id, &seen)
+}
+
+/// Every record of a detail resource. Records whose key the live generation had are
+/// linked from it; the others are rendered and written.
+fn render_details_unit(
+    w: &Writer,
+    conn: &mut rusqlite::Connection,
+    spec: &'static catalog::DetailSpec,
+    keying: Option<&Keying>,
+) -> anyhow::Result<(Vec<ManifestEntry>, Vec<Key>)> {
+    let resource = keying
+        .and_then(|k| keys::Resource::new(k.digests, k.salt, spec.operation_id, spec.from, ""));
+    let links = resource.as_ref().map(|r| r.link_sql()).unwrap_or_default();
+    let rows = catalog::detail_rows(conn, spec, &links)
+        .with_context(|| format!("reading {}", spec.operation_id))?;
+    let mut out = Vec::new();
+    let mut keys = Vec::new();
+    let mut todo: HashMap<i64, PathBuf> = HashMap::new();
+    let mut wanted = Vec::new();
+    for row in rows {
+        let Some(rel) = tree::detail_file_for(spec, &row.ids) else {
+            continue;
+        };
+        if let Some(r) = &resource {
+            let key = r.file(&rel, 0, 0, &[r.record(row.id, &row.links)]);
+            keys.push(key);
+            if keying.is_some_and(|k| k.files.had(key)) && w.link_unchanged(&rel, &mut out)? {
+                continue;
+            }
+        }
+        wanted.push(row.id);
+        todo.insert(row.id, rel);
+    }
+    let table_rows = table_rows(keying, spec.from).unwrap_or(wanted.len());
+    read_bodies(conn, resource.as_ref(), spec.operation_id, |conn| {
+        catalog::bodies(
+            conn,
+            &spec.body,
+            spec.from,
+            spec.base_where,
+            &wanted,
+            table_rows,
+            |id, body| match todo.get(&id) {
+                Some(rel) => w.put(rel, &body, &mut out),
+                None => Ok(()),
+            },
+        )
+    })?;
+    Ok((out, keys))
 }
 
 /// The docs page, rendered once every unit is written: its examples are files of the
@@ -100,6 +303,7 @@ pub(super) fn render_unit(
     w: &Writer,
     opts: &Options,
     unit: &Unit,
+    keying: Option<&Keying>,
 ) -> anyhow::Result<Vec<ManifestEntry>> {
     let mut out = Vec::new();
     match unit {
@@ -128,18 +332,29 @@ pub(super) fn render_unit(
             upcoming,
             ordering,
         } => {
-            let conn = store::open_read(&opts.db)?;
-            out = render_list_unit(w, &conn, spec, snapshot, *upcoming, *ordering, &opts.today)?;
+            let mut conn = store::open_read(&opts.db)?;
+            let (files, keys) = render_list_unit(
+                w,
+                &mut conn,
+                spec,
+                snapshot,
+                *upcoming,
+                *ordering,
+                &opts.today,
+                keying,
+            )?;
+            out = files;
+            if let Some(k) = keying {
+                k.files.add(keys);
+            }
         }
         Unit::Details { spec } => {
-            let conn = store::open_read(&opts.db)?;
-            catalog::all_details(&conn, spec, |ids, body| {
-                if let Some(rel) = tree::detail_file_for(spec, &ids) {
-                    w.put(&rel, &body, &mut out)?;
-                }
-                Ok(())
-            })
-            .with_context(|| format!("rendering {}", spec.operation_id))?;
+            let mut conn = store::open_read(&opts.db)?;
+            let (files, keys) = render_details_unit(w, &mut conn, spec, keying)?;
+            out = files;
+            if let Some(k) = keying {
+                k.files.add(keys);
+            }
         }
     }
     Ok(out)

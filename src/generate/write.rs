@@ -33,6 +33,8 @@ pub(super) struct Writer {
     /// Files written, and files linked from the previous tree.
     pub(super) written: AtomicU64,
     pub(super) unchanged: AtomicU64,
+    /// Of the unchanged files, those linked by their key alone, without being made.
+    pub(super) by_key: AtomicU64,
     /// Folders of the new tree already created, so a file's parent is made once and
     /// not asked about (`stat`) for every file.
     folders: Mutex<HashSet<PathBuf>>,
@@ -54,6 +56,7 @@ impl Writer {
             precompress,
             written: AtomicU64::new(0),
             unchanged: AtomicU64::new(0),
+            by_key: AtomicU64::new(0),
             folders: Mutex::new(HashSet::new()),
         }
     }
@@ -68,16 +71,43 @@ impl Writer {
         let unchanged = self.put_one(rel, bytes, out)?;
         if bytes.len() >= PRECOMPRESS_MIN {
             for (extension, compress) in self.precompress.siblings() {
-                let mut sibling = rel.as_os_str().to_owned();
-                sibling.push(".");
-                sibling.push(extension);
-                let sibling = PathBuf::from(sibling);
+                let sibling = sibling(rel, extension);
                 if !(unchanged && self.link_previous(&sibling, out)) {
                     self.put_one(&sibling, &compress(bytes)?, out)?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// Links `rel` and its precompressed siblings from the previous tree, for a file
+    /// whose key says it is unchanged (its bytes are neither made nor read). False,
+    /// with nothing placed, when the previous tree lacks the file; a sibling it lacks
+    /// is made from the linked file's bytes.
+    pub(super) fn link_unchanged(
+        &self,
+        rel: &Path,
+        out: &mut Vec<ManifestEntry>,
+    ) -> anyhow::Result<bool> {
+        if !self.link_previous(rel, out) {
+            return Ok(false);
+        }
+        self.by_key.fetch_add(1, AtomicOrdering::Relaxed);
+        let size = out.last().map_or(0, |e| e.size);
+        if size >= PRECOMPRESS_MIN as u64 {
+            for (extension, compress) in self.precompress.siblings() {
+                let sibling = sibling(rel, extension);
+                if self.link_previous(&sibling, out) {
+                    self.by_key.fetch_add(1, AtomicOrdering::Relaxed);
+                } else {
+                    let path = self.root.join(rel);
+                    let bytes =
+                        fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+                    self.put_one(&sibling, &compress(&bytes)?, out)?;
+                }
+            }
+        }
+        Ok(true)
     }
 
     fn key(rel: &Path) -> String {
@@ -150,6 +180,14 @@ impl Writer {
             .insert(parent.to_path_buf());
         Ok(())
     }
+}
+
+/// The path of `rel`'s precompressed sibling with `extension`.
+fn sibling(rel: &Path, extension: &str) -> PathBuf {
+    let mut sibling = rel.as_os_str().to_owned();
+    sibling.push(".");
+    sibling.push(extension);
+    PathBuf::from(sibling)
 }
 
 /// The smallest file given precompressed siblings: below it the saving is a few

@@ -82,6 +82,14 @@ pub fn export_with<W: Write>(
     Ok(counts)
 }
 
+/// The one statement that reads the interchange file `file` (one of [`file_names`]).
+pub fn file_sql(file: &str) -> Option<&'static str> {
+    FILES
+        .iter()
+        .find(|f| f.file == file)
+        .map(|f| f.sql.as_str())
+}
+
 /// Writes one interchange file (one of [`file_names`]) of the dataset open on `conn`
 /// to `out`; returns the number of records. `None` for a name that is not one.
 pub fn export_file(

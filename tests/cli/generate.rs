@@ -365,3 +365,121 @@ fn the_same_input_keeps_the_live_generation_even_after_a_reimport() {
     let fourth = generate::generate(&generate_options(&db, &out)).unwrap();
     assert!(fourth.written >= 1 && fourth.removed >= 1, "{fourth}");
 }
+
+/// Every file under `root` (relative path → bytes), the change lists left out: they
+/// describe a run, not the tree.
+fn tree_bytes(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(root)
+        .follow_links(true)
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(root).unwrap();
+            (
+                rel.to_string_lossy().into_owned(),
+                fs::read(e.path()).unwrap(),
+            )
+        })
+        .filter(|(rel, _)| !rel.starts_with("changes/"))
+        .collect()
+}
+
+#[test]
+fn a_run_after_a_change_makes_the_tree_a_full_run_makes() {
+    let (tmp, db, out) = fixture();
+    let options = |out: &Path| generate::Options {
+        precompress: generate::Precompress::GZIP,
+        ..generate_options(&db, out)
+    };
+    let first = generate::generate(&options(&out)).unwrap();
+    assert_eq!(first.rendered, first.files, "{first}");
+    // Each change in turn, on the dataset as the previous ones left it; after each, the
+    // incremental run's tree is compared byte for byte with a full run into an empty
+    // folder.
+    // Two kinds of change a round (four rounds rather than eight full runs).
+    let changes: &[(&str, &str)] = &[
+        (
+            "a field of one record edited, and an issue's body",
+            "UPDATE issues SET title = title || ' (edited)' \
+             WHERE id = (SELECT min(id) FROM issues); \
+             UPDATE issue_bodies SET body = body || ' More.' \
+             WHERE issue_id = (SELECT max(issue_id) FROM issue_bodies)",
+        ),
+        (
+            "a record moving between filters and orderings, and a leader renamed",
+            "UPDATE issues SET state = CASE state WHEN 'open' THEN 'closed' ELSE 'open' END, \
+             updated_at = updated_at + 86400 * 400 WHERE id = (SELECT max(id) FROM issues); \
+             UPDATE leaders SET name = name || ' Jr.' \
+             WHERE rowid = (SELECT min(rowid) FROM leaders WHERE entity_kind = 'chapter')",
+        ),
+        (
+            "a record added, and a referenced record edited (an issue's repository)",
+            "CREATE TEMP TABLE copy AS SELECT * FROM labels WHERE id = (SELECT min(id) FROM labels); \
+             UPDATE copy SET id = id + 1000000, name = name || '-copy', name_lc = name_lc || '-copy'; \
+             INSERT INTO labels SELECT * FROM copy; DROP TABLE copy; \
+             UPDATE repositories SET name = name || '-renamed', name_lc = name_lc || '-renamed' \
+             WHERE id = (SELECT repository_id FROM issues ORDER BY id LIMIT 1)",
+        ),
+        (
+            "a record removed, and a record leaving a snapshot",
+            "DELETE FROM sponsors WHERE id = (SELECT max(id) FROM sponsors); \
+             DELETE FROM snapshot_issues WHERE rowid = (SELECT min(rowid) FROM snapshot_issues)",
+        ),
+    ];
+    for (n, (what, sql)) in changes.iter().enumerate() {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute_batch(sql)
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        let run = generate::generate(&options(&out)).unwrap();
+        let full_out = tmp.path().join(format!("full-{n}"));
+        let full = generate::generate(&options(&full_out)).unwrap();
+        assert_eq!(full.rendered, full.files, "{what}: {full}");
+        assert!(run.rendered < run.files / 4, "{what}: {run}");
+        assert_eq!(run.files, full.files, "{what}: {run} / {full}");
+        let (incremental, fresh) = (tree_bytes(&out), tree_bytes(&full_out));
+        let differ: Vec<&String> = fresh
+            .iter()
+            .filter(|(rel, bytes)| incremental.get(*rel) != Some(bytes))
+            .map(|(rel, _)| rel)
+            .chain(incremental.keys().filter(|rel| !fresh.contains_key(*rel)))
+            .collect();
+        assert!(
+            differ.is_empty(),
+            "{what}: {} files differ, first {:?}",
+            differ.len(),
+            &differ[..differ.len().min(5)]
+        );
+        fs::remove_dir_all(&full_out).unwrap();
+    }
+}
+
+#[test]
+fn one_changed_record_renders_only_the_files_that_show_it() {
+    let (_tmp, db, out) = fixture();
+    generate::generate(&generate_options(&db, &out)).unwrap();
+    let sponsor = out.join("api/v0/sponsors/nakatomi.json");
+    let chapter = out.join("api/v0/chapters/london.json");
+    let (sponsor_before, chapter_before) = (
+        fs::metadata(&sponsor).unwrap().ino(),
+        fs::metadata(&chapter).unwrap().ino(),
+    );
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute(
+            "UPDATE sponsors SET description = 'Renewed.' WHERE key_lc = 'nakatomi'",
+            [],
+        )
+        .unwrap();
+    let run = generate::generate(&generate_options(&db, &out)).unwrap();
+    // The sponsor's detail and the sponsor list pages holding it (each ordering and
+    // filter combination), nothing else.
+    assert!(run.rendered >= 2 && run.rendered < 60, "{run}");
+    assert_eq!(
+        read(&out, "api/v0/sponsors/nakatomi.json")["description"],
+        "Renewed."
+    );
+    assert_ne!(fs::metadata(&sponsor).unwrap().ino(), sponsor_before);
+    assert_eq!(fs::metadata(&chapter).unwrap().ino(), chapter_before);
+}

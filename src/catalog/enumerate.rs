@@ -1,0 +1,176 @@
+//! The generator's narrow reads, which render nothing: the rows of a list scope in
+//! order ([`scope_rows`]) or of a detail resource ([`detail_rows`]), each with its id,
+//! the ids of the rows it references (what its body is also made from) and the values
+//! it is filed under; then the bodies of the rows whose files must be written
+//! ([`bodies`]). A generation decides from the first which files changed, and renders
+//! only those with the second.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use rusqlite::Connection;
+
+use super::answer::{needed_from, where_clause};
+use super::query::{order_sql, FilterValue, ListQuery, OrderChoice};
+use super::spec::{DetailSpec, ItemType, ListSpec, ParamKind};
+
+/// The rows of one list scope in one ordering, unrendered.
+#[derive(Debug, Default)]
+pub struct ScopeRows {
+    /// Each row's id, in the list's order.
+    pub ids: Vec<i64>,
+    /// Per row, the value of each link expression (the id of a row it references).
+    pub links: Vec<Vec<Option<i64>>>,
+    /// Per row, the canonical value of each enumerable parameter of `params`.
+    pub keys: Vec<Vec<String>>,
+    /// Indices (into `spec.params`) of the enumerable parameters.
+    pub params: Vec<usize>,
+}
+
+/// Every record of a list scope in one ordering (`upcoming` applies
+/// `is_upcoming=true`), with the values of the `links` SQL expressions over its row.
+pub fn scope_rows(
+    conn: &Connection,
+    spec: &ListSpec,
+    snapshot: Option<i64>,
+    upcoming: bool,
+    ordering: Option<OrderChoice>,
+    today: &str,
+    links: &[&str],
+) -> rusqlite::Result<ScopeRows> {
+    let params: Vec<usize> = spec
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind.enumerable())
+        .map(|(i, _)| i)
+        .collect();
+    let mut query = ListQuery::default();
+    if upcoming {
+        if let Some(i) = spec
+            .params
+            .iter()
+            .position(|p| p.kind == ParamKind::Upcoming)
+        {
+            query.filters.push((i, FilterValue::Bool(true)));
+        }
+    }
+    let (cond, args) = where_clause(spec, snapshot, &query, today);
+    let mut columns = "t.id".to_string();
+    for link in links {
+        let _ = write!(columns, ", {link}");
+    }
+    for &i in &params {
+        let _ = write!(columns, ", {}", spec.params[i].expr);
+    }
+    let order = order_sql(spec, ordering, upcoming);
+    let from = needed_from(spec.from, &format!("{columns} {cond} {order}"));
+    let sql = format!("SELECT {columns} FROM {from} {cond} ORDER BY {order}");
+    let mut st = conn.prepare(&sql)?;
+    let mut rows = st.query(rusqlite::params_from_iter(args.iter()))?;
+    let mut out = ScopeRows {
+        params,
+        ..ScopeRows::default()
+    };
+    while let Some(row) = rows.next()? {
+        out.ids.push(row.get(0)?);
+        out.links.push(
+            (0..links.len())
+                .map(|k| row.get(1 + k))
+                .collect::<rusqlite::Result<_>>()?,
+        );
+        out.keys.push(
+            (0..out.params.len())
+                .map(|k| row.get(1 + links.len() + k))
+                .collect::<rusqlite::Result<_>>()?,
+        );
+    }
+    Ok(out)
+}
+
+/// One record of a detail resource, unrendered.
+#[derive(Debug)]
+pub struct DetailRow {
+    pub id: i64,
+    /// The values of the link expressions.
+    pub links: Vec<Option<i64>>,
+    /// The canonical ids of its path.
+    pub ids: Vec<String>,
+}
+
+/// Every record of a detail resource, in id order, with its `links` values.
+pub fn detail_rows(
+    conn: &Connection,
+    spec: &DetailSpec,
+    links: &[&str],
+) -> rusqlite::Result<Vec<DetailRow>> {
+    let mut columns = "t.id".to_string();
+    for link in links {
+        let _ = write!(columns, ", {link}");
+    }
+    let sql = format!(
+        "SELECT {columns}, {} FROM {} WHERE {} ORDER BY t.id",
+        spec.id_exprs.join(", "),
+        spec.from,
+        spec.base_where
+    );
+    let mut st = conn.prepare(&sql)?;
+    let mut rows = st.query([])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(DetailRow {
+            id: row.get(0)?,
+            links: (0..links.len())
+                .map(|k| row.get(1 + k))
+                .collect::<rusqlite::Result<_>>()?,
+            ids: (0..spec.id_exprs.len())
+                .map(|k| row.get(1 + links.len() + k))
+                .collect::<rusqlite::Result<_>>()?,
+        });
+    }
+    Ok(out)
+}
+
+/// Renders the bodies of the records `wanted` (ids of rows of `from` that
+/// `base_where` exposes) as `item`, handing each to `each` with its id. `table_rows`
+/// is how many rows the record's table holds: when a good part of them is wanted, one
+/// pass over the table reads them in its order (rows outside `wanted` are skipped
+/// unrendered); else each is looked up by id, in `wanted`'s order.
+pub fn bodies(
+    conn: &Connection,
+    item: &ItemType,
+    from: &str,
+    base_where: &str,
+    wanted: &[i64],
+    table_rows: usize,
+    mut each: impl FnMut(i64, Vec<u8>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    /// Below this many, lookups by id cost less than any pass over a table.
+    const LOOKUPS: usize = 2_000;
+    if wanted.len() > LOOKUPS && wanted.len() * 4 >= table_rows {
+        let wanted: HashSet<i64> = wanted.iter().copied().collect();
+        let sql = format!(
+            "SELECT {}, t.id FROM {from} WHERE {base_where}",
+            item.columns
+        );
+        let mut st = conn.prepare(&sql)?;
+        let id_column = st.column_count() - 1;
+        let mut rows = st.query([])?;
+        while let Some(row) = rows.next()? {
+            let id: i64 = row.get(id_column)?;
+            if wanted.contains(&id) {
+                each(id, (item.render)(conn, row)?)?;
+            }
+        }
+    } else {
+        let sql = format!("SELECT {} FROM {from} WHERE t.id = ?1", item.columns);
+        let mut st = conn.prepare(&sql)?;
+        for &id in wanted {
+            let mut rows = st.query([id])?;
+            if let Some(row) = rows.next()? {
+                each(id, (item.render)(conn, row)?)?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,483 @@
+//! Which files a generation must render: every file of the tree gets a key, a digest
+//! of everything its bytes are made from, and a file whose key the live generation
+//! also had is hard-linked from it without being rendered.
+//!
+//! What a file is made from:
+//! - the run's salt: the roost version and executable, `--precompress`,
+//!   `--public-url`, the dataset's schema (so an upgrade, another option or another
+//!   schema renders everything again);
+//! - the resource (its operation) and the file's path;
+//! - for a list page: its page number, the scope's total, the date for the
+//!   `is_upcoming` scope, and the ids of its records in their order;
+//! - for every record on it, the digest of its row and of the rows it references
+//!   ([`Inputs::links`]: an issue's repository and organization, its body);
+//! - the digest of every whole table the resource reads otherwise
+//!   ([`Inputs::tables`]: a snapshot's counts read the snapshot's link tables).
+//!
+//! The row digests come from the same pass over the dataset that fingerprints it
+//! ([`super::input`]). The keys of a generation are kept beside the tree in
+//! `<parent>/.<name>.keys`, tied to the generation they describe; a run that finds no
+//! keys for the live generation renders every file (and still links the files whose
+//! bytes come out the same).
+//!
+//! What each resource reads is declared here ([`inputs`]) and checked as it renders:
+//! every table a body's statements read must be its own, a link or a declared table,
+//! else the run fails naming both, rather than publish a file that would not follow
+//! changes of that table.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use anyhow::{anyhow, Context};
+use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
+use sha2::{Digest, Sha256};
+
+/// What the files of one resource are made from, besides the rows of its own table.
+#[derive(Debug)]
+pub(crate) struct Inputs {
+    /// Tables read one row per record: (table, SQL expression over the record's row
+    /// giving that row's `rowid`).
+    pub links: &'static [(&'static str, &'static str)],
+    /// Tables read as a whole: a change of any of their rows changes every file.
+    pub tables: &'static [&'static str],
+}
+
+const OWN: Inputs = Inputs {
+    links: &[],
+    tables: &[],
+};
+const IN_REPO: Inputs = Inputs {
+    links: &[
+        ("repositories", "t.repository_id"),
+        ("organizations", "t.organization_id"),
+    ],
+    tables: &[],
+};
+const IN_REPO_OF_ORG: Inputs = Inputs {
+    links: &[
+        ("repositories", "t.repository_id"),
+        ("organizations", "r.organization_id"),
+    ],
+    tables: &[],
+};
+const WITH_LEADERS: Inputs = Inputs {
+    links: &[],
+    tables: &["leaders", "members"],
+};
+
+/// The inputs of the resource with `operation_id`; `None` for one this file does not
+/// know (a new resource is rendered in full until it is declared here).
+pub(crate) fn inputs(operation_id: &str) -> Option<&'static Inputs> {
+    Some(match operation_id {
+        "list_chapters"
+        | "list_committees"
+        | "list_events"
+        | "list_labels"
+        | "list_members"
+        | "list_organizations"
+        | "list_projects"
+        | "list_snapshots"
+        | "list_sponsors"
+        | "list_snapshot_chapters"
+        | "list_snapshot_members"
+        | "list_snapshot_projects"
+        | "get_committee"
+        | "get_event"
+        | "get_member"
+        | "get_organization"
+        | "get_sponsor" => &OWN,
+        "list_issues" | "list_snapshot_issues" => &IN_REPO,
+        "list_milestones"
+        | "list_releases"
+        | "list_snapshot_releases"
+        | "get_milestone"
+        | "get_release" => &IN_REPO_OF_ORG,
+        "list_repositories" | "get_repository" => &Inputs {
+            links: &[("organizations", "t.organization_id")],
+            tables: &[],
+        },
+        "get_issue" => &Inputs {
+            links: &[
+                ("issue_bodies", "t.id"),
+                ("repositories", "t.repository_id"),
+                ("organizations", "t.organization_id"),
+            ],
+            tables: &[],
+        },
+        "get_chapter" | "get_project" => &WITH_LEADERS,
+        "get_snapshot" => &Inputs {
+            links: &[],
+            tables: &[
+                "snapshot_chapters",
+                "snapshot_issues",
+                "snapshot_members",
+                "snapshot_projects",
+                "snapshot_releases",
+                "chapters",
+                "issues",
+                "members",
+                "projects",
+                "releases",
+                "repositories",
+                "organizations",
+            ],
+        },
+        _ => return None,
+    })
+}
+
+/// The table of a resource's records: the first word of its `from`.
+pub(crate) fn own_table(from: &str) -> &str {
+    from.split_whitespace().next().unwrap_or(from)
+}
+
+/// The tables whose rows get digests: every resource's own table and links.
+pub(crate) fn row_tables() -> BTreeSet<&'static str> {
+    let mut out = BTreeSet::new();
+    let lists = crate::catalog::LISTS
+        .iter()
+        .chain(crate::catalog::SNAPSHOT_LISTS)
+        .map(|s| (s.operation_id, s.from));
+    let details = crate::catalog::DETAILS
+        .iter()
+        .map(|s| (s.operation_id, s.from));
+    for (operation, from) in lists.chain(details) {
+        out.insert(own_table(from));
+        if let Some(inputs) = inputs(operation) {
+            out.extend(inputs.links.iter().map(|(table, _)| *table));
+        }
+    }
+    out
+}
+
+/// 128 bits of a digest.
+pub(crate) type Key = u128;
+
+fn key_of(hasher: Sha256) -> Key {
+    let digest = hasher.finalize();
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    u128::from_le_bytes(bytes)
+}
+
+/// The digest of one row's bytes (as [`super::input`] reads them).
+pub(crate) fn row_key(bytes: &[u8]) -> Key {
+    let mut h = Sha256::new();
+    h.update(bytes);
+    key_of(h)
+}
+
+/// The dataset's digests: every table's, and every row's of [`row_tables`].
+#[derive(Debug, Default)]
+pub(crate) struct Digests {
+    pub tables: HashMap<String, [u8; 32]>,
+    pub rows: HashMap<String, HashMap<i64, Key>>,
+}
+
+/// A length-prefixed field into a hasher.
+fn field(h: &mut Sha256, bytes: &[u8]) {
+    h.update((bytes.len() as u64).to_le_bytes());
+    h.update(bytes);
+}
+
+/// The keys of one resource's files in one run.
+pub(crate) struct Resource<'a> {
+    /// Salt, resource and whole tables, hashed once.
+    base: Sha256,
+    own: Option<&'a HashMap<i64, Key>>,
+    links: Vec<Option<&'a HashMap<i64, Key>>>,
+    inputs: &'static Inputs,
+    table: &'a str,
+}
+
+impl<'a> Resource<'a> {
+    /// The key maker of the resource `operation_id` over `from`; `None` when it has
+    /// no declared inputs.
+    pub(crate) fn new(
+        digests: &'a Digests,
+        salt: &[u8],
+        operation_id: &str,
+        from: &'a str,
+        scope: &str,
+    ) -> Option<Resource<'a>> {
+        let inputs = inputs(operation_id)?;
+        let table = own_table(from);
+        let mut base = Sha256::new();
+        field(&mut base, salt);
+        field(&mut base, operation_id.as_bytes());
+        field(&mut base, scope.as_bytes());
+        for t in inputs.tables {
+            field(&mut base, t.as_bytes());
+            field(&mut base, digests.tables.get(*t)?);
+        }
+        Some(Resource {
+            base,
+            own: digests.rows.get(table),
+            links: inputs
+                .links
+                .iter()
+                .map(|(t, _)| digests.rows.get(*t))
+                .collect(),
+            inputs,
+            table,
+        })
+        .filter(|r| r.own.is_some() && r.links.iter().all(Option::is_some))
+    }
+
+    /// The link expressions, in [`Inputs::links`] order.
+    pub(crate) fn link_sql(&self) -> Vec<&'static str> {
+        self.inputs.links.iter().map(|(_, sql)| *sql).collect()
+    }
+
+    /// The digest of one record: its row and the rows it links to (absent rows
+    /// count as zero).
+    pub(crate) fn record(&self, id: i64, links: &[Option<i64>]) -> Key {
+        let row = |map: Option<&HashMap<i64, Key>>, id: Option<i64>| -> Key {
+            id.and_then(|id| map.and_then(|m| m.get(&id)).copied())
+                .unwrap_or(0)
+        };
+        let mut h = Sha256::new();
+        h.update(id.to_le_bytes());
+        h.update(row(self.own, Some(id)).to_le_bytes());
+        for (map, value) in self.links.iter().zip(links) {
+            h.update(value.unwrap_or(-1).to_le_bytes());
+            h.update(row(*map, *value).to_le_bytes());
+        }
+        key_of(h)
+    }
+
+    /// The key of a file at `path` made of `records` (their [`Self::record`]
+    /// digests) with the list envelope's `page` and `total` (zero for a detail).
+    pub(crate) fn file(&self, path: &Path, page: u64, total: u64, records: &[Key]) -> Key {
+        let mut h = self.base.clone();
+        field(&mut h, path.as_os_str().as_encoded_bytes());
+        h.update(page.to_le_bytes());
+        h.update(total.to_le_bytes());
+        for r in records {
+            h.update(r.to_le_bytes());
+        }
+        key_of(h)
+    }
+
+    /// Fails when a body of this resource read a table its inputs do not name.
+    pub(crate) fn check_reads(
+        &self,
+        operation_id: &str,
+        read: &BTreeSet<String>,
+    ) -> anyhow::Result<()> {
+        let known = |t: &str| {
+            t == self.table
+                || self.inputs.links.iter().any(|(l, _)| *l == t)
+                || self.inputs.tables.contains(&t)
+        };
+        match read.iter().find(|t| !known(t)) {
+            None => Ok(()),
+            Some(t) => Err(anyhow!(
+                "{operation_id} is rendered from table {t}, which the generator does not \
+                 list among its inputs (src/generate/keys.rs): its files would not follow \
+                 changes of {t}"
+            )),
+        }
+    }
+}
+
+/// Records the tables that statements prepared on `conn` read, until [`stop_watch`].
+pub(crate) fn watch(
+    conn: &mut rusqlite::Connection,
+) -> rusqlite::Result<Arc<Mutex<BTreeSet<String>>>> {
+    let seen = Arc::new(Mutex::new(BTreeSet::new()));
+    let sink = Arc::clone(&seen);
+    conn.authorizer(Some(move |ctx: AuthContext<'_>| {
+        if let AuthAction::Read { table_name, .. } = ctx.action {
+            let mut seen = sink.lock().unwrap_or_else(PoisonError::into_inner);
+            if !seen.contains(table_name) {
+                seen.insert(table_name.to_string());
+            }
+        }
+        Authorization::Allow
+    }))?;
+    Ok(seen)
+}
+
+/// Removes the [`watch`] of `conn`.
+pub(crate) fn stop_watch(conn: &mut rusqlite::Connection) -> rusqlite::Result<()> {
+    conn.authorizer(None::<fn(AuthContext<'_>) -> Authorization>)
+}
+
+/// The tables the statement `sql` reads (prepared on `conn`, not run).
+pub(crate) fn tables_read(
+    conn: &mut rusqlite::Connection,
+    sql: &str,
+) -> anyhow::Result<BTreeSet<String>> {
+    let seen = watch(conn)?;
+    let prepared = conn.prepare(sql).map(drop);
+    stop_watch(conn)?;
+    prepared?;
+    let tables = seen.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    Ok(tables)
+}
+
+/// The key of the published dataset file `name` of `which` records, read by a
+/// statement over `tables`.
+pub(crate) fn dataset_key(
+    salt: &[u8],
+    digests: &Digests,
+    which: super::Dataset,
+    name: &str,
+    tables: &BTreeSet<String>,
+) -> Key {
+    let mut h = Sha256::new();
+    field(&mut h, salt);
+    field(&mut h, b"dataset");
+    field(&mut h, format!("{which:?}").as_bytes());
+    field(&mut h, name.as_bytes());
+    for t in tables {
+        field(&mut h, t.as_bytes());
+        field(&mut h, digests.tables.get(t).map_or(&[][..], |d| &d[..]));
+    }
+    key_of(h)
+}
+
+/// The file keys of the live generation, and those of the one being made.
+#[derive(Default)]
+pub(crate) struct FileKeys {
+    previous: HashSet<Key>,
+    new: Mutex<Vec<Key>>,
+}
+
+const MAGIC: &[u8] = b"roost file keys 1\n";
+
+/// Where the keys of the tree at `out` live: `<parent>/.<name>.keys`.
+pub(crate) fn keys_path(out: &Path) -> anyhow::Result<PathBuf> {
+    let (parent, prefix) = super::generation_prefix(out)?;
+    let name = prefix.trim_end_matches('g');
+    Ok(parent.join(format!("{name}keys")))
+}
+
+impl FileKeys {
+    /// The keys recorded for `generation` beside `out`; none when the file is absent,
+    /// unreadable or describes another generation.
+    pub(crate) fn load(out: &Path, generation: Option<&str>) -> FileKeys {
+        let previous = generation
+            .and_then(|g| {
+                let bytes = fs::read(keys_path(out).ok()?).ok()?;
+                let rest = bytes.strip_prefix(MAGIC)?;
+                let newline = rest.iter().position(|&b| b == b'\n')?;
+                if &rest[..newline] != g.as_bytes() {
+                    return None;
+                }
+                let keys = &rest[newline + 1..];
+                (keys.len() % 16 == 0).then(|| {
+                    keys.chunks_exact(16)
+                        .map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16])))
+                        .collect()
+                })
+            })
+            .unwrap_or_default();
+        FileKeys {
+            previous,
+            new: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Whether the live generation has a file with this key.
+    pub(crate) fn had(&self, key: Key) -> bool {
+        self.previous.contains(&key)
+    }
+
+    /// Records the keys of files of the new generation.
+    pub(crate) fn add(&self, keys: Vec<Key>) {
+        self.new
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend(keys);
+    }
+
+    /// Writes the new generation's keys beside `out` (synced, then renamed into
+    /// place); the temporary file is removed when a step fails.
+    pub(crate) fn write(&self, out: &Path, generation: &str) -> anyhow::Result<()> {
+        let mut keys =
+            std::mem::take(&mut *self.new.lock().unwrap_or_else(PoisonError::into_inner));
+        keys.sort_unstable();
+        keys.dedup();
+        let mut bytes = Vec::with_capacity(MAGIC.len() + generation.len() + 1 + keys.len() * 16);
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(generation.as_bytes());
+        bytes.push(b'\n');
+        for k in keys {
+            bytes.extend_from_slice(&k.to_le_bytes());
+        }
+        let path = keys_path(out)?;
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(format!(".tmp-{}", std::process::id()));
+        let tmp = PathBuf::from(tmp);
+        let result = super::write_synced(&tmp, &bytes).and_then(|()| {
+            fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))
+        });
+        if result.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        result
+    }
+}
+
+/// Removes the keys beside `out` (before a generation that records none).
+pub(crate) fn remove(out: &Path) {
+    if let Ok(path) = keys_path(out) {
+        let _ = fs::remove_file(path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_read_outside_the_declared_inputs_fails_the_run() {
+        let digests = Digests {
+            tables: HashMap::new(),
+            rows: HashMap::from([("sponsors".to_string(), HashMap::new())]),
+        };
+        let resource = Resource::new(&digests, b"salt", "get_sponsor", "sponsors t", "").unwrap();
+        let read = |tables: &[&str]| tables.iter().map(|t| t.to_string()).collect();
+        assert!(resource
+            .check_reads("get_sponsor", &read(&["sponsors"]))
+            .is_ok());
+        let err = resource
+            .check_reads("get_sponsor", &read(&["sponsors", "leaders"]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("get_sponsor") && err.contains("leaders"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_file_key_follows_its_records_and_their_links() {
+        let rows = |pairs: &[(i64, Key)]| pairs.iter().copied().collect::<HashMap<_, _>>();
+        let mut digests = Digests::default();
+        digests
+            .rows
+            .insert("issues".into(), rows(&[(1, 10), (2, 20)]));
+        digests.rows.insert("repositories".into(), rows(&[(7, 70)]));
+        digests
+            .rows
+            .insert("organizations".into(), rows(&[(9, 90)]));
+        let key = |digests: &Digests, page: u64| {
+            let r = Resource::new(digests, b"salt", "list_issues", "issues t", "").unwrap();
+            let records = [
+                r.record(1, &[Some(7), Some(9)]),
+                r.record(2, &[Some(7), Some(9)]),
+            ];
+            r.file(Path::new("api/v0/issues/index.json"), page, 2, &records)
+        };
+        let before = key(&digests, 1);
+        assert_eq!(key(&digests, 1), before);
+        assert_ne!(key(&digests, 2), before);
+        digests.rows.get_mut("repositories").unwrap().insert(7, 71);
+        assert_ne!(key(&digests, 1), before);
+    }
+}
