@@ -41,9 +41,7 @@ pub mod verify;
 mod write;
 
 pub use dataset::Dataset;
-pub(crate) use generations::{
-    clean_leftovers, generation_prefix, process_is_alive, swap_in, write_synced,
-};
+pub(crate) use generations::{clean_leftovers, generation_prefix, process_is_alive, swap_in};
 pub use render::PAGES_HEADERS;
 
 use generations::remove_tree;
@@ -351,15 +349,7 @@ fn keep_live(
         if let Some(folder) = target.parent() {
             fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
         }
-        let mut tmp = target.as_os_str().to_owned();
-        tmp.push(format!(".tmp-{}", std::process::id()));
-        let tmp = PathBuf::from(tmp);
-        if let Err(e) = generations::write_synced(&tmp, &bytes)
-            .and_then(|()| fs::rename(&tmp, &target).map_err(anyhow::Error::from))
-        {
-            let _ = fs::remove_file(&tmp);
-            return Err(e.context(format!("writing {}", target.display())));
-        }
+        generations::replace_file(&target, &bytes)?;
     }
     swap_in(&opts.out, parent, &record.generation)?;
     Ok(Summary {

@@ -104,12 +104,29 @@ pub(crate) fn process_is_alive(pid: u32) -> bool {
 }
 
 /// Writes `bytes` to `path` and syncs it to disk.
-pub(crate) fn write_synced(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+fn write_synced(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     use std::io::Write;
     let mut file = fs::File::create(path).with_context(|| format!("writing {}", path.display()))?;
     file.write_all(bytes)
         .and_then(|()| file.sync_all())
         .with_context(|| format!("writing {}", path.display()))
+}
+
+/// Replaces the file at `path` with `bytes` in one step: written and synced beside it as
+/// `<path>.tmp-<pid>`, then renamed over it, so a reader sees the old file or the new
+/// one. The temporary file is removed when a step fails (and, when the process is
+/// killed, by the next run's clean-up of dead processes' temporary files).
+pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = std::path::PathBuf::from(tmp);
+    let result = write_synced(&tmp, bytes).and_then(|()| {
+        fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+    });
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
 }
 
 /// Syncs what was written under `root` at `paths` (files and folders, relative), then

@@ -65,22 +65,7 @@ pub fn read_record(out: &Path) -> Option<Record> {
 /// Replaces the record beside `out`: written aside and synced, then renamed over it.
 /// The temporary file is removed when any step fails.
 pub fn write_record(out: &Path, record: &Record) -> anyhow::Result<()> {
-    let path = record_path(out)?;
-    let tmp = temp_path(&path, std::process::id());
-    let bytes = serde_json::to_vec(record)?;
-    let result = super::write_synced(&tmp, &bytes).and_then(|()| {
-        fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))
-    });
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
-}
-
-fn temp_path(record: &Path, pid: u32) -> PathBuf {
-    let mut tmp = record.as_os_str().to_owned();
-    tmp.push(format!(".tmp-{pid}"));
-    PathBuf::from(tmp)
+    super::generations::replace_file(&record_path(out)?, &serde_json::to_vec(record)?)
 }
 
 /// Removes the record beside `out` (before a generation that will not record one).

@@ -30,7 +30,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use anyhow::{anyhow, Context};
+use anyhow::anyhow;
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use sha2::{Digest, Sha256};
 
@@ -409,17 +409,7 @@ impl FileKeys {
         for k in keys {
             bytes.extend_from_slice(&k.to_le_bytes());
         }
-        let path = keys_path(out)?;
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(format!(".tmp-{}", std::process::id()));
-        let tmp = PathBuf::from(tmp);
-        let result = super::write_synced(&tmp, &bytes).and_then(|()| {
-            fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))
-        });
-        if result.is_err() {
-            let _ = fs::remove_file(&tmp);
-        }
-        result
+        super::generations::replace_file(&keys_path(out)?, &bytes)
     }
 }
 
