@@ -180,10 +180,10 @@ fn render_list_unit(
     // The other pages: written.
     let parts = pages
         .par_iter()
-        .zip(&linked)
+        .zip(linked)
         .map(|(p, done)| -> anyhow::Result<Vec<ManifestEntry>> {
             if let Some(out) = done {
-                return Ok(out.clone());
+                return Ok(out);
             }
             let items = p
                 .members

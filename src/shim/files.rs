@@ -193,6 +193,13 @@ mod tests {
         std::fs::rename(&link, dir.join("site")).unwrap();
     }
 
+    /// A folder for generations, the `site` path inside it, and an empty cache.
+    fn fixture() -> (tempfile::TempDir, std::path::PathBuf, FileCache) {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("site");
+        (dir, site, FileCache::new(1 << 20))
+    }
+
     fn body(outcome: Option<Outcome>) -> Vec<u8> {
         match outcome {
             Some(Outcome::Full { bytes, .. }) => bytes.to_vec(),
@@ -202,11 +209,9 @@ mod tests {
 
     #[test]
     fn a_file_is_read_once_per_generation() {
-        let dir = tempfile::tempdir().unwrap();
-        let site = dir.path().join("site");
+        let (dir, site, cache) = fixture();
         let rel = Path::new("a.json");
         let neg = Negotiation::default();
-        let cache = FileCache::new(1 << 20);
         tree(dir.path(), "g1", b"one");
         assert!(cache.lookup(&site, rel, &neg).is_none());
         assert_eq!(body(cache.read(&site, rel, "x", &neg).unwrap()), b"one");
@@ -234,11 +239,9 @@ mod tests {
 
     #[test]
     fn a_remembered_target_answers_its_file_of_the_current_generation() {
-        let dir = tempfile::tempdir().unwrap();
-        let site = dir.path().join("site");
+        let (dir, site, cache) = fixture();
         let rel = Path::new("a.json");
         let neg = Negotiation::default();
-        let cache = FileCache::new(1 << 20);
         let target = "/api/v0/a/?x=1";
         tree(dir.path(), "g1", b"one");
         assert!(cache.lookup_target(&site, target, &neg).is_none());
