@@ -37,6 +37,7 @@ pub mod input;
 mod keys;
 mod plan;
 mod render;
+mod spare;
 pub mod verify;
 mod write;
 
@@ -139,7 +140,13 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     )?;
     let conn = store::open_read(&opts.db)?;
     let live_target = fs::read_link(&opts.out).ok().map(|t| parent.join(t));
-    clean_leftovers(&parent, &prefix, live_target.as_deref());
+    // The spare generation stays until the run knows whether it can use it.
+    let spare_dir = spare::recorded(&opts.out, &prefix).map(|name| parent.join(name));
+    let keep: Vec<&Path> = [live_target.as_deref(), spare_dir.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    clean_leftovers(&parent, &prefix, &keep);
     input::remove_stale_temps(&opts.out);
 
     let previous_root = if opts.out.is_dir() {
@@ -192,11 +199,10 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     );
     let gen_name = format!("{prefix}{stamp}");
     let gen_dir = parent.join(&gen_name);
-    fs::create_dir_all(&gen_dir).with_context(|| format!("creating {}", gen_dir.display()))?;
 
     // The keys of the live generation's files: a file whose key is among them is
     // linked without being rendered.
-    let file_keys = match &input {
+    let mut file_keys = match &input {
         Some(_) => keys::FileKeys::load(
             &opts.out,
             live_target
@@ -206,12 +212,33 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         ),
         None => keys::FileKeys::default(),
     };
+    // The new generation: the spare one renamed and updated in place when there is
+    // one to use (and keys to tell which of its files are current), else a new folder.
+    let spare = match &live_target {
+        Some(live) if file_keys.has_previous() => spare::find(&opts.out, &parent, &prefix, live),
+        _ => None,
+    };
+    spare::forget(&opts.out);
+    let mut spare_paths = None;
+    if let Some(s) = spare {
+        if fs::rename(&s.dir, &gen_dir).is_ok() {
+            file_keys.set_spare(s.keys);
+            spare_paths = Some(s.own_paths);
+        }
+    }
+    if let Some(unused) = spare_dir.filter(|d| d.exists() && Some(d) != live_target.as_ref()) {
+        remove_tree(&unused);
+    }
+    if spare_paths.is_none() {
+        fs::create_dir_all(&gen_dir).with_context(|| format!("creating {}", gen_dir.display()))?;
+    }
     let keying = input.as_ref().map(|i| render::Keying {
         salt: &i.salt,
         digests: &i.digests,
         files: &file_keys,
     });
     let mut documents = 0;
+    let in_place = spare_paths.is_some();
     let result = (|| -> anyhow::Result<Summary> {
         let units = plan(&conn)?;
         drop(conn);
@@ -220,6 +247,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
             previous_root.clone(),
             previous,
             opts.precompress,
+            spare_paths.is_some(),
         );
         let bar = if opts.progress {
             indicatif::ProgressBar::new(units.len() as u64)
@@ -247,6 +275,25 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         })?;
         bar.finish_and_clear();
         let mut files: Vec<ManifestEntry> = parts.into_iter().flatten().collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        // Updating the spare: what it holds that this generation does not is
+        // removed, the API's files before the docs page picks its examples from them.
+        let stale = |files: &[ManifestEntry], pick: &dyn Fn(&str) -> bool| match &spare_paths {
+            Some(own) => spare::remove_stale(
+                &gen_dir,
+                writer.previous.keys().chain(own.iter()).map(String::as_str),
+                files,
+                pick,
+            ),
+            None => Ok(()),
+        };
+        let written_last = |p: &str| {
+            p.strip_prefix(crate::tree::API_DIR)
+                .is_some_and(|p| p.starts_with("/docs/"))
+                || p.strip_prefix(crate::manifest::DATASET_DIR)
+                    .is_some_and(|p| p.starts_with('/'))
+        };
+        stale(&files, &|p| !written_last(p))?;
         files.extend(render::render_docs(&writer)?);
         if let Some(which) = dataset {
             files.extend(
@@ -257,6 +304,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         if let Some(dup) = files.windows(2).find(|w| w[0].path == w[1].path) {
             return Err(anyhow!("two answers map to one file: {}", dup[0].path));
         }
+        stale(&files, &written_last)?;
         let removed = writer
             .previous
             .keys()
@@ -267,6 +315,9 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         let mut written_paths;
         (documents, written_paths) =
             write_manifests(&mut writer, &files, previous_root.as_deref())?;
+        if in_place {
+            spare::remove_stale_chunks(&gen_dir, written_paths.iter().map(String::as_str))?;
+        }
         written_paths.extend(
             [crate::manifest::CHUNK_DIR, "changes"]
                 .into_iter()
@@ -315,14 +366,25 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     };
     if let Err(e) = recorded {
         remove_tree(&gen_dir);
+        if let Ok(next) = keys::next_keys_path(&opts.out) {
+            let _ = fs::remove_file(next);
+        }
         return Err(e);
     }
     // The last step that can fail; after it, only the removal of the replaced
     // generation, which never fails the run (a folder it cannot remove is a leftover
     // the next run removes).
-    swap_in(&opts.out, &parent, &gen_name).inspect_err(|_| remove_tree(&gen_dir))?;
+    swap_in(&opts.out, &parent, &gen_name).inspect_err(|_| {
+        remove_tree(&gen_dir);
+        if let Ok(next) = keys::next_keys_path(&opts.out) {
+            let _ = fs::remove_file(next);
+        }
+    })?;
+    // The replaced generation becomes the spare when its keys can go with it.
+    let keep_spare = input.is_some()
+        && keys::promote(&opts.out, file_keys.has_previous() && live_target.is_some());
     if let Some(old) = live_target {
-        if old.file_name() != Some(std::ffi::OsStr::new(&gen_name)) {
+        if old.file_name() != Some(std::ffi::OsStr::new(&gen_name)) && !keep_spare {
             remove_tree(&old);
         }
     }
@@ -386,6 +448,8 @@ fn write_manifests(
     for (path, bytes) in published.changes.documents() {
         let target = writer.root.join(&path);
         writer.ensure_parent(&target)?;
+        // A new file, also where the folder is a spare being updated.
+        let _ = fs::remove_file(&target);
         fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
         paths.push(path);
     }

@@ -410,7 +410,7 @@ fn fill_and_swap<'a>(
     generate::swap_in(&local.site, &local.parent, generation_name).inspect_err(|_| {
         let _ = fs::remove_dir_all(&generation);
     })?;
-    generate::clean_leftovers(&local.parent, &local.prefix, Some(&generation));
+    generate::clean_leftovers(&local.parent, &local.prefix, &[generation.as_path()]);
     Ok(Summary {
         files: present.len() as u64,
         bytes: present.iter().map(|e| e.size).sum(),

@@ -81,7 +81,7 @@ pub(super) fn write(
                 let tables = keys::tables_read(&mut conn, sql)?;
                 let key = keys::dataset_key(k.salt, k.digests, which, name, &tables);
                 k.files.add(vec![key]);
-                if k.files.had(key) && w.link_unchanged(&rel, &mut out)? {
+                if k.files.had(key) && w.link_unchanged(&rel, k.files.kept(key), &mut out)? {
                     return Ok(out);
                 }
             }

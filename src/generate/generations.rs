@@ -27,8 +27,9 @@ pub(crate) fn generation_prefix(out: &Path) -> anyhow::Result<(PathBuf, String)>
     Ok((parent, format!(".{name}.g")))
 }
 
-/// Removes generation folders left by killed runs (not the live one).
-pub(crate) fn clean_leftovers(parent: &Path, prefix: &str, live: Option<&Path>) {
+/// Removes generation folders left by killed runs, all but those named in `keep` (the
+/// live one, the spare).
+pub(crate) fn clean_leftovers(parent: &Path, prefix: &str, keep: &[&Path]) {
     let Ok(entries) = fs::read_dir(parent) else {
         return;
     };
@@ -38,7 +39,7 @@ pub(crate) fn clean_leftovers(parent: &Path, prefix: &str, live: Option<&Path>) 
             continue;
         }
         let path = entry.path();
-        if live.is_some_and(|l| l.file_name() == path.file_name()) {
+        if keep.iter().any(|k| k.file_name() == path.file_name()) {
             continue;
         }
         let _ = fs::remove_dir_all(&path);

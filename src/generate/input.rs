@@ -75,12 +75,17 @@ pub fn remove_record(out: &Path) {
     }
 }
 
-/// Removes the temporary files `.<name>.input.tmp-<pid>` and `.<name>.keys.tmp-<pid>`
+/// Removes the temporary files `.<name>.input.tmp-<pid>` and `.<name>.*keys.tmp-<pid>`
 /// left by processes that no longer exist.
 pub fn remove_stale_temps(out: &Path) {
-    for path in [record_path(out), super::keys::keys_path(out)]
-        .into_iter()
-        .flatten()
+    for path in [
+        record_path(out),
+        super::keys::keys_path(out),
+        super::keys::next_keys_path(out),
+        super::keys::spare_keys_path(out),
+    ]
+    .into_iter()
+    .flatten()
     {
         remove_stale_temps_of(&path);
     }

@@ -25,7 +25,7 @@
 //! else the run fails naming both, rather than publish a file that would not follow
 //! changes of that table.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -340,10 +340,14 @@ pub(crate) fn dataset_key(
     key_of(h)
 }
 
-/// The file keys of the live generation, and those of the one being made.
+/// The file keys of the live generation, of the spare one ([`super::spare`]) and of
+/// the one being made.
 #[derive(Default)]
 pub(crate) struct FileKeys {
-    previous: HashSet<Key>,
+    /// Sorted.
+    previous: Vec<Key>,
+    /// Sorted; empty without a spare generation.
+    spare: Vec<Key>,
     new: Mutex<Vec<Key>>,
 }
 
@@ -351,40 +355,91 @@ const MAGIC: &[u8] = b"roost file keys 1\n";
 
 /// Where the keys of the tree at `out` live: `<parent>/.<name>.keys`.
 pub(crate) fn keys_path(out: &Path) -> anyhow::Result<PathBuf> {
+    beside(out, "keys")
+}
+
+/// Where the keys of the spare generation live: `<parent>/.<name>.spare-keys`.
+pub(crate) fn spare_keys_path(out: &Path) -> anyhow::Result<PathBuf> {
+    beside(out, "spare-keys")
+}
+
+/// Where a run writes the keys of the generation it makes, before its swap:
+/// `<parent>/.<name>.next-keys`; renamed to [`keys_path`] once it is live.
+pub(crate) fn next_keys_path(out: &Path) -> anyhow::Result<PathBuf> {
+    beside(out, "next-keys")
+}
+
+fn beside(out: &Path, what: &str) -> anyhow::Result<PathBuf> {
     let (parent, prefix) = super::generation_prefix(out)?;
     let name = prefix.trim_end_matches('g');
-    Ok(parent.join(format!("{name}keys")))
+    Ok(parent.join(format!("{name}{what}")))
+}
+
+/// A keys file: the generation it names and its sorted keys; `None` when the file is
+/// absent, unreadable or malformed.
+pub(crate) fn read_keys(path: &Path) -> Option<(String, Vec<Key>)> {
+    let bytes = fs::read(path).ok()?;
+    let rest = bytes.strip_prefix(MAGIC)?;
+    let newline = rest.iter().position(|&b| b == b'\n')?;
+    let generation = std::str::from_utf8(&rest[..newline]).ok()?.to_string();
+    let keys = &rest[newline + 1..];
+    if keys.len() % 16 != 0 {
+        return None;
+    }
+    let keys: Vec<Key> = keys
+        .chunks_exact(16)
+        .map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16])))
+        .collect();
+    keys.windows(2)
+        .all(|w| w[0] < w[1])
+        .then_some((generation, keys))
 }
 
 impl FileKeys {
     /// The keys recorded for `generation` beside `out`; none when the file is absent,
-    /// unreadable or describes another generation.
+    /// unreadable or describes another generation. Keys a run wrote for the
+    /// generation it made but had not yet moved into place when it stopped are moved
+    /// now.
     pub(crate) fn load(out: &Path, generation: Option<&str>) -> FileKeys {
-        let previous = generation
-            .and_then(|g| {
-                let bytes = fs::read(keys_path(out).ok()?).ok()?;
-                let rest = bytes.strip_prefix(MAGIC)?;
-                let newline = rest.iter().position(|&b| b == b'\n')?;
-                if &rest[..newline] != g.as_bytes() {
-                    return None;
-                }
-                let keys = &rest[newline + 1..];
-                (keys.len() % 16 == 0).then(|| {
-                    keys.chunks_exact(16)
-                        .map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16])))
-                        .collect()
-                })
+        let named = |path: &Path| {
+            let (named, keys) = read_keys(path)?;
+            (Some(named.as_str()) == generation).then_some(keys)
+        };
+        let previous = (|| {
+            let (live, next) = (keys_path(out).ok()?, next_keys_path(out).ok()?);
+            named(&live).or_else(|| {
+                let keys = named(&next)?;
+                fs::rename(&next, &live).ok()?;
+                Some(keys)
             })
-            .unwrap_or_default();
+        })()
+        .unwrap_or_default();
         FileKeys {
             previous,
+            spare: Vec::new(),
             new: Mutex::new(Vec::new()),
         }
     }
 
+    /// Whether keys were recorded for the live generation.
+    pub(crate) fn has_previous(&self) -> bool {
+        !self.previous.is_empty()
+    }
+
+    /// The keys of the spare generation this run updates in place.
+    pub(crate) fn set_spare(&mut self, keys: Vec<Key>) {
+        self.spare = keys;
+    }
+
     /// Whether the live generation has a file with this key.
     pub(crate) fn had(&self, key: Key) -> bool {
-        self.previous.contains(&key)
+        self.previous.binary_search(&key).is_ok()
+    }
+
+    /// Whether both the live and the spare generation have a file with this key: the
+    /// spare's file is already the one this run would link.
+    pub(crate) fn kept(&self, key: Key) -> bool {
+        self.had(key) && self.spare.binary_search(&key).is_ok()
     }
 
     /// Records the keys of files of the new generation.
@@ -395,8 +450,9 @@ impl FileKeys {
             .extend(keys);
     }
 
-    /// Writes the new generation's keys beside `out` (synced, then renamed into
-    /// place); the temporary file is removed when a step fails.
+    /// Writes the new generation's keys beside `out` as [`next_keys_path`] (synced,
+    /// then renamed into place; the temporary file is removed when a step fails), for
+    /// [`promote`] to move once the generation is live.
     pub(crate) fn write(&self, out: &Path, generation: &str) -> anyhow::Result<()> {
         let mut keys =
             std::mem::take(&mut *self.new.lock().unwrap_or_else(PoisonError::into_inner));
@@ -409,13 +465,35 @@ impl FileKeys {
         for k in keys {
             bytes.extend_from_slice(&k.to_le_bytes());
         }
-        super::generations::replace_file(&keys_path(out)?, &bytes)
+        super::generations::replace_file(&next_keys_path(out)?, &bytes)
     }
+}
+
+/// Once the generation whose keys a run wrote is live: the replaced generation's keys
+/// become the spare's when `keep` (false when they cannot: the replaced generation is
+/// then to be removed), and the new keys take their place. Best effort, as everything
+/// after the swap: keys left at [`next_keys_path`] are moved by the next run's
+/// [`FileKeys::load`]. Whether the replaced generation is the spare now.
+pub(crate) fn promote(out: &Path, keep: bool) -> bool {
+    let (Ok(live), Ok(next), Ok(spare)) =
+        (keys_path(out), next_keys_path(out), spare_keys_path(out))
+    else {
+        return false;
+    };
+    let kept = keep && fs::rename(&live, &spare).is_ok();
+    if !kept {
+        let _ = fs::remove_file(&spare);
+    }
+    let _ = fs::rename(&next, &live);
+    kept
 }
 
 /// Removes the keys beside `out` (before a generation that records none).
 pub(crate) fn remove(out: &Path) {
-    if let Ok(path) = keys_path(out) {
+    for path in [keys_path(out), spare_keys_path(out), next_keys_path(out)]
+        .into_iter()
+        .flatten()
+    {
         let _ = fs::remove_file(path);
     }
 }

@@ -137,7 +137,8 @@ fn render_list_unit(
                 return Ok(None);
             }
             let mut out = Vec::new();
-            Ok(w.link_unchanged(&p.rel, &mut out)?.then_some(out))
+            Ok(w.link_unchanged(&p.rel, k.files.kept(key), &mut out)?
+                .then_some(out))
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
 
@@ -257,8 +258,10 @@ fn render_details_unit(
         if let Some(r) = &resource {
             let key = r.file(&rel, 0, 0, &[r.record(row.id, &row.links)]);
             keys.push(key);
-            if keying.is_some_and(|k| k.files.had(key)) && w.link_unchanged(&rel, &mut out)? {
-                continue;
+            if let Some(k) = keying.filter(|k| k.files.had(key)) {
+                if w.link_unchanged(&rel, k.files.kept(key), &mut out)? {
+                    continue;
+                }
             }
         }
         wanted.push(row.id);

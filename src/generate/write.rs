@@ -38,6 +38,11 @@ pub(super) struct Writer {
     /// Folders of the new tree already created, so a file's parent is made once and
     /// not asked about (`stat`) for every file.
     folders: Mutex<HashSet<PathBuf>>,
+    /// Whether the new generation's folder is the spare generation being updated in
+    /// place ([`super::spare`]): a path may already hold a file, which is removed
+    /// before another is placed there (never written through: its inode may be
+    /// shared with the live generation).
+    in_place: bool,
 }
 
 impl Writer {
@@ -48,6 +53,7 @@ impl Writer {
         previous_root: Option<PathBuf>,
         previous: HashMap<String, (u64, String)>,
         precompress: Precompress,
+        in_place: bool,
     ) -> Writer {
         Writer {
             root,
@@ -58,6 +64,7 @@ impl Writer {
             unchanged: AtomicU64::new(0),
             by_key: AtomicU64::new(0),
             folders: Mutex::new(HashSet::new()),
+            in_place,
         }
     }
 
@@ -80,15 +87,21 @@ impl Writer {
         Ok(())
     }
 
-    /// Links `rel` and its precompressed siblings from the previous tree, for a file
-    /// whose key says it is unchanged (its bytes are neither made nor read). False,
-    /// with nothing placed, when the previous tree lacks the file; a sibling it lacks
-    /// is made from the linked file's bytes.
+    /// Places `rel` and its precompressed siblings for a file whose key says it is
+    /// unchanged (its bytes are neither made nor read): when the spare generation
+    /// being updated has the same key too (`in_spare`), its files are already in place
+    /// and nothing is done; else they are linked from the previous tree. False, with
+    /// nothing placed, when the previous tree lacks the file; a sibling it lacks is
+    /// made from the linked file's bytes.
     pub(super) fn link_unchanged(
         &self,
         rel: &Path,
+        in_spare: bool,
         out: &mut Vec<ManifestEntry>,
     ) -> anyhow::Result<bool> {
+        if in_spare && self.in_place && self.keep_in_place(rel, out) {
+            return Ok(true);
+        }
         if !self.link_previous(rel, out) {
             return Ok(false);
         }
@@ -110,6 +123,52 @@ impl Writer {
         Ok(true)
     }
 
+    /// Lists `rel` and its siblings, already in the folder being updated, with the
+    /// previous tree's entries (the spare's file with the live file's key has the live
+    /// file's bytes); false, with nothing listed, when the previous manifest lacks one.
+    fn keep_in_place(&self, rel: &Path, out: &mut Vec<ManifestEntry>) -> bool {
+        let listed = out.len();
+        let mut entry = |rel: &Path| -> Option<u64> {
+            let key = Self::key(rel);
+            let (size, hash) = self.previous.get(&key)?;
+            out.push(ManifestEntry {
+                path: key,
+                size: *size,
+                sha256: hash.clone(),
+            });
+            Some(*size)
+        };
+        let whole = entry(rel).is_some_and(|size| {
+            size < PRECOMPRESS_MIN as u64
+                || self
+                    .precompress
+                    .siblings()
+                    .all(|(extension, _)| entry(&sibling(rel, extension)).is_some())
+        });
+        if !whole {
+            out.truncate(listed);
+            return false;
+        }
+        let placed = (out.len() - listed) as u64;
+        self.unchanged.fetch_add(placed, AtomicOrdering::Relaxed);
+        self.by_key.fetch_add(placed, AtomicOrdering::Relaxed);
+        true
+    }
+
+    /// Removes what a path of the folder being updated in place holds, so a new file
+    /// (a new inode) can be placed there.
+    fn clear(&self, target: &Path) -> anyhow::Result<()> {
+        if !self.in_place {
+            return Ok(());
+        }
+        match fs::remove_file(target) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(e).with_context(|| format!("replacing {}", target.display()))
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn key(rel: &Path) -> String {
         rel.to_string_lossy().replace('\\', "/")
     }
@@ -125,6 +184,7 @@ impl Writer {
         };
         let target = self.root.join(rel);
         if self.ensure_parent(&target).is_err()
+            || self.clear(&target).is_err()
             || fs::hard_link(previous_root.join(rel), &target).is_err()
         {
             return false;
@@ -154,6 +214,7 @@ impl Writer {
         }
         let target = self.root.join(rel);
         self.ensure_parent(&target)?;
+        self.clear(&target)?;
         fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
         self.written.fetch_add(1, AtomicOrdering::Relaxed);
         out.push(ManifestEntry {

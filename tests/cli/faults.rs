@@ -75,6 +75,19 @@ fn missing_from_manifest(site: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The live generation of `site` and the spare generation beside it (named on the
+/// second line of `.site.spare-keys`), sorted.
+fn live_and_spare(site: &Path) -> Vec<String> {
+    let dir = site.parent().unwrap();
+    let mut names = vec![fs::read_link(site).unwrap().to_string_lossy().into_owned()];
+    if let Ok(keys) = fs::read(dir.join(".site.spare-keys")) {
+        let name = keys.split(|&b| b == b'\n').nth(1).unwrap();
+        names.push(String::from_utf8(name.to_vec()).unwrap());
+    }
+    names.sort();
+    names
+}
+
 fn generations(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
         .unwrap()
@@ -117,12 +130,8 @@ fn overlapping_generate_runs_take_turns_and_the_live_tree_stays_whole() {
             "round {round}: {}",
             String::from_utf8_lossy(&check.stdout)
         );
-        // Only the live generation is left.
-        let live = fs::read_link(&site).unwrap();
-        assert_eq!(
-            generations(tmp.path()),
-            [live.to_string_lossy().into_owned()]
-        );
+        // Only the live generation is left, and the spare its keys name.
+        assert_eq!(generations(tmp.path()), live_and_spare(&site));
     }
 }
 
@@ -289,10 +298,10 @@ fn nothing_fails_after_the_swap_and_stale_names_are_removed() {
     );
     assert!(!stale.exists());
     let live = fs::read_link(&site).unwrap();
-    assert_eq!(
-        generations(tmp.path()),
-        [live.to_string_lossy().into_owned()]
-    );
+    // The replaced generation is kept as the spare; the killed runs' folder is gone.
+    let kept = live_and_spare(&site);
+    assert_eq!(kept.len(), 2);
+    assert_eq!(generations(tmp.path()), kept);
     let recorded: serde_json::Value = serde_json::from_slice(&fs::read(&record).unwrap()).unwrap();
     assert_eq!(recorded["generation"], live.to_string_lossy().as_ref());
     let again = run_generate(&b, &site, &[]);

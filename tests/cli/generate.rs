@@ -366,6 +366,46 @@ fn the_same_input_keeps_the_live_generation_even_after_a_reimport() {
     assert!(fourth.written >= 1 && fourth.removed >= 1, "{fourth}");
 }
 
+/// The generation folders beside a tree in `dir`, sorted.
+fn generations(dir: &Path) -> Vec<PathBuf> {
+    let mut names: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| PathBuf::from(e.file_name()))
+        .filter(|n| n.to_string_lossy().starts_with(".site.g"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Every folder under `root`, relative.
+fn tree_folders(root: &Path) -> Vec<String> {
+    walkdir::WalkDir::new(root)
+        .follow_links(true)
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().is_dir())
+        .map(|e| {
+            e.path()
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+/// Every file under `root` with its inode and bytes, the change lists left out.
+fn tree_inodes(root: &Path) -> std::collections::BTreeMap<String, (u64, Vec<u8>)> {
+    tree_bytes(root)
+        .into_iter()
+        .map(|(rel, bytes)| (fs::metadata(root.join(&rel)).unwrap().ino(), rel, bytes))
+        .map(|(ino, rel, bytes)| (rel, (ino, bytes)))
+        .collect()
+}
+
 /// Every file under `root` (relative path → bytes), the change lists left out: they
 /// describe a run, not the tree.
 fn tree_bytes(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
@@ -432,7 +472,31 @@ fn a_run_after_a_change_makes_the_tree_a_full_run_makes() {
             .unwrap()
             .execute_batch(sql)
             .unwrap_or_else(|e| panic!("{what}: {e}"));
+        let live_before = fs::read_link(&out).unwrap();
+        let spare_before = generations(tmp.path())
+            .into_iter()
+            .find(|g| *g != live_before)
+            .map(|g| fs::metadata(tmp.path().join(g)).unwrap().ino());
+        // From the second change on, the generation the previous run replaced is kept
+        // beside the tree, to be updated in place.
+        assert_eq!(spare_before.is_some(), n > 0, "{what}");
+        let inodes_before = tree_inodes(&out);
         let run = generate::generate(&options(&out)).unwrap();
+        let live = fs::read_link(&out).unwrap();
+        assert_eq!(generations(tmp.path()), {
+            let mut both = vec![live.clone(), live_before.clone()];
+            both.sort();
+            both
+        });
+        if let Some(spare) = spare_before {
+            assert_eq!(
+                fs::metadata(&out).unwrap().ino(),
+                spare,
+                "{what}: not in place"
+            );
+        }
+        // A file with the bytes it had keeps its inode.
+        let inodes = tree_inodes(&out);
         let full_out = tmp.path().join(format!("full-{n}"));
         let full = generate::generate(&options(&full_out)).unwrap();
         assert_eq!(full.rendered, full.files, "{what}: {full}");
@@ -450,6 +514,20 @@ fn a_run_after_a_change_makes_the_tree_a_full_run_makes() {
             "{what}: {} files differ, first {:?}",
             differ.len(),
             &differ[..differ.len().min(5)]
+        );
+        assert_eq!(tree_folders(&out), tree_folders(&full_out), "{what}");
+        let moved: Vec<&String> = inodes
+            .iter()
+            .filter(|(rel, (ino, bytes))| {
+                inodes_before
+                    .get(*rel)
+                    .is_some_and(|(before, old)| old == bytes && before != ino)
+            })
+            .map(|(rel, _)| rel)
+            .collect();
+        assert!(
+            moved.is_empty(),
+            "{what}: unchanged files with new inodes: {moved:?}"
         );
         fs::remove_dir_all(&full_out).unwrap();
     }
