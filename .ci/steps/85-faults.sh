@@ -59,8 +59,12 @@ fill() {
 check_beside() {
   local dir="$1" live
   live="$(readlink "$dir/site")"
+  # The spare generation (the one the last run replaced) is named on the second line
+  # of .site.spare-keys.
+  local spare=""
+  [ -f "$dir/.site.spare-keys" ] && spare="$(sed -n 2p "$dir/.site.spare-keys" | tr -d '\0')"
   local extra
-  extra="$(cd "$dir" && ls -A | grep -E '^\.site\.g' | grep -vxF "$live" || true)"
+  extra="$(cd "$dir" && ls -A | grep -E '^\.site\.g' | grep -vxF "$live" | grep -vxF "${spare:-$live}" || true)"
   if [ -n "$extra" ]; then
     echo "generation folders left beside $dir/site: $extra" >&2
     exit 1
