@@ -214,8 +214,13 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     };
     // The new generation: the spare one renamed and updated in place when there is
     // one to use (and keys to tell which of its files are current), else a new folder.
+    // A spare that shares few files with the live generation (after a new executable,
+    // or when most of the data changed) would cost more to update, a file replaced
+    // being two operations, than a fresh folder filled with links: it is removed after
+    // the swap instead, as a replaced generation is.
     let spare = match &live_target {
-        Some(live) if file_keys.has_previous() => spare::find(&opts.out, &parent, &prefix, live),
+        Some(live) if file_keys.has_previous() => spare::find(&opts.out, &parent, &prefix, live)
+            .filter(|s| file_keys.shared_with(&s.keys) * 2 >= file_keys.previous_len()),
         _ => None,
     };
     spare::forget(&opts.out);
@@ -226,9 +231,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
             spare_paths = Some(s.own_paths);
         }
     }
-    if let Some(unused) = spare_dir.filter(|d| d.exists() && Some(d) != live_target.as_ref()) {
-        remove_tree(&unused);
-    }
+    let unused_spare = spare_dir.filter(|d| d.exists() && Some(d) != live_target.as_ref());
     if spare_paths.is_none() {
         fs::create_dir_all(&gen_dir).with_context(|| format!("creating {}", gen_dir.display()))?;
     }
@@ -263,11 +266,12 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(opts.jobs.unwrap_or(0))
             .build()?;
+        let conns = render::Connections::new(&opts.db);
         let parts = pool.install(|| {
             units
                 .par_iter()
                 .map(|unit| {
-                    let r = render_unit(&writer, opts, unit, keying.as_ref());
+                    let r = render_unit(&writer, opts, unit, keying.as_ref(), &conns);
                     bar.inc(1);
                     r
                 })
@@ -278,12 +282,16 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         files.sort_by(|a, b| a.path.cmp(&b.path));
         // Updating the spare: what it holds that this generation does not is
         // removed, the API's files before the docs page picks its examples from them.
-        let stale = |files: &[ManifestEntry], pick: &dyn Fn(&str) -> bool| match &spare_paths {
+        let stale = |listed: &dyn Fn(&str) -> bool, pick: &dyn Fn(&str) -> bool| match &spare_paths
+        {
             Some(own) => spare::remove_stale(
                 &gen_dir,
-                writer.previous.keys().chain(own.iter()).map(String::as_str),
-                files,
-                pick,
+                writer
+                    .previous
+                    .keys()
+                    .chain(own.iter())
+                    .map(String::as_str)
+                    .filter(|p| pick(p) && !listed(p)),
             ),
             None => Ok(()),
         };
@@ -293,7 +301,11 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
                 || p.strip_prefix(crate::manifest::DATASET_DIR)
                     .is_some_and(|p| p.starts_with('/'))
         };
-        stale(&files, &|p| !written_last(p))?;
+        if spare_paths.is_some() {
+            let listed: std::collections::HashSet<&str> =
+                files.iter().map(|e| e.path.as_str()).collect();
+            stale(&|p| listed.contains(p), &|p| !written_last(p))?;
+        }
         files.extend(render::render_docs(&writer)?);
         if let Some(which) = dataset {
             files.extend(
@@ -304,12 +316,14 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         if let Some(dup) = files.windows(2).find(|w| w[0].path == w[1].path) {
             return Err(anyhow!("two answers map to one file: {}", dup[0].path));
         }
-        stale(&files, &written_last)?;
-        let removed = writer
-            .previous
-            .keys()
-            .filter(|k| files.binary_search_by(|e| e.path.as_str().cmp(k)).is_err())
-            .count() as u64;
+        let listed = |p: &str| files.binary_search_by(|e| e.path.as_str().cmp(p)).is_ok();
+        stale(&listed, &|p| written_last(p))?;
+        // Every previous path is either listed again or removed.
+        let listed_again = files
+            .iter()
+            .filter(|e| writer.previous.contains_key(&e.path))
+            .count();
+        let removed = writer.previous.len().saturating_sub(listed_again) as u64;
         let bytes = files.iter().map(|e| e.size).sum();
         let count = files.len() as u64;
         let mut written_paths;
@@ -387,6 +401,9 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         if old.file_name() != Some(std::ffi::OsStr::new(&gen_name)) && !keep_spare {
             remove_tree(&old);
         }
+    }
+    if let Some(unused) = unused_spare {
+        remove_tree(&unused);
     }
     summary.millis = started.elapsed().as_millis() as u64;
     Ok(summary)

@@ -5,24 +5,32 @@
 //! ([`bodies`]). A generation decides from the first which files changed, and renders
 //! only those with the second.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
+use rusqlite::types::Type;
 use rusqlite::Connection;
 
 use super::answer::{needed_from, where_clause};
 use super::query::{order_sql, FilterValue, ListQuery, OrderChoice};
 use super::spec::{DetailSpec, ItemType, ListSpec, ParamKind};
 
-/// The rows of one list scope in one ordering, unrendered.
+/// The rows of one list scope in one ordering, unrendered. A scope can hold every
+/// row of a large table, read again for each ordering: the values are kept flat and
+/// each distinct filter value once.
 #[derive(Debug, Default)]
 pub struct ScopeRows {
     /// Each row's id, in the list's order.
     pub ids: Vec<i64>,
-    /// Per row, the value of each link expression (the id of a row it references).
-    pub links: Vec<Vec<Option<i64>>>,
-    /// Per row, the canonical value of each enumerable parameter of `params`.
-    pub keys: Vec<Vec<String>>,
+    /// Per row, the value of each link expression (the id of a row it references):
+    /// row `r`'s are `links[r * n..(r + 1) * n]` for `n` link expressions.
+    pub links: Vec<Option<i64>>,
+    /// Per row, the canonical value of each enumerable parameter of `params`, as an
+    /// index into that parameter's `values`: row `r`'s are
+    /// `keys[r * params.len()..(r + 1) * params.len()]`.
+    pub keys: Vec<u32>,
+    /// Per enumerable parameter, the distinct values occurring, sorted.
+    pub values: Vec<Vec<String>>,
     /// Indices (into `spec.params`) of the enumerable parameters.
     pub params: Vec<usize>,
 }
@@ -69,21 +77,46 @@ pub fn scope_rows(
     let mut st = conn.prepare(&sql)?;
     let mut rows = st.query(rusqlite::params_from_iter(args.iter()))?;
     let mut out = ScopeRows {
+        values: vec![Vec::new(); params.len()],
         params,
         ..ScopeRows::default()
     };
+    // Each parameter's values as they first occur, numbered in that order.
+    let mut seen: Vec<HashMap<String, u32>> = vec![HashMap::new(); out.params.len()];
     while let Some(row) = rows.next()? {
         out.ids.push(row.get(0)?);
-        out.links.push(
-            (0..links.len())
-                .map(|k| row.get(1 + k))
-                .collect::<rusqlite::Result<_>>()?,
-        );
-        out.keys.push(
-            (0..out.params.len())
-                .map(|k| row.get(1 + links.len() + k))
-                .collect::<rusqlite::Result<_>>()?,
-        );
+        for k in 0..links.len() {
+            out.links.push(row.get(1 + k)?);
+        }
+        for (k, seen) in seen.iter_mut().enumerate() {
+            let column = 1 + links.len() + k;
+            let value = row.get_ref(column)?.as_str().map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(column, Type::Text, Box::new(e))
+            })?;
+            let next = seen.len() as u32;
+            let number = match seen.get(value) {
+                Some(&n) => n,
+                None => {
+                    seen.insert(value.to_string(), next);
+                    next
+                }
+            };
+            out.keys.push(number);
+        }
+    }
+    // Renumbered in sorted order.
+    let n = out.params.len();
+    for (k, seen) in seen.into_iter().enumerate() {
+        let mut sorted: Vec<(String, u32)> = seen.into_iter().collect();
+        sorted.sort_unstable();
+        let mut rank = vec![0u32; sorted.len()];
+        for (i, (_, first)) in sorted.iter().enumerate() {
+            rank[*first as usize] = i as u32;
+        }
+        for key in out.keys.iter_mut().skip(k).step_by(n.max(1)) {
+            *key = rank[*key as usize];
+        }
+        out.values[k] = sorted.into_iter().map(|(value, _)| value).collect();
     }
     Ok(out)
 }

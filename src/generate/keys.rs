@@ -431,6 +431,28 @@ impl FileKeys {
         self.spare = keys;
     }
 
+    /// How many keys the live generation has.
+    pub(crate) fn previous_len(&self) -> usize {
+        self.previous.len()
+    }
+
+    /// How many of the live generation's keys `other` (sorted) has too.
+    pub(crate) fn shared_with(&self, other: &[Key]) -> usize {
+        let (mut a, mut b, mut shared) = (0, 0, 0);
+        while a < self.previous.len() && b < other.len() {
+            match self.previous[a].cmp(&other[b]) {
+                std::cmp::Ordering::Less => a += 1,
+                std::cmp::Ordering::Greater => b += 1,
+                std::cmp::Ordering::Equal => {
+                    shared += 1;
+                    a += 1;
+                    b += 1;
+                }
+            }
+        }
+        shared
+    }
+
     /// Whether the live generation has a file with this key.
     pub(crate) fn had(&self, key: Key) -> bool {
         self.previous.binary_search(&key).is_ok()

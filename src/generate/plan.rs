@@ -78,55 +78,70 @@ pub(super) type Group = (Vec<(usize, FilterValue)>, Vec<u32>);
 /// the sort order.
 // Long because the grouping is one algorithm over shared state (the distinct values
 // per filter, the subsets of the repeatable ones); its steps are commented inline.
-pub(super) fn partition(spec: &ListSpec, params: &[usize], rows: &[Vec<String>]) -> Vec<Group> {
-    // Per enumerable parameter: the distinct values occurring, in sorted order.
-    let mut values: Vec<Vec<&str>> = vec![Vec::new(); params.len()];
-    for keys in rows {
-        for (k, v) in keys.iter().enumerate() {
-            values[k].push(v.as_str());
-        }
-    }
-    for v in &mut values {
-        v.sort_unstable();
-        v.dedup();
-    }
+pub(super) fn partition(
+    spec: &ListSpec,
+    params: &[usize],
+    values: &[Vec<String>],
+    keys: &[u32],
+    count: usize,
+) -> Vec<Group> {
+    let rows: Vec<&[u32]> = if params.is_empty() {
+        vec![&[][..]; count]
+    } else {
+        keys.chunks(params.len()).collect()
+    };
     let multi: Vec<bool> = params
         .iter()
         .map(|&i| matches!(spec.params[i].kind, ParamKind::Choices(_)))
         .collect();
     // Bucket key: per parameter 0 = absent, else value index + 1 (single) or a
-    // non-empty bit mask of value indices (repeatable).
-    let mut buckets: HashMap<Vec<u64>, Vec<u32>> = HashMap::new();
-    let mut order: Vec<Vec<u64>> = Vec::new();
-    for (row, keys) in rows.iter().enumerate() {
-        let mut choices: Vec<Vec<u64>> = Vec::with_capacity(keys.len());
-        for (k, v) in keys.iter().enumerate() {
-            let index = values[k].binary_search(&v.as_str()).unwrap_or(0);
-            let mut options = vec![0u64];
-            if !requestable(spec.params[params[k]].kind, v) {
-                // A value no request can name (an empty string, a choice outside the
-                // allowed set) only appears with the filter absent.
-            } else if multi[k] {
-                let n = values[k].len().min(20);
-                let bit = 1u64 << index;
-                options.extend((1u64..(1 << n)).filter(|mask| mask & bit != 0));
-            } else {
-                options.push(index as u64 + 1);
-            }
-            choices.push(options);
-        }
-        let mut combo = vec![0usize; choices.len()];
-        loop {
-            let key: Vec<u64> = combo
+    // non-empty bit mask of value indices (repeatable). The choices of each value,
+    // once: absent, and the value itself (or every subset holding it) when a request
+    // can name it.
+    let options: Vec<Vec<Vec<u64>>> = values
+        .iter()
+        .enumerate()
+        .map(|(k, values)| {
+            let n = values.len().min(20);
+            values
                 .iter()
                 .enumerate()
-                .map(|(k, &c)| choices[k][c])
-                .collect();
-            match buckets.get_mut(&key) {
+                .map(|(index, v)| {
+                    let mut options = vec![0u64];
+                    if !requestable(spec.params[params[k]].kind, v) {
+                        // A value no request can name (an empty string, a choice
+                        // outside the allowed set) only appears with the filter absent.
+                    } else if multi[k] {
+                        let bit = 1u64 << index;
+                        options.extend((1u64..(1 << n)).filter(|mask| mask & bit != 0));
+                    } else {
+                        options.push(index as u64 + 1);
+                    }
+                    options
+                })
+                .collect()
+        })
+        .collect();
+    let mut buckets: HashMap<Vec<u64>, Vec<u32>> = HashMap::new();
+    let mut order: Vec<Vec<u64>> = Vec::new();
+    let mut choices: Vec<&[u64]> = Vec::with_capacity(params.len());
+    let mut key: Vec<u64> = Vec::with_capacity(params.len());
+    for (row, keys) in rows.iter().enumerate() {
+        choices.clear();
+        choices.extend(
+            keys.iter()
+                .enumerate()
+                .map(|(k, &v)| options[k][v as usize].as_slice()),
+        );
+        let mut combo = vec![0usize; choices.len()];
+        loop {
+            key.clear();
+            key.extend(combo.iter().enumerate().map(|(k, &c)| choices[k][c]));
+            match buckets.get_mut(key.as_slice()) {
                 Some(list) => list.push(row as u32),
                 None => {
                     order.push(key.clone());
-                    buckets.insert(key, vec![row as u32]);
+                    buckets.insert(key.clone(), vec![row as u32]);
                 }
             }
             // Next combination (odometer).
@@ -169,7 +184,7 @@ pub(super) fn partition(spec: &ListSpec, params: &[usize], rows: &[Vec<String>])
                                 .collect(),
                         )
                     } else {
-                        let v = values[k][(c - 1) as usize];
+                        let v = &values[k][(c - 1) as usize];
                         match spec.params[param].kind {
                             ParamKind::Bool => FilterValue::Bool(v == "true"),
                             _ => FilterValue::One(v.to_string()),

@@ -25,6 +25,41 @@ pub(super) struct Keying<'a> {
     pub files: &'a keys::FileKeys,
 }
 
+/// Read-only connections to the dataset, reused from unit to unit: opening one reads
+/// and parses the schema, and one kept keeps its page cache.
+pub(super) struct Connections {
+    db: PathBuf,
+    idle: std::sync::Mutex<Vec<rusqlite::Connection>>,
+}
+
+impl Connections {
+    pub(super) fn new(db: &Path) -> Connections {
+        Connections {
+            db: db.to_path_buf(),
+            idle: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Runs `f` on an idle connection (or a new one); the connection is kept for the
+    /// next unit unless `f` failed.
+    fn with<R>(
+        &self,
+        f: impl FnOnce(&mut rusqlite::Connection) -> anyhow::Result<R>,
+    ) -> anyhow::Result<R> {
+        let idle = || self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        let taken = idle().pop();
+        let mut conn = match taken {
+            Some(conn) => conn,
+            None => store::open_read(&self.db)?,
+        };
+        let result = f(&mut conn);
+        if result.is_ok() {
+            idle().push(conn);
+        }
+        result
+    }
+}
+
 /// One page of a list: its file, where its records are among the scope's rows, and
 /// its key.
 struct Page<'g> {
@@ -74,8 +109,8 @@ fn render_list_unit(
         Some(r) => rows
             .ids
             .iter()
-            .zip(&rows.links)
-            .map(|(id, links)| r.record(*id, links))
+            .enumerate()
+            .map(|(i, id)| r.record(*id, &rows.links[i * links.len()..(i + 1) * links.len()]))
             .collect(),
         None => Vec::new(),
     };
@@ -87,7 +122,7 @@ fn render_list_unit(
         .params
         .iter()
         .position(|p| p.kind == ParamKind::Upcoming);
-    let groups = partition(spec, &rows.params, &rows.keys);
+    let groups = partition(spec, &rows.params, &rows.values, &rows.keys, rows.ids.len());
 
     // The pages, each with its file and key.
     let mut pages: Vec<Page> = Vec::new();
@@ -307,6 +342,7 @@ pub(super) fn render_unit(
     opts: &Options,
     unit: &Unit,
     keying: Option<&Keying>,
+    conns: &Connections,
 ) -> anyhow::Result<Vec<ManifestEntry>> {
     let mut out = Vec::new();
     match unit {
@@ -335,25 +371,25 @@ pub(super) fn render_unit(
             upcoming,
             ordering,
         } => {
-            let mut conn = store::open_read(&opts.db)?;
-            let (files, keys) = render_list_unit(
-                w,
-                &mut conn,
-                spec,
-                snapshot,
-                *upcoming,
-                *ordering,
-                &opts.today,
-                keying,
-            )?;
+            let (files, keys) = conns.with(|conn| {
+                render_list_unit(
+                    w,
+                    conn,
+                    spec,
+                    snapshot,
+                    *upcoming,
+                    *ordering,
+                    &opts.today,
+                    keying,
+                )
+            })?;
             out = files;
             if let Some(k) = keying {
                 k.files.add(keys);
             }
         }
         Unit::Details { spec } => {
-            let mut conn = store::open_read(&opts.db)?;
-            let (files, keys) = render_details_unit(w, &mut conn, spec, keying)?;
+            let (files, keys) = conns.with(|conn| render_details_unit(w, conn, spec, keying))?;
             out = files;
             if let Some(k) = keying {
                 k.files.add(keys);

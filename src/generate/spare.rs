@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::manifest::{split, ManifestEntry};
+use crate::manifest::split;
 
 use super::keys::{self, Key};
 
@@ -89,18 +89,13 @@ pub(super) fn forget(out: &Path) {
     }
 }
 
-/// Removes from the generation folder `root` the files at `candidates` (paths relative
-/// to it) that `files` (sorted by path) does not list and `pick` selects, then the
-/// folders that removal emptied. A path that holds no file is skipped.
+/// Removes from the generation folder `root` the files at `stale` (paths relative to
+/// it), then the folders that removal emptied. A path that holds no file is skipped.
 pub(super) fn remove_stale<'a>(
     root: &Path,
-    candidates: impl Iterator<Item = &'a str>,
-    files: &[ManifestEntry],
-    pick: impl Fn(&str) -> bool,
+    stale: impl Iterator<Item = &'a str>,
 ) -> anyhow::Result<()> {
-    let stale: Vec<&str> = candidates
-        .filter(|p| pick(p) && files.binary_search_by(|e| e.path.as_str().cmp(p)).is_err())
-        .collect();
+    let stale: Vec<&str> = stale.collect();
     let folders: Vec<PathBuf> = stale
         .par_iter()
         .map(|rel| -> anyhow::Result<Option<PathBuf>> {

@@ -12,7 +12,7 @@
 //! A host whose clients ask for file names instead of API URLs (a bucket behind a CDN)
 //! purges the files themselves: the paths of the three lists, with `%` written `%25`.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::{Document, ManifestEntry};
 use crate::tree::{API_DIR, API_PREFIX};
@@ -32,25 +32,28 @@ impl Changes {
     /// The changes from `previous` (path → size and hash) to `files` (sorted by path).
     pub fn between(files: &[ManifestEntry], previous: &HashMap<String, (u64, String)>) -> Changes {
         let mut out = Changes::default();
+        let mut listed_again = 0;
         for entry in files {
             match previous.get(&entry.path) {
                 None => out.added.push(entry.path.clone()),
-                Some((size, sha256)) if *size != entry.size || *sha256 != entry.sha256 => {
-                    out.changed.push(entry.path.clone())
+                Some((size, sha256)) => {
+                    listed_again += 1;
+                    if *size != entry.size || *sha256 != entry.sha256 {
+                        out.changed.push(entry.path.clone())
+                    }
                 }
-                Some(_) => {}
             }
         }
-        out.removed = previous
-            .keys()
-            .filter(|k| {
-                files
-                    .binary_search_by(|e| e.path.as_str().cmp(k.as_str()))
-                    .is_err()
-            })
-            .cloned()
-            .collect();
-        out.removed.sort();
+        // Every previous path listed again: none removed, and no need to look for them.
+        if listed_again < previous.len() {
+            let listed: HashSet<&str> = files.iter().map(|e| e.path.as_str()).collect();
+            out.removed = previous
+                .keys()
+                .filter(|k| !listed.contains(k.as_str()))
+                .cloned()
+                .collect();
+            out.removed.sort();
+        }
         out
     }
 
