@@ -12,12 +12,17 @@
 //! `Organization.stats.totalContributors`) are the lengths of the same rankings.
 //!
 //! The sums are kept per set of GraphQL routes ([`super::db::Db`]) for the file they
-//! were computed from, named by its [`FileId`]; a replaced file is summed again on
-//! its first use. Requests that need them while they are being computed wait for
-//! them rather than computing them again.
+//! were computed from, named by its [`FileId`]. They are computed ahead of the
+//! requests that read them: when the routes are made (before they answer anything),
+//! and, for a file an import put in place, as soon as a request sees it
+//! ([`TotalsCache::needs`], then a background call of the read pool). Computed by
+//! the first request that read them instead, they made every connection's first
+//! request wait for the pass (50–300 ms at `nest`). Requests that need them while
+//! they are being computed wait for them rather than computing them again.
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rusqlite::Connection;
@@ -41,9 +46,31 @@ pub struct Totals {
 #[derive(Default)]
 pub struct TotalsCache {
     kept: Mutex<Option<(FileId, Arc<Totals>)>>,
+    /// A computation ahead of the requests is under way ([`TotalsCache::needs`]).
+    warming: AtomicBool,
 }
 
 impl TotalsCache {
+    /// Whether the totals of `file` are neither kept nor being computed; `true`
+    /// claims their computation ahead of requests, which the caller must start and
+    /// end with [`TotalsCache::warmed`]. Never waits.
+    pub fn needs(&self, file: &FileId) -> bool {
+        let Ok(kept) = self.kept.try_lock() else {
+            // Someone is computing them now.
+            return false;
+        };
+        if kept.as_ref().is_some_and(|(identity, _)| identity == file) {
+            return false;
+        }
+        drop(kept);
+        !self.warming.swap(true, Ordering::AcqRel)
+    }
+
+    /// Ends the computation [`TotalsCache::needs`] claimed.
+    pub fn warmed(&self) {
+        self.warming.store(false, Ordering::Release);
+    }
+
     /// The totals of the file at `path`, if they are computed and nobody is computing
     /// them now (never waits).
     pub fn ready(&self, path: &Path) -> Option<Arc<Totals>> {
