@@ -834,7 +834,7 @@ impl RankedContributors {
             "SELECT {cols} FROM (SELECT j.key AS k, json_extract(j.value, '$[0]') AS mid, \
                 json_extract(j.value, '$[1]') AS n, ?1 AS scope FROM json_each(?2) j) g \
              JOIN members m ON m.id = g.mid WHERE {filter} ORDER BY g.k LIMIT ?3",
-            cols = Contributor::COLUMNS,
+            cols = Contributor::RANKED_COLUMNS,
             filter = filter.join(" AND "),
         );
         let want = usize::try_from(self.limit).unwrap_or(0);
@@ -853,7 +853,9 @@ impl RankedContributors {
                 Value::Integer((want - out.len()) as i64),
             ];
             args.extend(self.excluded.clone());
-            let rows = conn.rows(&sql, rusqlite::params_from_iter(args), Contributor::read)?;
+            let rows = conn.rows(&sql, rusqlite::params_from_iter(args), |c| {
+                Contributor::read_ranked(c, &totals.top_project)
+            })?;
             out.extend(rows);
             start = end;
             size = size.saturating_mul(2);

@@ -27,6 +27,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rusqlite::Connection;
 
+use crate::schema::exposure::active;
 use crate::store::FileId;
 
 /// Members with their summed contributions, most first; ties by login (lower case),
@@ -40,6 +41,10 @@ pub struct Totals {
     pub all: Ranking,
     /// Over the repositories of each organization, by organization id.
     pub by_organization: HashMap<i64, Ranking>,
+    /// Each member's top project: of the repositories that belong to an active
+    /// project, the one with most of the member's contributions (ties: repository id,
+    /// then project id); its project's key and name (`Contributor.projectKey`).
+    pub top_project: HashMap<i64, (String, String)>,
 }
 
 /// The [`Totals`] of the last dataset file they were computed for.
@@ -150,8 +155,24 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
     for ranking in by_organization.values_mut() {
         rank(ranking);
     }
+    let mut top_project: HashMap<i64, (String, String)> = HashMap::new();
+    let mut st = conn.prepare_cached(concat!(
+        "SELECT tp.member_id, p.key, p.name FROM repository_contributors tp \
+         JOIN project_repositories pr ON pr.repository_id = tp.repository_id \
+         JOIN projects p ON p.id = pr.project_id WHERE ",
+        active!("p"),
+        " ORDER BY tp.member_id, tp.contributions_count DESC, tp.repository_id, p.id"
+    ))?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        // The first row of each member is its top project.
+        if let std::collections::hash_map::Entry::Vacant(entry) = top_project.entry(row.get(0)?) {
+            entry.insert((row.get(1)?, row.get(2)?));
+        }
+    }
     Ok(Totals {
         all,
         by_organization,
+        top_project,
     })
 }

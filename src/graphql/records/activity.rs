@@ -2,6 +2,8 @@
 //! issues and their labels, milestones and releases, each with the columns it is read
 //! from.
 
+use std::collections::HashMap;
+
 use async_graphql::{SimpleObject, ID};
 
 use super::{
@@ -74,32 +76,73 @@ impl Selected for Contributor {
         let avatar_url = c.get()?;
         let contributions_count = c.get()?;
         let project: Option<String> = c.get()?;
-        let (project_key, project_name) = match project {
-            Some(text) => {
-                let (key, name): (String, String) = serde_json::from_str(&text).map_err(|e| {
-                    rusqlite::Error::FromSqlConversionFailure(
-                        4,
-                        rusqlite::types::Type::Text,
-                        Box::new(e),
-                    )
-                })?;
-                (
-                    Some(short_key(&key, "www-project-").to_string()),
-                    Some(name),
+        let project = match project {
+            Some(text) => Some(serde_json::from_str(&text).map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(
+                    4,
+                    rusqlite::types::Type::Text,
+                    Box::new(e),
                 )
-            }
-            None => (None, None),
+            })?),
+            None => None,
         };
         let scope: String = c.get()?;
-        Ok(Contributor {
+        Ok(Contributor::new(
+            login,
+            name,
+            avatar_url,
+            contributions_count,
+            project.as_ref(),
+            &scope,
+        ))
+    }
+}
+
+impl Contributor {
+    /// The columns of [`Contributor::COLUMNS`] with the member's id in place of its
+    /// top project, for [`Contributor::read_ranked`].
+    pub const RANKED_COLUMNS: &'static str = "m.login, m.name, m.avatar_url, g.n, m.id, g.scope";
+
+    /// A contributor from [`Contributor::RANKED_COLUMNS`], its top project found in
+    /// `top` (each member's project key and name, as the contribution sums keep them:
+    /// the project [`Contributor::COLUMNS`] finds).
+    pub fn read_ranked(
+        c: &mut Cols,
+        top: &HashMap<i64, (String, String)>,
+    ) -> rusqlite::Result<Self> {
+        let login: String = c.get()?;
+        let name = c.get()?;
+        let avatar_url = c.get()?;
+        let contributions_count = c.get()?;
+        let member: i64 = c.get()?;
+        let scope: String = c.get()?;
+        Ok(Contributor::new(
+            login,
+            name,
+            avatar_url,
+            contributions_count,
+            top.get(&member),
+            &scope,
+        ))
+    }
+
+    fn new(
+        login: String,
+        name: String,
+        avatar_url: String,
+        contributions_count: i64,
+        project: Option<&(String, String)>,
+        scope: &str,
+    ) -> Contributor {
+        Contributor {
             node_id: node_id("Contributor", &format!("{scope}:{}", lc(&login))),
             login,
             name,
             avatar_url,
             contributions_count,
-            project_key,
-            project_name,
-        })
+            project_key: project.map(|(key, _)| short_key(key, "www-project-").to_string()),
+            project_name: project.map(|(_, name)| name.clone()),
+        }
     }
 }
 
