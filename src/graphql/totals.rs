@@ -9,7 +9,9 @@
 //! over the table, and ranked; a request then reads the first members of a ranking
 //! ([`Ranking`]) and filters them (excluded logins, full names) while walking it. The
 //! counts of distinct contributors (`statsOverview.contributorsStats`,
-//! `Organization.stats.totalContributors`) are the lengths of the same rankings.
+//! `Organization.stats.totalContributors`) are the lengths of the same rankings. The
+//! same pass notes each member's top project (`Contributor.projectKey`), which those
+//! rankings' contributors read instead of a subquery per member.
 //!
 //! The sums are kept per set of GraphQL routes ([`super::db::Db`]) for the file they
 //! were computed from, named by its [`FileId`]. They are computed ahead of the
