@@ -57,8 +57,8 @@ pub struct Documents {
 }
 
 impl Documents {
-    const MAX_DOCUMENTS: usize = 512;
-    const MAX_BYTES: usize = 4 << 20;
+    const MAX_DOCUMENTS: usize = 256;
+    const MAX_BYTES: usize = 1 << 20;
 
     /// The document `query` parses to, parsed now unless it is kept.
     pub fn parse(&self, query: &str) -> Option<Arc<ExecutableDocument>> {
