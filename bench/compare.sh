@@ -29,6 +29,8 @@
 #   - the frontend's GraphQL page queries (bench/graphql_pages.py: the 21 operations of
 #     tests/graphql/pages, one connection, 200 runs each), with the live cache and with
 #     `--live-cache-mb 0` (every answer executed).
+#   - the GraphQL home page at 16 connections (wrk, a Lua POST body), answers kept and
+#     executed (`--live-cache-mb 0`): req/s, p50 and p99.
 # wrk runs each for --duration seconds with --connections connections. Peak RSS of
 # generate and of the shim after the load come from /usr/bin/time -v and VmHWM.
 # Per scale (each tree scale, and 10x with --with-10x) a growth table: dataset size,
@@ -360,6 +362,42 @@ graphql_pages() {
 echo "== GraphQL pages ($live_scale dataset)"
 graphql_pages "live cache on (default)"
 graphql_pages "\`--live-cache-mb 0\`" --live-cache-mb 0
+
+# graphql_home LABEL [serve options]: the home page's operation (tests/graphql/pages,
+# `{"distinct": true}`) POSTed by wrk at 16 connections; adds a row with req/s, p50
+# and p99 (wrk's percentiles, corrected for coordinated omission: one stall of 300 ms
+# counts as every request a connection would have sent meanwhile).
+graphql_home() {
+    local label=$1; shift
+    empty_site
+    "$roost" serve --env e2e --graphql-rate-limit 0 "$@" --db "$db" --site "$work/empty-site" \
+        --listen 127.0.0.1:18087 > "$work/roost-home.log" 2>&1 &
+    local pid=$!
+    pids+=("$pid")
+    wait_port 18087
+    python3 - "$work/home.lua" <<'PY'
+import json, sys
+query = open("tests/graphql/pages/home.graphql").read()
+body = json.dumps({"query": query, "variables": {"distinct": True}})
+with open(sys.argv[1], "w") as lua:
+    lua.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n')
+    lua.write("wrk.body = " + json.dumps(body) + "\n")
+PY
+    wrk -t2 -c16 -d"${duration}s" --latency -s "$work/home.lua" http://127.0.0.1:18087/graphql/ \
+        > "$work/wrk.txt" 2>&1
+    kill "$pid"; wait "$pid" 2>/dev/null || true
+    local ms='{v = $2; if (v ~ /us$/) {sub(/us/, "", v); v /= 1000} else if (v ~ /ms$/) {sub(/ms/, "", v)} else if (v ~ /s$/) {sub(/s/, "", v); v *= 1000}; printf "%.2f", v}'
+    rps=$(awk '/Requests\/sec/ {printf "%.0f", $2}' "$work/wrk.txt")
+    local p50 errors
+    p50=$(awk '$1 == "50%" '"$ms" "$work/wrk.txt")
+    p99=$(awk '$1 == "99%" '"$ms" "$work/wrk.txt")
+    errors=$(grep -E 'Non-2xx|Socket errors' "$work/wrk.txt" | tr '\n' ' ' || true)
+    echo "   GraphQL home page, 16 connections, $label: $rps req/s, p50 $p50 ms, p99 $p99 ms $errors"
+    row "GraphQL home page ($live_scale), 16 connections, $label" "$rps req/s, p50 $p50 ms, p99 $p99 ms $errors" "" \
+        "p99 / p50: $(awk -v a="$p99" -v b="$p50" 'BEGIN {printf "%.1f", a / b}')"
+}
+graphql_home "answers kept (default)"
+graphql_home "executed (\`--live-cache-mb 0\`)" --live-cache-mb 0
 
 if [ "$with_10x" = 1 ]; then
     echo "== 10x"

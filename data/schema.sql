@@ -113,7 +113,10 @@ CREATE TABLE repository_contributors (
     contributions_count INTEGER NOT NULL,
     PRIMARY KEY (repository_id, member_id)
 );
-CREATE INDEX repository_contributors_member ON repository_contributors (member_id);
+-- A member's contributions, most first: GraphQL's `Contributor.projectKey` walks them
+-- to the first repository of an active project and stops there.
+CREATE INDEX repository_contributors_member
+    ON repository_contributors (member_id, contributions_count DESC, repository_id);
 
 -- A label belongs to one repository, or (`repository_id` null) is shared by all of
 -- them. Names are unique per repository, case-insensitively; the expression index

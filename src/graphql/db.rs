@@ -101,6 +101,47 @@ impl Db {
     pub fn permits(&self) -> usize {
         self.pool.permits()
     }
+
+    /// Computes the contribution sums of the dataset file now, on this thread, unless
+    /// they are kept: for the routes' start, so that no request waits for them (a
+    /// file that cannot be read is left to the first request, which reports it).
+    pub fn compute_totals(&self) {
+        let Ok(conn) = crate::store::open_read(self.pool.path()) else {
+            return;
+        };
+        if let Err(e) = self.totals.get(&conn) {
+            tracing::debug!("graphql: contribution sums: {e}");
+        }
+    }
+
+    /// Starts computing the contribution sums of the dataset file `file` in a call of
+    /// the read pool, unless they are kept or being computed ([`super::totals`]), so
+    /// that no request waits for them. Outside a tokio runtime nothing is started (the
+    /// first request that needs them computes them).
+    pub fn warm_totals(self: &Arc<Self>, file: &FileId) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        if !self.totals.needs(file) {
+            return;
+        }
+        let db = Arc::clone(self);
+        runtime.spawn(async move {
+            let totals = Arc::clone(&db);
+            let out = db
+                .pool
+                .run(move |reader| reader.with(|conn| totals.totals.get(conn).map(drop)))
+                .await;
+            db.totals.warmed();
+            match out {
+                Ok(Ok(Ok(()))) => {}
+                // The first request that needs them computes them again and reports
+                // what failed.
+                Ok(Ok(Err(e))) => tracing::debug!("graphql: contribution sums: {e}"),
+                Ok(Err(e)) | Err(e) => tracing::debug!("graphql: contribution sums: {e}"),
+            }
+        });
+    }
 }
 
 /// One request's access to the dataset (see the module doc).

@@ -524,6 +524,9 @@ async fn execute(
         if let Some(bytes) = service.answers.lookup(dataset, &answer_key) {
             return Ok(json_response(StatusCode::OK, media, bytes));
         }
+        // A replaced file's sums are computed beside the requests, not inside the
+        // first one that asks for them.
+        service.db.warm_totals(dataset);
     }
     let timeout = service.limits.timeout;
     let db = RequestDb::new(

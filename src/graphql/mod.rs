@@ -107,6 +107,10 @@ impl Service {
         if config.env.is_protected() && config.credentials.is_none() {
             tracing::warn!("graphql: no credential store; requests with a session are refused");
         }
+        // The contribution sums are computed before the routes answer anything: the
+        // first requests would otherwise all wait for them (bench/RESULTS.md, the
+        // home page at 16 connections).
+        db.compute_totals();
         Arc::new(Service {
             schemas: run::Schemas::new(limits::Guard::new(&limits, introspection), introspection),
             db,

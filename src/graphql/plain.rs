@@ -23,7 +23,9 @@ use async_graphql::parser::types::{Field, Selection, SelectionSet};
 use async_graphql::registry::Registry;
 use async_graphql::{ContextSelectionSet, OutputType, Positioned, ServerResult, Value};
 
-use super::records::{Release, User};
+use super::records::{
+    Carded, Contributor, Event, Issue, Post, PullRequest, Release, Sponsor, User,
+};
 
 /// A record type whose plain fields can be written directly.
 pub trait Plain: OutputType {
@@ -170,6 +172,128 @@ impl Plain for User {
             "createdAt" => text(&self.created_at),
             "updatedAt" => text(&self.updated_at),
             "email" => text(&self.email),
+            _ => None,
+        }
+    }
+}
+
+fn flag(value: bool) -> Option<Value> {
+    Some(Value::Boolean(value))
+}
+
+impl Plain for Sponsor {
+    fn plain(&self, name: &str, _set: &SelectionSet) -> Option<Value> {
+        match name {
+            "id" => text(&self.node_id),
+            "key" => text(&self.key),
+            "name" => text(&self.name),
+            "sponsorType" => text(&self.sponsor_type),
+            "isMember" => flag(self.is_member),
+            "memberType" => text(&self.member_type),
+            "imageUrl" => text(&self.image_url),
+            "url" => text(&self.url),
+            "jobUrl" => text(&self.job_url),
+            "description" => text(&self.description),
+            _ => None,
+        }
+    }
+}
+
+impl Plain for Contributor {
+    fn plain(&self, name: &str, _set: &SelectionSet) -> Option<Value> {
+        match name {
+            "id" => text(&self.node_id),
+            "login" => text(&self.login),
+            "name" => text(&self.name),
+            "avatarUrl" => text(&self.avatar_url),
+            "contributionsCount" => number(self.contributions_count),
+            "projectKey" => opt_text(&self.project_key),
+            "projectName" => opt_text(&self.project_name),
+            _ => None,
+        }
+    }
+}
+
+impl Plain for Post {
+    fn plain(&self, name: &str, _set: &SelectionSet) -> Option<Value> {
+        match name {
+            "id" => text(&self.node_id),
+            "title" => text(&self.title),
+            "url" => text(&self.url),
+            "authorName" => text(&self.author_name),
+            "authorImageUrl" => text(&self.author_image_url),
+            "publishedAt" => text(&self.published_at),
+            "createdAt" => text(&self.created_at),
+            "updatedAt" => text(&self.updated_at),
+            _ => None,
+        }
+    }
+}
+
+/// Latitude and longitude (floats) go through async-graphql.
+impl Plain for Event {
+    fn plain(&self, name: &str, _set: &SelectionSet) -> Option<Value> {
+        match name {
+            "id" => text(&self.node_id),
+            "key" => text(&self.key),
+            "name" => text(&self.name),
+            "category" => text(&self.category),
+            "startDate" => text(&self.start_date),
+            "endDate" => opt_text(&self.end_date),
+            "url" => opt_text(&self.url),
+            "description" => opt_text(&self.description),
+            "summary" => text(&self.summary),
+            "suggestedLocation" => text(&self.suggested_location),
+            _ => None,
+        }
+    }
+}
+
+/// The author's card, when it was read with the record.
+fn card(author: &Option<Option<User>>, set: &SelectionSet) -> Option<Value> {
+    match author.as_ref()? {
+        Some(author) => object(author, set),
+        None => Some(Value::Null),
+    }
+}
+
+/// Labels are loaded: they go through async-graphql.
+impl Plain for Carded<Issue> {
+    fn plain(&self, name: &str, set: &SelectionSet) -> Option<Value> {
+        let issue = &self.record;
+        match name {
+            "id" => text(&issue.node_id),
+            "number" => number(issue.number),
+            "title" => text(&issue.title),
+            "state" => text(&issue.state),
+            "body" => text(&issue.body),
+            "url" => text(&issue.url),
+            "organizationName" => text(&issue.organization_name),
+            "repositoryName" => text(&issue.repository_name),
+            "createdAt" => text(&issue.created_at),
+            "updatedAt" => text(&issue.updated_at),
+            "author" => card(&self.author, set),
+            _ => None,
+        }
+    }
+}
+
+impl Plain for Carded<PullRequest> {
+    fn plain(&self, name: &str, set: &SelectionSet) -> Option<Value> {
+        let pull = &self.record;
+        match name {
+            "id" => text(&pull.node_id),
+            "number" => number(pull.number),
+            "title" => text(&pull.title),
+            "state" => text(&pull.state),
+            "url" => text(&pull.url),
+            "organizationName" => text(&pull.organization_name),
+            "repositoryName" => text(&pull.repository_name),
+            "createdAt" => text(&pull.created_at),
+            "updatedAt" => text(&pull.updated_at),
+            "closedAt" => opt_text(&pull.closed_at),
+            "mergedAt" => opt_text(&pull.merged_at),
+            "author" => card(&self.author, set),
             _ => None,
         }
     }

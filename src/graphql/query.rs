@@ -20,6 +20,7 @@ use rusqlite::types::Value;
 use super::db::{Conn, RequestDb};
 use super::limits::cost;
 use super::loaders::Waves;
+use super::plain::{authors_as_cards, Listed};
 use super::records::*;
 use super::types::{limit_cost, limit_or, list_cost, TYPICAL_LIST};
 use crate::catalog;
@@ -203,6 +204,17 @@ async fn recent<T: Record>(
     .await
 }
 
+/// Records whose authors are left to their `author` field (loaded).
+fn uncarded<T>(records: Vec<T>) -> Vec<Carded<T>> {
+    records
+        .into_iter()
+        .map(|record| Carded {
+            record,
+            author: None,
+        })
+        .collect()
+}
+
 /// The author filter of the recent lists.
 const BY_AUTHOR: &str = "t.author_id = (SELECT id FROM members WHERE login_lc = ?)";
 const BY_ORGANIZATION: &str = "o.login_lc = ?";
@@ -251,6 +263,17 @@ async fn in_organization<T: Table>(
     organization: &Option<String>,
     login: &Option<String>,
 ) -> Result<Select> {
+    in_organization_joining::<T>(ctx, organization, login, "").await
+}
+
+/// [`in_organization`], with `joins` (those of `T` besides the repository's) after
+/// the repository and organization in the statement that walks the table's index.
+async fn in_organization_joining<T: Table>(
+    ctx: &Context<'_>,
+    organization: &Option<String>,
+    login: &Option<String>,
+    joins: &str,
+) -> Result<Select> {
     let (Some(organization), None) = (organization, login) else {
         return Ok(Select::table::<T>());
     };
@@ -272,7 +295,7 @@ async fn in_organization<T: Table>(
     // `CROSS JOIN` keeps `t` the outer loop: the index in the `ORDER BY`'s order.
     Ok(Select::from(&format!(
         "{} t CROSS JOIN repositories r ON r.id = t.repository_id \
-         CROSS JOIN organizations o ON o.id = r.organization_id",
+         CROSS JOIN organizations o ON o.id = r.organization_id{joins}",
         T::TABLE
     )))
 }
@@ -333,11 +356,11 @@ impl CoreQuery {
         &self,
         ctx: &Context<'_>,
         #[graphql(default = 6)] limit: Option<i32>,
-    ) -> Result<Vec<Event>> {
+    ) -> Result<Listed<Event>> {
         let today = Value::Text(crate::config::today());
         let select = Select::from("events t").with("t.start_date >= ?", Some(today));
         let order = "t.start_date, t.end_date IS NULL, t.end_date, t.id";
-        list(ctx, limit_or(limit, 6), select, order).await
+        Ok(Listed(list(ctx, limit_or(limit, 6), select, order).await?))
     }
 
     /// An event by key (any case).
@@ -395,9 +418,10 @@ impl CoreQuery {
 
     /// All sponsors, by name.
     #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn sponsors(&self, ctx: &Context<'_>) -> Result<Vec<Sponsor>> {
+    async fn sponsors(&self, ctx: &Context<'_>) -> Result<Listed<Sponsor>> {
         let order = "t.name_lc, t.name, t.id";
-        list(ctx, Some(MAX_LIMIT), Select::from("sponsors t"), order).await
+        let sponsors = list(ctx, Some(MAX_LIMIT), Select::from("sponsors t"), order).await?;
+        Ok(Listed(sponsors))
     }
 
     /// Community totals.
@@ -431,9 +455,10 @@ impl CoreQuery {
         &self,
         ctx: &Context<'_>,
         #[graphql(default = 5)] limit: Option<i32>,
-    ) -> Result<Vec<Post>> {
+    ) -> Result<Listed<Post>> {
         let order = "t.published_at DESC, t.id DESC";
-        list(ctx, limit_or(limit, 5), Select::from("posts t"), order).await
+        let posts = list(ctx, limit_or(limit, 5), Select::from("posts t"), order).await?;
+        Ok(Listed(posts))
     }
 
     /// An affiliated organization by login (any case).
@@ -475,11 +500,23 @@ impl CoreQuery {
         login: Option<String>,
         organization: Option<String>,
         #[graphql(default_with = "Some(false)")] distinct: Option<bool>,
-    ) -> Result<Vec<Issue>> {
+    ) -> Result<Listed<Carded<Issue>>> {
+        let limit = limit_or(limit, 5);
+        // With the authors' cards when the selection asks no more of them: then the
+        // list is written without a field resolver each.
+        if authors_as_cards(&ctx.item.node.selection_set.node) {
+            let select = Select::table::<Carded<Issue>>()
+                .with_lc(BY_AUTHOR, login)
+                .with_lc(BY_ORGANIZATION, organization);
+            return Ok(Listed(
+                recent(ctx, limit, select, NEWEST_FIRST, distinct).await?,
+            ));
+        }
         let select = Select::table::<Issue>()
             .with_lc(BY_AUTHOR, login)
             .with_lc(BY_ORGANIZATION, organization);
-        recent(ctx, limit_or(limit, 5), select, NEWEST_FIRST, distinct).await
+        let issues: Vec<Issue> = recent(ctx, limit, select, NEWEST_FIRST, distinct).await?;
+        Ok(Listed(uncarded(issues)))
     }
 
     /// Pull requests, newest first; optionally by one author (`login`), in one
@@ -494,8 +531,14 @@ impl CoreQuery {
         organization: Option<String>,
         repository: Option<String>,
         #[graphql(default_with = "Some(false)")] distinct: Option<bool>,
-    ) -> Result<Vec<PullRequest>> {
-        let mut select = Select::table::<PullRequest>().with_lc(BY_AUTHOR, login);
+    ) -> Result<Listed<Carded<PullRequest>>> {
+        let cards = authors_as_cards(&ctx.item.node.selection_set.node);
+        let mut select = if cards {
+            Select::table::<Carded<PullRequest>>()
+        } else {
+            Select::table::<PullRequest>()
+        }
+        .with_lc(BY_AUTHOR, login);
         // One repository: its range of the repository index, walked to the limit.
         select = match (organization, repository) {
             (Some(o), Some(r)) => select.with_all(
@@ -508,7 +551,16 @@ impl CoreQuery {
                 .with_lc(BY_ORGANIZATION, o)
                 .with_lc("r.name_lc = ?", r),
         };
-        recent(ctx, limit_or(limit, 5), select, NEWEST_FIRST, distinct).await
+        let limit = limit_or(limit, 5);
+        // With the authors' cards when the selection asks no more of them (see
+        // `recentIssues`).
+        if cards {
+            return Ok(Listed(
+                recent(ctx, limit, select, NEWEST_FIRST, distinct).await?,
+            ));
+        }
+        let pulls: Vec<PullRequest> = recent(ctx, limit, select, NEWEST_FIRST, distinct).await?;
+        Ok(Listed(uncarded(pulls)))
     }
 
     /// Milestones, newest first; optionally by author, organization and state (`open`
@@ -549,13 +601,29 @@ impl CoreQuery {
         login: Option<String>,
         organization: Option<String>,
         #[graphql(default_with = "Some(false)")] distinct: Option<bool>,
-    ) -> Result<Vec<Release>> {
+    ) -> Result<Listed<Release>> {
+        let limit = limit_or(limit, 6);
+        // Authors read with the releases when the selection asks no more than their
+        // cards: then the list is written without a field resolver each.
+        if authors_as_cards(&ctx.item.node.selection_set.node) {
+            let select =
+                in_organization_joining::<CardRelease>(ctx, &organization, &login, AUTHOR_JOIN)
+                    .await?
+                    .filter(published!("t"))
+                    .with_lc(BY_AUTHOR, login)
+                    .with_lc(BY_ORGANIZATION, organization);
+            let releases: Vec<CardRelease> =
+                recent(ctx, limit, select, PUBLISHED_FIRST, distinct).await?;
+            return Ok(Listed(releases.into_iter().map(|r| r.0).collect()));
+        }
         let select = in_organization::<Release>(ctx, &organization, &login)
             .await?
             .filter(published!("t"))
             .with_lc(BY_AUTHOR, login)
             .with_lc(BY_ORGANIZATION, organization);
-        recent(ctx, limit_or(limit, 6), select, PUBLISHED_FIRST, distinct).await
+        Ok(Listed(
+            recent(ctx, limit, select, PUBLISHED_FIRST, distinct).await?,
+        ))
     }
 
     /// A member by login (any case).
@@ -605,9 +673,9 @@ impl CoreQuery {
         repository: Option<String>,
         excluded_usernames: Option<Vec<String>>,
         #[graphql(default_with = "Some(false)")] has_full_name: Option<bool>,
-    ) -> Result<Vec<Contributor>> {
+    ) -> Result<Listed<Contributor>> {
         let Some(limit) = limit_or(limit, 24) else {
-            return Ok(Vec::new());
+            return Ok(Listed(Vec::new()));
         };
         let mut linked = Vec::new();
         for (resource, prefix, key) in [
@@ -617,7 +685,7 @@ impl CoreQuery {
             match key {
                 Some(key) => match full_key(resource, prefix, &key)? {
                     Some(full) => linked.push(Some(full)),
-                    None => return Ok(Vec::new()),
+                    None => return Ok(Listed(Vec::new())),
                 },
                 None => linked.push(None),
             }
@@ -630,7 +698,7 @@ impl CoreQuery {
                     .ok_or_else(|| async_graphql::Error::new("no detail spec for projects"))?;
                 match catalog::canonical_ids(spec, &[key]).and_then(|mut ids| ids.pop()) {
                     Some(name) => Some(name),
-                    None => return Ok(Vec::new()),
+                    None => return Ok(Listed(Vec::new())),
                 }
             }
             None => None,
@@ -651,7 +719,7 @@ impl CoreQuery {
                 has_full_name,
                 limit,
             };
-            return run(ctx, move |conn| ranked.read(conn)).await;
+            return Ok(Listed(run(ctx, move |conn| ranked.read(conn)).await?));
         }
         let mut select = Select::from(
             "repository_contributors rc JOIN members m ON m.id = rc.member_id \
@@ -683,7 +751,7 @@ impl CoreQuery {
              JOIN members m ON m.id = g.mid ORDER BY g.n DESC, g.login_lc, g.mid",
             cols = Contributor::COLUMNS,
         );
-        fetch(ctx, sql, args).await
+        Ok(Listed(fetch(ctx, sql, args).await?))
     }
 }
 
@@ -766,7 +834,7 @@ impl RankedContributors {
             "SELECT {cols} FROM (SELECT j.key AS k, json_extract(j.value, '$[0]') AS mid, \
                 json_extract(j.value, '$[1]') AS n, ?1 AS scope FROM json_each(?2) j) g \
              JOIN members m ON m.id = g.mid WHERE {filter} ORDER BY g.k LIMIT ?3",
-            cols = Contributor::COLUMNS,
+            cols = Contributor::RANKED_COLUMNS,
             filter = filter.join(" AND "),
         );
         let want = usize::try_from(self.limit).unwrap_or(0);
@@ -785,7 +853,9 @@ impl RankedContributors {
                 Value::Integer((want - out.len()) as i64),
             ];
             args.extend(self.excluded.clone());
-            let rows = conn.rows(&sql, rusqlite::params_from_iter(args), Contributor::read)?;
+            let rows = conn.rows(&sql, rusqlite::params_from_iter(args), |c| {
+                Contributor::read_ranked(c, &totals.top_project)
+            })?;
             out.extend(rows);
             start = end;
             size = size.saturating_mul(2);

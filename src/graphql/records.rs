@@ -82,12 +82,14 @@ const fn column_count(cols: &str) -> usize {
 }
 
 mod activity;
+mod cards;
 mod community;
 pub mod contributions;
 mod pages;
 pub mod relations;
 
 pub use activity::*;
+pub use cards::*;
 pub use community::*;
 pub use pages::*;
 

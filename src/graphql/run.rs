@@ -20,8 +20,13 @@
 //!
 //! On the snapshot page of the frontend (about 6,700 fields at `nest`) this halves
 //! the time spent outside SQLite; see bench/RESULTS.md.
+//!
+//! A document is parsed once per text ([`Documents`]): the frontend sends the same
+//! few documents with other variables, and parsing one (async-graphql's parser) cost
+//! more than a sixth of the home page's executed request.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use async_graphql::extensions::{Extension, ExtensionContext, ExtensionFactory, NextExecute};
 use async_graphql::parser::types::ExecutableDocument;
@@ -38,6 +43,42 @@ use super::RoostSchema;
 pub struct Schemas {
     checking: RoostSchema,
     executing: RoostSchema,
+    documents: Documents,
+}
+
+/// Documents kept parsed, by their text: at most [`Documents::MAX_DOCUMENTS`]
+/// documents of at most [`Documents::MAX_BYTES`] bytes of text in all; when full,
+/// every one is forgotten (the frontend's few documents come back at once, while
+/// a stream of one-off documents cannot keep anything out for long). A document that
+/// does not parse is never kept (the guard parses it again to word its error).
+#[derive(Default)]
+pub struct Documents {
+    kept: Mutex<(HashMap<String, Arc<ExecutableDocument>>, usize)>,
+}
+
+impl Documents {
+    const MAX_DOCUMENTS: usize = 256;
+    const MAX_BYTES: usize = 1 << 20;
+
+    /// The document `query` parses to, parsed now unless it is kept.
+    pub fn parse(&self, query: &str) -> Option<Arc<ExecutableDocument>> {
+        let lock = || self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(doc) = lock().0.get(query) {
+            return Some(Arc::clone(doc));
+        }
+        let doc = Arc::new(async_graphql::parser::parse_query(query).ok()?);
+        let mut kept = lock();
+        let (docs, bytes) = &mut *kept;
+        if docs.len() >= Self::MAX_DOCUMENTS || *bytes + query.len() > Self::MAX_BYTES {
+            docs.clear();
+            *bytes = 0;
+        }
+        if query.len() <= Self::MAX_BYTES && !docs.contains_key(query) {
+            *bytes += query.len();
+            docs.insert(query.to_string(), Arc::clone(&doc));
+        }
+        Some(doc)
+    }
 }
 
 /// What a request asks for, before it becomes an async-graphql request.
@@ -69,6 +110,7 @@ impl Schemas {
         Schemas {
             checking: checking.finish(),
             executing: executing.finish(),
+            documents: Documents::default(),
         }
     }
 
@@ -87,9 +129,7 @@ impl Schemas {
     {
         // A document that does not parse is parsed again by the guard, which words
         // the error.
-        let parsed = async_graphql::parser::parse_query(&params.query)
-            .ok()
-            .map(Arc::new);
+        let parsed = self.documents.parse(&params.query);
         let mut checked = Request::new(params.query.clone())
             .variables(params.variables.clone())
             .data(Arc::new(OperationName(params.operation_name.clone())));
@@ -104,9 +144,7 @@ impl Schemas {
         let response = self.checking.execute(checked).await;
         let parsed = match parsed {
             // The checking request's handle is gone with it.
-            Some(doc) if response.errors.is_empty() => {
-                Arc::try_unwrap(doc).unwrap_or_else(|shared| ExecutableDocument::clone(&shared))
-            }
+            Some(doc) if response.errors.is_empty() => doc,
             _ => return Outcome::Rejected(response),
         };
         let order = KeyOrder::of_operation(&parsed, params.operation_name.as_deref());
@@ -114,7 +152,7 @@ impl Schemas {
         if let Some(name) = params.operation_name {
             request = request.operation_name(name);
         }
-        request.set_parsed_query(parsed);
+        request.set_parsed_query(ExecutableDocument::clone(&parsed));
         let mut response = execute(self.executing.clone(), with_data(request)).await;
         if let Some(order) = order {
             order.apply(&mut response.data);
@@ -157,5 +195,28 @@ impl Extension for CheckOnly {
         _next: NextExecute<'_>,
     ) -> Response {
         Response::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_is_parsed_once_and_a_full_store_starts_again() {
+        let documents = Documents::default();
+        let first = documents.parse("{ sponsors { name } }").unwrap();
+        let again = documents.parse("{ sponsors { name } }").unwrap();
+        assert!(Arc::ptr_eq(&first, &again), "parsed twice");
+        // Not kept: a document that does not parse.
+        assert!(documents.parse("{ sponsors { name }").is_none());
+        assert_eq!(documents.kept.lock().unwrap().0.len(), 1);
+        for i in 0..Documents::MAX_DOCUMENTS {
+            documents.parse(&format!("{{ a{i}: sponsors {{ name }} }}"));
+        }
+        let kept = documents.kept.lock().unwrap();
+        assert!(kept.0.len() <= Documents::MAX_DOCUMENTS);
+        assert!(!kept.0.contains_key("{ sponsors { name } }"));
+        assert_eq!(kept.1, kept.0.keys().map(String::len).sum::<usize>());
     }
 }

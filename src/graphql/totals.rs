@@ -9,19 +9,27 @@
 //! over the table, and ranked; a request then reads the first members of a ranking
 //! ([`Ranking`]) and filters them (excluded logins, full names) while walking it. The
 //! counts of distinct contributors (`statsOverview.contributorsStats`,
-//! `Organization.stats.totalContributors`) are the lengths of the same rankings.
+//! `Organization.stats.totalContributors`) are the lengths of the same rankings. The
+//! same pass notes each member's top project (`Contributor.projectKey`), which those
+//! rankings' contributors read instead of a subquery per member.
 //!
 //! The sums are kept per set of GraphQL routes ([`super::db::Db`]) for the file they
-//! were computed from, named by its [`FileId`]; a replaced file is summed again on
-//! its first use. Requests that need them while they are being computed wait for
-//! them rather than computing them again.
+//! were computed from, named by its [`FileId`]. They are computed ahead of the
+//! requests that read them: when the routes are made (before they answer anything),
+//! and, for a file an import put in place, as soon as a request sees it
+//! ([`TotalsCache::needs`], then a background call of the read pool). Computed by
+//! the first request that read them instead, they made every connection's first
+//! request wait for the pass (50–300 ms at `nest`). Requests that need them while
+//! they are being computed wait for them rather than computing them again.
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rusqlite::Connection;
 
+use crate::schema::exposure::active;
 use crate::store::FileId;
 
 /// Members with their summed contributions, most first; ties by login (lower case),
@@ -35,15 +43,41 @@ pub struct Totals {
     pub all: Ranking,
     /// Over the repositories of each organization, by organization id.
     pub by_organization: HashMap<i64, Ranking>,
+    /// Each member's top project: of the repositories that belong to an active
+    /// project, the one with most of the member's contributions (ties: repository id,
+    /// then project id); its project's key and name (`Contributor.projectKey`).
+    pub top_project: HashMap<i64, (String, String)>,
 }
 
 /// The [`Totals`] of the last dataset file they were computed for.
 #[derive(Default)]
 pub struct TotalsCache {
     kept: Mutex<Option<(FileId, Arc<Totals>)>>,
+    /// A computation ahead of the requests is under way ([`TotalsCache::needs`]).
+    warming: AtomicBool,
 }
 
 impl TotalsCache {
+    /// Whether the totals of `file` are neither kept nor being computed; `true`
+    /// claims their computation ahead of requests, which the caller must start and
+    /// end with [`TotalsCache::warmed`]. Never waits.
+    pub fn needs(&self, file: &FileId) -> bool {
+        let Ok(kept) = self.kept.try_lock() else {
+            // Someone is computing them now.
+            return false;
+        };
+        if kept.as_ref().is_some_and(|(identity, _)| identity == file) {
+            return false;
+        }
+        drop(kept);
+        !self.warming.swap(true, Ordering::AcqRel)
+    }
+
+    /// Ends the computation [`TotalsCache::needs`] claimed.
+    pub fn warmed(&self) {
+        self.warming.store(false, Ordering::Release);
+    }
+
     /// The totals of the file at `path`, if they are computed and nobody is computing
     /// them now (never waits).
     pub fn ready(&self, path: &Path) -> Option<Arc<Totals>> {
@@ -123,8 +157,24 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
     for ranking in by_organization.values_mut() {
         rank(ranking);
     }
+    let mut top_project: HashMap<i64, (String, String)> = HashMap::new();
+    let mut st = conn.prepare_cached(concat!(
+        "SELECT tp.member_id, p.key, p.name FROM repository_contributors tp \
+         JOIN project_repositories pr ON pr.repository_id = tp.repository_id \
+         JOIN projects p ON p.id = pr.project_id WHERE ",
+        active!("p"),
+        " ORDER BY tp.member_id, tp.contributions_count DESC, tp.repository_id, p.id"
+    ))?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        // The first row of each member is its top project.
+        if let std::collections::hash_map::Entry::Vacant(entry) = top_project.entry(row.get(0)?) {
+            entry.insert((row.get(1)?, row.get(2)?));
+        }
+    }
     Ok(Totals {
         all,
         by_organization,
+        top_project,
     })
 }

@@ -138,10 +138,12 @@ impl Chapter {
         &self,
         ctx: &Context<'_>,
         #[graphql(default = 24)] limit: Option<i32>,
-    ) -> Result<Vec<Contributor>> {
+    ) -> Result<Listed<Contributor>> {
         match limit_or(limit, 24) {
-            Some(limit) => many(ctx, l::ChapterContributors(self.id, limit)).await,
-            None => Ok(Vec::new()),
+            Some(limit) => Ok(Listed(
+                many(ctx, l::ChapterContributors(self.id, limit)).await?,
+            )),
+            None => Ok(Listed(Vec::new())),
         }
     }
 
@@ -226,10 +228,12 @@ impl Committee {
         &self,
         ctx: &Context<'_>,
         #[graphql(default = 24)] limit: Option<i32>,
-    ) -> Result<Vec<Contributor>> {
+    ) -> Result<Listed<Contributor>> {
         match limit_or(limit, 24) {
-            Some(limit) => many(ctx, l::CommitteeContributors(self.id, limit)).await,
-            None => Ok(Vec::new()),
+            Some(limit) => Ok(Listed(
+                many(ctx, l::CommitteeContributors(self.id, limit)).await?,
+            )),
+            None => Ok(Listed(Vec::new())),
         }
     }
 }
@@ -289,10 +293,12 @@ impl Project {
         &self,
         ctx: &Context<'_>,
         #[graphql(default = 24)] limit: Option<i32>,
-    ) -> Result<Vec<Contributor>> {
+    ) -> Result<Listed<Contributor>> {
         match limit_or(limit, 24) {
-            Some(limit) => many(ctx, l::ProjectContributors(self.id, limit)).await,
-            None => Ok(Vec::new()),
+            Some(limit) => Ok(Listed(
+                many(ctx, l::ProjectContributors(self.id, limit)).await?,
+            )),
+            None => Ok(Listed(Vec::new())),
         }
     }
 
@@ -494,10 +500,12 @@ impl Repository {
         &self,
         ctx: &Context<'_>,
         #[graphql(default = 24)] limit: Option<i32>,
-    ) -> Result<Vec<Contributor>> {
+    ) -> Result<Listed<Contributor>> {
         match limit_or(limit, 24) {
-            Some(limit) => many(ctx, l::RepositoryContributors(self.id, limit)).await,
-            None => Ok(Vec::new()),
+            Some(limit) => Ok(Listed(
+                many(ctx, l::RepositoryContributors(self.id, limit)).await?,
+            )),
+            None => Ok(Listed(Vec::new())),
         }
     }
 }

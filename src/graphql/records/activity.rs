@@ -2,6 +2,8 @@
 //! issues and their labels, milestones and releases, each with the columns it is read
 //! from.
 
+use std::collections::HashMap;
+
 use async_graphql::{SimpleObject, ID};
 
 use super::{
@@ -41,13 +43,14 @@ pub struct Contributor {
 }
 
 /// The active project of the repository a member (`$member`, an SQL expression)
-/// contributed to most, among the repositories with an active project: its `$col`.
+/// contributed to most, among the repositories with an active project: its key and
+/// name as a JSON array, in one walk of the member's contributions (the dataset's
+/// `repository_contributors_member` index orders them by count, so the walk stops
+/// at the first repository with an active project).
 macro_rules! top_project {
-    ($member:literal, $col:literal) => {
+    ($member:literal) => {
         concat!(
-            "(SELECT p.",
-            $col,
-            " FROM repository_contributors tp \
+            "(SELECT json_array(p.key, p.name) FROM repository_contributors tp \
               JOIN project_repositories pr ON pr.repository_id = tp.repository_id \
               JOIN projects p ON p.id = pr.project_id \
               WHERE tp.member_id = ",
@@ -64,26 +67,82 @@ impl Selected for Contributor {
     /// `g.scope` what it is summed over (the same text for the same selection).
     const COLUMNS: &'static str = concat!(
         "m.login, m.name, m.avatar_url, g.n, ",
-        top_project!("m.id", "key"),
-        ", ",
-        top_project!("m.id", "name"),
+        top_project!("m.id"),
         ", g.scope"
     );
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = Contributor {
-            node_id: ID(String::new()),
-            login: c.get()?,
-            name: c.get()?,
-            avatar_url: c.get()?,
-            contributions_count: c.get()?,
-            project_key: c
-                .get::<Option<String>>()?
-                .map(|k| short_key(&k, "www-project-").to_string()),
-            project_name: c.get()?,
+        let login: String = c.get()?;
+        let name = c.get()?;
+        let avatar_url = c.get()?;
+        let contributions_count = c.get()?;
+        let project: Option<String> = c.get()?;
+        let project = match project {
+            Some(text) => Some(serde_json::from_str(&text).map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(
+                    4,
+                    rusqlite::types::Type::Text,
+                    Box::new(e),
+                )
+            })?),
+            None => None,
         };
         let scope: String = c.get()?;
-        rec.node_id = node_id("Contributor", &format!("{scope}:{}", lc(&rec.login)));
-        Ok(rec)
+        Ok(Contributor::new(
+            login,
+            name,
+            avatar_url,
+            contributions_count,
+            project.as_ref(),
+            &scope,
+        ))
+    }
+}
+
+impl Contributor {
+    /// The columns of [`Contributor::COLUMNS`] with the member's id in place of its
+    /// top project, for [`Contributor::read_ranked`].
+    pub const RANKED_COLUMNS: &'static str = "m.login, m.name, m.avatar_url, g.n, m.id, g.scope";
+
+    /// A contributor from [`Contributor::RANKED_COLUMNS`], its top project found in
+    /// `top` (each member's project key and name, as the contribution sums keep them:
+    /// the project [`Contributor::COLUMNS`] finds).
+    pub fn read_ranked(
+        c: &mut Cols,
+        top: &HashMap<i64, (String, String)>,
+    ) -> rusqlite::Result<Self> {
+        let login: String = c.get()?;
+        let name = c.get()?;
+        let avatar_url = c.get()?;
+        let contributions_count = c.get()?;
+        let member: i64 = c.get()?;
+        let scope: String = c.get()?;
+        Ok(Contributor::new(
+            login,
+            name,
+            avatar_url,
+            contributions_count,
+            top.get(&member),
+            &scope,
+        ))
+    }
+
+    fn new(
+        login: String,
+        name: String,
+        avatar_url: String,
+        contributions_count: i64,
+        project: Option<&(String, String)>,
+        scope: &str,
+    ) -> Contributor {
+        Contributor {
+            node_id: node_id("Contributor", &format!("{scope}:{}", lc(&login))),
+            login,
+            name,
+            avatar_url,
+            contributions_count,
+            project_key: project.map(|(key, _)| short_key(key, "www-project-").to_string()),
+            project_name: project.map(|(_, name)| name.clone()),
+        }
     }
 }
 
@@ -197,6 +256,9 @@ impl Selected for Release {
 /// releases new in a snapshot: several hundred at `nest`).
 #[derive(Clone)]
 pub struct AuthoredRelease(pub Release);
+
+/// The join of a record's author `a`, after its repository's.
+pub const AUTHOR_JOIN: &str = " LEFT JOIN members a ON a.id = t.author_id";
 
 impl Table for AuthoredRelease {
     const TABLE: &'static str = "releases";

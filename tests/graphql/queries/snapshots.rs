@@ -184,6 +184,59 @@ async fn plain_lists_answer_the_bytes_resolved_lists_do() {
     }
 }
 
+/// The root lists written without async-graphql's per-field resolution (sponsors,
+/// upcoming events, blog posts, contributors, recent releases with their authors'
+/// cards) answer the bytes the same lists answer through it (a fragment sends a list
+/// through async-graphql), with every plain field, aliases and `@skip`.
+#[tokio::test]
+async fn plain_root_lists_answer_the_bytes_resolved_lists_do() {
+    let app = app();
+    let sponsor = "id key name sponsorType isMember memberType imageUrl url jobUrl description";
+    let event = "id key name category startDate endDate url description summary \
+                 suggestedLocation latitude longitude";
+    let post = "id title url authorName authorImageUrl publishedAt createdAt updatedAt";
+    let contributor = "id login name avatarUrl contributionsCount projectKey projectName";
+    let release = "id tagName name description url isPreRelease organizationName \
+                   repositoryName projectName publishedAt createdAt";
+    let card = "id login name avatarUrl";
+    let project = strings(
+        &app.sql(),
+        "SELECT substr(key, 13) FROM projects WHERE is_active = 1 ORDER BY id LIMIT 1",
+        [],
+    );
+    let lists = [
+        format!("sponsors {{ {sponsor} }}"),
+        format!("upcomingEvents(limit: 50) {{ {event} }}"),
+        format!("recentPosts(limit: 50) {{ {post} }}"),
+        format!("topContributors(limit: 50) {{ {contributor} }}"),
+        format!(
+            "topContributors(project: {}, limit: 50) {{ {contributor} }}",
+            json!(project[0])
+        ),
+        format!("recentReleases(limit: 50) {{ {release} author {{ {card} }} }}"),
+        format!("recentReleases(limit: 20, distinct: true) {{ {release} author {{ {card} }} }}"),
+        "sponsors { who: name name @skip(if: true) kind: sponsorType }".to_string(),
+        "recentReleases(limit: 9) { when: publishedAt author { handle: login } tag: tagName }"
+            .to_string(),
+    ];
+    for list in lists {
+        let (head, fields) = list.split_once(" {").unwrap();
+        let fields = fields.strip_suffix('}').unwrap();
+        let resolved = format!("{{ {head} {{ ... {{ {fields} }} }} }}");
+        let direct = app.post(&format!("{{ {list} }}"), json!({})).await;
+        let resolved = app.post(&resolved, json!({})).await;
+        assert_eq!(direct.status.as_u16(), 200, "{}", direct.text());
+        assert_eq!(direct.text(), resolved.text(), "{list}");
+        let body = direct.json();
+        assert!(body.get("errors").is_none(), "{body}");
+        let items = body["data"].as_object().unwrap().values().next().unwrap();
+        assert!(
+            items.as_array().is_some_and(|items| !items.is_empty()),
+            "{list}: {body}"
+        );
+    }
+}
+
 /// The new records of every snapshot, asked in one request: each snapshot's lists,
 /// read for all of them at once and ordered in memory, are its own and in the order
 /// of SQL's `ORDER BY`.
