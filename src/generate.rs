@@ -279,7 +279,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         })?;
         bar.finish_and_clear();
         let mut files: Vec<ManifestEntry> = parts.into_iter().flatten().collect();
-        files.sort_by(|a, b| a.path.cmp(&b.path));
+        pool.install(|| files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path)));
         // Updating the spare: what it holds that this generation does not is
         // removed, the API's files before the docs page picks its examples from them.
         let stale = |listed: &dyn Fn(&str) -> bool, pick: &dyn Fn(&str) -> bool| match &spare_paths
@@ -301,10 +301,27 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
                 || p.strip_prefix(crate::manifest::DATASET_DIR)
                     .is_some_and(|p| p.starts_with('/'))
         };
-        if spare_paths.is_some() {
-            let listed: std::collections::HashSet<&str> =
-                files.iter().map(|e| e.path.as_str()).collect();
-            stale(&|p| listed.contains(p), &|p| !written_last(p))?;
+        if let Some(own) = &spare_paths {
+            // Most runs list every previous path again: then only the spare's own
+            // paths can be stale, and a count (one lookup a file) says so.
+            let listed_again = files
+                .iter()
+                .filter(|e| writer.previous.contains_key(&e.path))
+                .count();
+            let written_later = writer.previous.keys().filter(|p| written_last(p)).count();
+            if listed_again + written_later == writer.previous.len() {
+                let listed = |p: &str| files.binary_search_by(|e| e.path.as_str().cmp(p)).is_ok();
+                spare::remove_stale(
+                    &gen_dir,
+                    own.iter()
+                        .map(String::as_str)
+                        .filter(|p| !written_last(p) && !listed(p)),
+                )?;
+            } else {
+                let listed: std::collections::HashSet<&str> =
+                    files.iter().map(|e| e.path.as_str()).collect();
+                stale(&|p| listed.contains(p), &|p| !written_last(p))?;
+            }
         }
         files.extend(render::render_docs(&writer)?);
         if let Some(which) = dataset {
@@ -312,7 +329,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
                 pool.install(|| dataset::write(&writer, &opts.db, which, keying.as_ref()))?,
             );
         }
-        files.sort_by(|a, b| a.path.cmp(&b.path));
+        pool.install(|| files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path)));
         if let Some(dup) = files.windows(2).find(|w| w[0].path == w[1].path) {
             return Err(anyhow!("two answers map to one file: {}", dup[0].path));
         }

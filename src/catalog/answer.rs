@@ -385,32 +385,6 @@ pub fn detail(
     }
 }
 
-/// Every record of a detail, as (canonical ids, body): what a full generation writes.
-pub fn all_details(
-    conn: &Connection,
-    spec: &DetailSpec,
-    mut each: impl FnMut(Vec<String>, Vec<u8>) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    let sql = format!(
-        "SELECT {}, {} FROM {} WHERE {} ORDER BY t.id",
-        spec.body.columns,
-        spec.id_exprs.join(", "),
-        spec.from,
-        spec.base_where
-    );
-    let mut st = conn.prepare(&sql)?;
-    let first_id = st.column_count() - spec.id_exprs.len();
-    let mut rows = st.query([])?;
-    while let Some(row) = rows.next()? {
-        let ids = (0..spec.id_exprs.len())
-            .map(|k| row.get::<_, String>(first_id + k))
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        let body = (spec.body.render)(conn, row)?;
-        each(ids, body)?;
-    }
-    Ok(())
-}
-
 /// The API root body.
 pub fn root(docs_url: &str) -> Vec<u8> {
     // A `Value` prints as compact JSON; printing it cannot fail.

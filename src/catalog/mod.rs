@@ -23,8 +23,8 @@ mod spec;
 mod tables;
 
 pub use answer::{
-    all_details, detail, list_page, list_page_of, render_page, root, snapshot_id, snapshot_keys,
-    total_pages, AnswerError,
+    detail, list_page, list_page_of, render_page, root, snapshot_id, snapshot_keys, total_pages,
+    AnswerError,
 };
 pub use enumerate::{bodies, detail_rows, scope_rows, DetailRow, ScopeRows};
 pub use query::{
