@@ -81,7 +81,8 @@ pub(super) fn write(
                 let tables = keys::tables_read(&mut conn, sql)?;
                 let key = keys::dataset_key(k.salt, k.digests, which, name, &tables);
                 k.files.add(vec![key]);
-                if k.files.had(key) && w.link_unchanged(&rel, k.files.kept(key), &mut out)? {
+                // Written alone (`put_one`): no precompressed siblings.
+                if k.files.had(key) && w.link_unchanged(&rel, false, k.files.kept(key), &mut out)? {
                     return Ok(out);
                 }
             }

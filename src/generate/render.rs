@@ -172,7 +172,7 @@ fn render_list_unit(
                 return Ok(None);
             }
             let mut out = Vec::new();
-            Ok(w.link_unchanged(&p.rel, k.files.kept(key), &mut out)?
+            Ok(w.link_unchanged(&p.rel, true, k.files.kept(key), &mut out)?
                 .then_some(out))
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
@@ -294,7 +294,7 @@ fn render_details_unit(
             let key = r.file(&rel, 0, 0, &[r.record(row.id, &row.links)]);
             keys.push(key);
             if let Some(k) = keying.filter(|k| k.files.had(key)) {
-                if w.link_unchanged(&rel, k.files.kept(key), &mut out)? {
+                if w.link_unchanged(&rel, true, k.files.kept(key), &mut out)? {
                     continue;
                 }
             }

@@ -87,19 +87,21 @@ impl Writer {
         Ok(())
     }
 
-    /// Places `rel` and its precompressed siblings for a file whose key says it is
-    /// unchanged (its bytes are neither made nor read): when the spare generation
-    /// being updated has the same key too (`in_spare`), its files are already in place
-    /// and nothing is done; else they are linked from the previous tree. False, with
-    /// nothing placed, when the previous tree lacks the file; a sibling it lacks is
-    /// made from the linked file's bytes.
+    /// Places `rel` and, for a file written with them ([`Writer::put`], not
+    /// [`Writer::put_one`]: `siblings`), its precompressed siblings, for a file whose
+    /// key says it is unchanged (its bytes are neither made nor read): when the spare
+    /// generation being updated has the same key too (`in_spare`), its files are
+    /// already in place and nothing is done; else they are linked from the previous
+    /// tree. False, with nothing placed, when the previous tree lacks the file; a
+    /// sibling it lacks is made from the linked file's bytes.
     pub(super) fn link_unchanged(
         &self,
         rel: &Path,
+        siblings: bool,
         in_spare: bool,
         out: &mut Vec<ManifestEntry>,
     ) -> anyhow::Result<bool> {
-        if in_spare && self.in_place && self.keep_in_place(rel, out) {
+        if in_spare && self.in_place && self.keep_in_place(rel, siblings, out) {
             return Ok(true);
         }
         if !self.link_previous(rel, out) {
@@ -107,7 +109,7 @@ impl Writer {
         }
         self.by_key.fetch_add(1, AtomicOrdering::Relaxed);
         let size = out.last().map_or(0, |e| e.size);
-        if size >= PRECOMPRESS_MIN as u64 {
+        if siblings && size >= PRECOMPRESS_MIN as u64 {
             for (extension, compress) in self.precompress.siblings() {
                 let sibling = sibling(rel, extension);
                 if self.link_previous(&sibling, out) {
@@ -126,7 +128,7 @@ impl Writer {
     /// Lists `rel` and its siblings, already in the folder being updated, with the
     /// previous tree's entries (the spare's file with the live file's key has the live
     /// file's bytes); false, with nothing listed, when the previous manifest lacks one.
-    fn keep_in_place(&self, rel: &Path, out: &mut Vec<ManifestEntry>) -> bool {
+    fn keep_in_place(&self, rel: &Path, siblings: bool, out: &mut Vec<ManifestEntry>) -> bool {
         let listed = out.len();
         let mut entry = |rel: &Path| -> Option<u64> {
             let key = Self::key(rel);
@@ -139,7 +141,8 @@ impl Writer {
             Some(*size)
         };
         let whole = entry(rel).is_some_and(|size| {
-            size < PRECOMPRESS_MIN as u64
+            !siblings
+                || size < PRECOMPRESS_MIN as u64
                 || self
                     .precompress
                     .siblings()

@@ -534,6 +534,42 @@ fn a_run_after_a_change_makes_the_tree_a_full_run_makes() {
 }
 
 #[test]
+fn a_run_after_a_change_publishes_the_dataset_a_full_run_publishes() {
+    let (tmp, db, out) = fixture();
+    let dataset = Some(generate::Dataset::Full);
+    let options = |out: &Path| generate::Options {
+        precompress: generate::Precompress::GZIP,
+        ..generate_options(&db, out)
+    };
+    generate::generate_with(&options(&out), dataset).unwrap();
+    // The second change updates the spare generation in place.
+    let changes = [
+        "UPDATE issues SET title = title || ' (edited)' WHERE id = (SELECT min(id) FROM issues)",
+        "UPDATE sponsors SET description = 'Renewed.' WHERE key_lc = 'nakatomi'",
+    ];
+    for (n, sql) in changes.iter().enumerate() {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute_batch(sql)
+            .unwrap();
+        let run = generate::generate_with(&options(&out), dataset).unwrap();
+        let full_out = tmp.path().join(format!("full-{n}"));
+        let full = generate::generate_with(&options(&full_out), dataset).unwrap();
+        assert!(run.rendered < run.files / 4, "{sql}: {run}");
+        let (incremental, fresh) = (tree_bytes(&out), tree_bytes(&full_out));
+        let differ: Vec<&String> = fresh
+            .iter()
+            .filter(|(rel, bytes)| incremental.get(*rel) != Some(bytes))
+            .map(|(rel, _)| rel)
+            .chain(incremental.keys().filter(|rel| !fresh.contains_key(*rel)))
+            .collect();
+        assert!(differ.is_empty(), "{sql}: {run} / {full}: {differ:?}");
+        assert!(incremental.keys().any(|rel| rel.starts_with("dataset/")));
+        fs::remove_dir_all(&full_out).unwrap();
+    }
+}
+
+#[test]
 fn one_changed_record_renders_only_the_files_that_show_it() {
     let (_tmp, db, out) = fixture();
     generate::generate(&generate_options(&db, &out)).unwrap();
