@@ -2,13 +2,15 @@
 //!
 //! Phases: plan the work units (one per list × scope × ordering, one per batch of
 //! details, plus the fixed documents), render and write them in parallel with rayon
-//! into a fresh directory beside the live tree, write the manifest, then swap the
-//! live tree (a symlink) to the new directory with one atomic rename. A failed or
-//! killed run leaves the live tree as it was.
+//! into a new directory beside the live tree (the spare generation renamed, or a
+//! fresh one), write the manifest, then swap the live tree (a symlink) to the new
+//! directory with one atomic rename. A failed or killed run leaves the live tree as
+//! it was.
 //!
-//! Incremental: a file whose bytes equal the previous tree's (by the manifest's
-//! hash) is hard-linked from it instead of written, so it keeps its inode and mtime;
-//! files no longer produced are simply absent from the new tree.
+//! Incremental: a file whose key ([`keys`]) or bytes equal the previous tree's is its
+//! file (the spare's, already in place, or hard-linked), so it keeps its inode and
+//! mtime; files no longer produced are removed from the spare or never placed in a
+//! fresh folder ([`spare`]).
 //!
 //! Beside the tree files a generation writes its manifest documents and change lists
 //! ([`crate::manifest`]) and, when asked, the dataset itself ([`dataset`]).
@@ -17,7 +19,8 @@
 //! a module of its own: [`plan`] (the units and the partition of a list's rows by
 //! filter values), [`render`] (a unit into files), [`write`] (the one write path:
 //! hard links of unchanged files, precompressed siblings), [`generations`] (the
-//! folders beside the live tree and the atomic swap), [`input`] (the record of what a
+//! folders beside the live tree and the atomic swap), [`spare`] (the replaced
+//! generation kept and updated in place), [`input`] (the record of what a
 //! generation was rendered from, so an unchanged input keeps the live tree).
 
 use std::collections::HashMap;
@@ -125,7 +128,8 @@ pub fn generate(opts: &Options) -> anyhow::Result<Summary> {
 /// Renders the whole tree into `opts.out`, with the dataset under `dataset/` when
 /// `dataset` says which records to publish.
 // Long as the run is: the lock, the nothing-changed shortcut, the new generation
-// rendered, recorded and swapped in, the replaced one removed. The steps share the
+// rendered (into the spare or a fresh folder), recorded and swapped in, the replaced
+// one kept as the spare. The steps share the
 // lock, the paths and the previous manifest; each is commented where it starts.
 pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result<Summary> {
     let started = Instant::now();

@@ -29,7 +29,7 @@ mod write;
 
 pub use check::check;
 pub use open::{open_read, FileId};
-pub use read::{kind_counts, parse_lines, read_dir, KEPT_PER_FILE, KINDS};
+pub use read::{parse_lines, read_dir, KEPT_PER_FILE, KINDS};
 pub use sample::{init_db, sample_dataset, SAMPLE};
 
 /// The schema, embedded from `data/schema.sql`.
@@ -230,7 +230,7 @@ pub fn import_dir_keeping(
     let ds = read_dir(dir)?;
     // The community row is always written (community.json's, or the defaults).
     let counts = Counts(
-        kind_counts(&ds)
+        ds.kind_counts()
             .into_iter()
             .chain([("community", 1)])
             .collect(),

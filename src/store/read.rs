@@ -22,11 +22,6 @@ pub const COMMUNITY: &str = "community.json";
 
 pub use crate::records::KINDS;
 
-/// The records of each kind of `ds`, in the order of [`KINDS`].
-pub fn kind_counts(ds: &Dataset) -> Vec<(&'static str, u64)> {
-    ds.kind_counts()
-}
-
 /// Every name in `dir` that is not an interchange file (hidden names, starting with
 /// `.`, aside): `Name: not a file roost imports; did you mean name?`, naming the
 /// closest known file (compared without case, by edit distance).

@@ -299,13 +299,18 @@ pub struct HealthStats {
 
 /// The first day (UTC, `YYYY-MM-01`) of the month eleven months before today's.
 fn twelve_months_ago() -> String {
-    let today = crate::config::today();
-    let (year, month) = (
-        today[..4].parse::<i32>().unwrap_or(1970),
-        today[5..7].parse::<i32>().unwrap_or(1),
-    );
-    let index = year * 12 + (month - 1) - 11;
-    format!("{:04}-{:02}-01", index / 12, index % 12 + 1)
+    twelve_months_before(chrono::Utc::now().date_naive())
+}
+
+/// The first day (`YYYY-MM-01`) of the month eleven months before `today`'s.
+fn twelve_months_before(today: chrono::NaiveDate) -> String {
+    use chrono::Datelike;
+    let first = today.with_day(1).unwrap_or(today);
+    first
+        .checked_sub_months(chrono::Months::new(11))
+        .unwrap_or(first)
+        .format("%Y-%m-01")
+        .to_string()
 }
 
 #[Object]
@@ -415,4 +420,18 @@ fn page_cost(pagination: &Option<OffsetPagination>, child_complexity: usize) -> 
         .and_then(|p| p.limit)
         .map_or(MAX_LIMIT, |l| i64::from(l).clamp(0, MAX_LIMIT));
     HEALTH_SCAN.saturating_add((limit as usize).saturating_mul(child_complexity))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::twelve_months_before;
+
+    #[test]
+    fn twelve_months_start_on_the_first_of_the_month_eleven_months_back() {
+        let day = |y, m, d| chrono::NaiveDate::from_ymd_opt(y, m, d).unwrap();
+        assert_eq!(twelve_months_before(day(2026, 11, 26)), "2025-12-01");
+        assert_eq!(twelve_months_before(day(2026, 1, 31)), "2025-02-01");
+        assert_eq!(twelve_months_before(day(2026, 12, 1)), "2026-01-01");
+        assert_eq!(twelve_months_before(day(2024, 3, 31)), "2023-04-01");
+    }
 }
