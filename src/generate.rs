@@ -145,7 +145,8 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     let conn = store::open_read(&opts.db)?;
     let live_target = fs::read_link(&opts.out).ok().map(|t| parent.join(t));
     // The spare generation stays until the run knows whether it can use it.
-    let spare_dir = spare::recorded(&opts.out, &prefix).map(|name| parent.join(name));
+    let mut recorded_spare = spare::recorded(&opts.out, &prefix);
+    let spare_dir = recorded_spare.as_ref().map(|(name, _)| parent.join(name));
     let keep: Vec<&Path> = [live_target.as_deref(), spare_dir.as_deref()]
         .into_iter()
         .flatten()
@@ -223,7 +224,9 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     // being two operations, than a fresh folder filled with links: it is removed after
     // the swap instead, as a replaced generation is.
     let spare = match &live_target {
-        Some(live) if file_keys.has_previous() => spare::find(&opts.out, &parent, &prefix, live)
+        Some(live) if file_keys.has_previous() => recorded_spare
+            .take()
+            .and_then(|(name, keys)| spare::find(&parent, &name, keys, live))
             .filter(|s| file_keys.shared_with(&s.keys) * 2 >= file_keys.previous_len()),
         _ => None,
     };

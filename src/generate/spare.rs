@@ -34,16 +34,15 @@ pub(super) struct Spare {
     pub own_paths: Vec<String>,
 }
 
-/// The spare generation beside `out` (whose live generation is `live`), when it can be
-/// updated in place: its keys recorded and naming a generation folder (`prefix…`)
-/// that exists and is not the live one, and the chunks of its manifest that the live
-/// manifest does not share readable and whole.
-pub(super) fn find(out: &Path, parent: &Path, prefix: &str, live: &Path) -> Option<Spare> {
-    let (name, keys) = keys::read_keys(&keys::spare_keys_path(out).ok()?)?;
-    if !is_generation(&name, prefix) || live.file_name()? == name.as_str() {
+/// The spare generation [`recorded`] as `name` with `keys`, when it can be updated in
+/// place beside the live generation `live` (in `parent`): its folder exists and is not
+/// the live one, and the chunks of its manifest that the live manifest does not share
+/// are readable and whole.
+pub(super) fn find(parent: &Path, name: &str, keys: Vec<Key>, live: &Path) -> Option<Spare> {
+    if live.file_name()? == name {
         return None;
     }
-    let dir = parent.join(&name);
+    let dir = parent.join(name);
     if !fs::symlink_metadata(&dir).ok()?.is_dir() {
         return None;
     }
@@ -67,12 +66,12 @@ pub(super) fn find(out: &Path, parent: &Path, prefix: &str, live: &Path) -> Opti
     })
 }
 
-/// The name of the spare generation recorded beside `out`, whether or not it can be
-/// used (so leftover clean-up keeps it until the run decides).
-pub(super) fn recorded(out: &Path, prefix: &str) -> Option<String> {
+/// The spare generation recorded beside `out`: its folder's name (a generation name,
+/// `prefix…`) and its keys, whether or not it can be used (so leftover clean-up keeps
+/// it until the run decides).
+pub(super) fn recorded(out: &Path, prefix: &str) -> Option<(String, Vec<Key>)> {
     keys::read_keys(&keys::spare_keys_path(out).ok()?)
-        .map(|(name, _)| name)
-        .filter(|name| is_generation(name, prefix))
+        .filter(|(name, _)| is_generation(name, prefix))
 }
 
 /// Whether `name` is a generation folder's name beside the tree (`prefix…`, one path

@@ -366,6 +366,19 @@ fn the_same_input_keeps_the_live_generation_even_after_a_reimport() {
     assert!(fourth.written >= 1 && fourth.removed >= 1, "{fourth}");
 }
 
+/// The paths whose bytes differ between two trees (`tree_bytes`), or that one lacks.
+fn differing<'a>(
+    incremental: &'a std::collections::BTreeMap<String, Vec<u8>>,
+    fresh: &'a std::collections::BTreeMap<String, Vec<u8>>,
+) -> Vec<&'a String> {
+    fresh
+        .iter()
+        .filter(|(rel, bytes)| incremental.get(*rel) != Some(bytes))
+        .map(|(rel, _)| rel)
+        .chain(incremental.keys().filter(|rel| !fresh.contains_key(*rel)))
+        .collect()
+}
+
 /// The generation folders beside a tree in `dir`, sorted.
 fn generations(dir: &Path) -> Vec<PathBuf> {
     let mut names: Vec<PathBuf> = fs::read_dir(dir)
@@ -503,12 +516,7 @@ fn a_run_after_a_change_makes_the_tree_a_full_run_makes() {
         assert!(run.rendered < run.files / 4, "{what}: {run}");
         assert_eq!(run.files, full.files, "{what}: {run} / {full}");
         let (incremental, fresh) = (tree_bytes(&out), tree_bytes(&full_out));
-        let differ: Vec<&String> = fresh
-            .iter()
-            .filter(|(rel, bytes)| incremental.get(*rel) != Some(bytes))
-            .map(|(rel, _)| rel)
-            .chain(incremental.keys().filter(|rel| !fresh.contains_key(*rel)))
-            .collect();
+        let differ = differing(&incremental, &fresh);
         assert!(
             differ.is_empty(),
             "{what}: {} files differ, first {:?}",
@@ -557,12 +565,7 @@ fn a_run_after_a_change_publishes_the_dataset_a_full_run_publishes() {
         let full = generate::generate_with(&options(&full_out), dataset).unwrap();
         assert!(run.rendered < run.files / 4, "{sql}: {run}");
         let (incremental, fresh) = (tree_bytes(&out), tree_bytes(&full_out));
-        let differ: Vec<&String> = fresh
-            .iter()
-            .filter(|(rel, bytes)| incremental.get(*rel) != Some(bytes))
-            .map(|(rel, _)| rel)
-            .chain(incremental.keys().filter(|rel| !fresh.contains_key(*rel)))
-            .collect();
+        let differ = differing(&incremental, &fresh);
         assert!(differ.is_empty(), "{sql}: {run} / {full}: {differ:?}");
         assert!(incremental.keys().any(|rel| rel.starts_with("dataset/")));
         fs::remove_dir_all(&full_out).unwrap();
