@@ -14,6 +14,10 @@
 --   * every column a list filters or orders on has an index. `meta.schema_version`
 --     changes when tables or columns do, not when an index is added, so a dataset
 --     built by an older roost stays readable.
+--
+-- After these tables, every dataset gets the exposure views (`api_chapters`,
+-- `api_releases`, …): what the API shows of each table, declared once in
+-- src/schema/exposure.rs and read by every API reader (docs/architecture.md §3).
 
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,

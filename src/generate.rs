@@ -142,7 +142,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         &opts.out,
         opts.wait,
     )?;
-    let conn = store::open_read(&opts.db)?;
+    let conn = store::open_api(&opts.db)?;
     let live_target = fs::read_link(&opts.out).ok().map(|t| parent.join(t));
     // The spare generation stays until the run knows whether it can use it.
     let mut recorded_spare = spare::recorded(&opts.out, &prefix);

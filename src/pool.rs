@@ -321,7 +321,7 @@ fn open(path: &Path) -> Result<Connection, PoolError> {
         path: path.to_path_buf(),
         source,
     };
-    let conn = store::open_read(path).map_err(|e| failed(e.into()))?;
+    let conn = store::open_api(path).map_err(|e| failed(e.into()))?;
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
         .map_err(|e| failed(e.into()))?;
     Ok(conn)

@@ -7,7 +7,7 @@
 
 pub mod code;
 pub mod community;
-pub(crate) mod exposure;
+pub mod exposure;
 pub mod issues;
 mod keys;
 pub mod mentorship;

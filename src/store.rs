@@ -28,7 +28,7 @@ mod validate;
 mod write;
 
 pub use check::check;
-pub use open::{open_read, FileId};
+pub use open::{open_api, open_read, FileId};
 pub use read::{parse_lines, read_dir, KEPT_PER_FILE, KINDS};
 pub use sample::{init_db, sample_dataset, SAMPLE};
 
@@ -38,8 +38,14 @@ pub const SCHEMA: &str = include_str!("../data/schema.sql");
 /// of `issues` into `issue_bodies`; 3: per-repository labels, pull requests, posts,
 /// project health metrics, badges, channels, related URLs and the community row; 4:
 /// mentorship programs and modules, boards of directors, member snapshots and the
-/// dashboard's health fields).
-pub const SCHEMA_VERSION: &str = "4";
+/// dashboard's health fields; 5: the exposure views, `crate::schema::exposure`).
+pub const SCHEMA_VERSION: &str = "5";
+
+/// Creates the tables of [`SCHEMA`] and the exposure views on `conn`.
+pub fn create_schema(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(SCHEMA)?;
+    conn.execute_batch(&crate::schema::exposure::views_ddl())
+}
 
 /// Import errors, one `file:line: what is wrong` per entry, and how many more were
 /// found but not kept (a file's errors past the first [`read::KEPT_PER_FILE`] are

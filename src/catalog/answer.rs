@@ -11,7 +11,6 @@ use rusqlite::Connection;
 
 use super::query::{order_sql, ListQuery};
 use super::spec::{DetailSpec, IdRule, ListSpec, PAGE_SIZE};
-use crate::schema::exposure::completed;
 
 /// Why a list or detail has no 200 answer.
 #[derive(Debug, thiserror::Error)]
@@ -66,10 +65,7 @@ impl std::fmt::Write for VecWriter<'_> {
 
 /// The id of a completed snapshot by canonical key.
 pub fn snapshot_id(conn: &Connection, key: &str) -> rusqlite::Result<Option<i64>> {
-    let mut st = conn.prepare_cached(concat!(
-        "SELECT t.id FROM snapshots t WHERE t.key_lc = ?1 AND ",
-        completed!("t")
-    ))?;
+    let mut st = conn.prepare_cached("SELECT t.id FROM api_snapshots t WHERE t.key_lc = ?1")?;
     let mut rows = st.query([key])?;
     Ok(match rows.next()? {
         Some(row) => Some(row.get(0)?),
@@ -79,11 +75,7 @@ pub fn snapshot_id(conn: &Connection, key: &str) -> rusqlite::Result<Option<i64>
 
 /// Canonical keys of completed snapshots (the scopes of the snapshot sub-lists).
 pub fn snapshot_keys(conn: &Connection) -> rusqlite::Result<Vec<(i64, String)>> {
-    let mut st = conn.prepare(concat!(
-        "SELECT t.id, t.key_lc FROM snapshots t WHERE ",
-        completed!("t"),
-        " ORDER BY t.id"
-    ))?;
+    let mut st = conn.prepare("SELECT t.id, t.key_lc FROM api_snapshots t ORDER BY t.id")?;
     let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
     rows.collect()
 }
@@ -94,7 +86,7 @@ pub(super) fn where_clause(
     query: &ListQuery,
     today: &str,
 ) -> (String, Vec<Value>) {
-    let mut sql = format!("WHERE {}", spec.base_where);
+    let mut sql = String::from("WHERE 1");
     let mut args = Vec::new();
     if let (Some(link), Some(id)) = (&spec.snapshot_link, snapshot) {
         let _ = write!(
@@ -365,8 +357,8 @@ pub fn detail(
     ids: &[String],
 ) -> Result<Vec<u8>, AnswerError> {
     let sql = format!(
-        "SELECT {} FROM {} WHERE {} AND {}",
-        spec.body.columns, spec.from, spec.base_where, spec.lookup
+        "SELECT {} FROM {} WHERE {}",
+        spec.body.columns, spec.from, spec.lookup
     );
     let args: Vec<Value> = spec
         .ids

@@ -142,10 +142,9 @@ pub fn detail_rows(
         let _ = write!(columns, ", {link}");
     }
     let sql = format!(
-        "SELECT {columns}, {} FROM {} WHERE {} ORDER BY t.id",
+        "SELECT {columns}, {} FROM {} ORDER BY t.id",
         spec.id_exprs.join(", "),
         spec.from,
-        spec.base_where
     );
     let mut st = conn.prepare(&sql)?;
     let mut rows = st.query([])?;
@@ -164,8 +163,7 @@ pub fn detail_rows(
     Ok(out)
 }
 
-/// Renders the bodies of the records `wanted` (ids of rows of `from` that
-/// `base_where` exposes) as `item`, handing each to `each` with its id. `table_rows`
+/// Renders the bodies of the records `wanted` (ids of rows of `from`) as `item`, handing each to `each` with its id. `table_rows`
 /// is how many rows the record's table holds: when a good part of them is wanted, one
 /// pass over the table reads them in its order (rows outside `wanted` are skipped
 /// unrendered); else each is looked up by id, in `wanted`'s order.
@@ -173,7 +171,6 @@ pub fn bodies(
     conn: &Connection,
     item: &ItemType,
     from: &str,
-    base_where: &str,
     wanted: &[i64],
     table_rows: usize,
     mut each: impl FnMut(i64, Vec<u8>) -> anyhow::Result<()>,
@@ -182,10 +179,7 @@ pub fn bodies(
     const LOOKUPS: usize = 2_000;
     if wanted.len() > LOOKUPS && wanted.len() * 4 >= table_rows {
         let wanted: HashSet<i64> = wanted.iter().copied().collect();
-        let sql = format!(
-            "SELECT {}, t.id FROM {from} WHERE {base_where}",
-            item.columns
-        );
+        let sql = format!("SELECT {}, t.id FROM {from}", item.columns);
         let mut st = conn.prepare(&sql)?;
         let id_column = st.column_count() - 1;
         let mut rows = st.query([])?;

@@ -89,10 +89,9 @@ pub struct ListSpec {
     pub operation_id: &'static str,
     /// Whether this is a snapshot sub-list (`/snapshots/{id}/<path>/`).
     pub snapshot_link: Option<SnapshotLink>,
-    /// The tables, the record's aliased `t`.
+    /// The tables, the record's aliased `t`: for a kind with an exposure rule, its
+    /// view (`api_chapters`, …; `crate::schema::exposure`).
     pub from: &'static str,
-    /// The records that exist for the API: an `exposure` fragment, or `1`.
-    pub base_where: &'static str,
     /// The select list and how a row of it becomes an item.
     pub item: ItemType,
     pub params: &'static [Param],
@@ -143,10 +142,9 @@ pub struct DetailSpec {
     /// Path parameter names, one per segment.
     pub id_names: &'static [&'static str],
     pub ids: &'static [IdRule],
-    /// The tables, the record's aliased `t`.
+    /// The tables, the record's aliased `t`: for a kind with an exposure rule, its
+    /// view (`api_chapters`, …; `crate::schema::exposure`).
     pub from: &'static str,
-    /// The records that exist for the API: an `exposure` fragment, or `1`.
-    pub base_where: &'static str,
     /// SQL condition with `?1`, `?2`, ... bound to the canonical ids.
     pub lookup: &'static str,
     /// SQL expressions yielding the canonical ids of a record (for enumeration).

@@ -8,7 +8,6 @@ use super::spec::{
     DetailSpec, IdRule, ItemType, ListSpec, OrderField, Param, ParamKind, SnapshotLink,
     UpcomingRules,
 };
-use crate::schema::exposure::{active, affiliated, completed, published};
 use crate::{model, vocab};
 
 const fn order(name: &'static str, keys: &'static [&'static str]) -> OrderField {
@@ -78,7 +77,7 @@ const ISSUE_WITH_BODY: &str = "issues t JOIN issue_bodies b ON b.issue_id = t.id
      JOIN organizations o ON o.id = t.organization_id";
 const MILESTONE_IN_REPO: &str = "milestones t JOIN repositories r ON r.id = t.repository_id \
      JOIN organizations o ON o.id = r.organization_id";
-const RELEASE_IN_REPO: &str = "releases t JOIN repositories r ON r.id = t.repository_id \
+const RELEASE_IN_REPO: &str = "api_releases t JOIN repositories r ON r.id = t.repository_id \
      JOIN organizations o ON o.id = r.organization_id";
 const EVENT_TIE: &str = "t.end_date IS NULL, t.end_date DESC";
 
@@ -88,8 +87,7 @@ pub static LISTS: &[ListSpec] = &[
         path: "chapters",
         operation_id: "list_chapters",
         snapshot_link: None,
-        from: "chapters t",
-        base_where: active!("t"),
+        from: "api_chapters t",
         item: ItemType::of::<model::Chapter>(),
         params: &[
             param("country", ParamKind::Text, "t.country_lc"),
@@ -112,8 +110,7 @@ pub static LISTS: &[ListSpec] = &[
         path: "committees",
         operation_id: "list_committees",
         snapshot_link: None,
-        from: "committees t",
-        base_where: active!("t"),
+        from: "api_committees t",
         item: ItemType::of::<model::Committee>(),
         params: &[],
         orderings: CREATED_UPDATED,
@@ -126,7 +123,6 @@ pub static LISTS: &[ListSpec] = &[
         operation_id: "list_events",
         snapshot_link: None,
         from: "events t",
-        base_where: "1",
         item: ItemType::of::<model::Event>(),
         params: &[
             param(
@@ -159,7 +155,6 @@ pub static LISTS: &[ListSpec] = &[
         operation_id: "list_issues",
         snapshot_link: None,
         from: IN_REPO,
-        base_where: "1",
         item: ItemType::of::<model::Issue>(),
         params: ORG_REPO_STATE,
         orderings: CREATED_UPDATED_TIE,
@@ -172,7 +167,6 @@ pub static LISTS: &[ListSpec] = &[
         operation_id: "list_labels",
         snapshot_link: None,
         from: "labels t",
-        base_where: "1",
         item: ItemType::of::<model::Label>(),
         params: &[param("color", ParamKind::Text, "t.color_lc")],
         orderings: &[
@@ -188,7 +182,6 @@ pub static LISTS: &[ListSpec] = &[
         operation_id: "list_members",
         snapshot_link: None,
         from: "members t",
-        base_where: "1",
         item: ItemType::of::<model::Member>(),
         params: &[
             param("company", ParamKind::Text, "t.company_lc"),
@@ -209,7 +202,6 @@ pub static LISTS: &[ListSpec] = &[
         operation_id: "list_milestones",
         snapshot_link: None,
         from: MILESTONE_IN_REPO,
-        base_where: "1",
         item: ItemType::of::<model::Milestone>(),
         params: ORG_REPO_STATE,
         orderings: CREATED_UPDATED_TIE,
@@ -221,8 +213,7 @@ pub static LISTS: &[ListSpec] = &[
         path: "organizations",
         operation_id: "list_organizations",
         snapshot_link: None,
-        from: "organizations t",
-        base_where: affiliated!("t"),
+        from: "api_organizations t",
         item: ItemType::of::<model::Organization>(),
         params: &[param("location", ParamKind::Text, "t.location_lc")],
         orderings: CREATED_UPDATED,
@@ -234,8 +225,7 @@ pub static LISTS: &[ListSpec] = &[
         path: "projects",
         operation_id: "list_projects",
         snapshot_link: None,
-        from: "projects t",
-        base_where: active!("t"),
+        from: "api_projects t",
         item: ItemType::of::<model::Project>(),
         params: &[
             param("level", ParamKind::Choice(&vocab::Level::VOCAB), "t.level"),
@@ -257,7 +247,6 @@ pub static LISTS: &[ListSpec] = &[
         operation_id: "list_releases",
         snapshot_link: None,
         from: RELEASE_IN_REPO,
-        base_where: published!("t"),
         item: ItemType::of::<model::Release>(),
         params: &[
             param("organization", ParamKind::Text, "o.login_lc"),
@@ -274,7 +263,6 @@ pub static LISTS: &[ListSpec] = &[
         operation_id: "list_repositories",
         snapshot_link: None,
         from: "repositories t JOIN organizations o ON o.id = t.organization_id",
-        base_where: "1",
         item: ItemType::of::<model::Repository>(),
         params: &[param("organization_id", ParamKind::Text, "o.login_lc")],
         orderings: CREATED_UPDATED_TIE,
@@ -286,8 +274,7 @@ pub static LISTS: &[ListSpec] = &[
         path: "snapshots",
         operation_id: "list_snapshots",
         snapshot_link: None,
-        from: "snapshots t",
-        base_where: completed!("t"),
+        from: "api_snapshots t",
         item: ItemType::of::<model::Snapshot>(),
         params: &[],
         orderings: &[
@@ -304,7 +291,6 @@ pub static LISTS: &[ListSpec] = &[
         operation_id: "list_sponsors",
         snapshot_link: None,
         from: "sponsors t",
-        base_where: "1",
         item: ItemType::of::<model::Sponsor>(),
         params: &[
             param(
@@ -335,8 +321,7 @@ pub static SNAPSHOT_LISTS: &[ListSpec] = &[
             table: "snapshot_chapters",
             column: "chapter_id",
         }),
-        from: "chapters t",
-        base_where: active!("t"),
+        from: "api_chapters t",
         item: ItemType::of::<model::Chapter>(),
         params: &[],
         orderings: CREATED_UPDATED,
@@ -352,7 +337,6 @@ pub static SNAPSHOT_LISTS: &[ListSpec] = &[
             column: "issue_id",
         }),
         from: IN_REPO,
-        base_where: "1",
         item: ItemType::of::<model::SnapshotIssue>(),
         params: &[],
         orderings: CREATED_UPDATED,
@@ -368,7 +352,6 @@ pub static SNAPSHOT_LISTS: &[ListSpec] = &[
             column: "member_id",
         }),
         from: "members t",
-        base_where: "1",
         item: ItemType::of::<model::Member>(),
         params: &[],
         orderings: CREATED_UPDATED,
@@ -383,8 +366,7 @@ pub static SNAPSHOT_LISTS: &[ListSpec] = &[
             table: "snapshot_projects",
             column: "project_id",
         }),
-        from: "projects t",
-        base_where: active!("t"),
+        from: "api_projects t",
         item: ItemType::of::<model::Project>(),
         params: &[],
         orderings: CREATED_UPDATED,
@@ -400,7 +382,6 @@ pub static SNAPSHOT_LISTS: &[ListSpec] = &[
             column: "release_id",
         }),
         from: RELEASE_IN_REPO,
-        base_where: published!("t"),
         item: ItemType::of::<model::SnapshotRelease>(),
         params: &[],
         orderings: &[
@@ -421,8 +402,7 @@ pub static DETAILS: &[DetailSpec] = &[
         singular: "Chapter",
         id_names: &["chapter_id"],
         ids: &[IdRule::Prefixed("www-chapter-")],
-        from: "chapters t",
-        base_where: active!("t"),
+        from: "api_chapters t",
         lookup: "t.key_lc = 'www-chapter-' || ?1",
         id_exprs: &["CAST(substr(CAST(t.key_lc AS BLOB), 13) AS TEXT)"],
         body: ItemType::of::<model::ChapterDetail>(),
@@ -433,8 +413,7 @@ pub static DETAILS: &[DetailSpec] = &[
         singular: "Committee",
         id_names: &["committee_id"],
         ids: &[IdRule::Prefixed("www-committee-")],
-        from: "committees t",
-        base_where: active!("t"),
+        from: "api_committees t",
         lookup: "t.key_lc = 'www-committee-' || ?1",
         id_exprs: &["CAST(substr(CAST(t.key_lc AS BLOB), 15) AS TEXT)"],
         body: ItemType::of::<model::CommitteeDetail>(),
@@ -446,7 +425,6 @@ pub static DETAILS: &[DetailSpec] = &[
         id_names: &["event_id"],
         ids: &[IdRule::Ci],
         from: "events t",
-        base_where: "1",
         lookup: "t.key_lc = ?1",
         id_exprs: &["t.key_lc"],
         body: ItemType::of::<model::EventDetail>(),
@@ -458,7 +436,6 @@ pub static DETAILS: &[DetailSpec] = &[
         id_names: &["organization_id", "repository_id", "issue_id"],
         ids: &[IdRule::Ci, IdRule::Ci, IdRule::Number],
         from: ISSUE_WITH_BODY,
-        base_where: "1",
         lookup: "o.login_lc = ?1 AND r.name_lc = ?2 AND t.number = ?3",
         id_exprs: &["o.login_lc", "r.name_lc", "CAST(t.number AS TEXT)"],
         body: ItemType::of::<model::IssueDetail>(),
@@ -470,7 +447,6 @@ pub static DETAILS: &[DetailSpec] = &[
         id_names: &["member_id"],
         ids: &[IdRule::Ci],
         from: "members t",
-        base_where: "1",
         lookup: "t.login_lc = ?1",
         id_exprs: &["t.login_lc"],
         body: ItemType::of::<model::MemberDetail>(),
@@ -482,7 +458,6 @@ pub static DETAILS: &[DetailSpec] = &[
         id_names: &["organization_id", "repository_id", "milestone_id"],
         ids: &[IdRule::Ci, IdRule::Ci, IdRule::Number],
         from: MILESTONE_IN_REPO,
-        base_where: "1",
         lookup: "o.login_lc = ?1 AND r.name_lc = ?2 AND t.number = ?3",
         id_exprs: &["o.login_lc", "r.name_lc", "CAST(t.number AS TEXT)"],
         body: ItemType::of::<model::MilestoneDetail>(),
@@ -493,8 +468,7 @@ pub static DETAILS: &[DetailSpec] = &[
         singular: "Organization",
         id_names: &["organization_id"],
         ids: &[IdRule::Ci],
-        from: "organizations t",
-        base_where: affiliated!("t"),
+        from: "api_organizations t",
         lookup: "t.login_lc = ?1",
         id_exprs: &["t.login_lc"],
         body: ItemType::of::<model::OrganizationDetail>(),
@@ -505,8 +479,7 @@ pub static DETAILS: &[DetailSpec] = &[
         singular: "Project",
         id_names: &["project_id"],
         ids: &[IdRule::Prefixed("www-project-")],
-        from: "projects t",
-        base_where: active!("t"),
+        from: "api_projects t",
         lookup: "t.key_lc = 'www-project-' || ?1",
         id_exprs: &["CAST(substr(CAST(t.key_lc AS BLOB), 13) AS TEXT)"],
         body: ItemType::of::<model::ProjectDetail>(),
@@ -518,7 +491,6 @@ pub static DETAILS: &[DetailSpec] = &[
         id_names: &["organization_id", "repository_id", "release_id"],
         ids: &[IdRule::Ci, IdRule::Ci, IdRule::Exact],
         from: RELEASE_IN_REPO,
-        base_where: published!("t"),
         lookup: "o.login_lc = ?1 AND r.name_lc = ?2 AND t.tag_name = ?3",
         id_exprs: &["o.login_lc", "r.name_lc", "t.tag_name"],
         body: ItemType::of::<model::ReleaseDetail>(),
@@ -530,7 +502,6 @@ pub static DETAILS: &[DetailSpec] = &[
         id_names: &["organization_id", "repository_id"],
         ids: &[IdRule::Ci, IdRule::Ci],
         from: "repositories t JOIN organizations o ON o.id = t.organization_id",
-        base_where: "1",
         lookup: "o.login_lc = ?1 AND t.name_lc = ?2",
         id_exprs: &["o.login_lc", "t.name_lc"],
         body: ItemType::of::<model::RepositoryDetail>(),
@@ -541,8 +512,7 @@ pub static DETAILS: &[DetailSpec] = &[
         singular: "Snapshot",
         id_names: &["snapshot_id"],
         ids: &[IdRule::Ci],
-        from: "snapshots t",
-        base_where: completed!("t"),
+        from: "api_snapshots t",
         lookup: "t.key_lc = ?1",
         id_exprs: &["t.key_lc"],
         body: ItemType::of::<model::SnapshotDetail>(),
@@ -554,7 +524,6 @@ pub static DETAILS: &[DetailSpec] = &[
         id_names: &["sponsor_id"],
         ids: &[IdRule::Ci],
         from: "sponsors t",
-        base_where: "1",
         lookup: "t.key_lc = ?1",
         id_exprs: &["t.key_lc"],
         body: ItemType::of::<model::SponsorDetail>(),

@@ -6,8 +6,9 @@
 //! [`Dataset::Full`] is the whole dataset, including what the API does not show
 //! (inactive chapters, committees and projects, unpublished releases, snapshots that
 //! are not completed, organizations that are not affiliated). [`Dataset::PublicOnly`]
-//! (`--public-only`) is what the API shows: the export restricted by [`API_EXPOSURE`],
-//! the catalog's own exposure fragments (the rule is in the store's export module).
+//! (`--public-only`) is what the API shows: the export read through the dataset's
+//! exposure views, the ones every API reader reads (the rule is in the store's export
+//! module).
 //! Neither holds credentials: API keys and sessions live in another file.
 //!
 //! The files are compressed with gzip at the default level and no timestamp, so the
@@ -23,7 +24,6 @@ use super::keys;
 use super::render::Keying;
 use super::write::Writer;
 use crate::manifest::{ManifestEntry, DATASET_DIR};
-use crate::schema::exposure::{active, affiliated, completed, published, published_program};
 use crate::store::{self, export};
 
 /// Which records `--with-dataset` publishes.
@@ -35,22 +35,11 @@ pub enum Dataset {
     PublicOnly,
 }
 
-/// What the API exposes, from the catalog's fragments, for a public-only export.
-pub const API_EXPOSURE: export::Exposure = export::Exposure {
-    chapters: active!("t"),
-    committees: active!("t"),
-    projects: active!("t"),
-    organizations: affiliated!("t"),
-    releases: published!("t"),
-    snapshots: completed!("t"),
-    programs: published_program!("t"),
-};
-
 /// Opens the dataset for an export of `which` records.
 pub fn open_for_export(db: &Path, which: Dataset) -> anyhow::Result<rusqlite::Connection> {
     let conn = store::open_read(db)?;
     if which == Dataset::PublicOnly {
-        export::restrict_to(&conn, &API_EXPOSURE)?;
+        export::restrict_to(&conn)?;
     }
     Ok(conn)
 }

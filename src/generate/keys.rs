@@ -34,6 +34,8 @@ use anyhow::anyhow;
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use sha2::{Digest, Sha256};
 
+use crate::schema::exposure;
+
 /// What the files of one resource are made from, besides the rows of its own table.
 #[derive(Debug)]
 pub(crate) struct Inputs {
@@ -128,9 +130,10 @@ pub(crate) fn inputs(operation_id: &str) -> Option<&'static Inputs> {
     })
 }
 
-/// The table of a resource's records: the first word of its `from`.
+/// The table of a resource's records: the first word of its `from`, or the table of
+/// the exposure view it names.
 pub(crate) fn own_table(from: &str) -> &str {
-    from.split_whitespace().next().unwrap_or(from)
+    exposure::table_of(from.split_whitespace().next().unwrap_or(from))
 }
 
 /// The tables whose rows get digests: every resource's own table and links.
@@ -284,26 +287,39 @@ impl<'a> Resource<'a> {
 }
 
 /// Records the tables that statements prepared on `conn` read, until [`stop_watch`].
+/// On a `guarded` connection (one that answers the API) the exposure guard goes on
+/// refusing what it refuses (`crate::schema::exposure::guard`).
 pub(crate) fn watch(
     conn: &mut rusqlite::Connection,
+    guarded: bool,
 ) -> rusqlite::Result<Arc<Mutex<BTreeSet<String>>>> {
     let seen = Arc::new(Mutex::new(BTreeSet::new()));
     let sink = Arc::clone(&seen);
     conn.authorizer(Some(move |ctx: AuthContext<'_>| {
         if let AuthAction::Read { table_name, .. } = ctx.action {
+            // A read of an exposure view is one of its table (SQLite reports both).
+            let table = exposure::table_of(table_name);
             let mut seen = sink.lock().unwrap_or_else(PoisonError::into_inner);
-            if !seen.contains(table_name) {
-                seen.insert(table_name.to_string());
+            if !seen.contains(table) {
+                seen.insert(table.to_string());
             }
         }
-        Authorization::Allow
+        if guarded {
+            exposure::guard(&ctx)
+        } else {
+            Authorization::Allow
+        }
     }))?;
     Ok(seen)
 }
 
-/// Removes the [`watch`] of `conn`.
-pub(crate) fn stop_watch(conn: &mut rusqlite::Connection) -> rusqlite::Result<()> {
-    conn.authorizer(None::<fn(AuthContext<'_>) -> Authorization>)
+/// Removes the [`watch`] of `conn`, leaving the exposure guard on a `guarded` one.
+pub(crate) fn stop_watch(conn: &mut rusqlite::Connection, guarded: bool) -> rusqlite::Result<()> {
+    if guarded {
+        exposure::install_guard(conn)
+    } else {
+        conn.authorizer(None::<fn(AuthContext<'_>) -> Authorization>)
+    }
 }
 
 /// The tables the statement `sql` reads (prepared on `conn`, not run).
@@ -311,9 +327,9 @@ pub(crate) fn tables_read(
     conn: &mut rusqlite::Connection,
     sql: &str,
 ) -> anyhow::Result<BTreeSet<String>> {
-    let seen = watch(conn)?;
+    let seen = watch(conn, false)?;
     let prepared = conn.prepare(sql).map(drop);
-    stop_watch(conn)?;
+    stop_watch(conn, false)?;
     prepared?;
     let tables = seen.lock().unwrap_or_else(PoisonError::into_inner).clone();
     Ok(tables)

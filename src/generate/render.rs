@@ -50,7 +50,7 @@ impl Connections {
         let taken = idle().pop();
         let mut conn = match taken {
             Some(conn) => conn,
-            None => store::open_read(&self.db)?,
+            None => store::open_api(&self.db)?,
         };
         let result = f(&mut conn);
         if result.is_ok() {
@@ -203,7 +203,6 @@ fn render_list_unit(
             conn,
             &spec.item,
             spec.from,
-            spec.base_where,
             &wanted_ids,
             table_rows,
             |id, body| {
@@ -259,9 +258,9 @@ fn read_bodies(
     let Some(resource) = resource else {
         return read(conn).with_context(|| format!("rendering {operation_id}"));
     };
-    let seen = keys::watch(conn)?;
+    let seen = keys::watch(conn, true)?;
     let result = read(conn).with_context(|| format!("rendering {operation_id}"));
-    keys::stop_watch(conn)?;
+    keys::stop_watch(conn, true)?;
     result?;
     let seen = seen
         .lock()
@@ -308,7 +307,6 @@ fn render_details_unit(
             conn,
             &spec.body,
             spec.from,
-            spec.base_where,
             &wanted,
             table_rows,
             |id, body| match todo.get(&id) {

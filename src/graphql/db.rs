@@ -106,7 +106,7 @@ impl Db {
     /// they are kept: for the routes' start, so that no request waits for them (a
     /// file that cannot be read is left to the first request, which reports it).
     pub fn compute_totals(&self) {
-        let Ok(conn) = crate::store::open_read(self.pool.path()) else {
+        let Ok(conn) = crate::store::open_api(self.pool.path()) else {
             return;
         };
         if let Err(e) = self.totals.get(&conn) {

@@ -26,27 +26,22 @@ use super::query::{fetch, run};
 use super::records::relations::{children, window, ListKey};
 use super::records::{Issue, Milestone, Module, Program, PullRequest, Table, User, NEWEST_FIRST};
 use super::types::{limit_cost, limit_or, list_cost, TYPICAL_LIST};
-use crate::schema::exposure::{active, published_program};
 use crate::schema::Selected;
 use crate::store::lc;
 
 impl Table for Program {
-    const TABLE: &'static str = "programs";
+    const TABLE: &'static str = "api_programs";
 }
 
 impl Table for Module {
-    const TABLE: &'static str = "modules";
+    const TABLE: &'static str = "api_modules";
 }
 
 /// A module's display order: its position, then its start.
 const MODULE_ORDER: &str = "t.position, t.started_at, t.id";
 
 /// The published program whose key is `?` (in lower case).
-const PUBLISHED_PROGRAM: &str = concat!(
-    "(SELECT p.id FROM programs p WHERE p.key_lc = ? AND ",
-    published_program!("p"),
-    ")"
-);
+const PUBLISHED_PROGRAM: &str = "(SELECT p.id FROM api_programs p WHERE p.key_lc = ?)";
 
 /// The error of a field only a signed-in member of a program may read.
 fn unauthenticated(what: &str) -> async_graphql::Error {
@@ -104,13 +99,10 @@ impl ListKey for ProgramMilestones {
     type Item = Milestone;
     fn sql() -> String {
         children::<Milestone>(
-            concat!(
-                "(SELECT DISTINCT md.program_id AS program_id, pr.repository_id AS repository_id \
-                 FROM modules md JOIN projects p ON p.id = md.project_id AND ",
-                active!("p"),
-                " JOIN project_repositories pr ON pr.project_id = p.id) lk \
-                 JOIN milestones t ON t.repository_id = lk.repository_id"
-            ),
+            "(SELECT DISTINCT md.program_id AS program_id, pr.repository_id AS repository_id \
+             FROM api_modules md JOIN api_projects p ON p.id = md.project_id \
+             JOIN project_repositories pr ON pr.project_id = p.id) lk \
+             JOIN milestones t ON t.repository_id = lk.repository_id",
             "lk.program_id",
             "t.state = 'open'",
             NEWEST_FIRST,
@@ -323,7 +315,7 @@ impl MentorshipQuery {
     /// unknown program.
     async fn get_program(&self, ctx: &Context<'_>, program_key: String) -> Result<Option<Program>> {
         let sql = format!(
-            "SELECT {} FROM programs t WHERE t.id = {PUBLISHED_PROGRAM}",
+            "SELECT {} FROM api_programs t WHERE t.id = {PUBLISHED_PROGRAM}",
             Program::COLUMNS
         );
         let args = vec![Value::Text(lc(&program_key))];
@@ -339,7 +331,7 @@ impl MentorshipQuery {
         program_key: String,
     ) -> Result<Vec<Module>> {
         let sql = format!(
-            "SELECT {} FROM modules t WHERE t.program_id = {PUBLISHED_PROGRAM} \
+            "SELECT {} FROM api_modules t WHERE t.program_id = {PUBLISHED_PROGRAM} \
              ORDER BY {MODULE_ORDER}",
             Module::COLUMNS
         );
@@ -355,7 +347,7 @@ impl MentorshipQuery {
         program_key: String,
     ) -> Result<Option<Module>> {
         let sql = format!(
-            "SELECT {} FROM modules t WHERE t.program_id = {PUBLISHED_PROGRAM} \
+            "SELECT {} FROM api_modules t WHERE t.program_id = {PUBLISHED_PROGRAM} \
              AND t.key_lc = ?",
             Module::COLUMNS
         );

@@ -24,7 +24,6 @@ use super::plain::{authors_as_cards, Listed};
 use super::records::*;
 use super::types::{limit_cost, limit_or, list_cost, TYPICAL_LIST};
 use crate::catalog;
-use crate::schema::exposure::{active, completed, published};
 use crate::store::lc;
 use crate::vocab;
 
@@ -81,10 +80,9 @@ async fn lookup<T: Record>(ctx: &Context<'_>, resource: &str, ids: &[&str]) -> R
         return Ok(None);
     };
     let sql = format!(
-        "SELECT {} FROM {} WHERE {} AND {}",
+        "SELECT {} FROM {} WHERE {}",
         T::COLUMNS,
         spec.from,
-        spec.base_where,
         spec.lookup
     );
     let args = ids.into_iter().map(Value::Text).collect();
@@ -219,29 +217,17 @@ fn uncarded<T>(records: Vec<T>) -> Vec<Carded<T>> {
 const BY_AUTHOR: &str = "t.author_id = (SELECT id FROM members WHERE login_lc = ?)";
 const BY_ORGANIZATION: &str = "o.login_lc = ?";
 /// The repositories of an active project, by the name part of its key.
-const IN_PROJECT: &str = concat!(
-    "r.id IN (SELECT pr.repository_id FROM project_repositories pr \
-       JOIN projects p ON p.id = pr.project_id \
-       WHERE ",
-    active!("p"),
-    " AND p.key_lc = 'www-project-' || ?)"
-);
+const IN_PROJECT: &str = "r.id IN (SELECT pr.repository_id FROM project_repositories pr \
+       JOIN api_projects p ON p.id = pr.project_id \
+       WHERE p.key_lc = 'www-project-' || ?)";
 /// The repositories linked to an active chapter, by its full key.
-const IN_CHAPTER: &str = concat!(
-    "r.id IN (SELECT cr.repository_id FROM chapter_repositories cr \
-       JOIN chapters c ON c.id = cr.chapter_id \
-       WHERE ",
-    active!("c"),
-    " AND c.key_lc = ?)"
-);
+const IN_CHAPTER: &str = "r.id IN (SELECT cr.repository_id FROM chapter_repositories cr \
+       JOIN api_chapters c ON c.id = cr.chapter_id \
+       WHERE c.key_lc = ?)";
 /// The repositories linked to an active committee, by its full key.
-const IN_COMMITTEE: &str = concat!(
-    "r.id IN (SELECT cr.repository_id FROM committee_repositories cr \
-       JOIN committees c ON c.id = cr.committee_id \
-       WHERE ",
-    active!("c"),
-    " AND c.key_lc = ?)"
-);
+const IN_COMMITTEE: &str = "r.id IN (SELECT cr.repository_id FROM committee_repositories cr \
+       JOIN api_committees c ON c.id = cr.committee_id \
+       WHERE c.key_lc = ?)";
 
 /// An organization holding at least this share of the repositories has its newest
 /// records of a repository table found by walking the table's ordering index.
@@ -322,11 +308,8 @@ impl CoreQuery {
     async fn chapter_countries(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
         run(ctx, |conn| {
             conn.rows(
-                concat!(
-                    "SELECT t.country FROM chapters t WHERE ",
-                    active!("t"),
-                    " AND t.country != '' GROUP BY t.country ORDER BY MIN(t.country_lc), t.country"
-                ),
+                "SELECT t.country FROM api_chapters t WHERE t.country != '' \
+                 GROUP BY t.country ORDER BY MIN(t.country_lc), t.country",
                 [],
                 |c| c.get(),
             )
@@ -341,7 +324,7 @@ impl CoreQuery {
         ctx: &Context<'_>,
         #[graphql(default = 8)] limit: Option<i32>,
     ) -> Result<Vec<Chapter>> {
-        let select = Select::from("chapters t").filter(active!("t"));
+        let select = Select::from("api_chapters t");
         list(ctx, limit_or(limit, 8), select, CREATED_FIRST).await
     }
 
@@ -380,7 +363,7 @@ impl CoreQuery {
         ctx: &Context<'_>,
         #[graphql(default = 8)] limit: Option<i32>,
     ) -> Result<Vec<Project>> {
-        let select = Select::from("projects t").filter(active!("t"));
+        let select = Select::from("api_projects t");
         list(ctx, limit_or(limit, 8), select, CREATED_FIRST).await
     }
 
@@ -394,8 +377,7 @@ impl CoreQuery {
         if !(SEARCH_MIN_CHARS..=SEARCH_MAX_CHARS).contains(&chars) {
             return Ok(Vec::new());
         }
-        let select = Select::from("projects t")
-            .filter(active!("t"))
+        let select = Select::from("api_projects t")
             .with("instr(t.name_lc, ?) > 0", Some(Value::Text(lc(text))));
         list(ctx, Some(SEARCH_RESULTS), select, "t.name_lc, t.name, t.id").await
     }
@@ -412,7 +394,7 @@ impl CoreQuery {
         ctx: &Context<'_>,
         #[graphql(default = 12)] limit: Option<i32>,
     ) -> Result<Vec<Snapshot>> {
-        let select = Select::from("snapshots t").filter(completed!("t"));
+        let select = Select::from("api_snapshots t");
         list(ctx, limit_or(limit, 12), select, CREATED_FIRST).await
     }
 
@@ -609,7 +591,6 @@ impl CoreQuery {
             let select =
                 in_organization_joining::<CardRelease>(ctx, &organization, &login, AUTHOR_JOIN)
                     .await?
-                    .filter(published!("t"))
                     .with_lc(BY_AUTHOR, login)
                     .with_lc(BY_ORGANIZATION, organization);
             let releases: Vec<CardRelease> =
@@ -618,7 +599,6 @@ impl CoreQuery {
         }
         let select = in_organization::<Release>(ctx, &organization, &login)
             .await?
-            .filter(published!("t"))
             .with_lc(BY_AUTHOR, login)
             .with_lc(BY_ORGANIZATION, organization);
         Ok(Listed(

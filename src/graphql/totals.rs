@@ -29,7 +29,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rusqlite::Connection;
 
-use crate::schema::exposure::active;
 use crate::store::FileId;
 
 /// Members with their summed contributions, most first; ties by login (lower case),
@@ -158,13 +157,12 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
         rank(ranking);
     }
     let mut top_project: HashMap<i64, (String, String)> = HashMap::new();
-    let mut st = conn.prepare_cached(concat!(
+    let mut st = conn.prepare_cached(
         "SELECT tp.member_id, p.key, p.name FROM repository_contributors tp \
          JOIN project_repositories pr ON pr.repository_id = tp.repository_id \
-         JOIN projects p ON p.id = pr.project_id WHERE ",
-        active!("p"),
-        " ORDER BY tp.member_id, tp.contributions_count DESC, tp.repository_id, p.id"
-    ))?;
+         JOIN api_projects p ON p.id = pr.project_id \
+         ORDER BY tp.member_id, tp.contributions_count DESC, tp.repository_id, p.id",
+    )?;
     let mut rows = st.query([])?;
     while let Some(row) = rows.next()? {
         // The first row of each member is its top project.

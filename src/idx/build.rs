@@ -17,7 +17,6 @@ use serde_json::{json, Map, Value};
 use super::{Index, INDEXES, TOP_CONTRIBUTORS};
 use crate::catalog::short_key;
 use crate::records::Ts;
-use crate::schema::exposure::{active, affiliated, published_program};
 use crate::store::StoreError;
 
 /// The tables beside the FTS tables.
@@ -66,6 +65,8 @@ struct Doc {
 }
 
 /// Builds every index from the records of `conn` (the store's [`crate::store::Derive`]).
+/// The indexes hold what the API exposes, read from the exposure views
+/// (`crate::schema::exposure`; a test builds them under the exposure guard).
 pub fn build(conn: &Connection) -> Result<(), StoreError> {
     conn.execute_batch(TABLES)?;
     let mut next = 1i64;
@@ -253,13 +254,12 @@ fn chapters(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     let mut leaders = leaders(conn, "chapter")?;
     let mut urls = related_urls(conn, "chapter")?;
     let mut contributors = contributors(conn, "chapter_repositories", "chapter_id")?;
-    let mut stmt = conn.prepare(concat!(
+    let mut stmt = conn.prepare(
         "SELECT t.id, t.key, t.name, t.country, t.region, t.latitude, t.longitude, t.summary, \
             t.url, t.created_at, t.updated_at, COALESCE(t.suggested_location, '') \
-         FROM chapters t WHERE ",
-        active!("t"),
-        " ORDER BY t.created_at, t.updated_at DESC, t.id"
-    ))?;
+         FROM api_chapters t \
+         ORDER BY t.created_at, t.updated_at DESC, t.id",
+    )?;
     let mut rows = stmt.query([])?;
     let mut docs = Vec::new();
     while let Some(row) = rows.next()? {
@@ -319,12 +319,11 @@ fn committees(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     let mut leaders = leaders(conn, "committee")?;
     let mut urls = related_urls(conn, "committee")?;
     let mut contributors = contributors(conn, "committee_repositories", "committee_id")?;
-    let mut stmt = conn.prepare(concat!(
+    let mut stmt = conn.prepare(
         "SELECT t.id, t.key, t.name, t.summary, t.url, t.created_at, t.updated_at \
-         FROM committees t WHERE ",
-        active!("t"),
-        " ORDER BY lower(t.name), t.created_at, t.updated_at DESC, t.id"
-    ))?;
+         FROM api_committees t \
+         ORDER BY lower(t.name), t.created_at, t.updated_at DESC, t.id",
+    )?;
     let mut rows = stmt.query([])?;
     let mut docs = Vec::new();
     while let Some(row) = rows.next()? {
@@ -462,13 +461,11 @@ fn projects(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
          GROUP BY pr.project_id",
     )?;
     // Read in a neutral order; the ranking needs the contributor counts.
-    let mut stmt = conn.prepare(concat!(
+    let mut stmt = conn.prepare(
         "SELECT t.id, t.key, t.name, t.level, t.level_rank, t.type, t.description, t.summary, \
             t.url, t.stars, t.forks, t.updated_at \
-         FROM projects t WHERE ",
-        active!("t"),
-        " ORDER BY t.id"
-    ))?;
+         FROM api_projects t ORDER BY t.id",
+    )?;
     let mut rows = stmt.query([])?;
     let mut ranked = Vec::new();
     while let Some(row) = rows.next()? {
@@ -579,22 +576,21 @@ fn issues(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     // The open issues of repositories that belong to an active project (the first by
     // id, as GraphQL's `projectName`), newest first, then by the repository's
     // contributors, stars and forks (the original's custom ranking).
-    let mut stmt = conn.prepare(concat!(
+    let mut stmt = conn.prepare(
         "SELECT i.id, i.title, i.url, i.created_at, i.updated_at, r.name, r.languages, \
             r.topics, COALESCE(r.description, ''), p.name, p.url, p.description, p.level, \
             COALESCE(a.login, ''), COALESCE(a.name, '') \
          FROM issues i \
          JOIN repositories r ON r.id = i.repository_id \
-         JOIN projects p ON p.id = (SELECT pr.project_id FROM project_repositories pr \
-            JOIN projects pp ON pp.id = pr.project_id \
-            WHERE pr.repository_id = i.repository_id AND ",
-        active!("pp"),
-        " ORDER BY pr.project_id LIMIT 1) \
+         JOIN api_projects p ON p.id = (SELECT pr.project_id FROM project_repositories pr \
+            JOIN api_projects pp ON pp.id = pr.project_id \
+            WHERE pr.repository_id = i.repository_id \
+            ORDER BY pr.project_id LIMIT 1) \
          LEFT JOIN members a ON a.id = i.author_id \
          WHERE i.state = 'open' \
          ORDER BY i.created_at DESC, i.updated_at DESC, r.contributors_count DESC, \
-            r.stars_count DESC, r.forks_count DESC, i.id"
-    ))?;
+            r.stars_count DESC, r.forks_count DESC, i.id",
+    )?;
     let mut rows = stmt.query([])?;
     let mut docs = Vec::new();
     while let Some(row) = rows.next()? {
@@ -640,14 +636,13 @@ fn issues(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
 }
 
 fn organizations(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
-    let mut stmt = conn.prepare(concat!(
+    let mut stmt = conn.prepare(
         "SELECT t.id, t.login, t.name, t.description, t.location, t.avatar_url, t.url, \
             t.followers_count, t.collaborators_count, t.created_at, \
             (SELECT COUNT(*) FROM repositories r WHERE r.organization_id = t.id) \
-         FROM organizations t WHERE ",
-        affiliated!("t"),
-        " ORDER BY t.followers_count DESC, t.collaborators_count DESC, t.created_at DESC, t.id"
-    ))?;
+         FROM api_organizations t \
+         ORDER BY t.followers_count DESC, t.collaborators_count DESC, t.created_at DESC, t.id",
+    )?;
     let mut rows = stmt.query([])?;
     let mut docs = Vec::new();
     while let Some(row) = rows.next()? {
@@ -772,13 +767,11 @@ fn programs(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     // Published programs only, in the order of their records (the original index has
     // no custom ranking). Its searchable attributes, in their order: the description,
     // the experience levels, the name.
-    let mut stmt = conn.prepare(concat!(
+    let mut stmt = conn.prepare(
         "SELECT t.key, t.name, t.description, t.status, t.experience_levels, t.started_at, \
             t.ended_at \
-         FROM programs t WHERE ",
-        published_program!("t"),
-        " ORDER BY t.id"
-    ))?;
+         FROM api_programs t ORDER BY t.id",
+    )?;
     let mut rows = stmt.query([])?;
     let mut docs = Vec::new();
     while let Some(row) = rows.next()? {
@@ -808,4 +801,25 @@ fn programs(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
         });
     }
     Ok(docs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every statement of the build reads the exposure views, not the ruled tables:
+    /// built on the sample under the guard the API's readers carry, it succeeds.
+    #[test]
+    fn the_indexes_are_built_from_the_exposure_views() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("roost.db");
+        crate::store::init_db(&db, false, |_| Ok(())).unwrap();
+        let mut conn = Connection::open(&db).unwrap();
+        crate::schema::exposure::install_guard(&mut conn).unwrap();
+        build(&conn).unwrap();
+        let documents: i64 = conn
+            .query_row("SELECT COUNT(*) FROM search_docs", [], |r| r.get(0))
+            .unwrap();
+        assert!(documents > 100, "{documents} documents");
+    }
 }

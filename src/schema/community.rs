@@ -817,8 +817,8 @@ pub mod graphql {
             pub micros: i64 = get("t.created_at"),
             pub created_at: String = ts("t.created_at"),
             /// The project's key without its `www-project-` prefix.
-            pub project_key: String = get("(SELECT p.key FROM projects p WHERE p.id = t.project_id)"),
-            pub project_name: String = get("(SELECT p.name FROM projects p WHERE p.id = t.project_id)"),
+            pub project_key: String = get("(SELECT p.key FROM api_projects p WHERE p.id = t.project_id)"),
+            pub project_name: String = get("(SELECT p.name FROM api_projects p WHERE p.id = t.project_id)"),
             /// 0 to 100; null when the measurement has no score.
             pub score: Option<f64> = get("t.score"),
             pub stars_count: i64 = get("t.stars_count"),

@@ -6,7 +6,7 @@
 //! index only.
 //!
 //! Only published programs, and the modules of published programs, are part of the
-//! API (`crate::schema::exposure::published_program`).
+//! API (the `api_programs` and `api_modules` views, `crate::schema::exposure`).
 
 use rusqlite::types::{ToSqlOutput, Value};
 
@@ -105,7 +105,6 @@ pub mod interchange {
 pub mod graphql {
     use async_graphql::{Enum, SimpleObject, ID};
 
-    use crate::schema::exposure::active;
     use crate::schema::{lc, node_id, Cols};
     use crate::selected;
     use crate::vocab;
@@ -221,21 +220,13 @@ pub mod graphql {
             pub id: i64 = get("t.id"),
             /// The program's key in lower case, for the id.
             #[graphql(skip)]
-            pub program_key: String = get("(SELECT p.key_lc FROM programs p WHERE p.id = t.program_id)"),
+            pub program_key: String = get("(SELECT p.key_lc FROM api_programs p WHERE p.id = t.program_id)"),
             /// The row id of the module's project when it is active.
             #[graphql(skip)]
-            pub project_row: Option<i64> = get(crate::schema::concatcp!(
-                "(SELECT p.id FROM projects p WHERE p.id = t.project_id AND ",
-                active!("p"),
-                ")"
-            )),
+            pub project_row: Option<i64> = get("(SELECT p.id FROM api_projects p WHERE p.id = t.project_id)"),
             /// The key of the module's project when it is active.
             #[graphql(skip)]
-            pub project_key: Option<String> = get(crate::schema::concatcp!(
-                "(SELECT p.key_lc FROM projects p WHERE p.id = t.project_id AND ",
-                active!("p"),
-                ")"
-            )),
+            pub project_key: Option<String> = get("(SELECT p.key_lc FROM api_projects p WHERE p.id = t.project_id)"),
             pub key: String = get("t.key"),
             pub name: String = get("t.name"),
             /// Markdown.
@@ -255,11 +246,7 @@ pub mod graphql {
             /// project.
             pub project_id: Option<ID> = later(),
             /// The name of the module's project; null without an active project.
-            pub project_name: Option<String> = get(crate::schema::concatcp!(
-                "(SELECT p.name FROM projects p WHERE p.id = t.project_id AND ",
-                active!("p"),
-                ")"
-            )),
+            pub project_name: Option<String> = get("(SELECT p.name FROM api_projects p WHERE p.id = t.project_id)"),
         } => finish_module
     }
 

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 mod public;
 
-pub use public::{restrict_to, Exposure, HIDDEN_FIELDS, PERSONAL_FIELDS};
+pub use public::{restrict_to, HIDDEN_FIELDS, PERSONAL_FIELDS};
 
 mod files;
 

@@ -41,6 +41,15 @@ pub fn open_read(db: &Path) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
+/// Opens the dataset read-only for answering the API: [`open_read`], with the
+/// exposure guard as the connection's authorizer, so that no statement it prepares
+/// reads a ruled table except through its view (`crate::schema::exposure`).
+pub fn open_api(db: &Path) -> Result<Connection, StoreError> {
+    let mut conn = open_read(db)?;
+    crate::schema::exposure::install_guard(&mut conn)?;
+    Ok(conn)
+}
+
 /// What identifies one dataset file: device, inode, size and modification time. A
 /// dataset is never changed in place (every roost command that writes one renames a
 /// new file over it), so a replacement changes at least one field and the same
@@ -73,5 +82,61 @@ impl FileId {
     pub fn of_connection(conn: &Connection) -> Option<FileId> {
         let path = conn.path().filter(|p| !p.is_empty())?;
         FileId::of(Path::new(path)).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::schema::exposure::{install_guard, RULES};
+
+    fn dataset() -> rusqlite::Connection {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        crate::store::create_schema(&conn).unwrap();
+        conn
+    }
+
+    #[test]
+    fn every_rule_has_its_view_and_reads_its_own_table() {
+        let conn = dataset();
+        for rule in RULES {
+            let sql: String = conn
+                .query_row(
+                    "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?1",
+                    [rule.view],
+                    |r| r.get(0),
+                )
+                .unwrap_or_else(|e| panic!("{}: {e}", rule.view));
+            assert!(sql.contains(&format!("FROM {} WHERE", rule.table)), "{sql}");
+        }
+    }
+
+    #[test]
+    fn a_guarded_reader_reads_the_views_and_is_refused_the_tables() {
+        let mut conn = dataset();
+        install_guard(&mut conn).unwrap();
+        for rule in RULES {
+            let view = format!("SELECT * FROM {} t", rule.view);
+            conn.prepare(&view)
+                .unwrap_or_else(|e| panic!("{view}: {e}"));
+            let table = format!("SELECT t.id FROM {} t", rule.table);
+            let prepared = conn.prepare(&table).map(drop);
+            if rule.sole_reader {
+                let error = prepared.expect_err(&table).to_string();
+                assert!(error.contains("prohibited"), "{table}: {error}");
+            } else {
+                prepared.unwrap_or_else(|e| panic!("{table}: {e}"));
+            }
+        }
+        // A table without a rule, and a ruled one reached through another view's
+        // subquery, are read as before.
+        conn.prepare("SELECT m.id FROM api_modules m JOIN issues i ON i.id = m.id")
+            .unwrap();
+        // Through a view of another table, a ruled table is refused all the same.
+        let error = conn
+            .prepare("SELECT (SELECT MAX(c.name) FROM chapters c) FROM api_projects")
+            .map(drop)
+            .expect_err("a subquery on chapters")
+            .to_string();
+        assert!(error.contains("prohibited"), "{error}");
     }
 }

@@ -399,7 +399,7 @@ fn a_dataset_of_an_older_schema_is_refused_with_what_to_do() {
     }
     let err = store::open_read(&sample.db).unwrap_err().to_string();
     assert!(
-        err.contains("was built by an older roost (schema version 3, this roost reads 4)"),
+        err.contains("was built by an older roost (schema version 3, this roost reads 5)"),
         "{err}"
     );
     assert!(err.contains("re-import it (`roost db import`"), "{err}");

@@ -10,7 +10,6 @@ use rusqlite::types::Value;
 
 use super::{bad_user_input, fetch, run};
 use crate::graphql::records::{HealthMetrics, MAX_LIMIT};
-use crate::schema::exposure::active;
 use crate::schema::Selected;
 use crate::vocab::Level;
 
@@ -25,12 +24,9 @@ const MAX_FILTER_DEPTH: usize = 8;
 
 /// The newest measurement of each active project (`t`, its project `p`): one probe of
 /// the `(project_id, created_at)` index per measurement.
-const LATEST: &str = concat!(
-    "project_health_metrics t JOIN projects p ON p.id = t.project_id WHERE ",
-    active!("p"),
-    " AND t.created_at = (SELECT MAX(m.created_at) FROM project_health_metrics m \
-       WHERE m.project_id = t.project_id)"
-);
+const LATEST: &str = "project_health_metrics t JOIN api_projects p ON p.id = t.project_id \
+     WHERE t.created_at = (SELECT MAX(m.created_at) FROM project_health_metrics m \
+       WHERE m.project_id = t.project_id)";
 
 #[derive(Default)]
 pub struct HealthQuery;
@@ -389,16 +385,12 @@ impl HealthQuery {
                 stats.projects_percentage_unhealthy = share(stats.projects_count_unhealthy);
                 Ok(false)
             })?;
-            let monthly = concat!(
-                "SELECT CAST(strftime('%m', t.created_at / 1000000, 'unixepoch') AS INTEGER), \
+            let monthly = "SELECT CAST(strftime('%m', t.created_at / 1000000, 'unixepoch') AS INTEGER), \
                    AVG(t.score) \
-                 FROM project_health_metrics t JOIN projects p ON p.id = t.project_id \
-                 WHERE ",
-                active!("p"),
-                " AND t.created_at >= unixepoch(?) * 1000000 AND t.score IS NOT NULL \
+                 FROM project_health_metrics t JOIN api_projects p ON p.id = t.project_id \
+                 WHERE t.created_at >= unixepoch(?) * 1000000 AND t.score IS NOT NULL \
                  GROUP BY strftime('%Y-%m', t.created_at / 1000000, 'unixepoch') \
-                 ORDER BY MIN(t.created_at)"
-            );
+                 ORDER BY MIN(t.created_at)";
             conn.each(monthly, [since], |c| {
                 stats.monthly_overall_scores_months.push(c.get()?);
                 stats.monthly_overall_scores.push(c.get()?);

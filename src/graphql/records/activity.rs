@@ -11,7 +11,6 @@ use super::{
 };
 use crate::catalog::short_key;
 use crate::graphql::db::Cols;
-use crate::schema::exposure::active;
 use crate::schema::Selected;
 use crate::store::lc;
 
@@ -52,11 +51,9 @@ macro_rules! top_project {
         concat!(
             "(SELECT json_array(p.key, p.name) FROM repository_contributors tp \
               JOIN project_repositories pr ON pr.repository_id = tp.repository_id \
-              JOIN projects p ON p.id = pr.project_id \
+              JOIN api_projects p ON p.id = pr.project_id \
               WHERE tp.member_id = ",
             $member,
-            " AND ",
-            active!("p"),
             " ORDER BY tp.contributions_count DESC, tp.repository_id, p.id LIMIT 1)"
         )
     };
@@ -204,21 +201,18 @@ pub struct Release {
 }
 
 impl Table for Release {
-    const TABLE: &'static str = "releases";
+    const TABLE: &'static str = "api_releases";
     const JOINS: &'static str = REPO_JOINS;
 }
 
 /// The columns of a [`Release`].
 macro_rules! release_cols {
     () => {
-        concat!(
-            "t.tag_name, t.name, t.description, t.url, t.is_pre_release, t.author_id, o.login, \
+        "t.tag_name, t.name, t.description, t.url, t.is_pre_release, t.author_id, o.login, \
              r.name, \
-             (SELECT p.name FROM project_repositories pr JOIN projects p ON p.id = pr.project_id \
-              WHERE pr.repository_id = t.repository_id AND ",
-            active!("p"),
-            " ORDER BY pr.project_id LIMIT 1), t.published_at, t.created_at"
-        )
+             (SELECT p.name FROM project_repositories pr JOIN api_projects p ON p.id = pr.project_id \
+              WHERE pr.repository_id = t.repository_id \
+              ORDER BY pr.project_id LIMIT 1), t.published_at, t.created_at"
     };
 }
 
@@ -261,7 +255,7 @@ pub struct AuthoredRelease(pub Release);
 pub const AUTHOR_JOIN: &str = " LEFT JOIN members a ON a.id = t.author_id";
 
 impl Table for AuthoredRelease {
-    const TABLE: &'static str = "releases";
+    const TABLE: &'static str = "api_releases";
     const JOINS: &'static str =
         concat!(repo_joins!(), " LEFT JOIN members a ON a.id = t.author_id");
 }

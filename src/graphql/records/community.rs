@@ -7,7 +7,7 @@ use async_graphql::{SimpleObject, ID};
 use super::pages::entity_key;
 use super::{node_id, Chapter, Project, Table};
 use crate::graphql::db::Cols;
-use crate::schema::exposure::{active, published, snapshot_counts};
+use crate::schema::exposure::snapshot_counts;
 use crate::schema::Selected;
 use crate::store::lc;
 
@@ -15,7 +15,7 @@ use crate::store::lc;
 // Chapters, committees, leaders
 
 impl Table for Chapter {
-    const TABLE: &'static str = "chapters";
+    const TABLE: &'static str = "api_chapters";
 }
 
 /// A leader of a chapter, committee or project, or a candidate or member of a board.
@@ -66,7 +66,7 @@ impl Selected for EntityLeader {
 // Projects
 
 impl Table for Project {
-    const TABLE: &'static str = "projects";
+    const TABLE: &'static str = "api_projects";
 }
 
 /// Totals over a project's repositories.
@@ -242,13 +242,10 @@ pub struct UserTotals {
 }
 
 impl Selected for UserTotals {
-    const COLUMNS: &'static str = concat!(
-        "(SELECT COUNT(*) FROM issues i WHERE i.author_id = t.id), \
-         (SELECT COUNT(*) FROM releases x WHERE x.author_id = t.id AND ",
-        published!("x"),
-        "), (SELECT COALESCE(SUM(rc.contributions_count), 0) FROM repository_contributors rc \
-            WHERE rc.member_id = t.id)"
-    );
+    const COLUMNS: &'static str = "(SELECT COUNT(*) FROM issues i WHERE i.author_id = t.id), \
+         (SELECT COUNT(*) FROM api_releases x WHERE x.author_id = t.id), \
+         (SELECT COALESCE(SUM(rc.contributions_count), 0) FROM repository_contributors rc \
+            WHERE rc.member_id = t.id)";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         Ok(UserTotals {
             issues: c.get()?,
@@ -306,16 +303,10 @@ pub struct StatsOverview {
 impl Selected for StatsOverview {
     /// `contributors_stats` is 0 here, and set from the contribution sums
     /// ([`crate::graphql::totals`]).
-    const COLUMNS: &'static str = concat!(
-        "(SELECT COUNT(*) FROM chapters c WHERE ",
-        active!("c"),
-        "), (SELECT COUNT(*) FROM projects p WHERE ",
-        active!("p"),
-        "), 0, (SELECT COUNT(DISTINCT c.country) FROM chapters c WHERE ",
-        active!("c"),
-        " AND c.country != ''), \
-         (SELECT slack_workspace_members FROM community LIMIT 1)"
-    );
+    const COLUMNS: &'static str =
+        "(SELECT COUNT(*) FROM api_chapters c), (SELECT COUNT(*) FROM api_projects p), 0, \
+         (SELECT COUNT(DISTINCT c.country) FROM api_chapters c WHERE c.country != ''), \
+         (SELECT slack_workspace_members FROM community LIMIT 1)";
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         Ok(StatsOverview {
             active_chapters_stats: c.get()?,

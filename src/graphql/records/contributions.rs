@@ -2,23 +2,22 @@
 //! chapter's, project's or member's activity is counted from, per day of the year
 //! before the dataset's newest activity.
 //!
-//! Each kind of activity is one [`Activity`] (its table, what the API exposes of it);
+//! Each kind of activity is one [`Activity`] (its table, or the view of what the API
+//! exposes of it);
 //! each kind of entity one [`Scope`] (how a record of activity belongs to it). The
 //! statement of a scope counts every activity in one grouped query per kind, joined
 //! with `UNION ALL`, for all the requested entities at once: a page with N entities
 //! costs one statement, whatever N and whatever the number of days.
 
 use crate::graphql::db::Cols;
-use crate::schema::exposure::published;
 use crate::schema::Selected;
 
-/// A kind of activity: its name in `contributionStats`, its table (aliased `x`, with
-/// `repository_id`, `author_id` and `created_at`), and the condition that makes a
-/// record part of the API.
+/// A kind of activity: its name in `contributionStats` and its table, or the view of
+/// what the API exposes of it (aliased `x`, with `repository_id`, `author_id` and
+/// `created_at`).
 pub struct Activity {
     pub name: &'static str,
     table: &'static str,
-    filter: &'static str,
 }
 
 /// Every kind of activity counted, in the order of `contributionStats`.
@@ -26,17 +25,14 @@ pub const ACTIVITIES: &[Activity] = &[
     Activity {
         name: "issues",
         table: "issues",
-        filter: "1",
     },
     Activity {
         name: "pullRequests",
         table: "pull_requests",
-        filter: "1",
     },
     Activity {
         name: "releases",
-        table: "releases",
-        filter: published!("x"),
+        table: "api_releases",
     },
 ];
 
@@ -99,8 +95,8 @@ pub fn day_counts(scope: &Scope) -> String {
         .iter()
         .map(|a| {
             format!(
-                "SELECT (SELECT x.created_at FROM {} x WHERE {} ORDER BY x.created_at DESC LIMIT 1) AS v",
-                a.table, a.filter
+                "SELECT (SELECT x.created_at FROM {} x ORDER BY x.created_at DESC LIMIT 1) AS v",
+                a.table
             )
         })
         .collect();
@@ -111,14 +107,13 @@ pub fn day_counts(scope: &Scope) -> String {
                 "SELECT {entity} AS grp, '{name}' AS kind, \
                     date(x.created_at / 1000000, 'unixepoch') AS day, COUNT(*) AS n \
                  FROM {table} x{joins} CROSS JOIN bounds b \
-                 WHERE {entity} IN (SELECT value FROM json_each(?1)) AND {filter} \
+                 WHERE {entity} IN (SELECT value FROM json_each(?1)) \
                    AND x.created_at >= b.lo AND x.created_at <= b.hi \
                  GROUP BY grp, day",
                 entity = scope.entity,
                 joins = scope.joins,
                 name = a.name,
                 table = a.table,
-                filter = a.filter,
             )
         })
         .collect();

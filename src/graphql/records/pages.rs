@@ -15,11 +15,11 @@ use crate::store::lc;
 macro_rules! entity_key {
     () => {
         "CASE t.entity_kind \
-            WHEN 'chapter' THEN (SELECT e.key_lc FROM chapters e WHERE e.id = t.entity_id) \
-            WHEN 'committee' THEN (SELECT e.key_lc FROM committees e WHERE e.id = t.entity_id) \
+            WHEN 'chapter' THEN (SELECT e.key_lc FROM api_chapters e WHERE e.id = t.entity_id) \
+            WHEN 'committee' THEN (SELECT e.key_lc FROM api_committees e WHERE e.id = t.entity_id) \
             WHEN 'board_candidate' THEN (SELECT CAST(e.year AS TEXT) FROM boards e WHERE e.id = t.entity_id) \
             WHEN 'board_member' THEN (SELECT CAST(e.year AS TEXT) FROM boards e WHERE e.id = t.entity_id) \
-            ELSE (SELECT e.key_lc FROM projects e WHERE e.id = t.entity_id) END"
+            ELSE (SELECT e.key_lc FROM api_projects e WHERE e.id = t.entity_id) END"
     };
 }
 pub(crate) use entity_key;

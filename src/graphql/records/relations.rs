@@ -10,7 +10,6 @@ use rusqlite::types::Value;
 
 use super::contributions::{self, DayCount};
 use super::*;
-use crate::schema::exposure::{active, affiliated, published};
 
 /// A relation: a parent record and how many of its children to load.
 pub trait ListKey: Copy + Eq + Hash + Send + Sync + 'static {
@@ -218,7 +217,7 @@ relation!(
 relation!(
     /// An affiliated organization by id (none when not affiliated).
     OrganizationById => Organization, limit 1,
-    by_id::<Organization>("organizations t", affiliated!("t")));
+    by_id::<Organization>("api_organizations t", "1"));
 relation!(
     /// Totals over an organization's repositories.
     OrganizationStatsOf => OrganizationStats, limit 1,
@@ -228,10 +227,10 @@ relation!(
     UserTotalsOf => UserTotals, limit 1, by_id::<UserTotals>("members t", "1"));
 relation!(
     /// The counts of a snapshot's new records.
-    SnapshotCountsOf => SnapshotCounts, limit 1, by_id::<SnapshotCounts>("snapshots t", "1"));
+    SnapshotCountsOf => SnapshotCounts, limit 1, by_id::<SnapshotCounts>("api_snapshots t", "1"));
 relation!(
     /// Totals over a project's repositories.
-    ProjectTotalsOf => ProjectTotals, limit 1, by_id::<ProjectTotals>("projects t", "1"));
+    ProjectTotalsOf => ProjectTotals, limit 1, by_id::<ProjectTotals>("api_projects t", "1"));
 relation!(
     /// Label names of an issue, in display order.
     LabelsOfIssue => LabelName, limit MAX_LIMIT,
@@ -268,7 +267,7 @@ relation!(ProjectUrls => Text, limit MAX_LIMIT, related_urls(), bind "project");
 relation!(
     /// Totals over a committee's repositories.
     CommitteeTotalsOf => CommitteeTotals, limit 1,
-    by_id::<CommitteeTotals>("committees t", "1"));
+    by_id::<CommitteeTotals>("api_committees t", "1"));
 relation!(
     /// A member's badges, lightest weight first (then by name).
     UserBadges => Badge, limit MAX_LIMIT,
@@ -292,8 +291,8 @@ relation!(BoardMembers => EntityLeader, limit MAX_LIMIT, leaders(), bind "board_
 relation!(
     /// The active project a repository belongs to (the first by id).
     ProjectOfRepository => Project, limit 1,
-    children::<Project>("project_repositories pr JOIN projects t ON t.id = pr.project_id",
-        "pr.repository_id", active!("t"), "t.id"));
+    children::<Project>("project_repositories pr JOIN api_projects t ON t.id = pr.project_id",
+        "pr.repository_id", "1", "t.id"));
 relation!(
     /// A project's repositories, most stars first.
     ProjectRepositories => Repository, limit MAX_LIMIT,
@@ -305,8 +304,8 @@ relation!(
         "pr.project_id", "1", NEWEST_FIRST));
 relation!(
     ProjectReleases => Release, limit 5,
-    children::<Release>("project_repositories pr JOIN releases t ON t.repository_id = pr.repository_id",
-        "pr.project_id", published!("t"), PUBLISHED_FIRST));
+    children::<Release>("project_repositories pr JOIN api_releases t ON t.repository_id = pr.repository_id",
+        "pr.project_id", "1", PUBLISHED_FIRST));
 relation!(
     ProjectMilestones(limit) => Milestone,
     children::<Milestone>("project_repositories pr JOIN milestones t ON t.repository_id = pr.repository_id",
@@ -316,7 +315,7 @@ relation!(
     first_children::<Issue>("t.repository_id", "1", NEWEST_FIRST));
 relation!(
     RepositoryReleases => Release, limit 5,
-    first_children::<Release>("t.repository_id", published!("t"), PUBLISHED_FIRST));
+    first_children::<Release>("t.repository_id", "1", PUBLISHED_FIRST));
 relation!(
     RepositoryMilestones(limit) => Milestone,
     first_children::<Milestone>("t.repository_id", "1", NEWEST_FIRST));
@@ -368,15 +367,15 @@ relation!(
     /// Contributors of a project, by their contributions summed over its
     /// repositories, most first.
     ProjectContributors(limit) => Contributor,
-    linked_contributors("project_repositories", "project_id", "project", "projects"));
+    linked_contributors("project_repositories", "project_id", "project", "api_projects"));
 relation!(
     /// Contributors of a chapter, over the repositories linked to it.
     ChapterContributors(limit) => Contributor,
-    linked_contributors("chapter_repositories", "chapter_id", "chapter", "chapters"));
+    linked_contributors("chapter_repositories", "chapter_id", "chapter", "api_chapters"));
 relation!(
     /// Contributors of a committee, over the repositories linked to it.
     CommitteeContributors(limit) => Contributor,
-    linked_contributors("committee_repositories", "committee_id", "committee", "committees"));
+    linked_contributors("committee_repositories", "committee_id", "committee", "api_committees"));
 
 /// The distinct values of a JSON array column of a project's repositories, sorted.
 fn project_union(column: &str) -> String {
@@ -429,24 +428,24 @@ macro_rules! snapshot_list {
 }
 
 snapshot_list!(SnapshotChapters => Chapter, "snapshot_chapters",
-    "snapshot_chapters s JOIN chapters t ON t.id = s.chapter_id", active!("t"),
+    "snapshot_chapters s JOIN api_chapters t ON t.id = s.chapter_id", "1",
     CREATED_FIRST);
 relation!(
     SnapshotIssues => Issue, limit 100,
     children::<Issue>("snapshot_issues s JOIN issues t ON t.id = s.issue_id",
         "s.snapshot_id", "1", CREATED_FIRST));
 snapshot_list!(SnapshotProjects => Project, "snapshot_projects",
-    "snapshot_projects s JOIN projects t ON t.id = s.project_id", active!("t"),
+    "snapshot_projects s JOIN api_projects t ON t.id = s.project_id", "1",
     CREATED_FIRST);
 /// A snapshot's releases (`s`) joined to the releases (`t`).
-const SNAPSHOT_RELEASES: &str = "snapshot_releases s JOIN releases t ON t.id = s.release_id";
+const SNAPSHOT_RELEASES: &str = "snapshot_releases s JOIN api_releases t ON t.id = s.release_id";
 
 snapshot_list!(SnapshotReleases => AuthoredRelease, "snapshot_releases", SNAPSHOT_RELEASES,
-    published!("t"), PUBLISHED_FIRST);
+    "1", PUBLISHED_FIRST);
 snapshot_list!(
     /// [`SnapshotReleases`] with their authors' cards only.
     SnapshotReleaseCards => CardRelease, "snapshot_releases", SNAPSHOT_RELEASES,
-    published!("t"), PUBLISHED_FIRST);
+    "1", PUBLISHED_FIRST);
 snapshot_list!(SnapshotUsers => User, "snapshot_members",
     "snapshot_members s JOIN members t ON t.id = s.member_id", "1",
     CREATED_FIRST);

@@ -2,8 +2,8 @@
 //!
 //! [`restrict_to`] puts temporary views in front of the tables of an open connection
 //! (SQLite looks a name up in `temp` before `main`), so the export's own statements
-//! read only what the API exposes. The conditions come from the caller as an
-//! [`Exposure`]: the store sits below the catalog, which states them.
+//! read only what the API exposes: each reads the dataset's exposure view of its table
+//! (`api_chapters`, …; `crate::schema::exposure`), the views every API reader reads.
 //!
 //! The rule:
 //! - records the API does not expose are left out: inactive chapters, committees and
@@ -35,19 +35,6 @@ use rusqlite::Connection;
 
 use super::ExportError;
 
-/// What the API exposes, as SQL conditions on a table aliased `t`.
-#[derive(Debug, Clone, Copy)]
-pub struct Exposure {
-    pub chapters: &'static str,
-    pub committees: &'static str,
-    pub projects: &'static str,
-    pub organizations: &'static str,
-    pub releases: &'static str,
-    pub snapshots: &'static str,
-    /// Mentorship programs (their modules go with them).
-    pub programs: &'static str,
-}
-
 /// The interchange fields a public-only export writes empty: no REST answer and no
 /// GraphQL field shows them (a test holds this list against the OpenAPI document and
 /// the GraphQL schema).
@@ -62,10 +49,10 @@ pub const HIDDEN_FIELDS: &[(&str, &str)] = &[
 /// board candidates and members (`boards.jsonl`) are written empty too.
 pub const PERSONAL_FIELDS: &[(&str, &str)] = &[("members.jsonl", "email")];
 
-/// Restricts what the export statements on `conn` read to what `exposure` says the
-/// API shows (see the module doc). The views live as long as the connection.
-pub fn restrict_to(conn: &Connection, exposure: &Exposure) -> Result<(), ExportError> {
-    let sql = views(exposure);
+/// Restricts what the export statements on `conn` read to what the API shows (see
+/// the module doc). The views live as long as the connection.
+pub fn restrict_to(conn: &Connection) -> Result<(), ExportError> {
+    let sql = views();
     let result = conn
         .execute_batch("PRAGMA query_only = OFF;")
         .and_then(|()| conn.execute_batch(&sql));
@@ -76,8 +63,8 @@ pub fn restrict_to(conn: &Connection, exposure: &Exposure) -> Result<(), ExportE
     })
 }
 
-fn views(e: &Exposure) -> String {
-    let org = e.organizations;
+fn views() -> String {
+    let org = "t.id IN (SELECT a.id FROM main.api_organizations a)";
     // A stub keeps the login; everything else of an organization that is not exposed
     // is empty, zero, false or the epoch.
     let keep = |column: &str, blank: &str| {
@@ -103,35 +90,16 @@ fn views(e: &Exposure) -> String {
     ]
     .join(", ");
     [
-        format!(
-            "CREATE TEMP VIEW chapters AS SELECT * FROM main.chapters t WHERE {}",
-            e.chapters
-        ),
-        format!(
-            "CREATE TEMP VIEW committees AS SELECT * FROM main.committees t WHERE {}",
-            e.committees
-        ),
-        format!(
-            "CREATE TEMP VIEW projects AS SELECT * FROM main.projects t WHERE {}",
-            e.projects
-        ),
-        format!(
-            "CREATE TEMP VIEW snapshots AS SELECT * FROM main.snapshots t WHERE {}",
-            e.snapshots
-        ),
-        format!(
-            "CREATE TEMP VIEW programs AS SELECT * FROM main.programs t WHERE {}",
-            e.programs
-        ),
-        "CREATE TEMP VIEW modules AS SELECT * FROM main.modules t \
-         WHERE t.program_id IN (SELECT id FROM programs)"
+        "CREATE TEMP VIEW chapters AS SELECT * FROM main.api_chapters".to_string(),
+        "CREATE TEMP VIEW committees AS SELECT * FROM main.api_committees".to_string(),
+        "CREATE TEMP VIEW projects AS SELECT * FROM main.api_projects".to_string(),
+        "CREATE TEMP VIEW snapshots AS SELECT * FROM main.api_snapshots".to_string(),
+        "CREATE TEMP VIEW programs AS SELECT * FROM main.api_programs".to_string(),
+        "CREATE TEMP VIEW modules AS SELECT * FROM main.api_modules".to_string(),
+        "CREATE TEMP VIEW releases AS SELECT t.id, t.repository_id, t.tag_name, t.name, \
+         t.description, t.author_id, t.url, 0 AS is_draft, t.is_pre_release, \
+         t.published_at, t.created_at FROM main.api_releases t"
             .to_string(),
-        format!(
-            "CREATE TEMP VIEW releases AS SELECT t.id, t.repository_id, t.tag_name, t.name, \
-             t.description, t.author_id, t.url, 0 AS is_draft, t.is_pre_release, \
-             t.published_at, t.created_at FROM main.releases t WHERE {}",
-            e.releases
-        ),
         "CREATE TEMP VIEW repositories AS SELECT t.id, t.organization_id, t.name, t.name_lc, \
          t.description, t.url, t.commits_count, t.contributors_count, t.forks_count, \
          t.open_issues_count, t.stars_count, t.subscribers_count, t.is_archived, \

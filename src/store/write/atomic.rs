@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
 
-use crate::store::{StoreError, SCHEMA, SCHEMA_VERSION};
+use crate::store::{StoreError, SCHEMA_VERSION};
 
 /// Builds a database in a temporary file beside `db` and renames it into place.
 pub(in crate::store) fn write_atomically(
@@ -50,7 +50,7 @@ pub(in crate::store) fn write_atomically(
         })?;
         conn.execute_batch("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")?;
         let tx = conn.transaction()?;
-        tx.execute_batch(SCHEMA)?;
+        crate::store::create_schema(&tx)?;
         fill(&tx)?;
         tx.execute(
             "INSERT INTO meta (key, value) VALUES ('schema_version', ?1)",

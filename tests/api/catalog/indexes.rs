@@ -15,13 +15,15 @@ fn column_refs(expr: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// `issues t JOIN repositories r ON …` → alias → table.
+/// `issues t JOIN repositories r ON …` → alias → table (the table of an exposure
+/// view: `api_chapters t` → `chapters`).
 fn aliases(from: &str) -> std::collections::HashMap<String, String> {
     let words: Vec<&str> = from.split_whitespace().collect();
     let mut out = std::collections::HashMap::new();
     for (i, w) in words.iter().enumerate() {
         if i == 0 || words[i - 1] == "JOIN" {
-            out.insert(words[i + 1].to_string(), w.to_string());
+            let table = roost::schema::exposure::table_of(w);
+            out.insert(words[i + 1].to_string(), table.to_string());
         }
     }
     out
