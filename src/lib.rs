@@ -13,6 +13,7 @@ pub mod docs;
 pub mod error;
 pub mod generate;
 pub mod graphql;
+pub mod guard;
 pub mod idx;
 pub mod limits;
 pub mod lock;

@@ -44,7 +44,9 @@
 //!   the trusted budget. Order: session (401), rate (429), CSRF for a POST (403). A GET
 //!   query needs no CSRF pair: it reads and changes nothing. `--graphql-require-session`
 //!   refuses requests without a session (401), as for a private deployment. Local and
-//!   e2e check neither sessions nor CSRF, and count every caller per address.
+//!   e2e check neither sessions nor CSRF, and count every caller per address. The
+//!   address, the session check, the rate check and the CSRF pair are the pieces every
+//!   endpoint shares ([`crate::guard`]); this file words their refusals.
 //!
 //! - `GET /csrf/` returns `{"csrftoken": "..."}` and sets the `csrftoken` cookie
 //!   (`Path=/; SameSite=Lax`, plus `Secure` in production and staging). The check is
@@ -53,13 +55,12 @@
 //! - In local and e2e, `GET /graphql/` from a browser (`Accept: text/html`, no `query`)
 //!   is the explorer, GraphiQL ([`super::explorer`]; its files are served by the shim).
 
-use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use async_graphql::Variables;
 use axum::body::Body;
-use axum::extract::{ConnectInfo, Query, Request, State};
+use axum::extract::{Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
@@ -68,19 +69,15 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::{json, Value};
 
 use super::db::RequestDb;
-use super::limits::Client;
+use super::limits::Caller;
 use super::run::{Outcome, Params};
 use super::{answers, loaders, Service};
-use crate::credentials::{self, Kind};
+use crate::credentials;
 use crate::error::{join_causes, InternalCause};
-use crate::limits::ClientAddr;
+use crate::guard::credential::SESSION_COOKIE;
+use crate::guard::csrf::{self, cookie, CSRF_COOKIE, CSRF_HEADER};
+use crate::guard::{Client, RateLimited, Refusal};
 
-/// The cookie carrying the session token.
-pub const SESSION_COOKIE: &str = "sessionid";
-
-/// The double-submit CSRF cookie and header.
-pub const CSRF_COOKIE: &str = "csrftoken";
-pub const CSRF_HEADER: &str = "x-csrftoken";
 /// A year, like Django's default CSRF cookie age.
 const CSRF_MAX_AGE_SECS: u64 = 31_449_600;
 
@@ -152,8 +149,8 @@ impl HttpError {
         }
     }
 
-    fn too_many_requests(wait: Duration) -> Self {
-        let secs = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
+    fn too_many_requests(limited: RateLimited) -> Self {
+        let secs = limited.retry_after_secs();
         HttpError {
             retry_after: Some(secs),
             ..HttpError::new(
@@ -224,9 +221,13 @@ fn json_response<B: Into<Body>>(status: StatusCode, media: Media, body: B) -> Re
         .into_response()
 }
 
-async fn graphql(State(service): State<Arc<Service>>, request: Request) -> Response {
+async fn graphql(
+    State(service): State<Arc<Service>>,
+    client: Client,
+    request: Request,
+) -> Response {
     let media = Media::negotiate(request.headers());
-    match handle(&service, request, media).await {
+    match handle(&service, client, request, media).await {
         Ok(response) => response,
         Err(error) => error.into_response(media),
     }
@@ -234,6 +235,7 @@ async fn graphql(State(service): State<Arc<Service>>, request: Request) -> Respo
 
 async fn handle(
     service: &Arc<Service>,
+    client: Client,
     request: Request,
     media: Media,
 ) -> Result<Response, HttpError> {
@@ -245,16 +247,15 @@ async fn handle(
     if is_get && !service.protected() && wants_html(&parts.headers) && !has_query(&parts.uri) {
         return Ok(super::explorer::page());
     }
-    let client = caller(service, &parts).await?;
-    if let Some(client) = client {
+    if let Some(caller) = caller(service, client, &parts).await? {
         service
             .rate
-            .check(client)
+            .check(caller)
             .await
             .map_err(HttpError::too_many_requests)?;
     }
     if service.protected() && !is_get {
-        check_csrf(&parts.headers)?;
+        csrf::check(&parts.headers).map_err(|_| csrf_failed())?;
     }
     let params = if is_get {
         params_from_uri(&parts.uri, service.limits.max_body_bytes)?
@@ -279,19 +280,6 @@ fn has_query(uri: &Uri) -> bool {
     })
 }
 
-/// The value of a cookie, from every `Cookie` header.
-fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|pair| {
-            let (key, value) = pair.trim().split_once('=')?;
-            (key.trim() == name).then(|| value.trim().trim_matches('"'))
-        })
-}
-
 /// Who the request counts as for the rate limits: in production and staging, the
 /// session its cookie names (401 when that session is not valid: a trusted caller is
 /// told at once rather than silently served on the anonymous budget), or, without a
@@ -300,98 +288,56 @@ fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 /// (in-process requests).
 async fn caller(
     service: &Arc<Service>,
+    client: Client,
     parts: &axum::http::request::Parts,
-) -> Result<Option<Client>, HttpError> {
+) -> Result<Option<Caller>, HttpError> {
     if service.protected() {
-        match cookie(&parts.headers, SESSION_COOKIE) {
-            Some(token) => return Ok(Some(Client::Session(authenticate(service, token).await?))),
-            None if service.limits.require_session => {
-                return Err(unauthenticated(format!(
-                    "A valid session is required: send the '{SESSION_COOKIE}' cookie"
-                )))
-            }
-            None => {}
+        let required = service.limits.require_session;
+        let session = service.credential.session(parts, required).await;
+        if let Some(id) = session.map_err(refused)? {
+            return Ok(Some(Caller::Session(id)));
         }
     }
-    Ok(client_address(parts).map(|ip| Client::from_address(ip, &service.limits.trusted_clients)))
-}
-
-/// The address the shim found (behind a trusted proxy, the forwarded one), else the
-/// peer; in-process requests without either (tests) have none.
-fn client_address(parts: &axum::http::request::Parts) -> Option<std::net::IpAddr> {
-    let found = parts.extensions.get::<ClientAddr>().map(|c| c.0);
-    found.or_else(|| {
-        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
-        peer.map(|c| c.0.ip())
-    })
+    let trusted = &service.limits.trusted_clients;
+    Ok(client.address().map(|ip| Caller::from_address(ip, trusted)))
 }
 
 fn unauthenticated(message: String) -> HttpError {
     HttpError::new(StatusCode::UNAUTHORIZED, "UNAUTHENTICATED", message)
 }
 
-/// The id of the session `token` names, or 401.
-async fn authenticate(service: &Arc<Service>, token: &str) -> Result<i64, HttpError> {
-    let refused = || {
-        unauthenticated(format!(
+/// A refused session as GraphQL words it.
+fn refused(refusal: Refusal) -> HttpError {
+    match refusal {
+        Refusal::Missing => unauthenticated(format!(
+            "A valid session is required: send the '{SESSION_COOKIE}' cookie"
+        )),
+        Refusal::Invalid => unauthenticated(format!(
             "The '{SESSION_COOKIE}' cookie names no valid session (unknown, expired or \
              revoked); send none to be served as an anonymous visitor"
-        ))
-    };
-    if token.is_empty() {
-        return Err(refused());
+        )),
+        // Not counted for sessions; worded as any other 429 should a rule count them.
+        Refusal::TooMany(decision) => HttpError::too_many_requests(RateLimited(decision)),
+        // Logged once by the store; /readyz says so too.
+        Refusal::Unavailable => HttpError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "UNAVAILABLE",
+            "The credential store is unavailable; try again later",
+        ),
+        Refusal::NoStore => HttpError::internal("no credential store in a protected environment"),
+        Refusal::Failed(e) => HttpError::internal(format!("{:#}", anyhow::Error::from(e))),
     }
-    let credentials = service
-        .credentials
-        .as_ref()
-        .ok_or_else(|| HttpError::internal("no credential store in a protected environment"))?;
-    let found = credentials
-        .check(Kind::Session, Some(token.as_bytes()), chrono::Utc::now())
-        .await
-        .map_err(|e| {
-            if e.store_unavailable() {
-                // Logged once by the store; /readyz says so too.
-                HttpError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "UNAVAILABLE",
-                    "The credential store is unavailable; try again later",
-                )
-            } else {
-                HttpError::internal(format!("{:#}", anyhow::Error::from(e)))
-            }
-        })?;
-    found.ok_or_else(refused)
 }
 
-/// Compares without an early exit, so timing does not reveal how much matched.
-fn same_secret(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-/// The double-submit pair: the `X-CSRFToken` header equals the `csrftoken` cookie,
-/// neither empty. `/idx/` checks it too (`crate::shim`).
-pub(crate) fn csrf_pair_matches(headers: &HeaderMap) -> bool {
-    let expected = cookie(headers, CSRF_COOKIE).unwrap_or("");
-    let sent = headers
-        .get(CSRF_HEADER)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .trim();
-    !expected.is_empty() && !sent.is_empty() && same_secret(expected.as_bytes(), sent.as_bytes())
-}
-
-fn check_csrf(headers: &HeaderMap) -> Result<(), HttpError> {
-    if !csrf_pair_matches(headers) {
-        return Err(HttpError::new(
-            StatusCode::FORBIDDEN,
-            "CSRF_FAILED",
-            format!(
-                "CSRF check failed: a POST must send the '{CSRF_HEADER}' header equal to \
-                 the '{CSRF_COOKIE}' cookie (get one from GET /csrf/)"
-            ),
-        ));
-    }
-    Ok(())
+fn csrf_failed() -> HttpError {
+    HttpError::new(
+        StatusCode::FORBIDDEN,
+        "CSRF_FAILED",
+        format!(
+            "CSRF check failed: a POST must send the '{CSRF_HEADER}' header equal to \
+             the '{CSRF_COOKIE}' cookie (get one from GET /csrf/)"
+        ),
+    )
 }
 
 /// GET parameters as the JSON object a POST would carry.
@@ -609,7 +555,7 @@ fn valid_token(token: &str) -> bool {
 /// `GET /csrf/`: the caller's `csrftoken` cookie again when it holds a valid one, else
 /// a new token; concurrent first calls of one caller get one token
 /// ([`super::first_visit`]).
-async fn csrf(State(service): State<Arc<Service>>, request: Request) -> Response {
+async fn csrf(State(service): State<Arc<Service>>, client: Client, request: Request) -> Response {
     let (parts, _) = request.into_parts();
     let (method, headers) = (&parts.method, &parts.headers);
     let media = Media::negotiate(headers);
@@ -619,14 +565,13 @@ async fn csrf(State(service): State<Arc<Service>>, request: Request) -> Response
     let token = match cookie(headers, CSRF_COOKIE).filter(|t| valid_token(t)) {
         Some(token) => token.to_string(),
         None => {
-            let client = client_address(&parts);
             let agent = headers
                 .get(header::USER_AGENT)
                 .and_then(|v| v.to_str().ok())
                 .unwrap_or("");
             match service
                 .first_visits
-                .token(client, agent, credentials::random_token)
+                .token(client.address(), agent, credentials::random_token)
             {
                 Ok(token) => token,
                 Err(e) => return HttpError::internal(e).into_response(media),

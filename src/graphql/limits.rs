@@ -33,7 +33,6 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -45,7 +44,9 @@ use async_graphql::parser::types::{
 };
 use async_graphql::{Name, Positioned, ServerError, ServerResult, ValidationResult, Variables};
 
-use crate::limits::{Kind, Limiter, RedisLimits, Subject};
+use crate::guard::client::canonical;
+use crate::guard::{RateCheck, RateLimited};
+use crate::limits::{Kind, RedisLimits, Subject};
 
 /// The limits of one set of GraphQL routes.
 #[derive(Debug, Clone)]
@@ -144,75 +145,60 @@ pub mod cost {
 /// Who a GraphQL rate limit counts: an anonymous caller's address, or a trusted
 /// caller (a session, or an address listed as trusted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Client {
+pub enum Caller {
     Anonymous(IpAddr),
     Session(i64),
     TrustedAddress(IpAddr),
 }
 
-impl Client {
+impl Caller {
     /// The anonymous caller at `ip`, or a trusted one when `ip` is listed.
-    pub fn from_address(ip: IpAddr, trusted: &[ipnet::IpNet]) -> Client {
-        // An IPv4-mapped IPv6 peer is the IPv4 address it maps.
-        let ip = match ip {
-            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
-            v4 => v4,
-        };
+    pub fn from_address(ip: IpAddr, trusted: &[ipnet::IpNet]) -> Caller {
+        let ip = canonical(ip);
         if trusted.iter().any(|net| net.contains(&ip)) {
-            Client::TrustedAddress(ip)
+            Caller::TrustedAddress(ip)
         } else {
-            Client::Anonymous(ip)
+            Caller::Anonymous(ip)
         }
     }
 }
 
-/// Requests per second per [`Client`]: two [`crate::limits::Limiter`]s, of kinds
+/// Requests per second per [`Caller`]: two budgets ([`RateCheck`]), of kinds
 /// `graphql` (anonymous addresses) and `graphql_trusted` (sessions and trusted
 /// addresses), in the process or in Redis ([`Limits::shared`]).
 pub struct ClientLimiter {
-    anonymous: Option<Limiter>,
-    trusted: Option<Limiter>,
-    checks: AtomicU64,
+    anonymous: Option<RateCheck>,
+    trusted: Option<RateCheck>,
 }
-
-/// Checks between two sweeps of clients whose budget is full again.
-const SWEEP_EVERY: u64 = 4096;
 
 impl ClientLimiter {
     /// The two budgets of `limits`, kept where `limits.shared` says; a rate of 0 is no
     /// limit for its callers.
     pub fn new(limits: &Limits) -> ClientLimiter {
         ClientLimiter {
-            anonymous: Limiter::per_second(Kind::Graphql, limits.rate_limit, limits.shared.clone()),
-            trusted: Limiter::per_second(
+            anonymous: RateCheck::per_second(
+                Kind::Graphql,
+                limits.rate_limit,
+                limits.shared.clone(),
+            ),
+            trusted: RateCheck::per_second(
                 Kind::GraphqlTrusted,
                 limits.trusted_rate_limit,
                 limits.shared.clone(),
             ),
-            checks: AtomicU64::new(0),
         }
     }
 
-    /// Takes one request of `client`; `Err(wait)` when its budget is spent.
-    pub async fn check(&self, client: Client) -> Result<(), Duration> {
-        if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
-            for limiter in [&self.anonymous, &self.trusted].into_iter().flatten() {
-                limiter.retain_recent();
-            }
-        }
-        let (limiter, subject) = match client {
-            Client::Anonymous(ip) => (&self.anonymous, Subject::Addr(ip)),
-            Client::Session(id) => (&self.trusted, Subject::Id(id)),
-            Client::TrustedAddress(ip) => (&self.trusted, Subject::Addr(ip)),
+    /// Takes one request of `caller`; refused when its budget is spent.
+    pub async fn check(&self, caller: Caller) -> Result<(), RateLimited> {
+        let (budget, subject) = match caller {
+            Caller::Anonymous(ip) => (&self.anonymous, Subject::Addr(ip)),
+            Caller::Session(id) => (&self.trusted, Subject::Id(id)),
+            Caller::TrustedAddress(ip) => (&self.trusted, Subject::Addr(ip)),
         };
-        let Some(limiter) = limiter else {
-            return Ok(());
-        };
-        let decision = limiter.check(subject).await;
-        if decision.allowed {
-            Ok(())
-        } else {
-            Err(decision.retry_after)
+        match budget {
+            Some(budget) => budget.take(subject).await.map(drop),
+            None => Ok(()),
         }
     }
 }

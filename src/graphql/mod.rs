@@ -45,11 +45,11 @@ use async_graphql::{EmptyMutation, EmptySubscription, Schema};
 
 use crate::config::Env;
 use crate::credentials::Credentials;
+use crate::guard::CredentialCheck;
 use crate::pool::ReadPool;
 
+pub use crate::guard::credential::SESSION_COOKIE;
 pub use answers::{Answers, NoAnswers};
-pub use http::SESSION_COOKIE;
-pub(crate) use http::{csrf_pair_matches, CSRF_COOKIE, CSRF_HEADER};
 pub use limits::Limits;
 
 /// What the GraphQL routes need from the shim.
@@ -88,7 +88,8 @@ pub struct Service {
     /// Executed answers, per dataset file.
     answers: Arc<dyn Answers>,
     db: Arc<db::Db>,
-    credentials: Option<Credentials>,
+    /// Sessions, checked in the credential store (production and staging).
+    credential: CredentialCheck,
     env: Env,
     limits: Limits,
     /// Calls of one request holding a read-pool permit at once.
@@ -115,7 +116,7 @@ impl Service {
             schemas: run::Schemas::new(limits::Guard::new(&limits, introspection), introspection),
             db,
             answers: config.answers,
-            credentials: config.credentials,
+            credential: CredentialCheck::new(config.credentials, None),
             env: config.env,
             rate: limits::ClientLimiter::new(&limits),
             limits,

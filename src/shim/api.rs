@@ -2,7 +2,8 @@
 //!
 //! Order of work: method (GET/HEAD, else 405) → route the raw path
 //! ([`tree::split_path`], [`tree::route`]) → in production and staging, the API key
-//! and its rate limit (everything but `openapi.json` and `docs/`) → the answer:
+//! and its rate limit (everything but `openapi.json` and `docs/`; both checked by the
+//! pieces every endpoint shares, [`crate::guard`]) → the answer:
 //! the tree's file when the canonical request has one, else the same answer made
 //! live earlier from the same dataset file ([`super::live`]), else the catalog →
 //! ETag, `If-None-Match`, encoding → HEAD drops the body.
@@ -15,16 +16,15 @@
 //! (no `/`, no leading `.`, at most 255 bytes), and `openapi.json` and the docs are
 //! served from memory ([`super::Documents`]), looked up by name.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::http::request::Parts;
-use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use crate::catalog::{self, AnswerError, DetailSpec, ListQuery, ListSpec};
-use crate::credentials::Kind;
+use crate::guard::{rate, Refusal};
 use crate::limits::{Decision, Subject};
 use crate::pool::Reader;
 use crate::store::FileId;
@@ -32,7 +32,6 @@ use crate::tree::{self, Target};
 
 use super::live;
 use super::metrics::RouteClass;
-use super::proxy::ClientAddr;
 use super::respond::{self, ApiError, Negotiation, Outcome, JSON};
 use super::{AppState, KeyId, Shared};
 
@@ -46,19 +45,7 @@ pub async fn handle(State(app): State<AppState>, req: Request) -> Response {
     let mut response = respond(&app, &req, &mut ctx)
         .await
         .unwrap_or_else(IntoResponse::into_response);
-    if let Some(id) = ctx.key_id {
-        response.extensions_mut().insert(KeyId(id));
-    }
-    if let Some(decision) = ctx.rate {
-        rate_limit_headers(response.headers_mut(), &decision);
-    }
-    if ctx.protected {
-        // Answers behind a key (errors included) must not be kept by a shared cache
-        // and replayed to others.
-        response
-            .headers_mut()
-            .insert(header::CACHE_CONTROL, HeaderValue::from_static("private"));
-    }
+    ctx.mark(&mut response);
     if head {
         response = respond::strip_body(response);
     }
@@ -81,18 +68,26 @@ struct Context {
     rate: Option<Decision>,
 }
 
-/// The key's budget as the IETF draft's `RateLimit-*` fields: the limit (requests per
-/// second, also the burst), what remains right now, and the seconds until the budget
-/// is full again (rounded up).
-fn rate_limit_headers(headers: &mut HeaderMap, decision: &Decision) {
-    headers.insert(RATELIMIT_LIMIT, HeaderValue::from(decision.limit));
-    headers.insert(RATELIMIT_REMAINING, HeaderValue::from(decision.remaining));
-    headers.insert(RATELIMIT_RESET, HeaderValue::from(decision.reset_secs()));
+impl Context {
+    /// Puts what the admission decided on the answer, whichever it is (errors
+    /// included): the key id for the access log, the key's `RateLimit-*` headers, and
+    /// `Cache-Control: private` behind a key.
+    fn mark(&self, response: &mut Response) {
+        if let Some(id) = self.key_id {
+            response.extensions_mut().insert(KeyId(id));
+        }
+        if let Some(decision) = &self.rate {
+            rate::write_headers(response.headers_mut(), decision);
+        }
+        if self.protected {
+            // Answers behind a key (errors included) must not be kept by a shared
+            // cache and replayed to others.
+            response
+                .headers_mut()
+                .insert(header::CACHE_CONTROL, HeaderValue::from_static("private"));
+        }
+    }
 }
-
-pub const RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
-pub const RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
-pub const RATELIMIT_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
 
 async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Response, ApiError> {
     if !matches!(req.method, Method::GET | Method::HEAD) {
@@ -147,107 +142,87 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
         }
         Target::List { spec, snapshot } => {
             let query = list_query(spec, req.uri.query())?;
-            if let Some(outcome) = cached(
-                app,
-                raw_target,
-                tree::list_request_file(spec, snapshot.as_deref(), &query),
-                &neg,
-            ) {
-                return Ok(classed(
-                    respond::outcome_response(outcome),
-                    RouteClass::TreeFile,
-                ));
-            }
-            let today = app.today();
-            let key = if app.live.keeps_nothing() {
-                String::new()
-            } else {
-                live::list_key(spec, snapshot.as_deref(), &query, &today)
+            let ask = ListAsk {
+                spec,
+                snapshot,
+                query,
+                neg,
             };
-            if let Some(outcome) = app.live.lookup(&app.config.db, &key, &neg) {
-                return Ok(respond::outcome_response(outcome));
-            }
-            let shared = app.0.clone();
-            let (outcome, class) = app
-                .pool
-                .run(move |reader| list(&shared, reader, spec, snapshot, &query, &neg, &today, key))
-                .await
-                .map_err(internal)??;
-            return Ok(classed(respond::outcome_response(outcome), class));
+            return answer_list(app, raw_target, ask).await;
         }
         Target::Detail { spec, ids } => {
-            if let Some(outcome) = cached(app, raw_target, tree::detail_file(spec.path, &ids), &neg)
-            {
-                return Ok(classed(
-                    respond::outcome_response(outcome),
-                    RouteClass::TreeFile,
-                ));
-            }
-            let key = live::detail_key(spec, &ids);
-            if let Some(outcome) = app.live.lookup(&app.config.db, &key, &neg) {
-                return Ok(respond::outcome_response(outcome));
-            }
-            let shared = app.0.clone();
-            let (outcome, class) = app
-                .pool
-                .run(move |reader| detail(&shared, reader, spec, &ids, &neg, key))
-                .await
-                .map_err(internal)??;
-            return Ok(classed(respond::outcome_response(outcome), class));
+            return answer_detail(app, raw_target, spec, ids, neg).await;
         }
     };
     Ok(respond::outcome_response(outcome))
 }
 
-/// The key's id, or 401 for a request without a valid key (429 with `Retry-After`
-/// once its client address has spent the budget of such requests). The key is looked
-/// up first: a valid key is never refused here, whatever its address sent before.
-async fn authenticate(app: &AppState, req: &Parts) -> Result<i64, ApiError> {
-    let Some(credentials) = &app.credentials else {
-        return Err(ApiError::Internal(anyhow::anyhow!(
-            "protected environment without a credential store"
-        )));
-    };
-    let raw = req.headers.get("x-api-key").map(|v| v.as_bytes());
-    let check = credentials
-        .check(Kind::Key, raw, chrono::Utc::now())
-        .await
-        .map_err(|e| {
-            if e.store_unavailable() {
-                // Logged once by the store; /readyz says so too.
-                ApiError::Unavailable("The credential store")
-            } else {
-                internal(e)
-            }
-        })?;
-    if let Some(id) = check {
-        return Ok(id);
-    }
-    match &app.failed_auth {
-        Some(budget) => {
-            let decision = budget.check(Subject::Addr(client_ip(req))).await;
-            if decision.allowed {
-                Err(ApiError::Unauthorized)
-            } else {
-                Err(ApiError::TooManyRequests(decision.retry_after))
-            }
-        }
-        None => Err(ApiError::Unauthorized),
-    }
+/// A list request, routed and validated: what answering it needs.
+struct ListAsk {
+    spec: &'static ListSpec,
+    snapshot: Option<String>,
+    query: ListQuery,
+    neg: Negotiation,
 }
 
-/// The client address: the forwarded one behind a trusted proxy (set by the access
-/// log layer), else the peer.
-fn client_ip(req: &Parts) -> IpAddr {
-    req.extensions
-        .get::<ClientAddr>()
-        .map(|c| c.0)
-        .or_else(|| {
-            req.extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip())
-        })
-        .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+/// A list from the tree's file in memory, a live answer kept earlier, or the
+/// catalog (through the read pool); `raw` is the request target as sent.
+async fn answer_list(
+    app: &AppState,
+    raw: Option<&str>,
+    ask: ListAsk,
+) -> Result<Response, ApiError> {
+    let rel = tree::list_request_file(ask.spec, ask.snapshot.as_deref(), &ask.query);
+    if let Some(outcome) = cached(app, raw, rel, &ask.neg) {
+        return Ok(classed(
+            respond::outcome_response(outcome),
+            RouteClass::TreeFile,
+        ));
+    }
+    let today = app.today();
+    let key = if app.live.keeps_nothing() {
+        String::new()
+    } else {
+        live::list_key(ask.spec, ask.snapshot.as_deref(), &ask.query, &today)
+    };
+    if let Some(outcome) = app.live.lookup(&app.config.db, &key, &ask.neg) {
+        return Ok(respond::outcome_response(outcome));
+    }
+    let shared = app.0.clone();
+    let (outcome, class) = app
+        .pool
+        .run(move |reader| list(&shared, reader, &ask, &today, key))
+        .await
+        .map_err(internal)??;
+    Ok(classed(respond::outcome_response(outcome), class))
+}
+
+/// A detail from the tree's file in memory, a live answer kept earlier, or the
+/// catalog (through the read pool); `raw` is the request target as sent.
+async fn answer_detail(
+    app: &AppState,
+    raw: Option<&str>,
+    spec: &'static DetailSpec,
+    ids: Vec<String>,
+    neg: Negotiation,
+) -> Result<Response, ApiError> {
+    if let Some(outcome) = cached(app, raw, tree::detail_file(spec.path, &ids), &neg) {
+        return Ok(classed(
+            respond::outcome_response(outcome),
+            RouteClass::TreeFile,
+        ));
+    }
+    let key = live::detail_key(spec, &ids);
+    if let Some(outcome) = app.live.lookup(&app.config.db, &key, &neg) {
+        return Ok(respond::outcome_response(outcome));
+    }
+    let shared = app.0.clone();
+    let (outcome, class) = app
+        .pool
+        .run(move |reader| detail(&shared, reader, spec, &ids, &neg, key))
+        .await
+        .map_err(internal)??;
+    Ok(classed(respond::outcome_response(outcome), class))
 }
 
 /// `<public url or http://Host>/api/v0/docs/` (relative when the Host is unusable).
@@ -302,17 +277,16 @@ fn internal(e: impl std::error::Error + Send + Sync + 'static) -> ApiError {
     ApiError::Internal(e.into())
 }
 
-#[allow(clippy::too_many_arguments)]
+/// A list the tree has no file in memory for: the tree's file read now, else the
+/// catalog's answer (kept under `key` for the next request).
 fn list(
     shared: &Shared,
     reader: &Reader<'_>,
-    spec: &'static ListSpec,
-    snapshot: Option<String>,
-    query: &ListQuery,
-    neg: &Negotiation,
+    ask: &ListAsk,
     today: &str,
     key: String,
 ) -> Result<(Outcome, RouteClass), ApiError> {
+    let (spec, snapshot, query, neg) = (ask.spec, &ask.snapshot, &ask.query, &ask.neg);
     if let (Some(site), Some(rel)) = (
         &shared.config.site,
         tree::list_request_file(spec, snapshot.as_deref(), query),
@@ -433,21 +407,38 @@ fn cached(
     Some(outcome)
 }
 
-/// In production and staging (`ctx.protected`), the API key and its rate limit.
+/// In production and staging (`ctx.protected`), the API key and its rate limit;
+/// nothing at all elsewhere (the tree-file path of local mode stays one branch).
 async fn admit(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<(), ApiError> {
     if !ctx.protected {
         return Ok(());
     }
-    let id = authenticate(app, req).await?;
+    let id = app.credential.api_key(req).await.map_err(refused)?;
     ctx.key_id = Some(id);
-    if let Some(limiter) = &app.key_limiter {
-        let decision = limiter.check(Subject::Id(id)).await;
+    if let Some(rate) = &app.key_rate {
+        let decision = rate.check(Subject::Id(id)).await;
         ctx.rate = Some(decision);
         if !decision.allowed {
             return Err(ApiError::TooManyRequests(decision.retry_after));
         }
     }
     Ok(())
+}
+
+/// A refused API key as REST words it: 401 whether the key is missing or wrong (the
+/// body names the header), 429 once the address spent its failed-authentication
+/// budget.
+fn refused(refusal: Refusal) -> ApiError {
+    match refusal {
+        Refusal::Missing | Refusal::Invalid => ApiError::Unauthorized,
+        Refusal::TooMany(decision) => ApiError::TooManyRequests(decision.retry_after),
+        // Logged once by the store; /readyz says so too.
+        Refusal::Unavailable => ApiError::Unavailable("The credential store"),
+        Refusal::NoStore => ApiError::Internal(anyhow::anyhow!(
+            "protected environment without a credential store"
+        )),
+        Refusal::Failed(e) => internal(e),
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@
 //! budget of anonymous GraphQL: `--graphql-rate-limit` per second per address, in
 //! every environment), in production and staging the CSRF pair (403, as a POST to
 //! `/graphql/`: the `X-CSRFToken` header equal to the `csrftoken` cookie from
-//! `/csrf/`), the body (413 over 64 KiB, 400 for anything [`crate::idx::Request`]
+//! `/csrf/`; address, rate and CSRF are the pieces every endpoint shares,
+//! [`crate::guard`]), the body (413 over 64 KiB, 400 for anything [`crate::idx::Request`]
 //! refuses), then the search (400 for a page past the end, 503 when the dataset has no
 //! index). Errors are `{"error": "..."}`, as the original endpoint's.
 //!
@@ -14,12 +15,10 @@
 //! origin is echoed with `Access-Control-Allow-Credentials: true`, and preflights
 //! allow `POST` with `Content-Type` and `X-CSRFToken`.
 
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
@@ -29,34 +28,29 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use super::AppState;
 use crate::error::InternalCause;
+use crate::guard::csrf::{self, CSRF_COOKIE, CSRF_HEADER};
+use crate::guard::{Client, RateCheck, RateLimited};
 use crate::idx::{self, SearchError};
-use crate::limits::{self, ClientAddr, Limiter, Subject};
+use crate::limits::{self, Subject};
 
 /// The largest request body.
 const MAX_BODY_BYTES: usize = 64 * 1024;
-/// Checks between two clean-ups of the limiter's idle addresses.
-const HOUSEKEEPING_EVERY: u64 = 4096;
 
 struct Idx {
     state: AppState,
-    limiter: Option<Limiter>,
-    checks: AtomicU64,
+    rate: Option<RateCheck>,
 }
 
 /// The `/idx/` and `/idx` routes, with their CORS layer when origins are configured.
 pub fn routes(state: AppState) -> Router {
     let config = state.config();
-    let limiter = Limiter::per_second(
+    let rate = RateCheck::per_second(
         limits::Kind::Idx,
         config.graphql.rate_limit,
         state.redis().cloned(),
     );
     let cors = cors_layer(&config.cors_origins);
-    let idx = Arc::new(Idx {
-        state,
-        limiter,
-        checks: AtomicU64::new(0),
-    });
+    let idx = Arc::new(Idx { state, rate });
     let router = Router::new()
         .route("/idx/", any(handle))
         .route("/idx", any(handle))
@@ -76,10 +70,7 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
             .allow_origin(allow)
             .allow_credentials(true)
             .allow_methods([Method::POST, Method::OPTIONS])
-            .allow_headers([
-                header::CONTENT_TYPE,
-                HeaderName::from_static(crate::graphql::CSRF_HEADER),
-            ])
+            .allow_headers([header::CONTENT_TYPE, HeaderName::from_static(CSRF_HEADER)])
             .expose_headers([header::RETRY_AFTER])
             .max_age(Duration::from_secs(600)),
     )
@@ -108,7 +99,19 @@ fn internal(cause: impl std::fmt::Display) -> Response {
     response
 }
 
-async fn handle(State(idx): State<Arc<Idx>>, request: Request) -> Response {
+fn too_many_requests(limited: RateLimited) -> Response {
+    let secs = limited.retry_after_secs();
+    let mut response = error(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!("Too many requests: retry in {secs} s"),
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+    response
+}
+
+async fn handle(State(idx): State<Arc<Idx>>, client: Client, request: Request) -> Response {
     let (parts, body) = request.into_parts();
     if parts.method != Method::POST {
         let mut response = error(
@@ -120,41 +123,17 @@ async fn handle(State(idx): State<Arc<Idx>>, request: Request) -> Response {
             .insert(header::ALLOW, HeaderValue::from_static("POST"));
         return response;
     }
-    if let Some(limiter) = &idx.limiter {
-        let address = parts
-            .extensions
-            .get::<ClientAddr>()
-            .map(|c| c.0)
-            .or_else(|| {
-                let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
-                peer.map(|c| c.0.ip())
-            });
-        if let Some(address) = address {
-            if idx.checks.fetch_add(1, Ordering::Relaxed) % HOUSEKEEPING_EVERY == 0 {
-                limiter.retain_recent();
-            }
-            let decision = limiter.check(Subject::Addr(address)).await;
-            if !decision.allowed {
-                let secs = decision.retry_after_secs();
-                let mut response = error(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    format!("Too many requests: retry in {secs} s"),
-                );
-                response
-                    .headers_mut()
-                    .insert(header::RETRY_AFTER, HeaderValue::from(secs));
-                return response;
-            }
+    if let (Some(rate), Some(address)) = (&idx.rate, client.address()) {
+        if let Err(limited) = rate.take(Subject::Addr(address)).await {
+            return too_many_requests(limited);
         }
     }
-    if idx.state.config().env.is_protected() && !crate::graphql::csrf_pair_matches(&parts.headers) {
+    if idx.state.config().env.is_protected() && csrf::check(&parts.headers).is_err() {
         return error(
             StatusCode::FORBIDDEN,
             format!(
-                "CSRF check failed: send the '{}' header equal to the '{}' cookie (get one \
-                 from GET /csrf/)",
-                crate::graphql::CSRF_HEADER,
-                crate::graphql::CSRF_COOKIE
+                "CSRF check failed: send the '{CSRF_HEADER}' header equal to the \
+                 '{CSRF_COOKIE}' cookie (get one from GET /csrf/)"
             ),
         );
     }

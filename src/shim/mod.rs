@@ -9,8 +9,10 @@
 //! - [`respond`]: error shapes, ETag, encodings, HEAD;
 //! - [`files`]: tree files read once per generation and answered from memory;
 //! - [`live`]: live answers made once per dataset file and answered from memory;
-//! - [`crate::limits`]: the per-key rate limit and the per-address budget of
-//!   requests without a valid key, in the process or in Redis (`--redis`);
+//! - [`crate::guard`]: the request concerns REST shares with GraphQL and `/idx/`
+//!   (client address, API key, rate limits, CSRF); [`crate::limits`]: the per-key
+//!   rate limit and the per-address budget of requests without a valid key, in the
+//!   process or in Redis (`--redis`);
 //! - [`net`]: the listener (JSON for hyper's own error responses).
 //!
 //! Layers, outermost first: access log (one line per request) → `nosniff` on every
@@ -56,7 +58,8 @@ use crate::error::InternalCause;
 use crate::pool::ReadPool;
 
 use self::respond::ApiError;
-use crate::limits::{self, Limiter, RedisLimits};
+use crate::guard::{rate, CredentialCheck, RateCheck};
+use crate::limits::{self, RedisLimits};
 
 /// Requests without a valid key allowed per client address and second (burst as
 /// large); past it they are 429 instead of 401.
@@ -153,11 +156,12 @@ pub struct Shared {
     pool: ReadPool,
     /// API keys and sessions (production and staging only).
     credentials: Option<Credentials>,
+    /// The API key check of REST, over `credentials`, with the budget of requests
+    /// without a valid key per client address (`--failed-auth-rate`): within it they
+    /// are 401, past it 429. A valid key never spends it.
+    credential: CredentialCheck,
     /// Requests per API key (`--rate-limit`).
-    key_limiter: Option<Limiter>,
-    /// Requests without a valid key per client address (`--failed-auth-rate`): within
-    /// it they are 401, past it 429. A valid key never spends it.
-    failed_auth: Option<Limiter>,
+    key_rate: Option<RateCheck>,
     /// The shared limits, when `--redis` is given.
     redis: Option<RedisLimits>,
     /// Responses of tree files, per generation of the tree.
@@ -192,14 +196,15 @@ impl AppState {
         } else {
             None
         };
-        let key_limiter = Limiter::per_second(limits::Kind::Key, config.rate_limit, redis.clone())
+        let key_rate = RateCheck::per_second(limits::Kind::Key, config.rate_limit, redis.clone())
             .filter(|_| protected);
-        let failed_auth = Limiter::per_second(
+        let failed_auth = RateCheck::per_second(
             limits::Kind::FailedAuth,
             config.failed_auth_rate,
             redis.clone(),
         )
         .filter(|_| protected);
+        let credential = CredentialCheck::new(credentials.clone(), failed_auth);
         let documents = Documents::render(
             config.env,
             config.public_url.as_deref(),
@@ -209,8 +214,8 @@ impl AppState {
             documents,
             pool: ReadPool::new(&config.db, config.workers),
             credentials,
-            key_limiter,
-            failed_auth,
+            credential,
+            key_rate,
             redis,
             files: files::FileCache::default(),
             live: live::LiveCache::new(config.live_cache),
@@ -240,12 +245,10 @@ impl AppState {
 
     /// Drops limiter state of keys and addresses that are idle again.
     pub fn housekeeping(&self) {
-        if let Some(l) = &self.key_limiter {
+        if let Some(l) = &self.key_rate {
             l.retain_recent();
         }
-        if let Some(f) = &self.failed_auth {
-            f.retain_recent();
-        }
+        self.credential.retain_recent();
     }
 
     /// The shared limits, when `--redis` is given.
@@ -385,9 +388,9 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
             .expose_headers([
                 header::ETAG,
                 header::RETRY_AFTER,
-                api::RATELIMIT_LIMIT,
-                api::RATELIMIT_REMAINING,
-                api::RATELIMIT_RESET,
+                rate::RATELIMIT_LIMIT,
+                rate::RATELIMIT_REMAINING,
+                rate::RATELIMIT_RESET,
                 request_id::X_REQUEST_ID,
             ])
             .max_age(Duration::from_secs(600)),
@@ -399,7 +402,8 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
 /// user agent, key id (never the key: keys and session tokens travel only in
 /// headers and cookies, which are not logged) and request id ([`request_id`], also
 /// sent back in `X-Request-Id`); and the request's metrics. The client address is
-/// put in the request's extensions ([`proxy::ClientAddr`]) for the limits.
+/// put in the request's extensions ([`proxy::ClientAddr`]) for every endpoint's
+/// [`crate::guard::Client`].
 async fn access_log(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = req.method().clone();

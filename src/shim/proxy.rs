@@ -23,9 +23,11 @@ use axum::http::HeaderMap;
 use forwarded_header_value::{ForwardedHeaderValue, Identifier};
 use ipnet::IpNet;
 
+use crate::guard::client::canonical;
 /// The client address of a request, as [`TrustedProxies::client`] found it; put in
-/// the request's extensions by the shim's outermost layer.
-pub use crate::limits::ClientAddr;
+/// the request's extensions by the shim's outermost layer, read back by every
+/// endpoint as [`crate::guard::Client`].
+pub use crate::guard::client::ClientAddr;
 
 /// The configured ranges of trusted proxies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -83,17 +85,6 @@ impl TrustedProxies {
             }
         }
         nearest
-    }
-}
-
-/// IPv4-mapped IPv6 (`::ffff:192.0.2.1`, a dual-stack listener's peers) as IPv4.
-fn canonical(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V6(v6) => v6
-            .to_ipv4_mapped()
-            .map(IpAddr::V4)
-            .unwrap_or(IpAddr::V6(v6)),
-        v4 => v4,
     }
 }
 

@@ -83,3 +83,32 @@ async fn graphql_counts_the_forwarded_address_behind_a_trusted_proxy() {
     assert_eq!(status(post("198.51.100.5", "203.0.113.4")).await, 200);
     assert_eq!(status(post("198.51.100.5", "203.0.113.5")).await, 429);
 }
+
+/// `/idx/` reads the client address through the same piece as REST and GraphQL
+/// (`roost::guard::Client`): behind a trusted proxy, its per-address rate counts the
+/// forwarded address; an untrusted peer is counted as itself, whatever it claims.
+#[tokio::test]
+async fn idx_counts_the_forwarded_address_behind_a_trusted_proxy() {
+    let trusted = TrustedProxies::parse(&["10.0.0.0/8"]).unwrap();
+    let app = shared().app(Env::Local, |c| {
+        c.trusted_proxies = trusted;
+        c.graphql.rate_limit = 2;
+    });
+    let post = |peer: &str, forwarded: &str| {
+        from(Method::POST, "/idx/", peer)
+            .header("content-type", "application/json")
+            .header("x-forwarded-for", forwarded)
+            .body(axum::body::Body::from(r#"{"indexName":"committees"}"#))
+            .unwrap()
+    };
+    let status = |req| async { oneshot(&app, req).await.status.as_u16() };
+    // Two proxies, one client: one budget.
+    assert_eq!(status(post("10.0.0.1", "203.0.113.1")).await, 200);
+    assert_eq!(status(post("10.0.0.2", "203.0.113.1")).await, 200);
+    assert_eq!(status(post("10.0.0.1", "203.0.113.1")).await, 429);
+    // Another client behind the same proxy has its own budget.
+    assert_eq!(status(post("10.0.0.1", "203.0.113.2")).await, 200);
+    assert_eq!(status(post("198.51.100.5", "203.0.113.3")).await, 200);
+    assert_eq!(status(post("198.51.100.5", "203.0.113.4")).await, 200);
+    assert_eq!(status(post("198.51.100.5", "203.0.113.5")).await, 429);
+}
