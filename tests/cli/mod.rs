@@ -17,6 +17,7 @@ mod mirror;
 mod public_dataset;
 mod readme;
 mod refusals;
+mod sample;
 mod serve;
 mod shutdown;
 mod streaming;
