@@ -182,12 +182,10 @@ fn records() -> Sample {
     }
 }
 
-/// The sample's files: (file name, contents), the interchange files in [`FILES`]
-/// order, then [`COMMUNITY`].
-pub fn files() -> Vec<(String, String)> {
-    let mut s = records();
+/// The records of the frontend's GraphQL pages, from their own stream: fields added
+/// to the older records, then (pull requests, posts, health metrics).
+fn page_records(s: &mut Sample) -> (Vec<Obj>, Vec<Obj>, Vec<Obj>) {
     let logins: Vec<String> = s.members.iter().map(|m| m.s("login").to_string()).collect();
-
     let rng = &mut PyRandom::new(pages::SEED);
     pages::add_organization_fields(rng, &mut s.organizations);
     let groups = [
@@ -210,7 +208,12 @@ pub fn files() -> Vec<(String, String)> {
     let pull_requests = pages::pull_requests(rng, &s.repositories, &s.issues, &logins);
     let posts = pages::posts(rng);
     let health = pages::health_metrics(rng, &s.projects);
+    (pull_requests, posts, health)
+}
 
+/// The about and board pages' records, from their own stream: the about page's
+/// project added to the older records, then (boards, member snapshots).
+fn about_records(s: &mut Sample) -> (Vec<Obj>, Vec<Obj>) {
     let rng = &mut PyRandom::new(frontend::SEED);
     frontend::add_about(
         rng,
@@ -222,14 +225,21 @@ pub fn files() -> Vec<(String, String)> {
             projects: &mut s.projects,
         },
     );
-    let (boards, member_snapshots) = frontend::boards(
+    frontend::boards(
         rng,
         &mut s.members,
         &s.chapters,
         &s.projects,
         &s.repositories,
-    );
+    )
+}
 
+/// The sample's files: (file name, contents), the interchange files in [`FILES`]
+/// order, then [`COMMUNITY`].
+pub fn files() -> Vec<(String, String)> {
+    let mut s = records();
+    let (pull_requests, posts, health) = page_records(&mut s);
+    let (boards, member_snapshots) = about_records(&mut s);
     let rng = &mut PyRandom::new(mentorship::SEED);
     let (programs, modules) = mentorship::mentorship(rng, &s.members, &s.projects, &s.issues);
 

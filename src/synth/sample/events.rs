@@ -306,29 +306,7 @@ fn snapshot_lists(
     }
     let mut releases: Vec<J> = rel.iter().map(release_ref).collect();
     if hidden {
-        chapters.extend(
-            keys(k.chapters.iter().filter(|c| !c.active()).cloned().collect())
-                .into_iter()
-                .take(2),
-        );
-        projects.extend(keys(
-            k.projects.iter().filter(|p| !p.active()).cloned().collect(),
-        ));
-        releases.extend(
-            k.releases
-                .iter()
-                .filter(|x| matches!(x.get("published_at"), None | Some(J::Null)))
-                .map(release_ref),
-        );
-        // a tag with "/" and the case-only pair
-        for x in k.releases {
-            if ["release/2.1", "V1.0.0", "v1.0.0"].contains(&x.s("tag_name")) {
-                let reference = release_ref(x);
-                if !releases.contains(&reference) {
-                    releases.push(reference);
-                }
-            }
-        }
+        hidden_extras(k, &mut chapters, &mut projects, &mut releases);
     }
     for list in [&mut chapters, &mut projects] {
         let mut seen = std::collections::HashSet::new();
@@ -339,4 +317,35 @@ fn snapshot_lists(
     r.set("new_members", members);
     r.set("new_issues", J::Arr(issues));
     r.set("new_releases", J::Arr(releases));
+}
+
+/// What a snapshot of the "hidden" mode lists beyond the others: inactive chapters and
+/// projects, unpublished releases, a tag with "/" and the case-only pair.
+fn hidden_extras(
+    k: &Known,
+    chapters: &mut Vec<String>,
+    projects: &mut Vec<String>,
+    releases: &mut Vec<J>,
+) {
+    let inactive = |recs: &[Obj]| -> Vec<String> {
+        recs.iter()
+            .filter(|r| !r.active())
+            .map(|r| r.s("key").to_string())
+            .collect()
+    };
+    chapters.extend(inactive(k.chapters).into_iter().take(2));
+    projects.extend(inactive(k.projects));
+    let unpublished = k
+        .releases
+        .iter()
+        .filter(|x| matches!(x.get("published_at"), None | Some(J::Null)));
+    releases.extend(unpublished.map(release_ref));
+    for x in k.releases {
+        if ["release/2.1", "V1.0.0", "v1.0.0"].contains(&x.s("tag_name")) {
+            let reference = release_ref(x);
+            if !releases.contains(&reference) {
+                releases.push(reference);
+            }
+        }
+    }
 }

@@ -128,13 +128,26 @@ pub(super) fn add_entity_links(
         .iter()
         .map(|r| (r.s("organization").to_string(), r.s("name").to_string()))
         .collect();
-    let refs = |picked: Vec<(String, String)>| -> Vec<Obj> {
-        let pairs: Vec<(&str, &str)> = picked
-            .iter()
-            .map(|(o, n)| (o.as_str(), n.as_str()))
-            .collect();
-        repo_refs(&pairs)
-    };
+    chapter_links(rng, chapters, &repos);
+    committee_links(rng, committees, &repos);
+    project_links(projects);
+}
+
+/// `[{"organization": …, "name": …}, …]` of `k` of `repos`.
+fn sampled_refs(rng: &mut PyRandom, repos: &[(String, String)], k: usize) -> Vec<Obj> {
+    let picked = rng.sample(repos, k);
+    let pairs: Vec<(&str, &str)> = picked
+        .iter()
+        .map(|(o, n)| (o.as_str(), n.as_str()))
+        .collect();
+    repo_refs(&pairs)
+}
+
+fn slack(name: String, id: usize) -> Obj {
+    obj! { "platform" => "slack", "name" => name, "external_id" => format!("C{id:08X}") }
+}
+
+fn chapter_links(rng: &mut PyRandom, chapters: &mut [Obj], repos: &[(String, String)]) {
     for (i, c) in chapters.iter_mut().enumerate() {
         let part = c.s("key").trim_start_matches("www-chapter-").to_string();
         if c.active() {
@@ -159,10 +172,7 @@ pub(super) fn add_entity_links(
             c.set("related_urls", urls);
         }
         if i % 3 != 2 {
-            let mut channels = vec![obj! {
-                "platform" => "slack", "name" => format!("#chapter-{part}"),
-                "external_id" => format!("C{:08X}", 0x1A2B3C + i * 977),
-            }];
+            let mut channels = vec![slack(format!("#chapter-{part}"), 0x1A2B3C + i * 977)];
             if i % 5 == 0 {
                 channels
                     .push(obj! { "platform" => "discord", "name" => format!("{part}-chapter") });
@@ -170,27 +180,26 @@ pub(super) fn add_entity_links(
             c.set("channels", channels);
         }
         if i < 4 {
-            c.set("repositories", refs(rng.sample(&repos[..12], 2)));
+            c.set("repositories", sampled_refs(rng, &repos[..12], 2));
         }
     }
+}
+
+fn committee_links(rng: &mut PyRandom, committees: &mut [Obj], repos: &[(String, String)]) {
     for (i, c) in committees.iter_mut().enumerate() {
         let key = c.s("key").to_string();
         let part = key.trim_start_matches("www-committee-");
-        c.set(
-            "related_urls",
-            vec![format!("https://community.example.org/{key}/minutes/")],
-        );
-        c.set(
-            "channels",
-            vec![obj! {
-                "platform" => "slack", "name" => format!("#committee-{part}"),
-                "external_id" => format!("C{:08X}", 0x2B3C4D + i * 613),
-            }],
-        );
+        let minutes = format!("https://community.example.org/{key}/minutes/");
+        c.set("related_urls", vec![minutes]);
+        let channel = slack(format!("#committee-{part}"), 0x2B3C4D + i * 613);
+        c.set("channels", vec![channel]);
         if i < 3 {
-            c.set("repositories", refs(rng.sample(&repos[..14], 2 + i)));
+            c.set("repositories", sampled_refs(rng, &repos[..14], 2 + i));
         }
     }
+}
+
+fn project_links(projects: &mut [Obj]) {
     for (i, p) in projects.iter_mut().enumerate() {
         let part = p.s("key").trim_start_matches("www-project-").to_string();
         let mut urls: Vec<String> = p
@@ -212,13 +221,8 @@ pub(super) fn add_entity_links(
             p.set("related_urls", urls);
         }
         if i % 4 != 3 {
-            p.set(
-                "channels",
-                vec![obj! {
-                    "platform" => "slack", "name" => format!("#project-{part}"),
-                    "external_id" => format!("C{:08X}", 0x3C4D5E + i * 409),
-                }],
-            );
+            let channel = slack(format!("#project-{part}"), 0x3C4D5E + i * 409);
+            p.set("channels", vec![channel]);
         }
     }
 }
@@ -300,54 +304,13 @@ pub(super) fn pull_requests(
             .copied()
             .unwrap_or(last.unwrap_or(0) + 1);
         next_number.insert(repo.clone(), number + 1 + rng.randrange(0, 3));
-        let lo = if k < 20 {
-            day(2023, 11, 1)
-        } else {
-            day(2025, 11, 20)
-        };
-        let created = between(rng, lo, NOW - 2 * DAY);
-        let kind = rng.random();
-        let (org, name) = (&repo.0, &repo.1);
-        let (verb, thing) = (rng.pick(&PR_VERBS), rng.pick(&PR_THINGS));
-        let title = format!("{verb} {thing}");
-        let mut r = obj! { "organization" => org, "repository" => name, "number" => number, "title" => &title };
-        let (updated, closed) = if kind < 0.3 {
-            r.set("state", "open");
-            (between(rng, created, NOW), None)
-        } else {
-            r.set("state", "closed");
-            let closed = between(rng, created, NOW.min(created + 30 * DAY));
-            (
-                between(rng, closed, NOW.min(closed + 5 * DAY)),
-                Some(closed),
-            )
-        };
-        if rng.random() < 0.5 {
-            let closes = 1 + rng.randrange(0, last.unwrap_or(1).max(1));
-            r.set(
-                "body",
-                format!("## What\n\n{title}.\n\n## Why\n\nCloses #{closes}."),
-            );
-        }
-        let author = if k % 17 == 5 {
-            J::Null
-        } else {
-            J::from(rng.pick(&logins[..50]))
-        };
-        r.set("author", author);
-        r.set(
-            "url",
-            format!("https://github.com/{org}/{name}/pull/{number}"),
-        );
-        r.set("created_at", ts(created));
-        r.set("updated_at", ts(updated));
-        if let Some(closed) = closed {
-            r.set("closed_at", ts(closed));
-            if kind > 0.45 {
-                r.set("merged_at", ts(closed));
-            }
-        }
-        out.push(r);
+        out.push(pull_request(
+            rng,
+            k,
+            (&repo.0, &repo.1, number),
+            last,
+            &logins[..50],
+        ));
     }
     out.sort_by(|a, b| a.s("created_at").cmp(b.s("created_at")));
     out
@@ -365,6 +328,65 @@ const AUTHORS: [(&str, &str); 5] = [("Lars Eriksson", "https://avatars.example.o
     ("Chen Jing", ""), ("Amara Okafor", "https://avatars.example.org/amara.png"),
     ("Sofía Martínez", "https://avatars.example.org/sofia.png"),
     ("Kwame Schmidt", "")];
+
+/// The `k`th pull request: `number` of a repository whose last issue is `last`.
+fn pull_request(
+    rng: &mut PyRandom,
+    k: usize,
+    (org, name, number): (&str, &str, i64),
+    last: Option<i64>,
+    logins: &[String],
+) -> Obj {
+    let lo = if k < 20 {
+        day(2023, 11, 1)
+    } else {
+        day(2025, 11, 20)
+    };
+    let created = between(rng, lo, NOW - 2 * DAY);
+    let kind = rng.random();
+    let (verb, thing) = (rng.pick(&PR_VERBS), rng.pick(&PR_THINGS));
+    let title = format!("{verb} {thing}");
+    let mut r = obj! {
+        "organization" => org, "repository" => name, "number" => number, "title" => &title,
+    };
+    let (updated, closed) = if kind < 0.3 {
+        r.set("state", "open");
+        (between(rng, created, NOW), None)
+    } else {
+        r.set("state", "closed");
+        let closed = between(rng, created, NOW.min(created + 30 * DAY));
+        (
+            between(rng, closed, NOW.min(closed + 5 * DAY)),
+            Some(closed),
+        )
+    };
+    if rng.random() < 0.5 {
+        let closes = 1 + rng.randrange(0, last.unwrap_or(1).max(1));
+        r.set(
+            "body",
+            format!("## What\n\n{title}.\n\n## Why\n\nCloses #{closes}."),
+        );
+    }
+    let author = if k % 17 == 5 {
+        J::Null
+    } else {
+        J::from(rng.pick(logins))
+    };
+    r.set("author", author);
+    r.set(
+        "url",
+        format!("https://github.com/{org}/{name}/pull/{number}"),
+    );
+    r.set("created_at", ts(created));
+    r.set("updated_at", ts(updated));
+    if let Some(closed) = closed {
+        r.set("closed_at", ts(closed));
+        if kind > 0.45 {
+            r.set("merged_at", ts(closed));
+        }
+    }
+    r
+}
 
 /// `text` lower-cased, every character that is not a letter or digit a dash, runs of
 /// dashes one, none at either end.
