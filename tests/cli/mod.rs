@@ -18,6 +18,7 @@ mod public_dataset;
 mod readme;
 mod refusals;
 mod sample;
+mod sample_coverage;
 mod serve;
 mod shutdown;
 mod streaming;
