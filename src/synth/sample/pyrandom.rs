@@ -1,6 +1,6 @@
 //! The random stream the sample is drawn from: CPython 3.11's `random.Random`, draw for
-//! draw, so the committed sample (first written by a Python generator) stays the bytes
-//! it is. The Mersenne Twister seeded with `init_by_array` from the seed's 32-bit
+//! draw (the stream the sample's records were first drawn from, so its bytes stay as
+//! the tests know them). The Mersenne Twister seeded with `init_by_array` from the seed's 32-bit
 //! words, and the methods of `Lib/random.py` built on it, each consuming the stream
 //! exactly as Python's does (`_randbelow` with rejection, `sample`'s two algorithms,
 //! `choices` with and without weights).
