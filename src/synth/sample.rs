@@ -27,7 +27,7 @@ mod community;
 mod events;
 mod frontend;
 mod issues;
-pub(crate) mod json;
+mod json;
 mod mentorship;
 mod pages;
 mod people;
