@@ -174,6 +174,14 @@ pub enum DbCommand {
         #[command(flatten)]
         wait: WaitArg,
     },
+    /// Write the sample dataset shipped with roost (data/sample/) from its generator:
+    /// deterministic, the same bytes every run. The folder is replaced whole, so one
+    /// holding other files is refused.
+    Sample {
+        /// The folder to write (written beside it, then moved into place).
+        #[arg(long, value_name = "DIR", default_value = "data/sample")]
+        out: PathBuf,
+    },
 }
 
 /// `--allow-empty`: a kind of record ([`store::KINDS`]) or `all`.
@@ -538,6 +546,10 @@ pub fn run() -> anyhow::Result<ExitCode> {
                 scale.as_str(),
                 db.db.display()
             );
+        }
+        Command::Db(DbCommand::Sample { out }) => {
+            let files = crate::synth::sample::write(&out)?;
+            println!("wrote the sample ({files} files) to {}", out.display());
         }
         Command::Db(DbCommand::Check { db, json }) => {
             let problems = store::check(&db.db)?;

@@ -47,6 +47,7 @@ mod mentorship;
 mod pages;
 mod people;
 mod random;
+pub mod sample;
 mod text;
 mod words;
 

@@ -17,6 +17,8 @@ mod mirror;
 mod public_dataset;
 mod readme;
 mod refusals;
+mod sample;
+mod sample_coverage;
 mod serve;
 mod shutdown;
 mod streaming;

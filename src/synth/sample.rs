@@ -1,0 +1,376 @@
+//! `roost db sample`: the committed sample dataset (`data/sample/`), written from
+//! code. Deterministic: every draw comes from CPython's `random.Random` rebuilt draw
+//! for draw ([`pyrandom`]), so the files are the bytes the sample has always had (the
+//! REST and GraphQL tests read them), and nothing depends on the clock, the locale or
+//! hash order.
+//!
+//! The records are invented but realistic in shape, and built to exercise every
+//! filter, ordering and tie-breaker of docs/api.md (the comments marked "exercises").
+//! The older files come from one stream seeded 20261122, drawn in the order of
+//! [`records`]; the records of the frontend's pages ([`pages`]), its about and board
+//! pages ([`frontend`]) and mentorship ([`mentorship`]) each from a stream of their
+//! own, drawn after, so adding them changed no earlier record.
+//!
+//! Unlike the benchmark datasets of [`super::synth`] (ChaCha8, sizes by scale), the
+//! sample is small and hand-shaped: the two share the interchange format, not their
+//! draws.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use json::Obj;
+use pyrandom::PyRandom;
+
+mod code;
+mod community;
+mod events;
+mod frontend;
+mod issues;
+mod json;
+mod mentorship;
+mod pages;
+mod people;
+mod pyrandom;
+mod time;
+
+/// The seed of the older files' stream.
+const SEED: u32 = 20_261_122;
+
+/// The interchange files of the sample, in the order they are written.
+pub const FILES: [&str; 22] = [
+    "organizations",
+    "members",
+    "repositories",
+    "repository_contributors",
+    "labels",
+    "issues",
+    "milestones",
+    "releases",
+    "chapters",
+    "committees",
+    "projects",
+    "events",
+    "sponsors",
+    "snapshots",
+    "pull_requests",
+    "posts",
+    "project_health_metrics",
+    "badges",
+    "boards",
+    "member_snapshots",
+    "programs",
+    "modules",
+];
+
+/// The community-wide values' file.
+pub const COMMUNITY: &str = "community.json";
+
+/// `text` in ASCII for a key: accents dropped (NFKD, combining marks removed), lower
+/// case, ø ł æ ß spelled out, every run of other characters one dash, none at either
+/// end.
+fn slug(text: &str) -> String {
+    use unicode_normalization::char::canonical_combining_class;
+    use unicode_normalization::UnicodeNormalization;
+    let plain: String = text
+        .nfkd()
+        .filter(|c| canonical_combining_class(*c) == 0)
+        .collect::<String>()
+        .to_lowercase()
+        .replace('ø', "o")
+        .replace('ł', "l")
+        .replace('æ', "ae")
+        .replace('ß', "ss");
+    let mut out = String::new();
+    for c in plain.chars() {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+/// A Pareto count: `int(paretovariate(alpha) * scale) - scale`, at most `cap`.
+fn pareto(rng: &mut PyRandom, scale: i64, alpha: f64, cap: i64) -> i64 {
+    let v = (rng.paretovariate(alpha) * scale as f64) as i64 - scale;
+    v.min(cap)
+}
+
+/// Every record of the sample, by file.
+struct Sample {
+    organizations: Vec<Obj>,
+    members: Vec<Obj>,
+    repositories: Vec<Obj>,
+    contributors: Vec<Obj>,
+    labels: Vec<Obj>,
+    issues: Vec<Obj>,
+    milestones: Vec<Obj>,
+    releases: Vec<Obj>,
+    chapters: Vec<Obj>,
+    committees: Vec<Obj>,
+    projects: Vec<Obj>,
+    events: Vec<Obj>,
+    sponsors: Vec<Obj>,
+    snapshots: Vec<Obj>,
+}
+
+/// The older files' records, from the one stream, in draw order.
+fn records() -> Sample {
+    let rng = &mut PyRandom::new(SEED);
+    let organizations = people::organizations(rng);
+    let members = people::members(rng);
+    let names: community::Names = members
+        .iter()
+        .map(|m| {
+            let login = m.s("login").to_string();
+            let name = if m.truthy("name") {
+                m.s("name").to_string()
+            } else {
+                login.clone()
+            };
+            (login, name)
+        })
+        .collect();
+    let logins: Vec<String> = members.iter().map(|m| m.s("login").to_string()).collect();
+    let core = &logins[..70]; // the people of repositories, issues and leadership
+    let labels = people::labels();
+    let label_names: Vec<String> = labels.iter().map(|l| l.s("name").to_string()).collect();
+    let contributors = people::contributors(rng, core);
+    let issue_people: Vec<String> = core.iter().chain(&logins[..20]).cloned().collect();
+    let issues = issues::issues(rng, &issue_people, &label_names);
+    let mut contributed = std::collections::HashMap::new();
+    for c in &contributors {
+        let key = (
+            c.s("organization").to_string(),
+            c.s("repository").to_string(),
+        );
+        *contributed.entry(key).or_insert(0i64) += 1;
+    }
+    let repositories = code::repositories(rng, &issues, &contributed);
+    let milestones = code::milestones(rng, core);
+    let releases = code::releases(rng, &core[..40]);
+    let chapters = community::chapters(rng, &names, &logins);
+    let committees = community::committees(rng, &names, core);
+    let projects = community::projects(rng, &names, core);
+    let events = events::events(rng);
+    let sponsors = events::sponsors(rng);
+    let known = events::Known {
+        chapters: &chapters,
+        projects: &projects,
+        members: &members,
+        issues: &issues,
+        releases: &releases,
+    };
+    let snapshots = events::snapshots(rng, &known);
+    Sample {
+        organizations,
+        members,
+        repositories,
+        contributors,
+        labels,
+        issues,
+        milestones,
+        releases,
+        chapters,
+        committees,
+        projects,
+        events,
+        sponsors,
+        snapshots,
+    }
+}
+
+/// The records of the frontend's GraphQL pages, from their own stream: fields added
+/// to the older records, then (pull requests, posts, health metrics).
+fn page_records(s: &mut Sample) -> (Vec<Obj>, Vec<Obj>, Vec<Obj>) {
+    let logins: Vec<String> = s.members.iter().map(|m| m.s("login").to_string()).collect();
+    let rng = &mut PyRandom::new(pages::SEED);
+    pages::add_organization_fields(rng, &mut s.organizations);
+    let groups = [
+        ("Project Leader", &s.projects[..]),
+        ("Chapter Leader", &s.chapters[..]),
+        ("Committee Member", &s.committees[..]),
+    ];
+    pages::add_member_fields(rng, &mut s.members, groups);
+    for recs in [&mut s.chapters, &mut s.committees, &mut s.projects] {
+        pages::add_leader_roles(rng, recs);
+    }
+    pages::add_entity_links(
+        rng,
+        &mut s.chapters,
+        &mut s.committees,
+        &mut s.projects,
+        &s.repositories,
+    );
+    pages::add_repository_labels(rng, &mut s.labels, &mut s.issues);
+    let pull_requests = pages::pull_requests(rng, &s.repositories, &s.issues, &logins);
+    let posts = pages::posts(rng);
+    let health = pages::health_metrics(rng, &s.projects);
+    (pull_requests, posts, health)
+}
+
+/// The about and board pages' records, from their own stream: the about page's
+/// project added to the older records, then (boards, member snapshots).
+fn about_records(s: &mut Sample) -> (Vec<Obj>, Vec<Obj>) {
+    let rng = &mut PyRandom::new(frontend::SEED);
+    frontend::add_about(
+        rng,
+        frontend::About {
+            members: &mut s.members,
+            repositories: &mut s.repositories,
+            contributors: &mut s.contributors,
+            milestones: &mut s.milestones,
+            projects: &mut s.projects,
+        },
+    );
+    frontend::boards(
+        rng,
+        &mut s.members,
+        &s.chapters,
+        &s.projects,
+        &s.repositories,
+    )
+}
+
+/// The sample's files: (file name, contents), the interchange files in [`FILES`]
+/// order, then [`COMMUNITY`].
+pub fn files() -> Vec<(String, String)> {
+    let mut s = records();
+    let (pull_requests, posts, health) = page_records(&mut s);
+    let (boards, member_snapshots) = about_records(&mut s);
+    let rng = &mut PyRandom::new(mentorship::SEED);
+    let (programs, modules) = mentorship::mentorship(rng, &s.members, &s.projects, &s.issues);
+
+    let all: [Vec<Obj>; 22] = [
+        s.organizations,
+        s.members,
+        s.repositories,
+        s.contributors,
+        s.labels,
+        s.issues,
+        s.milestones,
+        s.releases,
+        s.chapters,
+        s.committees,
+        s.projects,
+        s.events,
+        s.sponsors,
+        s.snapshots,
+        pull_requests,
+        posts,
+        health,
+        pages::badges(),
+        boards,
+        member_snapshots,
+        programs,
+        modules,
+    ];
+    let mut out: Vec<(String, String)> = FILES
+        .iter()
+        .zip(all)
+        .map(|(name, records)| {
+            let text: String = records.iter().map(|r| r.line(false)).collect();
+            (format!("{name}.jsonl"), text)
+        })
+        .collect();
+    out.push((COMMUNITY.to_string(), pages::community().line(true)));
+    out
+}
+
+/// Why `roost db sample` could not write the sample.
+#[derive(Debug, thiserror::Error)]
+pub enum SampleError {
+    #[error("cannot write the sample at {path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+    #[error("{0} is not a folder")]
+    NotAFolder(PathBuf),
+    #[error(
+        "{dir} holds {file}, which is not a file of the sample; refusing to replace the folder \
+         (give --out a new folder or the sample's own)"
+    )]
+    Foreign { dir: PathBuf, file: String },
+}
+
+/// Writes the sample in `dir`: in a temporary folder beside it, moved into place when
+/// complete, so a failure leaves the previous sample as it was. A `dir` holding
+/// anything but the sample's files is refused (it is replaced whole). The number of
+/// files written.
+pub fn write(dir: &Path) -> Result<usize, SampleError> {
+    let io_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| SampleError::Io { path, source }
+    };
+    let exists = match fs::symlink_metadata(dir) {
+        Ok(meta) if meta.is_dir() => true,
+        Ok(_) => return Err(SampleError::NotAFolder(dir.to_path_buf())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => false,
+        Err(e) => return Err(io_err(dir)(e)),
+    };
+    let files = files();
+    if exists {
+        for entry in fs::read_dir(dir).map_err(io_err(dir))? {
+            let name = entry
+                .map_err(io_err(dir))?
+                .file_name()
+                .to_string_lossy()
+                .into_owned();
+            if !files.iter().any(|(f, _)| *f == name) {
+                return Err(SampleError::Foreign {
+                    dir: dir.to_path_buf(),
+                    file: name,
+                });
+            }
+        }
+    }
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = dir
+        .file_name()
+        .map_or_else(|| "sample".into(), |n| n.to_string_lossy().into_owned());
+    fs::create_dir_all(&parent).map_err(io_err(&parent))?;
+    let pid = std::process::id();
+    let tmp = parent.join(format!(".{name}.tmp-{pid}"));
+    let _ = fs::remove_dir_all(&tmp);
+    let written = (|| {
+        fs::create_dir(&tmp).map_err(io_err(&tmp))?;
+        for (file, text) in &files {
+            let path = tmp.join(file);
+            let mut f = fs::File::create(&path).map_err(io_err(&path))?;
+            f.write_all(text.as_bytes()).map_err(io_err(&path))?;
+            f.sync_all().map_err(io_err(&path))?;
+        }
+        if exists {
+            let old = parent.join(format!(".{name}.old-{pid}"));
+            fs::rename(dir, &old).map_err(io_err(dir))?;
+            fs::rename(&tmp, dir).map_err(io_err(dir))?;
+            let _ = fs::remove_dir_all(&old);
+        } else {
+            fs::rename(&tmp, dir).map_err(io_err(dir))?;
+        }
+        Ok(files.len())
+    })();
+    if written.is_err() {
+        let _ = fs::remove_dir_all(&tmp);
+    }
+    written
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slug;
+
+    #[test]
+    fn slugs_drop_accents_and_join_words() {
+        assert_eq!(slug("Ünal Yılmaz"), "unal-y-lmaz");
+        assert_eq!(slug("İstanbul"), "istanbul");
+        assert_eq!(
+            slug("Søren Łukasz Æbleskiver Straße"),
+            "soren-lukasz-aebleskiver-strasse"
+        );
+        assert_eq!(slug("O'Brien"), "o-brien");
+    }
+}
