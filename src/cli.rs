@@ -519,11 +519,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
             };
             let counts = store::import_dir_keeping(&dir, &db.db, &allow_empty, crate::idx::build)?;
             if json {
-                let records: serde_json::Map<String, serde_json::Value> = counts
-                    .0
-                    .iter()
-                    .map(|(kind, n)| (kind.to_string(), (*n).into()))
-                    .collect();
+                let records = count_object(counts.0.iter().map(|(kind, n)| (*kind, *n)));
                 print_json(&serde_json::json!({
                     "dir": dir,
                     "db": db.db,
@@ -590,10 +586,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
             let counts = store::export::export_dir(&conn, &dir, force)?;
             let records: usize = counts.iter().map(|(_, n)| n).sum();
             if json {
-                let files: serde_json::Map<String, serde_json::Value> = counts
-                    .iter()
-                    .map(|(file, n)| (file.to_string(), (*n).into()))
-                    .collect();
+                let files = count_object(counts.iter().map(|(file, n)| (*file, *n as u64)));
                 print_json(&serde_json::json!({
                     "db": db.db,
                     "dir": dir,
@@ -685,6 +678,15 @@ fn trusted_clients(values: &[String]) -> anyhow::Result<Vec<ipnet::IpNet>> {
 }
 
 /// One JSON document on its own line of stdout (`--json`).
+/// Counts by name as a JSON object, for `--json` summaries.
+fn count_object<'a>(
+    counts: impl Iterator<Item = (&'a str, u64)>,
+) -> serde_json::Map<String, serde_json::Value> {
+    counts
+        .map(|(name, n)| (name.to_string(), n.into()))
+        .collect()
+}
+
 fn print_json(value: &impl serde::Serialize) {
     match serde_json::to_string(value) {
         Ok(text) => println!("{text}"),

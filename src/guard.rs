@@ -24,3 +24,14 @@ pub mod rate;
 pub use client::Client;
 pub use credential::{CredentialCheck, Refusal};
 pub use rate::{RateCheck, RateLimited};
+
+/// A header map of `(name, value)` pairs, for the tests of the concerns and of the
+/// shim's proxy rules.
+#[cfg(test)]
+pub(crate) fn test_headers(pairs: &[(&'static str, &str)]) -> axum::http::HeaderMap {
+    let mut h = axum::http::HeaderMap::new();
+    for (name, value) in pairs {
+        h.append(*name, axum::http::HeaderValue::from_str(value).unwrap());
+    }
+    h
+}

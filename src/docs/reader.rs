@@ -592,6 +592,19 @@ impl<'a> Reader<'a> {
 
     /// An example value of a schema: its own example if it has one, otherwise one
     /// made from types, formats, enums and bounds.
+    /// The example of the first of `items` (null when there is none).
+    fn first_example(
+        &self,
+        items: &'a [RefOr<Schema>],
+        hint: &str,
+        depth: usize,
+    ) -> Result<Example, serde_json::Error> {
+        match items.first() {
+            Some(s) => self.example(s, hint, depth + 1),
+            None => Ok(Example::Null),
+        }
+    }
+
     fn example(
         &self,
         schema: &'a RefOr<Schema>,
@@ -651,18 +664,9 @@ impl<'a> Reader<'a> {
                 Some(items) => Example::Array(vec![self.example(items, hint, depth + 1)?]),
                 None => Example::Array(Vec::new()),
             },
-            Schema::OneOf(one) => one
-                .items
-                .first()
-                .map(|s| self.example(s, hint, depth + 1))
-                .transpose()?
-                .unwrap_or(Example::Null),
-            Schema::AnyOf(any) => any
-                .items
-                .first()
-                .map(|s| self.example(s, hint, depth + 1))
-                .transpose()?
-                .unwrap_or(Example::Null),
+            // The first choice stands for all of them.
+            Schema::OneOf(one) => self.first_example(&one.items, hint, depth)?,
+            Schema::AnyOf(any) => self.first_example(&any.items, hint, depth)?,
             Schema::AllOf(all) => {
                 let mut fields = Vec::new();
                 for part in &all.items {

@@ -82,23 +82,26 @@ fn operation_samples(site: &Path, template: &str) -> Option<OperationSamples> {
     let target = tree::route(&tree::split_path(&path)?);
     let mut examples = Vec::new();
     let mut note = String::new();
+    if let Target::List { .. } = target {
+        if let Some(items) = body["items"].as_array_mut() {
+            if items.len() > LIST_ITEMS {
+                note = format!("{} of the page's {} items shown", LIST_ITEMS, items.len());
+                items.truncate(LIST_ITEMS);
+                text = indent_json(body.to_string().as_bytes());
+            }
+        }
+    }
+    let total_pages = body["total_pages"].as_u64().unwrap_or(1);
+    examples.push(Sample {
+        status: 200,
+        request: path.clone(),
+        body,
+        text,
+        note,
+    });
+    examples.push(unauthorized(&path));
     match target {
         Target::List { spec, .. } => {
-            let total_pages = body["total_pages"].as_u64().unwrap_or(1);
-            if let Some(items) = body["items"].as_array_mut() {
-                if items.len() > LIST_ITEMS {
-                    note = format!("{} of the page's {} items shown", LIST_ITEMS, items.len());
-                    items.truncate(LIST_ITEMS);
-                    text = indent_json(body.to_string().as_bytes());
-                }
-            }
-            examples.push(Sample {
-                status: 200,
-                request: path.clone(),
-                body,
-                text,
-                note,
-            });
             if let Err(errors) = tree::list_query(spec, Some("page=0")) {
                 examples.push(sample(
                     400,
@@ -106,7 +109,6 @@ fn operation_samples(site: &Path, template: &str) -> Option<OperationSamples> {
                     &rest_errors::invalid(errors),
                 ));
             }
-            examples.push(unauthorized(&path));
             let page = total_pages + 1;
             let text = AnswerError::PageNotFound { page, total_pages }.to_string();
             examples.push(sample(
@@ -116,14 +118,6 @@ fn operation_samples(site: &Path, template: &str) -> Option<OperationSamples> {
             ));
         }
         Target::Detail { spec, .. } => {
-            examples.push(Sample {
-                status: 200,
-                request: path.clone(),
-                body,
-                text,
-                note,
-            });
-            examples.push(unauthorized(&path));
             let missing = match path.rsplit_once('/') {
                 Some((parent, _)) => format!("{parent}/no-such-{}", spec.singular.to_lowercase()),
                 None => path.clone(),

@@ -55,15 +55,8 @@ fn same_secret(a: &[u8], b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::HeaderValue;
 
-    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        for (name, value) in pairs {
-            h.append(*name, HeaderValue::from_str(value).unwrap());
-        }
-        h
-    }
+    use crate::guard::test_headers as headers;
 
     #[test]
     fn the_header_must_equal_the_cookie() {

@@ -250,19 +250,38 @@ fn contributor_parts(list: Vec<Contributor>) -> (Value, Vec<String>) {
     (Value::Array(hits), words)
 }
 
+/// Every row of `sql` made into a document by `doc`, in the statement's order.
+fn docs(
+    conn: &Connection,
+    sql: &str,
+    mut doc: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<Doc>,
+) -> rusqlite::Result<Vec<Doc>> {
+    let mut stmt = conn.prepare(sql)?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(doc(row)?);
+    }
+    Ok(out)
+}
+
+/// A hit written as a JSON object literal.
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
 fn chapters(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     let mut leaders = leaders(conn, "chapter")?;
     let mut urls = related_urls(conn, "chapter")?;
     let mut contributors = contributors(conn, "chapter_repositories", "chapter_id")?;
-    let mut stmt = conn.prepare(
-        "SELECT t.id, t.key, t.name, t.country, t.region, t.latitude, t.longitude, t.summary, \
-            t.url, t.created_at, t.updated_at, COALESCE(t.suggested_location, '') \
+    let sql = "SELECT t.id, t.key, t.name, t.country, t.region, t.latitude, t.longitude, \
+            t.summary, t.url, t.created_at, t.updated_at, COALESCE(t.suggested_location, '') \
          FROM api_chapters t \
-         ORDER BY t.created_at, t.updated_at DESC, t.id",
-    )?;
-    let mut rows = stmt.query([])?;
-    let mut docs = Vec::new();
-    while let Some(row) = rows.next()? {
+         ORDER BY t.created_at, t.updated_at DESC, t.id";
+    docs(conn, sql, |row| {
         let id: i64 = row.get(0)?;
         let key = short_key(&row.get::<_, String>(1)?, "www-chapter-").to_string();
         let name: String = row.get(2)?;
@@ -273,30 +292,28 @@ fn chapters(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
         let suggested: String = row.get(11)?;
         let leaders = leaders.remove(&id).unwrap_or_default();
         let (top, top_words) = contributor_parts(contributors.remove(&id).unwrap_or_default());
-        let mut hit = Map::new();
+        let mut hit = object(json!({
+            "country": country,
+            "createdAt": ts(created),
+            "isActive": true,
+            "key": key,
+            "leaders": leaders,
+            "name": name,
+            "region": region,
+            "relatedUrls": urls.remove(&id).unwrap_or_default(),
+            "suggestedLocation": suggested,
+            "summary": row.get::<_, String>(7)?,
+            "topContributors": top,
+            "updatedAt": ts(updated),
+            "url": row.get::<_, String>(8)?,
+        }));
         if let (Some(lat), Some(lng)) = (lat, lng) {
             hit.insert("_geoloc".into(), json!({ "lat": lat, "lng": lng }));
         }
-        hit.insert("country".into(), json!(country));
-        hit.insert("createdAt".into(), json!(ts(created)));
-        hit.insert("isActive".into(), json!(true));
-        hit.insert("key".into(), json!(key));
-        hit.insert("leaders".into(), json!(leaders));
-        hit.insert("name".into(), json!(name));
-        hit.insert("region".into(), json!(region));
-        hit.insert(
-            "relatedUrls".into(),
-            json!(urls.remove(&id).unwrap_or_default()),
-        );
-        hit.insert("suggestedLocation".into(), json!(suggested));
-        hit.insert("summary".into(), json!(row.get::<_, String>(7)?));
-        hit.insert("topContributors".into(), top);
-        hit.insert("updatedAt".into(), json!(ts(updated)));
-        hit.insert("url".into(), json!(row.get::<_, String>(8)?));
         let mut body = leaders;
         body.extend(top_words);
         body.extend([suggested, country.clone(), region]);
-        docs.push(Doc {
+        Ok(Doc {
             hit,
             head: vec![name.clone()],
             body,
@@ -310,52 +327,44 @@ fn chapters(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
                 ("created_at", Key::Int(created)),
                 ("updated_at", Key::Int(updated)),
             ],
-        });
-    }
-    Ok(docs)
+        })
+    })
 }
 
 fn committees(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     let mut leaders = leaders(conn, "committee")?;
     let mut urls = related_urls(conn, "committee")?;
     let mut contributors = contributors(conn, "committee_repositories", "committee_id")?;
-    let mut stmt = conn.prepare(
-        "SELECT t.id, t.key, t.name, t.summary, t.url, t.created_at, t.updated_at \
+    let sql = "SELECT t.id, t.key, t.name, t.summary, t.url, t.created_at, t.updated_at \
          FROM api_committees t \
-         ORDER BY lower(t.name), t.created_at, t.updated_at DESC, t.id",
-    )?;
-    let mut rows = stmt.query([])?;
-    let mut docs = Vec::new();
-    while let Some(row) = rows.next()? {
+         ORDER BY lower(t.name), t.created_at, t.updated_at DESC, t.id";
+    docs(conn, sql, |row| {
         let id: i64 = row.get(0)?;
         let key = short_key(&row.get::<_, String>(1)?, "www-committee-").to_string();
         let name: String = row.get(2)?;
         let leaders = leaders.remove(&id).unwrap_or_default();
         let (top, top_words) = contributor_parts(contributors.remove(&id).unwrap_or_default());
-        let mut hit = Map::new();
-        hit.insert("createdAt".into(), json!(ts(row.get(5)?)));
-        hit.insert("key".into(), json!(key));
-        hit.insert("leaders".into(), json!(leaders));
-        hit.insert("name".into(), json!(name));
-        hit.insert(
-            "relatedUrls".into(),
-            json!(urls.remove(&id).unwrap_or_default()),
-        );
-        hit.insert("summary".into(), json!(row.get::<_, String>(3)?));
-        hit.insert("topContributors".into(), top);
-        hit.insert("updatedAt".into(), json!(ts(row.get(6)?)));
-        hit.insert("url".into(), json!(row.get::<_, String>(4)?));
+        let hit = object(json!({
+            "createdAt": ts(row.get(5)?),
+            "key": key,
+            "leaders": leaders,
+            "name": name,
+            "relatedUrls": urls.remove(&id).unwrap_or_default(),
+            "summary": row.get::<_, String>(3)?,
+            "topContributors": top,
+            "updatedAt": ts(row.get(6)?),
+            "url": row.get::<_, String>(4)?,
+        }));
         let mut body = leaders;
         body.extend(top_words);
-        docs.push(Doc {
+        Ok(Doc {
             hit,
             head: vec![name.clone()],
             body,
             facets: vec![("idx_key", key), ("idx_name", name)],
             sorts: Vec::new(),
-        });
-    }
-    Ok(docs)
+        })
+    })
 }
 
 /// A JSON array of strings stored as text (`languages`, `topics`); anything else is
@@ -484,34 +493,29 @@ fn projects(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
         let join = |set: &std::collections::BTreeSet<String>| {
             set.iter().cloned().collect::<Vec<_>>().join(", ")
         };
-        let mut hit = Map::new();
-        hit.insert("contributorsCount".into(), json!(r.contributors));
-        hit.insert("forksCount".into(), json!(forks));
-        hit.insert("isActive".into(), json!(true));
-        hit.insert(
-            "issuesCount".into(),
-            json!(open_issues.get(&id).copied().unwrap_or(0)),
-        );
-        hit.insert("key".into(), json!(key));
-        hit.insert("languages".into(), json!(r.languages));
-        hit.insert("leaders".into(), json!(leaders));
-        hit.insert("level".into(), json!(level));
-        hit.insert("name".into(), json!(name));
-        hit.insert("openIssuesCount".into(), json!(r.open_issues));
-        hit.insert(
-            "openPullRequestsCount".into(),
-            json!(open_pulls.get(&id).copied().unwrap_or(0)),
-        );
-        hit.insert("organizations".into(), json!(join(&r.organizations)));
-        hit.insert("repositories".into(), Value::Array(r.top));
-        hit.insert("repositoriesCount".into(), json!(r.count));
-        hit.insert("starsCount".into(), json!(stars));
-        hit.insert("summary".into(), json!(row.get::<_, String>(7)?));
-        hit.insert("topContributors".into(), top);
-        hit.insert("topics".into(), json!(r.topics));
-        hit.insert("type".into(), json!(row.get::<_, String>(5)?));
-        hit.insert("updatedAt".into(), json!(ts(updated)));
-        hit.insert("url".into(), json!(row.get::<_, String>(8)?));
+        let hit = object(json!({
+            "contributorsCount": r.contributors,
+            "forksCount": forks,
+            "isActive": true,
+            "issuesCount": open_issues.get(&id).copied().unwrap_or(0),
+            "key": key,
+            "languages": r.languages,
+            "leaders": leaders,
+            "level": level,
+            "name": name,
+            "openIssuesCount": r.open_issues,
+            "openPullRequestsCount": open_pulls.get(&id).copied().unwrap_or(0),
+            "organizations": join(&r.organizations),
+            "repositories": Value::Array(r.top),
+            "repositoriesCount": r.count,
+            "starsCount": stars,
+            "summary": row.get::<_, String>(7)?,
+            "topContributors": top,
+            "topics": r.topics,
+            "type": row.get::<_, String>(5)?,
+            "updatedAt": ts(updated),
+            "url": row.get::<_, String>(8)?,
+        }));
         let mut body = r.words;
         body.extend(r.languages.iter().cloned());
         body.extend(r.topics.iter().cloned());
@@ -576,8 +580,7 @@ fn issues(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     // The open issues of repositories that belong to an active project (the first by
     // id, as GraphQL's `projectName`), newest first, then by the repository's
     // contributors, stars and forks (the original's custom ranking).
-    let mut stmt = conn.prepare(
-        "SELECT i.id, i.title, i.url, i.created_at, i.updated_at, r.name, r.languages, \
+    let sql = "SELECT i.id, i.title, i.url, i.created_at, i.updated_at, r.name, r.languages, \
             r.topics, COALESCE(r.description, ''), p.name, p.url, p.description, p.level, \
             COALESCE(a.login, ''), COALESCE(a.name, '') \
          FROM issues i \
@@ -589,11 +592,8 @@ fn issues(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
          LEFT JOIN members a ON a.id = i.author_id \
          WHERE i.state = 'open' \
          ORDER BY i.created_at DESC, i.updated_at DESC, r.contributors_count DESC, \
-            r.stars_count DESC, r.forks_count DESC, i.id",
-    )?;
-    let mut rows = stmt.query([])?;
-    let mut docs = Vec::new();
-    while let Some(row) = rows.next()? {
+            r.stars_count DESC, r.forks_count DESC, i.id";
+    docs(conn, sql, |row| {
         let id: i64 = row.get(0)?;
         let title: String = row.get(1)?;
         let repository: String = row.get(5)?;
@@ -601,15 +601,16 @@ fn issues(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
         let topics = string_list(&row.get::<_, String>(7)?);
         let project: String = row.get(9)?;
         let labels = labels.remove(&id).unwrap_or_default();
-        let mut hit = Map::new();
-        hit.insert("createdAt".into(), json!(ts(row.get(3)?)));
-        hit.insert("labels".into(), json!(labels));
-        hit.insert("projectName".into(), json!(project));
-        hit.insert("projectUrl".into(), json!(row.get::<_, String>(10)?));
-        hit.insert("repositoryLanguages".into(), json!(languages));
-        hit.insert("title".into(), json!(title));
-        hit.insert("updatedAt".into(), json!(ts(row.get(4)?)));
-        hit.insert("url".into(), json!(row.get::<_, String>(2)?));
+        let hit = object(json!({
+            "createdAt": ts(row.get(3)?),
+            "labels": labels,
+            "projectName": project,
+            "projectUrl": row.get::<_, String>(10)?,
+            "repositoryLanguages": languages,
+            "title": title,
+            "updatedAt": ts(row.get(4)?),
+            "url": row.get::<_, String>(2)?,
+        }));
         let mut body = labels;
         body.extend(languages);
         body.push(row.get(11)?);
@@ -624,59 +625,50 @@ fn issues(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
             ("idx_title", title.clone()),
         ];
         facets.extend(topics.into_iter().map(|t| ("idx_repository_topics", t)));
-        docs.push(Doc {
+        Ok(Doc {
             hit,
             head: vec![title, project, repository],
             body,
             facets,
             sorts: Vec::new(),
-        });
-    }
-    Ok(docs)
+        })
+    })
 }
 
 fn organizations(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
-    let mut stmt = conn.prepare(
-        "SELECT t.id, t.login, t.name, t.description, t.location, t.avatar_url, t.url, \
+    let sql = "SELECT t.id, t.login, t.name, t.description, t.location, t.avatar_url, t.url, \
             t.followers_count, t.collaborators_count, t.created_at, \
             (SELECT COUNT(*) FROM repositories r WHERE r.organization_id = t.id) \
          FROM api_organizations t \
-         ORDER BY t.followers_count DESC, t.collaborators_count DESC, t.created_at DESC, t.id",
-    )?;
-    let mut rows = stmt.query([])?;
-    let mut docs = Vec::new();
-    while let Some(row) = rows.next()? {
+         ORDER BY t.followers_count DESC, t.collaborators_count DESC, t.created_at DESC, t.id";
+    docs(conn, sql, |row| {
         let login: String = row.get(1)?;
         let name: String = row.get(2)?;
-        let mut hit = Map::new();
-        hit.insert("avatarUrl".into(), json!(row.get::<_, String>(5)?));
-        hit.insert("collaboratorsCount".into(), json!(row.get::<_, i64>(8)?));
-        hit.insert("createdAt".into(), json!(ts(row.get(9)?)));
-        hit.insert("description".into(), json!(row.get::<_, String>(3)?));
-        hit.insert("followersCount".into(), json!(row.get::<_, i64>(7)?));
-        hit.insert("location".into(), json!(row.get::<_, String>(4)?));
-        hit.insert("login".into(), json!(login));
-        hit.insert("name".into(), json!(name));
-        hit.insert(
-            "publicRepositoriesCount".into(),
-            json!(row.get::<_, i64>(10)?),
-        );
-        hit.insert("url".into(), json!(row.get::<_, String>(6)?));
-        docs.push(Doc {
+        let hit = object(json!({
+            "avatarUrl": row.get::<_, String>(5)?,
+            "collaboratorsCount": row.get::<_, i64>(8)?,
+            "createdAt": ts(row.get(9)?),
+            "description": row.get::<_, String>(3)?,
+            "followersCount": row.get::<_, i64>(7)?,
+            "location": row.get::<_, String>(4)?,
+            "login": login,
+            "name": name,
+            "publicRepositoriesCount": row.get::<_, i64>(10)?,
+            "url": row.get::<_, String>(6)?,
+        }));
+        Ok(Doc {
             hit,
             head: vec![name],
             body: vec![login],
             ..Doc::default()
-        });
-    }
-    Ok(docs)
+        })
+    })
 }
 
 fn users(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     // Ranked by contributions (summed over repositories), followers, public
     // repositories, all descending, then the oldest account first; the id last.
-    let mut stmt = conn.prepare(
-        "SELECT t.id, t.login, t.name, t.avatar_url, t.url, t.bio, t.company, t.location, \
+    let sql = "SELECT t.id, t.login, t.name, t.avatar_url, t.url, t.bio, t.company, t.location, \
             t.title, t.followers_count, t.following_count, t.public_repositories_count, \
             t.created_at, t.updated_at, \
             (SELECT COUNT(*) FROM member_badges b WHERE b.member_id = t.id) AS badges, \
@@ -684,142 +676,104 @@ fn users(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
          FROM members t LEFT JOIN (SELECT member_id, SUM(contributions_count) AS n \
             FROM repository_contributors GROUP BY member_id) c ON c.member_id = t.id \
          ORDER BY contributions DESC, t.followers_count DESC, \
-            t.public_repositories_count DESC, t.created_at, t.id",
-    )?;
-    let mut rows = stmt.query([])?;
-    let mut docs = Vec::new();
-    while let Some(row) = rows.next()? {
+            t.public_repositories_count DESC, t.created_at, t.id";
+    docs(conn, sql, |row| {
         let login: String = row.get(1)?;
         let name: String = row.get(2)?;
         let bio: String = row.get(5)?;
         let company: String = row.get(6)?;
         let location: String = row.get(7)?;
         let title: String = row.get(8)?;
-        let mut hit = Map::new();
-        hit.insert("avatarUrl".into(), json!(row.get::<_, String>(3)?));
-        hit.insert("badgeCount".into(), json!(row.get::<_, i64>(14)?));
-        hit.insert("bio".into(), json!(bio));
-        hit.insert("company".into(), json!(company));
-        hit.insert("createdAt".into(), json!(ts(row.get(12)?)));
-        hit.insert("followersCount".into(), json!(row.get::<_, i64>(9)?));
-        hit.insert("followingCount".into(), json!(row.get::<_, i64>(10)?));
-        hit.insert("key".into(), json!(login));
-        hit.insert("location".into(), json!(location));
-        hit.insert("login".into(), json!(login));
-        hit.insert("name".into(), json!(name));
-        hit.insert(
-            "publicRepositoriesCount".into(),
-            json!(row.get::<_, i64>(11)?),
-        );
-        hit.insert("title".into(), json!(title));
-        hit.insert("updatedAt".into(), json!(ts(row.get(13)?)));
-        hit.insert("url".into(), json!(row.get::<_, String>(4)?));
-        docs.push(Doc {
+        let hit = object(json!({
+            "avatarUrl": row.get::<_, String>(3)?,
+            "badgeCount": row.get::<_, i64>(14)?,
+            "bio": bio,
+            "company": company,
+            "createdAt": ts(row.get(12)?),
+            "followersCount": row.get::<_, i64>(9)?,
+            "followingCount": row.get::<_, i64>(10)?,
+            "key": login,
+            "location": location,
+            "login": login,
+            "name": name,
+            "publicRepositoriesCount": row.get::<_, i64>(11)?,
+            "title": title,
+            "updatedAt": ts(row.get(13)?),
+            "url": row.get::<_, String>(4)?,
+        }));
+        Ok(Doc {
             hit,
             head: vec![login.clone(), name.clone()],
             body: vec![company, location, bio],
             facets: vec![("idx_key", login), ("idx_name", name), ("idx_title", title)],
             sorts: Vec::new(),
-        });
-    }
-    Ok(docs)
+        })
+    })
 }
 
 fn events(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     // Latest first.
-    let mut stmt = conn.prepare(
-        "SELECT t.key, t.name, t.category, t.start_date, t.end_date, t.url, t.summary, \
+    let sql = "SELECT t.key, t.name, t.category, t.start_date, t.end_date, t.url, t.summary, \
             t.suggested_location \
-         FROM events t ORDER BY t.start_date DESC, t.id",
-    )?;
-    let mut rows = stmt.query([])?;
-    let mut docs = Vec::new();
-    while let Some(row) = rows.next()? {
+         FROM events t ORDER BY t.start_date DESC, t.id";
+    docs(conn, sql, |row| {
         let key: String = row.get(0)?;
         let name: String = row.get(1)?;
         let category: String = row.get(2)?;
         let summary: String = row.get(6)?;
         let location: String = row.get(7)?;
-        let mut hit = Map::new();
-        hit.insert("category".into(), json!(category));
-        hit.insert("endDate".into(), json!(row.get::<_, Option<String>>(4)?));
-        hit.insert("key".into(), json!(key));
-        hit.insert("name".into(), json!(name));
-        hit.insert("startDate".into(), json!(row.get::<_, String>(3)?));
-        hit.insert("suggestedLocation".into(), json!(location));
-        hit.insert("summary".into(), json!(summary));
-        hit.insert(
-            "url".into(),
-            json!(row.get::<_, Option<String>>(5)?.unwrap_or_default()),
-        );
-        docs.push(Doc {
+        let hit = object(json!({
+            "category": category,
+            "endDate": row.get::<_, Option<String>>(4)?,
+            "key": key,
+            "name": name,
+            "startDate": row.get::<_, String>(3)?,
+            "suggestedLocation": location,
+            "summary": summary,
+            "url": row.get::<_, Option<String>>(5)?.unwrap_or_default(),
+        }));
+        Ok(Doc {
             hit,
             head: vec![name],
             body: vec![summary, location],
             facets: vec![("idx_category", category), ("idx_key", key)],
             sorts: Vec::new(),
-        });
-    }
-    Ok(docs)
+        })
+    })
 }
 
 fn programs(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     // Published programs only, in the order of their records (the original index has
     // no custom ranking). Its searchable attributes, in their order: the description,
     // the experience levels, the name.
-    let mut stmt = conn.prepare(
-        "SELECT t.key, t.name, t.description, t.status, t.experience_levels, t.started_at, \
-            t.ended_at \
-         FROM api_programs t ORDER BY t.id",
-    )?;
-    let mut rows = stmt.query([])?;
-    let mut docs = Vec::new();
-    while let Some(row) = rows.next()? {
+    let sql = "SELECT t.key, t.name, t.description, t.status, t.experience_levels, \
+            t.started_at, t.ended_at \
+         FROM api_programs t ORDER BY t.id";
+    docs(conn, sql, |row| {
         let key: String = row.get(0)?;
         let name: String = row.get(1)?;
         let description: String = row.get(2)?;
         let status: String = row.get(3)?;
         let levels = string_list(&row.get::<_, String>(4)?);
-        let mut hit = Map::new();
-        hit.insert("description".into(), json!(description));
-        hit.insert("endedAt".into(), json!(ts(row.get(6)?)));
-        hit.insert("experienceLevels".into(), json!(levels));
-        hit.insert("key".into(), json!(key));
-        hit.insert("name".into(), json!(name));
-        hit.insert("startedAt".into(), json!(ts(row.get(5)?)));
-        hit.insert("status".into(), json!(status));
+        let hit = object(json!({
+            "description": description,
+            "endedAt": ts(row.get(6)?),
+            "experienceLevels": levels,
+            "key": key,
+            "name": name,
+            "startedAt": ts(row.get(5)?),
+            "status": status,
+        }));
         let mut facets = vec![("idx_status", status)];
         facets.extend(levels.iter().map(|l| ("idx_experience_levels", l.clone())));
         let mut body = levels;
         body.push(name);
-        docs.push(Doc {
+        Ok(Doc {
             hit,
             head: vec![description],
             body,
             facets,
             sorts: Vec::new(),
-        });
-    }
-    Ok(docs)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every statement of the build reads the exposure views, not the ruled tables:
-    /// built on the sample under the guard the API's readers carry, it succeeds.
-    #[test]
-    fn the_indexes_are_built_from_the_exposure_views() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("roost.db");
-        crate::store::init_db(&db, false, |_| Ok(())).unwrap();
-        let mut conn = Connection::open(&db).unwrap();
-        crate::schema::exposure::install_guard(&mut conn).unwrap();
-        build(&conn).unwrap();
-        let documents: i64 = conn
-            .query_row("SELECT COUNT(*) FROM search_docs", [], |r| r.get(0))
-            .unwrap();
-        assert!(documents > 100, "{documents} documents");
-    }
+        })
+    })
 }

@@ -233,13 +233,20 @@ fn snapshot_id_name() -> &'static str {
         .unwrap_or("snapshot_id")
 }
 
+/// Adds `component` (and what it references) to `components`; its name.
+fn added(
+    component: crate::catalog::Component,
+    components: &mut Vec<(String, RefOr<Schema>)>,
+) -> std::borrow::Cow<'static, str> {
+    (component.add)(components);
+    (component.name)()
+}
+
 pub(super) fn list_operation(
     spec: &ListSpec,
     components: &mut Vec<(String, RefOr<Schema>)>,
 ) -> Built {
-    let item = spec.item.schema;
-    (item.add)(components);
-    let item_name = (item.name)();
+    let item_name = added(spec.item.schema, components);
     let paged = format!("Paged{item_name}");
     components.push((paged.clone(), paged_schema(&item_name)));
     let mut parameters = Vec::new();
@@ -306,9 +313,7 @@ pub(super) fn detail_operation(
     spec: &DetailSpec,
     components: &mut Vec<(String, RefOr<Schema>)>,
 ) -> Built {
-    let body = spec.body.schema;
-    (body.add)(components);
-    let body_name = (body.name)();
+    let body_name = added(spec.body.schema, components);
     let error = format!("{}Error", spec.singular);
     components.push((error.clone(), not_found_schema(spec.singular)));
     let mut path = format!("{API_PREFIX}/{}", spec.path);

@@ -14,6 +14,25 @@ pub(super) fn string_schema() -> ObjectBuilder {
     ObjectBuilder::new().schema_type(Type::String)
 }
 
+/// A parameter `name` in `location` (required in the path, optional in the query).
+fn parameter(
+    name: &str,
+    location: ParameterIn,
+    description: String,
+    schema: impl Into<RefOr<Schema>>,
+) -> ParameterBuilder {
+    let required = match location {
+        ParameterIn::Path => Required::True,
+        _ => Required::False,
+    };
+    ParameterBuilder::new()
+        .name(name)
+        .parameter_in(location)
+        .required(required)
+        .description(Some(description))
+        .schema(Some(schema))
+}
+
 /// An optional query parameter of a list. Every one says `allowEmptyValue: true`: the
 /// catalog reads `?name=` as the parameter left out (as HTML forms send unset fields),
 /// and the document says so rather than call the value invalid. utoipa's `Parameter`
@@ -23,13 +42,7 @@ fn query(name: &str, description: String, schema: impl Into<RefOr<Schema>>) -> P
     // The builder would prefix the key with `x-`; the map itself takes it as it is.
     let mut keywords = Extensions::default();
     keywords.insert("allowEmptyValue".to_string(), true.into());
-    ParameterBuilder::new()
-        .name(name)
-        .parameter_in(ParameterIn::Query)
-        .required(Required::False)
-        .description(Some(description))
-        .schema(Some(schema))
-        .extensions(Some(keywords))
+    parameter(name, ParameterIn::Query, description, schema).extensions(Some(keywords))
 }
 
 /// The field a coordinate bound applies to (`t.latitude` → `latitude`).
@@ -282,11 +295,5 @@ pub(super) fn path_parameter(name: &str, rule: IdRule) -> Parameter {
                 .into(),
         ),
     };
-    ParameterBuilder::new()
-        .name(name)
-        .parameter_in(ParameterIn::Path)
-        .required(Required::True)
-        .description(Some(how))
-        .schema(Some(schema))
-        .build()
+    parameter(name, ParameterIn::Path, how, schema).build()
 }

@@ -267,12 +267,7 @@ mod tests {
         Negotiation::default().encoded(body.to_vec(), "x", Encoding::Identity)
     }
 
-    fn body(outcome: Option<Outcome>) -> Vec<u8> {
-        match outcome {
-            Some(Outcome::Full { bytes, .. }) => bytes.to_vec(),
-            other => panic!("{other:?}"),
-        }
-    }
+    use crate::shim::respond::full_body as body;
 
     #[test]
     fn a_new_generation_empties_the_store() {

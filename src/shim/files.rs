@@ -200,12 +200,7 @@ mod tests {
         (dir, site, FileCache::new(1 << 20))
     }
 
-    fn body(outcome: Option<Outcome>) -> Vec<u8> {
-        match outcome {
-            Some(Outcome::Full { bytes, .. }) => bytes.to_vec(),
-            other => panic!("{other:?}"),
-        }
-    }
+    use crate::shim::respond::full_body as body;
 
     #[test]
     fn a_file_is_read_once_per_generation() {

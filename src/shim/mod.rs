@@ -456,37 +456,30 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
     ::metrics::histogram!("roost_http_request_duration_seconds", "class" => class.as_str())
         .record(elapsed.as_secs_f64());
     let client = client.map(|ip| ip.to_string());
-    // The one place internal errors are logged (crate::error).
+    // One access line per request, at `error` with its cause when the answer hides an
+    // internal error (the one place those are logged: crate::error), else at `info`.
+    macro_rules! access_line {
+        ($level:ident $(, $cause:expr)?) => {
+            tracing::$level!(
+                target: "roost::access",
+                method = %method,
+                path = %path,
+                query,
+                status,
+                bytes,
+                duration_ms,
+                client,
+                user_agent = user_agent.as_deref(),
+                key_id,
+                request_id = %id,
+                $(error = %$cause,)?
+                "request"
+            )
+        };
+    }
     match response.extensions().get::<InternalCause>() {
-        Some(cause) => tracing::error!(
-            target: "roost::access",
-            method = %method,
-            path = %path,
-            query,
-            status,
-            bytes,
-            duration_ms,
-            client,
-            user_agent = user_agent.as_deref(),
-            key_id,
-            request_id = %id,
-            error = %cause,
-            "request"
-        ),
-        None => tracing::info!(
-            target: "roost::access",
-            method = %method,
-            path = %path,
-            query,
-            status,
-            bytes,
-            duration_ms,
-            client,
-            user_agent = user_agent.as_deref(),
-            key_id,
-            request_id = %id,
-            "request"
-        ),
+        Some(cause) => access_line!(error, cause),
+        None => access_line!(info),
     }
     response
 }

@@ -137,15 +137,8 @@ fn x_forwarded_for_hops(headers: &HeaderMap) -> Vec<Option<IpAddr>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::HeaderValue;
 
-    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        for (name, value) in pairs {
-            h.append(*name, HeaderValue::from_str(value).unwrap());
-        }
-        h
-    }
+    use crate::guard::test_headers as headers;
 
     fn ip(s: &str) -> IpAddr {
         s.parse().unwrap()

@@ -447,6 +447,15 @@ pub static NOSNIFF: (HeaderName, HeaderValue) = (
     HeaderValue::from_static("nosniff"),
 );
 
+/// The bytes of a full answer, for the tests of the caches that keep answers.
+#[cfg(test)]
+pub(crate) fn full_body(outcome: Option<Outcome>) -> Vec<u8> {
+    match outcome {
+        Some(Outcome::Full { bytes, .. }) => bytes.to_vec(),
+        other => panic!("{other:?}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

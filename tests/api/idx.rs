@@ -972,3 +972,20 @@ async fn the_index_is_swapped_with_its_dataset() {
         .0;
     assert_eq!(field(&renamed, "name"), ["Auld Reekie"]);
 }
+
+/// The indexes hold what the API exposes: every statement of their build reads the
+/// exposure views, never a ruled table (built on the sample under the guard every API
+/// reader carries, it succeeds).
+#[test]
+fn the_indexes_are_built_from_the_exposure_views() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("roost.db");
+    roost::store::init_db(&db, false, |_| Ok(())).unwrap();
+    let mut conn = rusqlite::Connection::open(&db).unwrap();
+    roost::schema::exposure::install_guard(&mut conn).unwrap();
+    roost::idx::build(&conn).unwrap();
+    let documents: i64 = conn
+        .query_row("SELECT COUNT(*) FROM search_docs", [], |r| r.get(0))
+        .unwrap();
+    assert!(documents > 100, "{documents} documents");
+}
