@@ -16,7 +16,7 @@
 //! draws.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use json::Obj;
@@ -324,39 +324,18 @@ pub fn write(dir: &Path) -> Result<usize, SampleError> {
             }
         }
     }
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = dir
-        .file_name()
-        .map_or_else(|| "sample".into(), |n| n.to_string_lossy().into_owned());
-    fs::create_dir_all(&parent).map_err(io_err(&parent))?;
-    let pid = std::process::id();
-    let tmp = parent.join(format!(".{name}.tmp-{pid}"));
-    let _ = fs::remove_dir_all(&tmp);
-    let written = (|| {
-        fs::create_dir(&tmp).map_err(io_err(&tmp))?;
-        for (file, text) in &files {
-            let path = tmp.join(file);
-            let mut f = fs::File::create(&path).map_err(io_err(&path))?;
-            f.write_all(text.as_bytes()).map_err(io_err(&path))?;
-            f.sync_all().map_err(io_err(&path))?;
-        }
-        if exists {
-            let old = parent.join(format!(".{name}.old-{pid}"));
-            fs::rename(dir, &old).map_err(io_err(dir))?;
-            fs::rename(&tmp, dir).map_err(io_err(dir))?;
-            let _ = fs::remove_dir_all(&old);
-        } else {
-            fs::rename(&tmp, dir).map_err(io_err(dir))?;
-        }
-        Ok(files.len())
-    })();
-    if written.is_err() {
-        let _ = fs::remove_dir_all(&tmp);
-    }
-    written
+    crate::atomic::replace_dir(
+        dir,
+        "sample",
+        |tmp| {
+            for (file, text) in &files {
+                let path = tmp.join(file);
+                crate::atomic::write_synced(&path, text.as_bytes()).map_err(io_err(&path))?;
+            }
+            Ok(files.len())
+        },
+        |path, source| io_err(path)(source),
+    )
 }
 
 #[cfg(test)]
