@@ -69,7 +69,7 @@ pub const COMMUNITY: &str = "community.json";
 /// `text` in ASCII for a key: accents dropped (NFKD, combining marks removed), lower
 /// case, ø ł æ ß spelled out, every run of other characters one dash, none at either
 /// end.
-fn slug(text: &str) -> String {
+pub(super) fn slug(text: &str) -> String {
     use unicode_normalization::char::canonical_combining_class;
     use unicode_normalization::UnicodeNormalization;
     let plain: String = text
@@ -81,15 +81,13 @@ fn slug(text: &str) -> String {
         .replace('ł', "l")
         .replace('æ', "ae")
         .replace('ß', "ss");
-    let mut out = String::new();
-    for c in plain.chars() {
-        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+    crate::synth::text::dashed_words(&plain, |c, out| {
+        let word = c.is_ascii_lowercase() || c.is_ascii_digit();
+        if word {
             out.push(c);
-        } else if !out.ends_with('-') {
-            out.push('-');
         }
-    }
-    out.trim_matches('-').to_string()
+        word
+    })
 }
 
 /// A Pareto count: `int(paretovariate(alpha) * scale) - scale`, at most `cap`.
@@ -336,20 +334,4 @@ pub fn write(dir: &Path) -> Result<usize, SampleError> {
         },
         |path, source| io_err(path)(source),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::slug;
-
-    #[test]
-    fn slugs_drop_accents_and_join_words() {
-        assert_eq!(slug("Ünal Yılmaz"), "unal-y-lmaz");
-        assert_eq!(slug("İstanbul"), "istanbul");
-        assert_eq!(
-            slug("Søren Łukasz Æbleskiver Straße"),
-            "soren-lukasz-aebleskiver-strasse"
-        );
-        assert_eq!(slug("O'Brien"), "o-brien");
-    }
 }
