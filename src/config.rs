@@ -48,11 +48,18 @@ pub struct UnknownEnv(pub String);
 impl FromStr for Env {
     type Err = UnknownEnv;
     fn from_str(s: &str) -> Result<Env, UnknownEnv> {
-        Env::ALL
-            .into_iter()
-            .find(|e| e.as_str().eq_ignore_ascii_case(s))
-            .ok_or_else(|| UnknownEnv(s.to_string()))
+        named(Env::ALL, Env::as_str, s).ok_or_else(|| UnknownEnv(s.to_string()))
     }
+}
+
+/// The one of `all` whose `name` is `s`, ignoring ASCII case (the `FromStr` of the
+/// settings with a fixed set of names).
+pub(crate) fn named<T: Copy, const N: usize>(
+    all: [T; N],
+    name: impl Fn(T) -> &'static str,
+    s: &str,
+) -> Option<T> {
+    all.into_iter().find(|x| name(*x).eq_ignore_ascii_case(s))
 }
 
 /// Today's UTC date, `YYYY-MM-DD`.

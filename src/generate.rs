@@ -45,7 +45,7 @@ pub mod verify;
 mod write;
 
 pub use dataset::Dataset;
-pub(crate) use generations::{clean_leftovers, generation_prefix, process_is_alive, swap_in};
+pub(crate) use generations::{clean_leftovers, generation_prefix, swap_in};
 pub use render::PAGES_HEADERS;
 
 use generations::remove_tree;

@@ -5,6 +5,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod atomic;
 pub mod catalog;
 pub mod cli;
 pub mod config;

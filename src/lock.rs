@@ -63,11 +63,7 @@ fn split(target: &Path) -> anyhow::Result<(PathBuf, String)> {
         .ok_or_else(|| anyhow!("{} has no name to lock beside", target.display()))?
         .to_string_lossy()
         .into_owned();
-    let parent = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    Ok((parent, name))
+    Ok((crate::atomic::parent_dir(target), name))
 }
 
 /// Takes the exclusive lock of `path` for `command` (`generate`, `db import`, …)

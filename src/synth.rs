@@ -132,9 +132,7 @@ pub struct UnknownScale(pub String);
 impl std::str::FromStr for Scale {
     type Err = UnknownScale;
     fn from_str(s: &str) -> Result<Scale, UnknownScale> {
-        Scale::ALL
-            .into_iter()
-            .find(|x| x.as_str().eq_ignore_ascii_case(s))
+        crate::config::named(Scale::ALL, Scale::as_str, s)
             .ok_or_else(|| UnknownScale(s.to_string()))
     }
 }

@@ -20,11 +20,7 @@ pub(crate) fn generation_prefix(out: &Path) -> anyhow::Result<(PathBuf, String)>
         .ok_or_else(|| anyhow!("--out {} has no folder name", out.display()))?
         .to_string_lossy()
         .into_owned();
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    Ok((parent, format!(".{name}.g")))
+    Ok((crate::atomic::parent_dir(out), format!(".{name}.g")))
 }
 
 /// Removes generation folders left by killed runs, all but those named in `keep` (the
@@ -97,37 +93,19 @@ pub(crate) fn swap_in(out: &Path, parent: &Path, gen_name: &str) -> anyhow::Resu
     Ok(())
 }
 
-/// Whether process `pid` exists (`/proc/<pid>`); true where `/proc` is not mounted,
-/// so nothing of a live process is ever taken for stale.
-pub(crate) fn process_is_alive(pid: u32) -> bool {
-    let proc = Path::new("/proc");
-    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
-}
-
-/// Writes `bytes` to `path` and syncs it to disk.
-fn write_synced(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use std::io::Write;
-    let mut file = fs::File::create(path).with_context(|| format!("writing {}", path.display()))?;
-    file.write_all(bytes)
-        .and_then(|()| file.sync_all())
-        .with_context(|| format!("writing {}", path.display()))
-}
-
 /// Replaces the file at `path` with `bytes` in one step: written and synced beside it as
 /// `<path>.tmp-<pid>`, then renamed over it, so a reader sees the old file or the new
 /// one. The temporary file is removed when a step fails (and, when the process is
 /// killed, by the next run's clean-up of dead processes' temporary files).
 pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp-{}", std::process::id()));
-    let tmp = std::path::PathBuf::from(tmp);
-    let result = write_synced(&tmp, bytes).and_then(|()| {
-        fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
-    });
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    let tmp = crate::atomic::with_suffix(path, &format!(".tmp-{}", std::process::id()));
+    let writing = || format!("writing {}", path.display());
+    crate::atomic::replace_file(
+        &tmp,
+        path,
+        |tmp| crate::atomic::write_synced(tmp, bytes).with_context(writing),
+        |e| anyhow::Error::new(e).context(writing()),
+    )
 }
 
 /// Syncs what was written under `root` at `paths` (files and folders, relative), then

@@ -92,20 +92,8 @@ pub fn remove_stale_temps(out: &Path) {
 }
 
 fn remove_stale_temps_of(path: &Path) {
-    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
-        return;
-    };
-    let temp = format!("{}.tmp-", name.to_string_lossy());
-    let Ok(entries) = fs::read_dir(parent) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some(pid) = name.strip_prefix(&temp).and_then(|p| p.parse::<u32>().ok()) {
-            if !super::process_is_alive(pid) {
-                let _ = fs::remove_file(entry.path());
-            }
-        }
+    if let (Some(parent), Some(name)) = (path.parent(), path.file_name()) {
+        crate::atomic::remove_stale(parent, &[format!("{}.tmp-", name.to_string_lossy())]);
     }
 }
 

@@ -261,44 +261,35 @@ impl Client {
         target: &Path,
     ) -> Result<(), FetchError> {
         let url = self.url(path);
-        let mut part = target.as_os_str().to_owned();
-        part.push(".part");
-        let part = std::path::PathBuf::from(part);
+        let part = crate::atomic::with_suffix(target, ".part");
         let write_err = |source| FetchError::Write {
             path: part.clone(),
             source,
         };
         self.retrying(|| {
             let body = self.get(path, &url, false)?;
-            let mut out = io::BufWriter::new(fs::File::create(&part).map_err(write_err)?);
-            let mut hasher = Sha256::new();
-            // Room to notice a larger file instead of stopping at the expected size.
-            let limit = size.saturating_add(1);
-            let total = self.read(&url, body, limit, |chunk| {
-                hasher.update(chunk);
-                out.write_all(chunk).map_err(write_err)
-            });
-            let total = match total {
-                Ok(total) => total,
-                Err(e) => {
-                    drop(out);
-                    let _ = fs::remove_file(&part);
-                    return Err(e);
+            let fill = |part: &Path| {
+                let mut out = io::BufWriter::new(fs::File::create(part).map_err(write_err)?);
+                let mut hasher = Sha256::new();
+                // Room to notice a larger file instead of stopping at the expected size.
+                let limit = size.saturating_add(1);
+                let total = self.read(&url, body, limit, |chunk| {
+                    hasher.update(chunk);
+                    out.write_all(chunk).map_err(write_err)
+                })?;
+                out.flush().map_err(write_err)?;
+                let got = hex::encode(hasher.finalize());
+                if total != size || got != sha256 {
+                    return Err(FetchError::Mismatch {
+                        url: url.clone(),
+                        problem: format!(
+                            "{total} bytes with SHA-256 {got}, the manifest says {size} bytes with {sha256}"
+                        ),
+                    });
                 }
+                Ok(())
             };
-            out.flush().map_err(write_err)?;
-            drop(out);
-            let got = hex::encode(hasher.finalize());
-            if total != size || got != sha256 {
-                let _ = fs::remove_file(&part);
-                return Err(FetchError::Mismatch {
-                    url: url.clone(),
-                    problem: format!(
-                        "{total} bytes with SHA-256 {got}, the manifest says {size} bytes with {sha256}"
-                    ),
-                });
-            }
-            fs::rename(&part, target).map_err(|source| FetchError::Write {
+            crate::atomic::replace_file(&part, target, fill, |source| FetchError::Write {
                 path: target.to_path_buf(),
                 source,
             })

@@ -154,12 +154,16 @@ impl Local {
                     self.db().display()
                 )
             })?;
-            let record = self
-                .out
-                .join(format!(".roost.db.source.tmp-{}", std::process::id()));
-            fs::write(&record, source)
-                .and_then(|()| fs::rename(&record, self.source_path()))
-                .with_context(|| format!("writing {}", self.source_path().display()))
+            let record = self.out.join(format!("{SOURCE_TMP}{}", std::process::id()));
+            let writing = || format!("writing {}", self.source_path().display());
+            crate::atomic::replace_file(
+                &record,
+                &self.source_path(),
+                |record| {
+                    crate::atomic::write_synced(record, source.as_bytes()).with_context(writing)
+                },
+                |e| anyhow::Error::new(e).context(writing()),
+            )
         })();
         let _ = fs::remove_dir_all(&tmp);
         result
@@ -169,24 +173,12 @@ impl Local {
 /// Folders of decompressed dataset files, `DIR/.dataset.tmp-<pid>`.
 const DATASET_TMP: &str = ".dataset.tmp-";
 
-/// Removes the decompression folders of runs whose process is gone.
+/// Temporary records of where the dataset came from, `DIR/.roost.db.source.tmp-<pid>`.
+const SOURCE_TMP: &str = ".roost.db.source.tmp-";
+
+/// Removes the decompression folders and source records of runs whose process is gone.
 fn remove_stale_dataset_folders(out: &Path) {
-    let Ok(entries) = fs::read_dir(out) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let pid = name
-            .strip_prefix(DATASET_TMP)
-            .or_else(|| name.strip_prefix(".roost.db.source.tmp-"))
-            .and_then(|p| p.parse::<u32>().ok());
-        if let Some(pid) = pid {
-            if !generate::process_is_alive(pid) {
-                let _ = fs::remove_dir_all(entry.path());
-                let _ = fs::remove_file(entry.path());
-            }
-        }
-    }
+    crate::atomic::remove_stale(out, &[DATASET_TMP, SOURCE_TMP]);
 }
 
 /// The record of the published dataset files (`sha256 path` lines) among `entries`.

@@ -209,45 +209,21 @@ pub fn export_dir(
     if occupied && !force {
         return Err(ExportError::NotEmpty(dir.to_path_buf()));
     }
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "export".to_string());
-    fs::create_dir_all(&parent).map_err(io_err(&parent))?;
-    let pid = std::process::id();
-    let tmp = parent.join(format!(".{name}.tmp-{pid}"));
-    remove_stale(&parent, &name);
-    let _ = fs::remove_dir_all(&tmp);
-    fs::create_dir(&tmp).map_err(io_err(&tmp))?;
-    let written = (|| {
-        let counts = export_with(
-            conn,
-            |file| fs::File::create(tmp.join(file)).map(BufWriter::new),
-            |_, mut w| {
-                w.flush()?;
-                w.get_ref().sync_all()
-            },
-        )?;
-        if occupied {
-            let old = parent.join(format!(".{name}.old-{pid}"));
-            fs::rename(dir, &old).map_err(io_err(dir))?;
-            fs::rename(&tmp, dir).map_err(io_err(dir))?;
-            let _ = fs::remove_dir_all(&old);
-        } else {
-            if dir.exists() {
-                fs::remove_dir(dir).map_err(io_err(dir))?;
-            }
-            fs::rename(&tmp, dir).map_err(io_err(dir))?;
-        }
-        Ok(counts)
-    })();
-    if written.is_err() {
-        let _ = fs::remove_dir_all(&tmp);
-    }
+    let written = crate::atomic::replace_dir(
+        dir,
+        "export",
+        |tmp| {
+            export_with(
+                conn,
+                |file| fs::File::create(tmp.join(file)).map(BufWriter::new),
+                |_, mut w| {
+                    w.flush()?;
+                    w.get_ref().sync_all()
+                },
+            )
+        },
+        |path, source| io_err(path)(source),
+    );
     // An interchange file's error names it where it was going.
     written.map_err(|e| match e {
         ExportError::Io { path, source } if FILES.iter().any(|f| Path::new(f.file) == path) => {
@@ -258,23 +234,4 @@ pub fn export_dir(
         }
         other => other,
     })
-}
-
-/// Removes the temporary folders of exports to `name` whose process is gone.
-fn remove_stale(parent: &Path, name: &str) {
-    let Ok(entries) = fs::read_dir(parent) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let file = entry.file_name().to_string_lossy().into_owned();
-        let pid = [".tmp-", ".old-"].iter().find_map(|marker| {
-            file.strip_prefix(&format!(".{name}{marker}"))
-                .and_then(|p| p.parse::<u32>().ok())
-        });
-        if let Some(pid) = pid {
-            if !Path::new(&format!("/proc/{pid}")).exists() {
-                let _ = fs::remove_dir_all(entry.path());
-            }
-        }
-    }
 }

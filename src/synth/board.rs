@@ -50,24 +50,11 @@ impl Synth {
         let end_year = chrono::DateTime::from_timestamp(END, 0)
             .map(|d| chrono::Datelike::year(&d))
             .unwrap_or(2026);
-        let chapters: Vec<String> = self
-            .ds
-            .chapters
-            .iter()
-            .map(|(_, c)| c.key.clone())
-            .collect();
-        let projects: Vec<String> = self
-            .ds
-            .projects
-            .iter()
-            .map(|(_, p)| p.key.clone())
-            .collect();
-        let repositories: Vec<String> = self
-            .ds
-            .repositories
-            .iter()
-            .map(|(_, r)| format!("{}/{}", r.organization, r.name))
-            .collect();
+        let chapters = column(&self.ds.chapters, |c| c.key.clone());
+        let projects = column(&self.ds.projects, |p| p.key.clone());
+        let repositories = column(&self.ds.repositories, |r| {
+            format!("{}/{}", r.organization, r.name)
+        });
         for year in end_year - 3..=end_year {
             let count = rng.random_range(6..=12usize).min(members);
             let mut chosen: Vec<usize> = Vec::new();
@@ -175,4 +162,9 @@ impl Synth {
             }
         }
     }
+}
+
+/// `value` of each record of `records`, in order.
+fn column<T>(records: &crate::records::Records<T>, value: impl Fn(&T) -> String) -> Vec<String> {
+    records.iter().map(|(_, r)| value(r)).collect()
 }

@@ -102,24 +102,16 @@ impl Synth {
                 }
             })
             .collect();
-        let milestone_w: Vec<f64> = (0..n)
-            .map(|r| {
-                if chance(rng, 0.4) {
-                    size[r].powf(0.5) * age[r]
-                } else {
-                    0.0
-                }
-            })
-            .collect();
-        let release_w: Vec<f64> = (0..n)
-            .map(|r| {
-                if chance(rng, 0.7) {
-                    size[r].powf(0.7) * age[r]
-                } else {
-                    0.0
-                }
-            })
-            .collect();
+        // `share` of the repositories have milestones (releases), weighted by their
+        // size and age; the others have none.
+        let mut weights = |share: f64, growth: f64| -> Vec<f64> {
+            let weight = |r: usize| size[r].powf(growth) * age[r];
+            (0..n)
+                .map(|r| if chance(rng, share) { weight(r) } else { 0.0 })
+                .collect()
+        };
+        let milestone_w = weights(0.4, 0.5);
+        let release_w = weights(0.7, 0.7);
         let issues = apportion(self.n.issues, &issue_w);
         let milestones = apportion(self.n.milestones, &milestone_w);
         let releases = apportion(self.n.releases, &release_w);

@@ -179,22 +179,14 @@ impl Synth {
             } else {
                 Some(String::new())
             };
-            c.related_urls = related(rng, &part, "https://www.meetup.com/community-");
-            c.channels = channels(rng, "chapter", &part);
-            if chance(rng, 0.1) {
-                let n = 1 + rng_small(rng, 3);
-                c.repositories = distinct(rng, n, &repository);
-            }
+            let links = (&mut c.related_urls, &mut c.channels, &mut c.repositories);
+            CHAPTER_LINKS.draw(rng, &part, &repository, links);
         }
         for (_, c) in self.ds.committees.iter_mut() {
             roles(rng, &mut c.leaders);
             let part = c.key["www-committee-".len()..].to_string();
-            c.related_urls = related(rng, &part, "https://community.example.org/minutes/");
-            c.channels = channels(rng, "committee", &part);
-            if chance(rng, 0.5) {
-                let n = 1 + rng_small(rng, 5);
-                c.repositories = distinct(rng, n, &repository);
-            }
+            let links = (&mut c.related_urls, &mut c.channels, &mut c.repositories);
+            COMMITTEE_LINKS.draw(rng, &part, &repository, links);
         }
         for (_, p) in self.ds.projects.iter_mut() {
             roles(rng, &mut p.leaders);
@@ -331,6 +323,56 @@ impl Synth {
         }
     }
 }
+
+/// How the related URLs, channels and repositories of a chapter or committee are drawn:
+/// its kind, the base of its related URLs, and the share of them with repositories
+/// (1 to `most`).
+struct Links {
+    kind: &'static str,
+    base: &'static str,
+    share: f64,
+    most: usize,
+}
+
+const CHAPTER_LINKS: Links = Links {
+    kind: "chapter",
+    base: "https://www.meetup.com/community-",
+    share: 0.1,
+    most: 3,
+};
+
+const COMMITTEE_LINKS: Links = Links {
+    kind: "committee",
+    base: "https://community.example.org/minutes/",
+    share: 0.5,
+    most: 5,
+};
+
+impl Links {
+    /// Sets the related URLs, channels and (for some) repositories of the entity named
+    /// `part`.
+    fn draw(
+        &self,
+        rng: &mut Rng,
+        part: &str,
+        repository: &impl Fn(&mut Rng) -> RepositoryRef,
+        (urls, chans, repositories): LinksOf<'_>,
+    ) {
+        *urls = related(rng, part, self.base);
+        *chans = channels(rng, self.kind, part);
+        if chance(rng, self.share) {
+            let n = 1 + rng_small(rng, self.most);
+            *repositories = distinct(rng, n, repository);
+        }
+    }
+}
+
+/// The related URLs, channels and repositories of a chapter or committee.
+type LinksOf<'a> = (
+    &'a mut Vec<String>,
+    &'a mut Vec<Channel>,
+    &'a mut Vec<RepositoryRef>,
+);
 
 fn rng_small(rng: &mut Rng, n: usize) -> usize {
     rng.random_range(0..n)

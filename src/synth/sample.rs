@@ -16,7 +16,7 @@
 //! draws.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use json::Obj;
@@ -69,7 +69,7 @@ pub const COMMUNITY: &str = "community.json";
 /// `text` in ASCII for a key: accents dropped (NFKD, combining marks removed), lower
 /// case, ø ł æ ß spelled out, every run of other characters one dash, none at either
 /// end.
-fn slug(text: &str) -> String {
+pub(super) fn slug(text: &str) -> String {
     use unicode_normalization::char::canonical_combining_class;
     use unicode_normalization::UnicodeNormalization;
     let plain: String = text
@@ -81,15 +81,13 @@ fn slug(text: &str) -> String {
         .replace('ł', "l")
         .replace('æ', "ae")
         .replace('ß', "ss");
-    let mut out = String::new();
-    for c in plain.chars() {
-        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+    crate::synth::text::dashed_words(&plain, |c, out| {
+        let word = c.is_ascii_lowercase() || c.is_ascii_digit();
+        if word {
             out.push(c);
-        } else if !out.ends_with('-') {
-            out.push('-');
         }
-    }
-    out.trim_matches('-').to_string()
+        word
+    })
 }
 
 /// A Pareto count: `int(paretovariate(alpha) * scale) - scale`, at most `cap`.
@@ -324,53 +322,16 @@ pub fn write(dir: &Path) -> Result<usize, SampleError> {
             }
         }
     }
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = dir
-        .file_name()
-        .map_or_else(|| "sample".into(), |n| n.to_string_lossy().into_owned());
-    fs::create_dir_all(&parent).map_err(io_err(&parent))?;
-    let pid = std::process::id();
-    let tmp = parent.join(format!(".{name}.tmp-{pid}"));
-    let _ = fs::remove_dir_all(&tmp);
-    let written = (|| {
-        fs::create_dir(&tmp).map_err(io_err(&tmp))?;
-        for (file, text) in &files {
-            let path = tmp.join(file);
-            let mut f = fs::File::create(&path).map_err(io_err(&path))?;
-            f.write_all(text.as_bytes()).map_err(io_err(&path))?;
-            f.sync_all().map_err(io_err(&path))?;
-        }
-        if exists {
-            let old = parent.join(format!(".{name}.old-{pid}"));
-            fs::rename(dir, &old).map_err(io_err(dir))?;
-            fs::rename(&tmp, dir).map_err(io_err(dir))?;
-            let _ = fs::remove_dir_all(&old);
-        } else {
-            fs::rename(&tmp, dir).map_err(io_err(dir))?;
-        }
-        Ok(files.len())
-    })();
-    if written.is_err() {
-        let _ = fs::remove_dir_all(&tmp);
-    }
-    written
-}
-
-#[cfg(test)]
-mod tests {
-    use super::slug;
-
-    #[test]
-    fn slugs_drop_accents_and_join_words() {
-        assert_eq!(slug("Ünal Yılmaz"), "unal-y-lmaz");
-        assert_eq!(slug("İstanbul"), "istanbul");
-        assert_eq!(
-            slug("Søren Łukasz Æbleskiver Straße"),
-            "soren-lukasz-aebleskiver-strasse"
-        );
-        assert_eq!(slug("O'Brien"), "o-brien");
-    }
+    crate::atomic::replace_dir(
+        dir,
+        "sample",
+        |tmp| {
+            for (file, text) in &files {
+                let path = tmp.join(file);
+                crate::atomic::write_synced(&path, text.as_bytes()).map_err(io_err(&path))?;
+            }
+            Ok(files.len())
+        },
+        |path, source| io_err(path)(source),
+    )
 }

@@ -16,7 +16,7 @@
 //! cannot see each other's pids, so such imports must not share a folder.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rusqlite::Connection;
 
@@ -27,10 +27,7 @@ pub(in crate::store) fn write_atomically(
     db: &Path,
     fill: impl FnOnce(&Connection) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
-    let dir = match db.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = crate::atomic::parent_dir(db);
     fs::create_dir_all(&dir).map_err(|source| StoreError::CreateDir {
         path: dir.clone(),
         source,
@@ -42,33 +39,33 @@ pub(in crate::store) fn write_atomically(
         .into_owned();
     remove_stale_temps(&dir, &file_name);
     let tmp = dir.join(temp_name(&file_name, std::process::id()));
-    let _ = fs::remove_file(&tmp);
-    let result = (|| -> Result<(), StoreError> {
-        let mut conn = Connection::open(&tmp).map_err(|source| StoreError::CreateTemp {
-            path: tmp.clone(),
-            source,
-        })?;
-        conn.execute_batch("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")?;
-        let tx = conn.transaction()?;
-        crate::store::create_schema(&tx)?;
-        fill(&tx)?;
-        tx.execute(
-            "INSERT INTO meta (key, value) VALUES ('schema_version', ?1)",
-            [SCHEMA_VERSION],
-        )?;
-        tx.commit()?;
-        conn.execute_batch("ANALYZE;")?;
-        conn.close().map_err(|(_, e)| e)?;
-        fs::File::open(&tmp)?.sync_all()?;
-        fs::rename(&tmp, db).map_err(|source| StoreError::Rename {
+    let result = crate::atomic::replace_file(
+        &tmp,
+        db,
+        |tmp| -> Result<(), StoreError> {
+            let mut conn = Connection::open(tmp).map_err(|source| StoreError::CreateTemp {
+                path: tmp.to_path_buf(),
+                source,
+            })?;
+            conn.execute_batch("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")?;
+            let tx = conn.transaction()?;
+            crate::store::create_schema(&tx)?;
+            fill(&tx)?;
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES ('schema_version', ?1)",
+                [SCHEMA_VERSION],
+            )?;
+            tx.commit()?;
+            conn.execute_batch("ANALYZE;")?;
+            conn.close().map_err(|(_, e)| e)?;
+            fs::File::open(tmp)?.sync_all()?;
+            Ok(())
+        },
+        |source| StoreError::Rename {
             path: db.to_path_buf(),
             source,
-        })?;
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
+        },
+    );
     // SQLite's and the file system's errors name no file: say which.
     result.map_err(|e| match e {
         StoreError::Sqlite(source) => StoreError::Build {
@@ -99,39 +96,14 @@ fn temp_prefix(file_name: &str) -> String {
 /// longer exist (see the module doc). Best effort: a file that cannot be removed is
 /// logged and left, it never fails the build.
 fn remove_stale_temps(dir: &Path, file_name: &str) {
-    let proc = Path::new("/proc");
-    if !proc.join("self").exists() {
-        return;
-    }
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    let prefix = temp_prefix(file_name);
-    let own = std::process::id();
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix(prefix.as_str()))
-            .and_then(|digits| {
-                digits
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|p| p.to_string() == digits)
-            })
-        else {
-            continue;
-        };
-        if pid == own || proc.join(pid.to_string()).exists() {
-            continue;
-        }
-        let path = entry.path();
-        match fs::remove_file(&path) {
+    for stale in crate::atomic::remove_stale(dir, &[temp_prefix(file_name)]) {
+        let (path, pid) = (stale.path.display(), stale.pid);
+        match stale.removed {
             Ok(()) => {
-                tracing::info!(path = %path.display(), pid, "removed the temporary file of a dead import")
+                tracing::info!(path = %path, pid, "removed the temporary file of a dead import")
             }
             Err(e) => {
-                tracing::warn!(path = %path.display(), error = %e, "cannot remove the temporary file of a dead import")
+                tracing::warn!(path = %path, error = %e, "cannot remove the temporary file of a dead import")
             }
         }
     }

@@ -118,6 +118,25 @@ pub(super) fn repositories(
     out
 }
 
+/// Sets the author of a milestone or release `r`, then its `url`: the author is null
+/// (a deleted account) with chance `deleted`, one of `logins` up to 95 %, left out
+/// otherwise.
+fn set_author_and_url(
+    rng: &mut PyRandom,
+    r: &mut Obj,
+    logins: &[String],
+    deleted: f64,
+    url: String,
+) {
+    let u = rng.random();
+    if u < deleted {
+        r.set("author", J::Null);
+    } else if u < 0.95 {
+        r.set("author", rng.pick(logins));
+    }
+    r.set("url", url);
+}
+
 /// A repository's fields after its counts.
 fn repository_tail(rng: &mut PyRandom, repo: &Repo, created: Instant, commits: i64, r: &mut Obj) {
     let name = repo.name;
@@ -200,16 +219,8 @@ pub(super) fn milestones(rng: &mut PyRandom, logins: &[String]) -> Vec<Obj> {
                 ];
                 r.set("body", rng.pick(&bodies));
             }
-            let u = rng.random();
-            if u < 0.1 {
-                r.set("author", J::Null);
-            } else if u < 0.95 {
-                r.set("author", rng.pick(logins));
-            }
-            r.set(
-                "url",
-                format!("https://github.com/{org}/{repo}/milestone/{number}"),
-            );
+            let url = format!("https://github.com/{org}/{repo}/milestone/{number}");
+            set_author_and_url(rng, &mut r, logins, 0.1, url);
             milestone_tail(rng, title, is_open, created, &mut r);
             out.push(r);
         }
@@ -337,16 +348,8 @@ fn release(
         ];
         r.set("description", rng.pick(&texts));
     }
-    let u = rng.random();
-    if u < 0.08 {
-        r.set("author", J::Null);
-    } else if u < 0.95 {
-        r.set("author", rng.pick(logins));
-    }
-    r.set(
-        "url",
-        format!("https://github.com/{org}/{repo}/releases/tag/{tag}"),
-    );
+    let url = format!("https://github.com/{org}/{repo}/releases/tag/{tag}");
+    set_author_and_url(rng, &mut r, logins, 0.08, url);
     if kind == "draft" {
         r.set("is_draft", true);
     } else if rng.random() < 0.5 {

@@ -5,6 +5,7 @@ use super::people::created;
 use super::pyrandom::PyRandom;
 use super::slug;
 use super::time::{day, dt, later, ts, HOUR, MINUTE, SECOND};
+use crate::synth::random::MONTHS;
 
 type Event = (
     &'static str,
@@ -177,20 +178,6 @@ const SNAPSHOTS: [(&str, &str, &str); 8] = [
     ("2026-08", "error", "normal"),
     ("2026-09", "processing", "normal"),
     ("2026-10", "pending", "none"),
-];
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
 ];
 
 /// The records a snapshot refers to.

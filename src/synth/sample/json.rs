@@ -115,45 +115,25 @@ macro_rules! obj {
 }
 pub(super) use obj;
 
-impl From<&str> for J {
-    fn from(s: &str) -> J {
-        J::Str(s.to_string())
-    }
+/// `From` for the values a field is set from: `$x` of type `$t` becomes `$j`.
+macro_rules! j_from {
+    ($($t:ty => |$x:ident| $j:expr;)*) => {
+        $(impl From<$t> for J {
+            fn from($x: $t) -> J {
+                $j
+            }
+        })*
+    };
 }
-impl From<String> for J {
-    fn from(s: String) -> J {
-        J::Str(s)
-    }
-}
-impl From<&String> for J {
-    fn from(s: &String) -> J {
-        J::Str(s.clone())
-    }
-}
-impl From<i64> for J {
-    fn from(n: i64) -> J {
-        J::Int(n)
-    }
-}
-impl From<usize> for J {
-    fn from(n: usize) -> J {
-        J::Int(n as i64)
-    }
-}
-impl From<f64> for J {
-    fn from(x: f64) -> J {
-        J::Float(x)
-    }
-}
-impl From<bool> for J {
-    fn from(b: bool) -> J {
-        J::Bool(b)
-    }
-}
-impl From<Obj> for J {
-    fn from(o: Obj) -> J {
-        J::Obj(o)
-    }
+j_from! {
+    &str => |s| J::Str(s.to_string());
+    String => |s| J::Str(s);
+    &String => |s| J::Str(s.clone());
+    i64 => |n| J::Int(n);
+    usize => |n| J::Int(n as i64);
+    f64 => |x| J::Float(x);
+    bool => |b| J::Bool(b);
+    Obj => |o| J::Obj(o);
 }
 impl<T: Into<J>> From<Vec<T>> for J {
     fn from(v: Vec<T>) -> J {

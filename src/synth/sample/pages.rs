@@ -391,15 +391,13 @@ fn pull_request(
 /// `text` lower-cased, every character that is not a letter or digit a dash, runs of
 /// dashes one, none at either end.
 pub(super) fn dashed(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        if c.is_alphanumeric() {
+    crate::synth::text::dashed_words(text, |c, out| {
+        let word = c.is_alphanumeric();
+        if word {
             out.extend(c.to_lowercase());
-        } else if !out.ends_with('-') {
-            out.push('-');
         }
-    }
-    out.trim_matches('-').to_string()
+        word
+    })
 }
 
 /// Three years of the blog, about one post a month.
