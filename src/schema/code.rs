@@ -244,7 +244,7 @@ pub mod rest {
 /// The GraphQL objects `Repository` and `Milestone` (their resolved fields are in
 /// `crate::graphql::types`).
 pub mod graphql {
-    use async_graphql::{SimpleObject, ID};
+    use async_graphql::SimpleObject;
 
     use crate::schema::{node_id, repo_key, Cols};
     use crate::selected;
@@ -253,12 +253,7 @@ pub mod graphql {
         /// A code repository (of any organization).
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
-        pub struct Repository {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
-            #[graphql(skip)]
-            pub id: i64 = get("t.id"),
+        pub struct Repository: node, id {
             #[graphql(skip)]
             pub organization_id: i64 = get("t.organization_id"),
             /// The repository name in lower case, as used by `repository(repositoryKey:)`.
@@ -296,10 +291,7 @@ pub mod graphql {
         /// A milestone.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
-        pub struct Milestone {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
+        pub struct Milestone: node {
             pub number: i64 = get("t.number"),
             pub title: String = get("t.title"),
             /// `open` or `closed`.
@@ -317,17 +309,6 @@ pub mod graphql {
             pub due_on: Option<String> = opt_ts("t.due_on"),
             pub created_at: String = ts("t.created_at"),
             pub updated_at: String = ts("t.updated_at"),
-        } => finish_milestone
-    }
-
-    /// Derives what [`Milestone`] does not read as it is.
-    fn finish_milestone(rec: &mut Milestone, _c: &mut Cols) -> rusqlite::Result<()> {
-        let key = repo_key(
-            &rec.organization_name,
-            &rec.repository_name,
-            &format!("#{}", rec.number),
-        );
-        rec.node_id = node_id("Milestone", &key);
-        Ok(())
+        } => numbered("Milestone")
     }
 }
