@@ -20,8 +20,8 @@ pub(super) use atomic::write_atomically;
 use super::validate::Resolved;
 use super::StoreError;
 use crate::records::{
-    Chapter, Committee, Dataset, Event, Issue, Label, Member, Milestone, Organization, Project,
-    Records, Release, Repository, RepositoryContributor, Snapshot, Sponsor,
+    Channel, Chapter, Committee, Dataset, Event, Issue, Label, Leader, Member, Milestone,
+    Organization, Project, Records, Release, Repository, RepositoryContributor, Snapshot, Sponsor,
 };
 use crate::schema::{insert_sql, StoredRecord};
 
@@ -83,8 +83,22 @@ pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<()
     insert_releases(conn, &ds.releases, r)?;
     let mut leaders = Leaders::new(conn)?;
     let mut links = pages::Links::new(conn)?;
-    insert_chapters(conn, &ds.chapters, r, &mut leaders, &mut links)?;
-    insert_committees(conn, &ds.committees, r, &mut leaders, &mut links)?;
+    insert_group(
+        conn,
+        ("chapter", &ds.chapters),
+        (&r.chapter_leaders, &r.pages.chapter_repos),
+        &mut leaders,
+        &mut links,
+        |x: &Chapter| (&x.leaders, &x.related_urls, &x.channels),
+    )?;
+    insert_group(
+        conn,
+        ("committee", &ds.committees),
+        (&r.committee_leaders, &r.pages.committee_repos),
+        &mut leaders,
+        &mut links,
+        |x: &Committee| (&x.leaders, &x.related_urls, &x.channels),
+    )?;
     insert_projects(conn, &ds.projects, r, &mut leaders, &mut links)?;
     insert_events(conn, &ds.events)?;
     insert_sponsors(conn, &ds.sponsors)?;
@@ -330,7 +344,7 @@ impl<'c> Leaders<'c> {
         &mut self,
         kind: &str,
         id: i64,
-        leaders: &[crate::records::Leader],
+        leaders: &[Leader],
         members: &[Option<i64>],
     ) -> Result<(), StoreError> {
         for (pos, l) in leaders.iter().enumerate() {
@@ -348,38 +362,28 @@ impl<'c> Leaders<'c> {
     }
 }
 
-fn insert_chapters(
-    conn: &Connection,
-    records: &Records<Chapter>,
-    r: &Resolved,
-    leaders: &mut Leaders,
-    links: &mut pages::Links,
-) -> Result<(), StoreError> {
-    let mut st = prepare::<Chapter>(conn, &["id"])?;
-    for (i, (_, x)) in records.iter().enumerate() {
-        let id = id(i);
-        execute(&mut st, &[&id], x)?;
-        leaders.insert("chapter", id, &x.leaders, &r.chapter_leaders[i])?;
-        links.insert("chapter", id, &x.related_urls, &x.channels)?;
-        links.repositories("chapter", id, &r.pages.chapter_repos[i])?;
-    }
-    Ok(())
-}
+/// What a chapter or committee lists: leaders, related URLs, channels.
+type GroupLists<'a> = (&'a [Leader], &'a [String], &'a [Channel]);
 
-fn insert_committees(
+/// The records of a group of people (`kind`: chapter, committee) and what each lists:
+/// its leaders (`who`: their resolved members), related URLs, channels and
+/// repositories (`repos`: resolved), as `parts` gives them.
+fn insert_group<T: StoredRecord>(
     conn: &Connection,
-    records: &Records<Committee>,
-    r: &Resolved,
+    (kind, records): (&str, &Records<T>),
+    (who, repos): (&[Vec<Option<i64>>], &[Vec<i64>]),
     leaders: &mut Leaders,
     links: &mut pages::Links,
+    parts: fn(&T) -> GroupLists,
 ) -> Result<(), StoreError> {
-    let mut st = prepare::<Committee>(conn, &["id"])?;
+    let mut st = prepare::<T>(conn, &["id"])?;
     for (i, (_, x)) in records.iter().enumerate() {
         let id = id(i);
         execute(&mut st, &[&id], x)?;
-        leaders.insert("committee", id, &x.leaders, &r.committee_leaders[i])?;
-        links.insert("committee", id, &x.related_urls, &x.channels)?;
-        links.repositories("committee", id, &r.pages.committee_repos[i])?;
+        let (listed, urls, channels) = parts(x);
+        leaders.insert(kind, id, listed, &who[i])?;
+        links.insert(kind, id, urls, channels)?;
+        links.repositories(kind, id, &repos[i])?;
     }
     Ok(())
 }

@@ -65,17 +65,30 @@ macro_rules! channels {
 /// The JSON array of an entity's own repositories (`organization`, `name`), in order,
 /// from the link table `$table` whose entity column is `$column`.
 macro_rules! repositories {
-    ($table:literal, $column:literal) => {
+    ($kind:literal) => {
         concat!(
             "(SELECT json_group_array(json_object('organization', org, 'name', name)) FROM \
              (SELECT o.login AS org, r.name AS name FROM ",
-            $table,
-            " x JOIN repositories r ON r.id = x.repository_id \
+            $kind,
+            "_repositories x JOIN repositories r ON r.id = x.repository_id \
              JOIN organizations o ON o.id = r.organization_id \
              WHERE x.",
-            $column,
-            " = t.id ORDER BY x.rowid))"
+            $kind,
+            "_id = t.id ORDER BY x.rowid))"
         )
+    };
+}
+
+/// What a group of people (`$kind`: chapter, committee) lists, kept elsewhere: its
+/// leaders, related URLs, channels and repositories, in the order of its file.
+macro_rules! group_lists {
+    ($kind:literal) => {
+        &[
+            ("leaders", leaders!($kind), Json),
+            ("related_urls", related_urls!($kind), Json),
+            ("channels", channels!($kind), Json),
+            ("repositories", repositories!($kind), Json),
+        ]
     };
 }
 
@@ -239,31 +252,13 @@ pub(super) static FILES: LazyLock<Vec<FileSpec>> = LazyLock::new(|| {
         records::<Chapter>(
             "chapters.jsonl",
             "chapters t ORDER BY t.id",
-            &[
-                ("leaders", leaders!("chapter"), Json),
-                ("related_urls", related_urls!("chapter"), Json),
-                ("channels", channels!("chapter"), Json),
-                (
-                    "repositories",
-                    repositories!("chapter_repositories", "chapter_id"),
-                    Json,
-                ),
-            ],
+            group_lists!("chapter"),
             &[],
         ),
         records::<Committee>(
             "committees.jsonl",
             "committees t ORDER BY t.id",
-            &[
-                ("leaders", leaders!("committee"), Json),
-                ("related_urls", related_urls!("committee"), Json),
-                ("channels", channels!("committee"), Json),
-                (
-                    "repositories",
-                    repositories!("committee_repositories", "committee_id"),
-                    Json,
-                ),
-            ],
+            group_lists!("committee"),
             &[],
         ),
         records::<Project>(
@@ -272,11 +267,7 @@ pub(super) static FILES: LazyLock<Vec<FileSpec>> = LazyLock::new(|| {
             &[
                 ("kind", "t.type", Str),
                 ("leaders", leaders!("project"), Json),
-                (
-                    "repositories",
-                    repositories!("project_repositories", "project_id"),
-                    Json,
-                ),
+                ("repositories", repositories!("project"), Json),
                 ("related_urls", related_urls!("project"), Json),
                 ("channels", channels!("project"), Json),
             ],
