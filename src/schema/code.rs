@@ -168,10 +168,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct MilestoneDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Milestone = flatten(Milestone),
+        pub struct MilestoneDetail: extends Milestone {
             pub body: String = get("t.body"),
             pub closed_issues_count: i64 = get("t.closed_issues_count"),
             #[schema(format = DateTime)]
@@ -194,10 +191,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct ReleaseDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Release = flatten(Release),
+        pub struct ReleaseDetail: extends Release {
             pub description: String = get("t.description"),
         }
     }
@@ -205,10 +199,7 @@ pub mod rest {
     selected! {
         /// A release in a snapshot sub-list: the release list item plus where it lives.
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct SnapshotRelease {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Release = flatten(Release),
+        pub struct SnapshotRelease: extends Release {
             pub organization_login: Option<String> = get("o.login"),
             pub repository_name: Option<String> = get("r.name"),
         }
@@ -227,10 +218,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct RepositoryDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Repository = flatten(Repository),
+        pub struct RepositoryDetail: extends Repository {
             pub commits_count: i64 = get("t.commits_count"),
             pub contributors_count: i64 = get("t.contributors_count"),
             pub description: Option<String> = get("t.description"),

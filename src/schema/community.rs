@@ -514,10 +514,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct ChapterDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Chapter = flatten(Chapter),
+        pub struct ChapterDetail: extends Chapter {
             pub country: String = get("t.country"),
             pub leaders: Vec<Leader> = with(chapter_leaders, "t.id"),
             pub region: String = get("t.region"),
@@ -539,10 +536,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct CommitteeDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Committee = flatten(Committee),
+        pub struct CommitteeDetail: extends Committee {
             pub description: String = get("t.description"),
         }
     }
@@ -564,10 +558,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct EventDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Event = flatten(Event),
+        pub struct EventDetail: extends Event {
             pub description: Option<String> = get("t.description"),
         }
     }
@@ -588,10 +579,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct MemberDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Member = flatten(Member),
+        pub struct MemberDetail: extends Member {
             pub bio: String = get("t.bio"),
             pub company: String = get("t.company"),
             pub followers_count: i64 = get("t.followers_count"),
@@ -617,10 +605,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct OrganizationDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Organization = flatten(Organization),
+        pub struct OrganizationDetail: extends Organization {
             pub company: String = get("t.company"),
             pub location: String = get("t.location"),
         }
@@ -646,10 +631,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct ProjectDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Project = flatten(Project),
+        pub struct ProjectDetail: extends Project {
             pub description: String = get("t.description"),
             pub leaders: Vec<Leader> = with(project_leaders, "t.id"),
         }
@@ -674,10 +656,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct SnapshotDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Snapshot = flatten(Snapshot),
+        pub struct SnapshotDetail: extends Snapshot {
             pub new_chapters_count: i64 = get(new_in_snapshot!(chapters)),
             pub new_issues_count: i64 = get(new_in_snapshot!(issues)),
             pub new_projects_count: i64 = get(new_in_snapshot!(projects)),
@@ -699,10 +678,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct SponsorDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Sponsor = flatten(Sponsor),
+        pub struct SponsorDetail: extends Sponsor {
             pub description: String = get("t.description"),
             pub is_member: bool = get("t.is_member"),
             pub job_url: String = get("t.job_url"),

@@ -87,10 +87,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct IssueDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Issue = flatten(Issue),
+        pub struct IssueDetail: extends Issue {
             /// Markdown.
             pub body: String = get("b.body"),
         }
@@ -99,10 +96,7 @@ pub mod rest {
     selected! {
         /// An issue in a snapshot sub-list: the issue list item plus where it lives.
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct SnapshotIssue {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Issue = flatten(Issue),
+        pub struct SnapshotIssue: extends Issue {
             pub organization_login: Option<String> = get("o.login"),
             pub repository_name: Option<String> = get("r.name"),
         }

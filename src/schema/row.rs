@@ -100,6 +100,9 @@ pub const fn after_separator(s: &'static str) -> &'static str {
 /// object has (`id`, opaque and stable, set when the record is finished), and
 /// `struct Name: node, id { ... }` with the record's row id as well (`t.id`, not shown).
 ///
+/// `struct NameDetail: extends Name { ... }` starts a REST detail body with the fields
+/// of its list item `Name`, flattened into it (`base`).
+///
 /// After the struct, `=> finish("extra", ...)` reads the extra expressions (appended
 /// to the select list) with `finish(&mut record, cursor)`, which derives the `later`
 /// fields (GraphQL's node ids) and may rewrite others. Two finishes are declared
@@ -128,6 +131,20 @@ macro_rules! selected {
                 $($fields)*
             }
             $($tail)*
+        }
+    };
+    (
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident : extends $base:ty { $($fields:tt)* }
+    ) => {
+        $crate::selected! {
+            $(#[$attr])*
+            $vis struct $name {
+                #[serde(flatten)]
+                #[schema(inline)]
+                pub base: $base = flatten($base),
+                $($fields)*
+            }
         }
     };
     (

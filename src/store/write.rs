@@ -83,22 +83,8 @@ pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<()
     insert_releases(conn, &ds.releases, r)?;
     let mut leaders = Leaders::new(conn)?;
     let mut links = pages::Links::new(conn)?;
-    insert_group(
-        conn,
-        ("chapter", &ds.chapters),
-        (&r.chapter_leaders, &r.pages.chapter_repos),
-        &mut leaders,
-        &mut links,
-        |x: &Chapter| (&x.leaders, &x.related_urls, &x.channels),
-    )?;
-    insert_group(
-        conn,
-        ("committee", &ds.committees),
-        (&r.committee_leaders, &r.pages.committee_repos),
-        &mut leaders,
-        &mut links,
-        |x: &Committee| (&x.leaders, &x.related_urls, &x.channels),
-    )?;
+    insert_group::<Chapter>(conn, &ds.chapters, r, &mut leaders, &mut links)?;
+    insert_group::<Committee>(conn, &ds.committees, r, &mut leaders, &mut links)?;
     insert_projects(conn, &ds.projects, r, &mut leaders, &mut links)?;
     insert_events(conn, &ds.events)?;
     insert_sponsors(conn, &ds.sponsors)?;
@@ -365,25 +351,49 @@ impl<'c> Leaders<'c> {
 /// What a chapter or committee lists: leaders, related URLs, channels.
 type GroupLists<'a> = (&'a [Leader], &'a [String], &'a [Channel]);
 
-/// The records of a group of people (`kind`: chapter, committee) and what each lists:
-/// its leaders (`who`: their resolved members), related URLs, channels and
-/// repositories (`repos`: resolved), as `parts` gives them.
-fn insert_group<T: StoredRecord>(
+/// A group of people (a chapter, a committee): the record, its leaders, related URLs,
+/// channels and repositories.
+trait Group: StoredRecord {
+    /// The `entity_kind` its leaders and links are kept under.
+    const KIND: &'static str;
+    fn lists(&self) -> GroupLists<'_>;
+    /// The resolved members of each record's leaders, and its repositories.
+    fn resolved(r: &Resolved) -> (&[Vec<Option<i64>>], &[Vec<i64>]);
+}
+
+macro_rules! group {
+    ($ty:ty, $kind:literal, $leaders:ident, $repos:ident) => {
+        impl Group for $ty {
+            const KIND: &'static str = $kind;
+            fn lists(&self) -> GroupLists<'_> {
+                (&self.leaders, &self.related_urls, &self.channels)
+            }
+            fn resolved(r: &Resolved) -> (&[Vec<Option<i64>>], &[Vec<i64>]) {
+                (&r.$leaders, &r.pages.$repos)
+            }
+        }
+    };
+}
+
+group!(Chapter, "chapter", chapter_leaders, chapter_repos);
+group!(Committee, "committee", committee_leaders, committee_repos);
+
+fn insert_group<T: Group>(
     conn: &Connection,
-    (kind, records): (&str, &Records<T>),
-    (who, repos): (&[Vec<Option<i64>>], &[Vec<i64>]),
+    records: &Records<T>,
+    r: &Resolved,
     leaders: &mut Leaders,
     links: &mut pages::Links,
-    parts: fn(&T) -> GroupLists,
 ) -> Result<(), StoreError> {
+    let (who, repos) = T::resolved(r);
     let mut st = prepare::<T>(conn, &["id"])?;
     for (i, (_, x)) in records.iter().enumerate() {
         let id = id(i);
         execute(&mut st, &[&id], x)?;
-        let (listed, urls, channels) = parts(x);
-        leaders.insert(kind, id, listed, &who[i])?;
-        links.insert(kind, id, urls, channels)?;
-        links.repositories(kind, id, &repos[i])?;
+        let (listed, urls, channels) = x.lists();
+        leaders.insert(T::KIND, id, listed, &who[i])?;
+        links.insert(T::KIND, id, urls, channels)?;
+        links.repositories(T::KIND, id, &repos[i])?;
     }
     Ok(())
 }
