@@ -90,6 +90,26 @@ macro_rules! repositories {
     };
 }
 
+/// The JSON array of the names of the `$what`s a `$kind` (aliased `t`) lists, in order
+/// (a member's badges, an issue's labels).
+macro_rules! names_listed {
+    ($kind:literal, $what:literal) => {
+        concat!(
+            "(SELECT json_group_array(name) FROM (SELECT n.name AS name FROM ",
+            $kind,
+            "_",
+            $what,
+            "s x JOIN ",
+            $what,
+            "s n ON n.id = x.",
+            $what,
+            "_id WHERE x.",
+            $kind,
+            "_id = t.id ORDER BY x.position))"
+        )
+    };
+}
+
 /// The JSON array of the records of `$kind` a snapshot lists as new, in order: each
 /// record's `$key`, or for a record of a repository (`in repo`) an object of its
 /// organization, repository and `$key`.
@@ -233,13 +253,7 @@ pub(super) static FILES: LazyLock<Vec<FileSpec>> = LazyLock::new(|| {
             "members t ORDER BY t.id",
             &[
                 ("url", "t.url", Str),
-                (
-                    "badges",
-                    "(SELECT json_group_array(name) FROM (SELECT b.name AS name \
-                     FROM member_badges mb JOIN badges b ON b.id = mb.badge_id \
-                     WHERE mb.member_id = t.id ORDER BY mb.position))",
-                    Json,
-                ),
+                ("badges", names_listed!("member", "badge"), Json),
             ],
             &[],
         ),
@@ -276,13 +290,7 @@ pub(super) static FILES: LazyLock<Vec<FileSpec>> = LazyLock::new(|| {
             "issues t JOIN issue_bodies b ON b.issue_id = t.id",
             &[
                 ("body", "b.body", Str),
-                (
-                    "labels",
-                    "(SELECT json_group_array(name) FROM (SELECT l.name AS name \
-                     FROM issue_labels il JOIN labels l ON l.id = il.label_id \
-                     WHERE il.issue_id = t.id ORDER BY il.position))",
-                    Json,
-                ),
+                ("labels", names_listed!("issue", "label"), Json),
             ],
         ),
         authored::<Milestone>("milestones.jsonl", "milestones t", &[]),
