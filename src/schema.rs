@@ -18,5 +18,5 @@ mod values;
 pub use const_format::concatcp;
 pub use keys::{lc, node_id, repo_key, short_key};
 pub use row::{after_separator, Cols, Selected};
-pub use stored::{insert_sql, Keep, Kind, Shadow, Stored, StoredRecord};
+pub use stored::{insert_sql, json_column, Keep, Kind, Shadow, Stored, StoredRecord};
 pub use values::{Color, Counts, Date, Ts};

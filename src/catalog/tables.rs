@@ -81,50 +81,91 @@ const RELEASE_IN_REPO: &str = "api_releases t JOIN repositories r ON r.id = t.re
      JOIN organizations o ON o.id = r.organization_id";
 const EVENT_TIE: &str = "t.end_date IS NULL, t.end_date DESC";
 
+/// A list: `path` and its operation (`list_<path>`, or `list_snapshot_<path>` for a
+/// snapshot sub-list, linked through `snapshot_<path>`), the tables, the item type,
+/// filters, orderings and default order; then, where it has them, how the default
+/// order is worded and the upcoming rules.
+macro_rules! list {
+    ($path:literal, $from:expr, $item:ty, $params:expr, $orderings:expr, $default:expr) => {
+        list!($path, $from, $item, $params, $orderings, $default, "", None)
+    };
+    (
+        $path:literal, $from:expr, $item:ty, $params:expr, $orderings:expr, $default:expr,
+        $words:expr, $upcoming:expr
+    ) => {
+        list!(@spec $path, concat!("list_", $path), None, $from, $item, $params, $orderings,
+            $default, $words, $upcoming)
+    };
+    (snapshot $path:literal, $column:literal, $from:expr, $item:ty) => {
+        list!(snapshot $path, $column, $from, $item, CREATED_UPDATED, "t.created_at DESC")
+    };
+    (
+        snapshot $path:literal, $column:literal, $from:expr, $item:ty, $orderings:expr,
+        $default:expr
+    ) => {
+        list!(
+            @spec $path,
+            concat!("list_snapshot_", $path),
+            Some(SnapshotLink {
+                table: concat!("snapshot_", $path),
+                column: $column,
+            }),
+            $from, $item, &[], $orderings, $default, "", None
+        )
+    };
+    (
+        @spec $path:expr, $operation_id:expr, $link:expr, $from:expr, $item:ty, $params:expr,
+        $orderings:expr, $default:expr, $words:expr, $upcoming:expr
+    ) => {
+        ListSpec {
+            path: $path,
+            operation_id: $operation_id,
+            snapshot_link: $link,
+            from: $from,
+            item: ItemType::of::<$item>(),
+            params: $params,
+            orderings: $orderings,
+            default_order: $default,
+            default_order_words: $words,
+            upcoming: $upcoming,
+        }
+    };
+}
+
 /// The 13 top-level lists, in URL order.
 pub static LISTS: &[ListSpec] = &[
-    ListSpec {
-        path: "chapters",
-        operation_id: "list_chapters",
-        snapshot_link: None,
-        from: "api_chapters t",
-        item: ItemType::of::<model::Chapter>(),
-        params: &[
+    list!(
+        "chapters",
+        "api_chapters t",
+        model::Chapter,
+        &[
             param("country", ParamKind::Text, "t.country_lc"),
             COORDS[0],
             COORDS[1],
             COORDS[2],
             COORDS[3],
         ],
-        orderings: &[
+        &[
             order("created_at", &["t.created_at"]),
             order("updated_at", &["t.updated_at"]),
             order_tie("latitude", &["t.latitude"], true, ""),
             order_tie("longitude", &["t.longitude"], true, ""),
         ],
-        default_order: "t.created_at DESC",
-        default_order_words: "",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "committees",
-        operation_id: "list_committees",
-        snapshot_link: None,
-        from: "api_committees t",
-        item: ItemType::of::<model::Committee>(),
-        params: &[],
-        orderings: CREATED_UPDATED,
-        default_order: "t.created_at DESC",
-        default_order_words: "",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "events",
-        operation_id: "list_events",
-        snapshot_link: None,
-        from: "events t",
-        item: ItemType::of::<model::Event>(),
-        params: &[
+        "t.created_at DESC"
+    ),
+    list!(
+        "committees",
+        "api_committees t",
+        model::Committee,
+        &[],
+        CREATED_UPDATED,
+        "t.created_at DESC"
+    ),
+    list!(
+        "events",
+        "events t",
+        model::Event,
+        &[
             param(
                 "category",
                 ParamKind::Choices(&vocab::Category::VOCAB),
@@ -136,98 +177,76 @@ pub static LISTS: &[ListSpec] = &[
             COORDS[2],
             COORDS[3],
         ],
-        orderings: &[
+        &[
             order_tie("start_date", &["t.start_date"], false, EVENT_TIE),
             order_tie("end_date", &["t.end_date"], true, EVENT_TIE),
             order_tie("latitude", &["t.latitude"], true, EVENT_TIE),
             order_tie("longitude", &["t.longitude"], true, EVENT_TIE),
         ],
-        default_order: "t.start_date DESC, t.end_date IS NULL, t.end_date DESC",
-        default_order_words: "",
-        upcoming: Some(UpcomingRules {
+        "t.start_date DESC, t.end_date IS NULL, t.end_date DESC",
+        "",
+        Some(UpcomingRules {
             column: "t.start_date",
             tie: "t.end_date IS NULL, t.end_date ASC",
             default_order: "t.start_date ASC, t.end_date IS NULL, t.end_date ASC",
-        }),
-    },
-    ListSpec {
-        path: "issues",
-        operation_id: "list_issues",
-        snapshot_link: None,
-        from: IN_REPO,
-        item: ItemType::of::<model::Issue>(),
-        params: ORG_REPO_STATE,
-        orderings: CREATED_UPDATED_TIE,
-        default_order: "t.created_at DESC, t.updated_at DESC",
-        default_order_words: "",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "labels",
-        operation_id: "list_labels",
-        snapshot_link: None,
-        from: "labels t",
-        item: ItemType::of::<model::Label>(),
-        params: &[param("color", ParamKind::Text, "t.color_lc")],
-        orderings: &[
+        })
+    ),
+    list!(
+        "issues",
+        IN_REPO,
+        model::Issue,
+        ORG_REPO_STATE,
+        CREATED_UPDATED_TIE,
+        "t.created_at DESC, t.updated_at DESC"
+    ),
+    list!(
+        "labels",
+        "labels t",
+        model::Label,
+        &[param("color", ParamKind::Text, "t.color_lc")],
+        &[
             order("nest_created_at", &["t.created_at"]),
             order("nest_updated_at", &["t.updated_at"]),
         ],
-        default_order: "",
-        default_order_words: "",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "members",
-        operation_id: "list_members",
-        snapshot_link: None,
-        from: "members t",
-        item: ItemType::of::<model::Member>(),
-        params: &[
+        ""
+    ),
+    list!(
+        "members",
+        "members t",
+        model::Member,
+        &[
             param("company", ParamKind::Text, "t.company_lc"),
             param("location", ParamKind::Text, "t.location_lc"),
         ],
-        orderings: &[
+        &[
             order("created_at", &["t.created_at"]),
             order("updated_at", &["t.updated_at"]),
             order("name", &["t.name_lc", "t.name"]),
             order("login", &["t.login_lc", "t.login"]),
         ],
-        default_order: "t.created_at DESC",
-        default_order_words: "",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "milestones",
-        operation_id: "list_milestones",
-        snapshot_link: None,
-        from: MILESTONE_IN_REPO,
-        item: ItemType::of::<model::Milestone>(),
-        params: ORG_REPO_STATE,
-        orderings: CREATED_UPDATED_TIE,
-        default_order: "t.created_at DESC, t.updated_at DESC",
-        default_order_words: "",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "organizations",
-        operation_id: "list_organizations",
-        snapshot_link: None,
-        from: "api_organizations t",
-        item: ItemType::of::<model::Organization>(),
-        params: &[param("location", ParamKind::Text, "t.location_lc")],
-        orderings: CREATED_UPDATED,
-        default_order: "t.created_at DESC",
-        default_order_words: "",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "projects",
-        operation_id: "list_projects",
-        snapshot_link: None,
-        from: "api_projects t",
-        item: ItemType::of::<model::Project>(),
-        params: &[
+        "t.created_at DESC"
+    ),
+    list!(
+        "milestones",
+        MILESTONE_IN_REPO,
+        model::Milestone,
+        ORG_REPO_STATE,
+        CREATED_UPDATED_TIE,
+        "t.created_at DESC, t.updated_at DESC"
+    ),
+    list!(
+        "organizations",
+        "api_organizations t",
+        model::Organization,
+        &[param("location", ParamKind::Text, "t.location_lc")],
+        CREATED_UPDATED,
+        "t.created_at DESC"
+    ),
+    list!(
+        "projects",
+        "api_projects t",
+        model::Project,
+        &[
             param("level", ParamKind::Choice(&vocab::Level::VOCAB), "t.level"),
             param("q", ParamKind::Search, "t.name_lc"),
             param(
@@ -236,63 +255,49 @@ pub static LISTS: &[ListSpec] = &[
                 "t.type",
             ),
         ],
-        orderings: CREATED_UPDATED,
-        default_order: "t.level_rank DESC, t.stars DESC, t.forks DESC",
-        default_order_words: "level rank descending (flagship, production, lab, incubator, demo), \
-                              then stars descending, then forks descending",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "releases",
-        operation_id: "list_releases",
-        snapshot_link: None,
-        from: RELEASE_IN_REPO,
-        item: ItemType::of::<model::Release>(),
-        params: &[
+        CREATED_UPDATED,
+        "t.level_rank DESC, t.stars DESC, t.forks DESC",
+        "level rank descending (flagship, production, lab, incubator, demo), \
+         then stars descending, then forks descending",
+        None
+    ),
+    list!(
+        "releases",
+        RELEASE_IN_REPO,
+        model::Release,
+        &[
             param("organization", ParamKind::Text, "o.login_lc"),
             param("repository", ParamKind::Text, "r.name_lc"),
             param("tag_name", ParamKind::Exact, "t.tag_name"),
         ],
-        orderings: RELEASE_ORDERINGS,
-        default_order: "t.published_at IS NULL, t.published_at DESC, t.created_at DESC",
-        default_order_words: "",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "repositories",
-        operation_id: "list_repositories",
-        snapshot_link: None,
-        from: "repositories t JOIN organizations o ON o.id = t.organization_id",
-        item: ItemType::of::<model::Repository>(),
-        params: &[param("organization_id", ParamKind::Text, "o.login_lc")],
-        orderings: CREATED_UPDATED_TIE,
-        default_order: "t.created_at DESC, t.updated_at DESC",
-        default_order_words: "",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "snapshots",
-        operation_id: "list_snapshots",
-        snapshot_link: None,
-        from: "api_snapshots t",
-        item: ItemType::of::<model::Snapshot>(),
-        params: &[],
-        orderings: &[
+        RELEASE_ORDERINGS,
+        "t.published_at IS NULL, t.published_at DESC, t.created_at DESC"
+    ),
+    list!(
+        "repositories",
+        "repositories t JOIN organizations o ON o.id = t.organization_id",
+        model::Repository,
+        &[param("organization_id", ParamKind::Text, "o.login_lc")],
+        CREATED_UPDATED_TIE,
+        "t.created_at DESC, t.updated_at DESC"
+    ),
+    list!(
+        "snapshots",
+        "api_snapshots t",
+        model::Snapshot,
+        &[],
+        &[
             order("created_at", &["t.created_at"]),
             order("updated_at", &["t.updated_at"]),
             order("start_at", &["t.start_at"]),
         ],
-        default_order: "t.created_at DESC",
-        default_order_words: "",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "sponsors",
-        operation_id: "list_sponsors",
-        snapshot_link: None,
-        from: "sponsors t",
-        item: ItemType::of::<model::Sponsor>(),
-        params: &[
+        "t.created_at DESC"
+    ),
+    list!(
+        "sponsors",
+        "sponsors t",
+        model::Sponsor,
+        &[
             param(
                 "is_member",
                 ParamKind::Bool,
@@ -305,229 +310,118 @@ pub static LISTS: &[ListSpec] = &[
             ),
             param("sponsor_type", ParamKind::Text, "t.sponsor_type_lc"),
         ],
-        orderings: &[order("name", &["t.name_lc", "t.name"])],
-        default_order: "t.name_lc, t.name",
-        default_order_words: "",
-        upcoming: None,
-    },
+        &[order("name", &["t.name_lc", "t.name"])],
+        "t.name_lc, t.name"
+    ),
 ];
 
 /// The 5 snapshot sub-lists (`/snapshots/{snapshot_id}/<path>/`).
 pub static SNAPSHOT_LISTS: &[ListSpec] = &[
-    ListSpec {
-        path: "chapters",
-        operation_id: "list_snapshot_chapters",
-        snapshot_link: Some(SnapshotLink {
-            table: "snapshot_chapters",
-            column: "chapter_id",
-        }),
-        from: "api_chapters t",
-        item: ItemType::of::<model::Chapter>(),
-        params: &[],
-        orderings: CREATED_UPDATED,
-        default_order: "t.created_at DESC",
-        default_order_words: "",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "issues",
-        operation_id: "list_snapshot_issues",
-        snapshot_link: Some(SnapshotLink {
-            table: "snapshot_issues",
-            column: "issue_id",
-        }),
-        from: IN_REPO,
-        item: ItemType::of::<model::SnapshotIssue>(),
-        params: &[],
-        orderings: CREATED_UPDATED,
-        default_order: "t.created_at DESC",
-        default_order_words: "",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "members",
-        operation_id: "list_snapshot_members",
-        snapshot_link: Some(SnapshotLink {
-            table: "snapshot_members",
-            column: "member_id",
-        }),
-        from: "members t",
-        item: ItemType::of::<model::Member>(),
-        params: &[],
-        orderings: CREATED_UPDATED,
-        default_order: "t.created_at DESC",
-        default_order_words: "",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "projects",
-        operation_id: "list_snapshot_projects",
-        snapshot_link: Some(SnapshotLink {
-            table: "snapshot_projects",
-            column: "project_id",
-        }),
-        from: "api_projects t",
-        item: ItemType::of::<model::Project>(),
-        params: &[],
-        orderings: CREATED_UPDATED,
-        default_order: "t.created_at DESC",
-        default_order_words: "",
-        upcoming: None,
-    },
-    ListSpec {
-        path: "releases",
-        operation_id: "list_snapshot_releases",
-        snapshot_link: Some(SnapshotLink {
-            table: "snapshot_releases",
-            column: "release_id",
-        }),
-        from: RELEASE_IN_REPO,
-        item: ItemType::of::<model::SnapshotRelease>(),
-        params: &[],
-        orderings: &[
+    list!(snapshot "chapters", "chapter_id", "api_chapters t", model::Chapter),
+    list!(snapshot "issues", "issue_id", IN_REPO, model::SnapshotIssue),
+    list!(snapshot "members", "member_id", "members t", model::Member),
+    list!(snapshot "projects", "project_id", "api_projects t", model::Project),
+    list!(
+        snapshot "releases",
+        "release_id",
+        RELEASE_IN_REPO,
+        model::SnapshotRelease,
+        &[
             order("created_at", &["t.created_at"]),
             order("published_at", &["t.published_at"]),
         ],
-        default_order: "t.published_at DESC",
-        default_order_words: "",
-        upcoming: None,
-    },
+        "t.published_at DESC"
+    ),
 ];
+
+/// A detail: `path`, its operation (`get_<one>`), the singular name of its "not
+/// found", its tables and body type, and how its ids are looked up: by one
+/// case-insensitive column (`key_lc`, `login_lc`), by a key with its prefix (the id
+/// is the key without it), or in a repository (organization, repository, then the
+/// record's own rule and column within it).
+macro_rules! detail {
+    ($path:literal, $one:literal, $singular:literal, $from:expr, $body:ty, ci $column:literal) => {
+        detail!(
+            @spec $path, $one, $singular, $from, $body,
+            [concat!($one, "_id")],
+            [IdRule::Ci],
+            concat!("t.", $column, " = ?1"),
+            [concat!("t.", $column)]
+        )
+    };
+    ($path:literal, $one:literal, $singular:literal, $from:expr, $body:ty, prefixed $prefix:literal) => {
+        detail!(
+            @spec $path, $one, $singular, $from, $body,
+            [concat!($one, "_id")],
+            [IdRule::Prefixed($prefix)],
+            concat!("t.key_lc = '", $prefix, "' || ?1"),
+            [const_format::concatcp!(
+                "CAST(substr(CAST(t.key_lc AS BLOB), ",
+                ($prefix.len() + 1),
+                ") AS TEXT)"
+            )]
+        )
+    };
+    (
+        $path:literal, $one:literal, $singular:literal, $from:expr, $body:ty,
+        in_repo $rule:expr, $column:literal, $id_expr:literal
+    ) => {
+        detail!(
+            @spec $path, $one, $singular, $from, $body,
+            ["organization_id", "repository_id", concat!($one, "_id")],
+            [IdRule::Ci, IdRule::Ci, $rule],
+            concat!("o.login_lc = ?1 AND r.name_lc = ?2 AND t.", $column, " = ?3"),
+            ["o.login_lc", "r.name_lc", $id_expr]
+        )
+    };
+    (
+        @spec $path:literal, $one:literal, $singular:literal, $from:expr, $body:ty,
+        [$($id_name:expr),*], [$($rule:expr),*], $lookup:expr, [$($id_expr:expr),*]
+    ) => {
+        DetailSpec {
+            path: $path,
+            operation_id: concat!("get_", $one),
+            singular: $singular,
+            id_names: &[$($id_name),*],
+            ids: &[$($rule),*],
+            from: $from,
+            lookup: $lookup,
+            id_exprs: &[$($id_expr),*],
+            body: ItemType::of::<$body>(),
+        }
+    };
+}
 
 /// The 12 details.
 pub static DETAILS: &[DetailSpec] = &[
-    DetailSpec {
-        path: "chapters",
-        operation_id: "get_chapter",
-        singular: "Chapter",
-        id_names: &["chapter_id"],
-        ids: &[IdRule::Prefixed("www-chapter-")],
-        from: "api_chapters t",
-        lookup: "t.key_lc = 'www-chapter-' || ?1",
-        id_exprs: &["CAST(substr(CAST(t.key_lc AS BLOB), 13) AS TEXT)"],
-        body: ItemType::of::<model::ChapterDetail>(),
-    },
-    DetailSpec {
-        path: "committees",
-        operation_id: "get_committee",
-        singular: "Committee",
-        id_names: &["committee_id"],
-        ids: &[IdRule::Prefixed("www-committee-")],
-        from: "api_committees t",
-        lookup: "t.key_lc = 'www-committee-' || ?1",
-        id_exprs: &["CAST(substr(CAST(t.key_lc AS BLOB), 15) AS TEXT)"],
-        body: ItemType::of::<model::CommitteeDetail>(),
-    },
-    DetailSpec {
-        path: "events",
-        operation_id: "get_event",
-        singular: "Event",
-        id_names: &["event_id"],
-        ids: &[IdRule::Ci],
-        from: "events t",
-        lookup: "t.key_lc = ?1",
-        id_exprs: &["t.key_lc"],
-        body: ItemType::of::<model::EventDetail>(),
-    },
-    DetailSpec {
-        path: "issues",
-        operation_id: "get_issue",
-        singular: "Issue",
-        id_names: &["organization_id", "repository_id", "issue_id"],
-        ids: &[IdRule::Ci, IdRule::Ci, IdRule::Number],
-        from: ISSUE_WITH_BODY,
-        lookup: "o.login_lc = ?1 AND r.name_lc = ?2 AND t.number = ?3",
-        id_exprs: &["o.login_lc", "r.name_lc", "CAST(t.number AS TEXT)"],
-        body: ItemType::of::<model::IssueDetail>(),
-    },
-    DetailSpec {
-        path: "members",
-        operation_id: "get_member",
-        singular: "Member",
-        id_names: &["member_id"],
-        ids: &[IdRule::Ci],
-        from: "members t",
-        lookup: "t.login_lc = ?1",
-        id_exprs: &["t.login_lc"],
-        body: ItemType::of::<model::MemberDetail>(),
-    },
-    DetailSpec {
-        path: "milestones",
-        operation_id: "get_milestone",
-        singular: "Milestone",
-        id_names: &["organization_id", "repository_id", "milestone_id"],
-        ids: &[IdRule::Ci, IdRule::Ci, IdRule::Number],
-        from: MILESTONE_IN_REPO,
-        lookup: "o.login_lc = ?1 AND r.name_lc = ?2 AND t.number = ?3",
-        id_exprs: &["o.login_lc", "r.name_lc", "CAST(t.number AS TEXT)"],
-        body: ItemType::of::<model::MilestoneDetail>(),
-    },
-    DetailSpec {
-        path: "organizations",
-        operation_id: "get_organization",
-        singular: "Organization",
-        id_names: &["organization_id"],
-        ids: &[IdRule::Ci],
-        from: "api_organizations t",
-        lookup: "t.login_lc = ?1",
-        id_exprs: &["t.login_lc"],
-        body: ItemType::of::<model::OrganizationDetail>(),
-    },
-    DetailSpec {
-        path: "projects",
-        operation_id: "get_project",
-        singular: "Project",
-        id_names: &["project_id"],
-        ids: &[IdRule::Prefixed("www-project-")],
-        from: "api_projects t",
-        lookup: "t.key_lc = 'www-project-' || ?1",
-        id_exprs: &["CAST(substr(CAST(t.key_lc AS BLOB), 13) AS TEXT)"],
-        body: ItemType::of::<model::ProjectDetail>(),
-    },
-    DetailSpec {
-        path: "releases",
-        operation_id: "get_release",
-        singular: "Release",
-        id_names: &["organization_id", "repository_id", "release_id"],
-        ids: &[IdRule::Ci, IdRule::Ci, IdRule::Exact],
-        from: RELEASE_IN_REPO,
-        lookup: "o.login_lc = ?1 AND r.name_lc = ?2 AND t.tag_name = ?3",
-        id_exprs: &["o.login_lc", "r.name_lc", "t.tag_name"],
-        body: ItemType::of::<model::ReleaseDetail>(),
-    },
-    DetailSpec {
-        path: "repositories",
-        operation_id: "get_repository",
-        singular: "Repository",
-        id_names: &["organization_id", "repository_id"],
-        ids: &[IdRule::Ci, IdRule::Ci],
-        from: "repositories t JOIN organizations o ON o.id = t.organization_id",
-        lookup: "o.login_lc = ?1 AND t.name_lc = ?2",
-        id_exprs: &["o.login_lc", "t.name_lc"],
-        body: ItemType::of::<model::RepositoryDetail>(),
-    },
-    DetailSpec {
-        path: "snapshots",
-        operation_id: "get_snapshot",
-        singular: "Snapshot",
-        id_names: &["snapshot_id"],
-        ids: &[IdRule::Ci],
-        from: "api_snapshots t",
-        lookup: "t.key_lc = ?1",
-        id_exprs: &["t.key_lc"],
-        body: ItemType::of::<model::SnapshotDetail>(),
-    },
-    DetailSpec {
-        path: "sponsors",
-        operation_id: "get_sponsor",
-        singular: "Sponsor",
-        id_names: &["sponsor_id"],
-        ids: &[IdRule::Ci],
-        from: "sponsors t",
-        lookup: "t.key_lc = ?1",
-        id_exprs: &["t.key_lc"],
-        body: ItemType::of::<model::SponsorDetail>(),
-    },
+    detail!("chapters", "chapter", "Chapter", "api_chapters t", model::ChapterDetail,
+        prefixed "www-chapter-"),
+    detail!("committees", "committee", "Committee", "api_committees t",
+        model::CommitteeDetail, prefixed "www-committee-"),
+    detail!("events", "event", "Event", "events t", model::EventDetail, ci "key_lc"),
+    detail!("issues", "issue", "Issue", ISSUE_WITH_BODY, model::IssueDetail,
+        in_repo IdRule::Number, "number", "CAST(t.number AS TEXT)"),
+    detail!("members", "member", "Member", "members t", model::MemberDetail, ci "login_lc"),
+    detail!("milestones", "milestone", "Milestone", MILESTONE_IN_REPO, model::MilestoneDetail,
+        in_repo IdRule::Number, "number", "CAST(t.number AS TEXT)"),
+    detail!("organizations", "organization", "Organization", "api_organizations t",
+        model::OrganizationDetail, ci "login_lc"),
+    detail!("projects", "project", "Project", "api_projects t", model::ProjectDetail,
+        prefixed "www-project-"),
+    detail!("releases", "release", "Release", RELEASE_IN_REPO, model::ReleaseDetail,
+        in_repo IdRule::Exact, "tag_name", "t.tag_name"),
+    detail!(
+        @spec "repositories", "repository", "Repository",
+        "repositories t JOIN organizations o ON o.id = t.organization_id",
+        model::RepositoryDetail,
+        ["organization_id", "repository_id"],
+        [IdRule::Ci, IdRule::Ci],
+        "o.login_lc = ?1 AND t.name_lc = ?2",
+        ["o.login_lc", "t.name_lc"]
+    ),
+    detail!("snapshots", "snapshot", "Snapshot", "api_snapshots t", model::SnapshotDetail,
+        ci "key_lc"),
+    detail!("sponsors", "sponsor", "Sponsor", "sponsors t", model::SponsorDetail, ci "key_lc"),
 ];
 
 pub fn list_spec(path: &str) -> Option<&'static ListSpec> {

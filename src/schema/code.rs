@@ -168,10 +168,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct MilestoneDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Milestone = flatten(Milestone),
+        pub struct MilestoneDetail: extends Milestone {
             pub body: String = get("t.body"),
             pub closed_issues_count: i64 = get("t.closed_issues_count"),
             #[schema(format = DateTime)]
@@ -194,10 +191,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct ReleaseDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Release = flatten(Release),
+        pub struct ReleaseDetail: extends Release {
             pub description: String = get("t.description"),
         }
     }
@@ -205,10 +199,7 @@ pub mod rest {
     selected! {
         /// A release in a snapshot sub-list: the release list item plus where it lives.
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct SnapshotRelease {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Release = flatten(Release),
+        pub struct SnapshotRelease: extends Release {
             pub organization_login: Option<String> = get("o.login"),
             pub repository_name: Option<String> = get("r.name"),
         }
@@ -227,10 +218,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct RepositoryDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Repository = flatten(Repository),
+        pub struct RepositoryDetail: extends Repository {
             pub commits_count: i64 = get("t.commits_count"),
             pub contributors_count: i64 = get("t.contributors_count"),
             pub description: Option<String> = get("t.description"),
@@ -244,7 +232,7 @@ pub mod rest {
 /// The GraphQL objects `Repository` and `Milestone` (their resolved fields are in
 /// `crate::graphql::types`).
 pub mod graphql {
-    use async_graphql::{SimpleObject, ID};
+    use async_graphql::SimpleObject;
 
     use crate::schema::{node_id, repo_key, Cols};
     use crate::selected;
@@ -253,12 +241,7 @@ pub mod graphql {
         /// A code repository (of any organization).
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
-        pub struct Repository {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
-            #[graphql(skip)]
-            pub id: i64 = get("t.id"),
+        pub struct Repository: node, id {
             #[graphql(skip)]
             pub organization_id: i64 = get("t.organization_id"),
             /// The repository name in lower case, as used by `repository(repositoryKey:)`.
@@ -296,10 +279,7 @@ pub mod graphql {
         /// A milestone.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
-        pub struct Milestone {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
+        pub struct Milestone: node {
             pub number: i64 = get("t.number"),
             pub title: String = get("t.title"),
             /// `open` or `closed`.
@@ -317,17 +297,6 @@ pub mod graphql {
             pub due_on: Option<String> = opt_ts("t.due_on"),
             pub created_at: String = ts("t.created_at"),
             pub updated_at: String = ts("t.updated_at"),
-        } => finish_milestone
-    }
-
-    /// Derives what [`Milestone`] does not read as it is.
-    fn finish_milestone(rec: &mut Milestone, _c: &mut Cols) -> rusqlite::Result<()> {
-        let key = repo_key(
-            &rec.organization_name,
-            &rec.repository_name,
-            &format!("#{}", rec.number),
-        );
-        rec.node_id = node_id("Milestone", &key);
-        Ok(())
+        } => numbered("Milestone")
     }
 }

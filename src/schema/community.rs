@@ -514,10 +514,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct ChapterDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Chapter = flatten(Chapter),
+        pub struct ChapterDetail: extends Chapter {
             pub country: String = get("t.country"),
             pub leaders: Vec<Leader> = with(chapter_leaders, "t.id"),
             pub region: String = get("t.region"),
@@ -539,10 +536,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct CommitteeDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Committee = flatten(Committee),
+        pub struct CommitteeDetail: extends Committee {
             pub description: String = get("t.description"),
         }
     }
@@ -564,10 +558,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct EventDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Event = flatten(Event),
+        pub struct EventDetail: extends Event {
             pub description: Option<String> = get("t.description"),
         }
     }
@@ -588,10 +579,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct MemberDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Member = flatten(Member),
+        pub struct MemberDetail: extends Member {
             pub bio: String = get("t.bio"),
             pub company: String = get("t.company"),
             pub followers_count: i64 = get("t.followers_count"),
@@ -617,10 +605,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct OrganizationDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Organization = flatten(Organization),
+        pub struct OrganizationDetail: extends Organization {
             pub company: String = get("t.company"),
             pub location: String = get("t.location"),
         }
@@ -646,10 +631,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct ProjectDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Project = flatten(Project),
+        pub struct ProjectDetail: extends Project {
             pub description: String = get("t.description"),
             pub leaders: Vec<Leader> = with(project_leaders, "t.id"),
         }
@@ -674,10 +656,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct SnapshotDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Snapshot = flatten(Snapshot),
+        pub struct SnapshotDetail: extends Snapshot {
             pub new_chapters_count: i64 = get(new_in_snapshot!(chapters)),
             pub new_issues_count: i64 = get(new_in_snapshot!(issues)),
             pub new_projects_count: i64 = get(new_in_snapshot!(projects)),
@@ -699,10 +678,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct SponsorDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Sponsor = flatten(Sponsor),
+        pub struct SponsorDetail: extends Sponsor {
             pub description: String = get("t.description"),
             pub is_member: bool = get("t.is_member"),
             pub job_url: String = get("t.job_url"),
@@ -861,12 +837,7 @@ pub mod graphql {
         /// An active chapter.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
-        pub struct Chapter {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
-            #[graphql(skip)]
-            pub id: i64 = get("t.id"),
+        pub struct Chapter: node, id {
             /// The key without its `www-chapter-` prefix, as in the frontend's links and the
             /// REST paths.
             pub key: String = get("t.key"),
@@ -884,26 +855,14 @@ pub mod graphql {
             /// Where the chapter meets, as a place name for display; null when the dataset
             /// gives none.
             pub suggested_location: Option<String> = get("t.suggested_location"),
-        } => finish_chapter
-    }
-
-    /// Derives what [`Chapter`] does not read as it is.
-    fn finish_chapter(rec: &mut Chapter, _c: &mut Cols) -> rusqlite::Result<()> {
-        rec.node_id = node_id("Chapter", &lc(&rec.key));
-        rec.key = short_key(&rec.key, "www-chapter-").to_string();
-        Ok(())
+        } => keyed("Chapter", key, "www-chapter-")
     }
 
     selected! {
         /// An active committee.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
-        pub struct Committee {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
-            #[graphql(skip)]
-            pub id: i64 = get("t.id"),
+        pub struct Committee: node, id {
             /// The key without its `www-committee-` prefix, as in the frontend's links and the
             /// REST paths.
             pub key: String = get("t.key"),
@@ -913,23 +872,13 @@ pub mod graphql {
             pub url: String = get("t.url"),
             pub created_at: String = ts("t.created_at"),
             pub updated_at: String = ts("t.updated_at"),
-        } => finish_committee
-    }
-
-    /// Derives what [`Committee`] does not read as it is.
-    fn finish_committee(rec: &mut Committee, _c: &mut Cols) -> rusqlite::Result<()> {
-        rec.node_id = node_id("Committee", &lc(&rec.key));
-        rec.key = short_key(&rec.key, "www-committee-").to_string();
-        Ok(())
+        } => keyed("Committee", key, "www-committee-")
     }
 
     selected! {
         /// An event.
         #[derive(SimpleObject, Clone)]
-        pub struct Event {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
+        pub struct Event: node {
             pub key: String = get("t.key"),
             pub name: String = get("t.name"),
             /// `appsec_days`, `global`, `partner` or `other`.
@@ -944,22 +893,13 @@ pub mod graphql {
             pub description: Option<String> = get("t.description"),
             pub summary: String = get("t.summary"),
             pub suggested_location: String = get("t.suggested_location"),
-        } => finish_event
-    }
-
-    /// Derives what [`Event`] does not read as it is.
-    fn finish_event(rec: &mut Event, _c: &mut Cols) -> rusqlite::Result<()> {
-        rec.node_id = node_id("Event", &lc(&rec.key));
-        Ok(())
+        } => keyed("Event", key)
     }
 
     selected! {
         /// A sponsor.
         #[derive(SimpleObject, Clone)]
-        pub struct Sponsor {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
+        pub struct Sponsor: node {
             pub key: String = get("t.key"),
             pub name: String = get("t.name"),
             /// `Diamond`, `Platinum`, `Gold`, `Silver`, `Supporter` or `Not a Sponsor`.
@@ -971,25 +911,14 @@ pub mod graphql {
             pub url: String = get("t.url"),
             pub job_url: String = get("t.job_url"),
             pub description: String = get("t.description"),
-        } => finish_sponsor
-    }
-
-    /// Derives what [`Sponsor`] does not read as it is.
-    fn finish_sponsor(rec: &mut Sponsor, _c: &mut Cols) -> rusqlite::Result<()> {
-        rec.node_id = node_id("Sponsor", &lc(&rec.key));
-        Ok(())
+        } => keyed("Sponsor", key)
     }
 
     selected! {
         /// An active project.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
-        pub struct Project {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
-            #[graphql(skip)]
-            pub id: i64 = get("t.id"),
+        pub struct Project: node, id {
             /// The key without its `www-project-` prefix, as in the frontend's links and the
             /// REST paths.
             pub key: String = get("t.key"),
@@ -1010,26 +939,14 @@ pub mod graphql {
             pub forks_count: i64 = get("t.forks"),
             pub created_at: String = ts("t.created_at"),
             pub updated_at: String = ts("t.updated_at"),
-        } => finish_project
-    }
-
-    /// Derives what [`Project`] does not read as it is.
-    fn finish_project(rec: &mut Project, _c: &mut Cols) -> rusqlite::Result<()> {
-        rec.node_id = node_id("Project", &lc(&rec.key));
-        rec.key = short_key(&rec.key, "www-project-").to_string();
-        Ok(())
+        } => keyed("Project", key, "www-project-")
     }
 
     selected! {
         /// An organization affiliated with the community.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
-        pub struct Organization {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
-            #[graphql(skip)]
-            pub id: i64 = get("t.id"),
+        pub struct Organization: node, id {
             pub login: String = get("t.login"),
             pub name: String = get("t.name"),
             pub company: String = get("t.company"),
@@ -1045,25 +962,14 @@ pub mod graphql {
             /// Members with access to the organization's repositories, as the code-hosting
             /// site counts them.
             pub collaborators_count: i64 = get("t.collaborators_count"),
-        } => finish_organization
-    }
-
-    /// Derives what [`Organization`] does not read as it is.
-    fn finish_organization(rec: &mut Organization, _c: &mut Cols) -> rusqlite::Result<()> {
-        rec.node_id = node_id("Organization", &lc(&rec.login));
-        Ok(())
+        } => keyed("Organization", login)
     }
 
     selected! {
         /// A completed snapshot: what was new in a month.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
-        pub struct Snapshot {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
-            #[graphql(skip)]
-            pub id: i64 = get("t.id"),
+        pub struct Snapshot: node, id {
             /// `YYYY-MM`.
             pub key: String = get("t.key"),
             pub title: String = get("t.title"),
@@ -1071,12 +977,6 @@ pub mod graphql {
             pub end_at: String = ts("t.end_at"),
             pub created_at: String = ts("t.created_at"),
             pub updated_at: String = ts("t.updated_at"),
-        } => finish_snapshot
-    }
-
-    /// Derives what [`Snapshot`] does not read as it is.
-    fn finish_snapshot(rec: &mut Snapshot, _c: &mut Cols) -> rusqlite::Result<()> {
-        rec.node_id = node_id("Snapshot", &lc(&rec.key));
-        Ok(())
+        } => keyed("Snapshot", key)
     }
 }

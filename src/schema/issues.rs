@@ -87,10 +87,7 @@ pub mod rest {
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct IssueDetail {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Issue = flatten(Issue),
+        pub struct IssueDetail: extends Issue {
             /// Markdown.
             pub body: String = get("b.body"),
         }
@@ -99,10 +96,7 @@ pub mod rest {
     selected! {
         /// An issue in a snapshot sub-list: the issue list item plus where it lives.
         #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct SnapshotIssue {
-            #[serde(flatten)]
-            #[schema(inline)]
-            pub base: Issue = flatten(Issue),
+        pub struct SnapshotIssue: extends Issue {
             pub organization_login: Option<String> = get("o.login"),
             pub repository_name: Option<String> = get("r.name"),
         }
@@ -112,21 +106,15 @@ pub mod rest {
 /// The GraphQL objects `Issue` and `PullRequest` (their resolved fields are in
 /// `crate::graphql::types`).
 pub mod graphql {
-    use async_graphql::{SimpleObject, ID};
+    use async_graphql::SimpleObject;
 
-    use crate::schema::{node_id, repo_key, Cols};
     use crate::selected;
 
     selected! {
         /// An issue.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
-        pub struct Issue {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
-            #[graphql(skip)]
-            pub id: i64 = get("t.id"),
+        pub struct Issue: node, id {
             pub number: i64 = get("t.number"),
             pub title: String = get("t.title"),
             /// `open` or `closed`.
@@ -141,28 +129,14 @@ pub mod graphql {
             pub repository_name: String = get("r.name"),
             pub created_at: String = ts("t.created_at"),
             pub updated_at: String = ts("t.updated_at"),
-        } => finish_issue
-    }
-
-    /// Derives what [`Issue`] does not read as it is.
-    fn finish_issue(rec: &mut Issue, _c: &mut Cols) -> rusqlite::Result<()> {
-        let key = repo_key(
-            &rec.organization_name,
-            &rec.repository_name,
-            &format!("#{}", rec.number),
-        );
-        rec.node_id = node_id("Issue", &key);
-        Ok(())
+        } => numbered("Issue")
     }
 
     selected! {
         /// A pull request.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
-        pub struct PullRequest {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
+        pub struct PullRequest: node {
             pub number: i64 = get("t.number"),
             pub title: String = get("t.title"),
             /// `open` or `closed`.
@@ -179,17 +153,6 @@ pub mod graphql {
             pub closed_at: Option<String> = opt_ts("t.closed_at"),
             /// Null unless merged.
             pub merged_at: Option<String> = opt_ts("t.merged_at"),
-        } => finish_pull_request
-    }
-
-    /// Derives what [`PullRequest`] does not read as it is.
-    fn finish_pull_request(rec: &mut PullRequest, _c: &mut Cols) -> rusqlite::Result<()> {
-        let key = repo_key(
-            &rec.organization_name,
-            &rec.repository_name,
-            &format!("#{}", rec.number),
-        );
-        rec.node_id = node_id("PullRequest", &key);
-        Ok(())
+        } => numbered("PullRequest")
     }
 }

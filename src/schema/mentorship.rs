@@ -8,9 +8,9 @@
 //! Only published programs, and the modules of published programs, are part of the
 //! API (the `api_programs` and `api_modules` views, `crate::schema::exposure`).
 
-use rusqlite::types::{ToSqlOutput, Value};
+use rusqlite::types::ToSqlOutput;
 
-use crate::schema::{Kind, Stored};
+use crate::schema::{json_column, Kind, Stored};
 use crate::vocab::ExperienceLevel;
 
 /// A program's experience levels, kept as the JSON array of their texts.
@@ -18,9 +18,7 @@ impl Stored for Vec<ExperienceLevel> {
     const KIND: Kind = Kind::Json;
     fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
         let texts: Vec<&str> = self.iter().map(|l| l.as_str()).collect();
-        let text = serde_json::to_string(&texts)
-            .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
-        Ok(ToSqlOutput::Owned(Value::Text(text)))
+        json_column(&texts)
     }
 }
 
@@ -180,12 +178,7 @@ pub mod graphql {
         /// A published mentorship program.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex, name = "ProgramNode")]
-        pub struct Program {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
-            #[graphql(skip)]
-            pub id: i64 = get("t.id"),
+        pub struct Program: node, id {
             pub key: String = get("t.key"),
             pub name: String = get("t.name"),
             /// Markdown.
@@ -199,25 +192,14 @@ pub mod graphql {
             pub ended_at: String = ts("t.ended_at"),
             pub domains: Vec<String> = list("t.domains"),
             pub tags: Vec<String> = list("t.tags"),
-        } => finish_program
-    }
-
-    /// Derives what [`Program`] does not read as it is.
-    fn finish_program(rec: &mut Program, _c: &mut Cols) -> rusqlite::Result<()> {
-        rec.node_id = node_id("Program", &lc(&rec.key));
-        Ok(())
+        } => keyed("Program", key)
     }
 
     selected! {
         /// A module of a published mentorship program.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex, name = "ModuleNode")]
-        pub struct Module {
-            /// Opaque and stable: the same record has the same id in every regeneration.
-            #[graphql(name = "id")]
-            pub node_id: ID = later(),
-            #[graphql(skip)]
-            pub id: i64 = get("t.id"),
+        pub struct Module: node, id {
             /// The program's key in lower case, for the id.
             #[graphql(skip)]
             pub program_key: String = get("(SELECT p.key_lc FROM api_programs p WHERE p.id = t.program_id)"),

@@ -96,12 +96,57 @@ pub const fn after_separator(s: &'static str) -> &'static str {
 /// - `later()`: no column; the field starts as its `Default` and is set by the
 ///   finishing function.
 ///
+/// `struct Name: node { ... }` starts the struct with the GraphQL node id every record
+/// object has (`id`, opaque and stable, set when the record is finished), and
+/// `struct Name: node, id { ... }` with the record's row id as well (`t.id`, not shown).
+///
+/// `struct NameDetail: extends Name { ... }` starts a REST detail body with the fields
+/// of its list item `Name`, flattened into it (`base`).
+///
 /// After the struct, `=> finish("extra", ...)` reads the extra expressions (appended
 /// to the select list) with `finish(&mut record, cursor)`, which derives the `later`
-/// fields (GraphQL's node ids) and may rewrite others. Attributes on the struct and its
+/// fields (GraphQL's node ids) and may rewrite others. Two finishes are declared
+/// instead: `=> keyed("Type", field)` sets the node id from `Type` and the field in
+/// lower case, and `=> keyed("Type", key, "prefix-")` also takes the prefix off the
+/// key afterwards; `=> numbered("Type")` sets it from the organization, repository and
+/// number of a record numbered in its repository. Attributes on the struct and its
 /// fields (derives, serde, utoipa, GraphQL) pass through unchanged.
 #[macro_export]
 macro_rules! selected {
+    (
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident : node $(, $id:ident)? { $($fields:tt)* }
+        $($tail:tt)*
+    ) => {
+        $crate::selected! {
+            $(#[$attr])*
+            $vis struct $name {
+                /// Opaque and stable: the same record has the same id in every regeneration.
+                #[graphql(name = "id")]
+                pub node_id: ::async_graphql::ID = later(),
+                $(
+                    #[graphql(skip)]
+                    pub $id: i64 = get("t.id"),
+                )?
+                $($fields)*
+            }
+            $($tail)*
+        }
+    };
+    (
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident : extends $base:ty { $($fields:tt)* }
+    ) => {
+        $crate::selected! {
+            $(#[$attr])*
+            $vis struct $name {
+                #[serde(flatten)]
+                #[schema(inline)]
+                pub base: $base = flatten($base),
+                $($fields)*
+            }
+        }
+    };
     (
         $(#[$attr:meta])*
         $vis:vis struct $name:ident {
@@ -110,7 +155,7 @@ macro_rules! selected {
                 $fvis:vis $field:ident : $ty:ty = $how:ident ( $($args:tt)* )
             ),* $(,)?
         }
-        $( => $finish:path $( [ $($extra:expr),* $(,)? ] )? )?
+        $( => $($finish:tt)+ )?
     ) => {
         $(#[$attr])*
         $vis struct $name {
@@ -121,7 +166,7 @@ macro_rules! selected {
             const COLUMNS: &'static str = $crate::schema::after_separator(
                 $crate::schema::concatcp!(
                     $( $crate::selected!(@sql $how($($args)*)), )*
-                    $( $( $( ", ", $extra, )* )? )?
+                    $( $crate::selected!(@extra $($finish)+), )?
                 )
             );
             #[allow(unused_mut)]
@@ -129,7 +174,7 @@ macro_rules! selected {
                 let mut record = $name {
                     $( $field: $crate::selected!(@read c $how($($args)*)), )*
                 };
-                $( $finish(&mut record, c)?; )?
+                $( $crate::selected!(@finish record c $($finish)+); )?
                 Ok(record)
             }
         }
@@ -149,4 +194,24 @@ macro_rules! selected {
         <$base as $crate::schema::Selected>::read($c)?
     };
     (@read $c:ident with($read:path, $sql:expr)) => { $read($c)? };
+    (@extra keyed($($args:tt)*)) => { "" };
+    (@extra numbered($($args:tt)*)) => { "" };
+    (@extra $finish:path $( [ $($extra:expr),* $(,)? ] )?) => {
+        $crate::schema::concatcp!("" $( $( , ", ", $extra )* )?)
+    };
+    (@finish $rec:ident $c:ident keyed($node:literal, $field:ident $(, $prefix:literal)?)) => {
+        $rec.node_id = $crate::schema::node_id($node, &$crate::schema::lc(&$rec.$field));
+        $( $rec.$field = $crate::schema::short_key(&$rec.$field, $prefix).to_string(); )?
+    };
+    (@finish $rec:ident $c:ident numbered($node:literal)) => {
+        let key = $crate::schema::repo_key(
+            &$rec.organization_name,
+            &$rec.repository_name,
+            &format!("#{}", $rec.number),
+        );
+        $rec.node_id = $crate::schema::node_id($node, &key);
+    };
+    (@finish $rec:ident $c:ident $finish:path $( [ $($extra:expr),* $(,)? ] )?) => {
+        $finish(&mut $rec, $c)?
+    };
 }

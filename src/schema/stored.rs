@@ -44,72 +44,39 @@ pub trait Stored {
     fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>>;
 }
 
-impl Stored for String {
-    const KIND: Kind = Kind::Str;
-    fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::from(self.as_str()))
-    }
+/// Declares how each plain value becomes its column: `Type => Kind, |value| column`.
+macro_rules! plain_stored {
+    ($( $(#[$doc:meta])* $ty:ty => $kind:ident, |$v:ident| $column:expr; )*) => {
+        $(
+            $(#[$doc])*
+            impl Stored for $ty {
+                const KIND: Kind = Kind::$kind;
+                fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+                    let $v = self;
+                    Ok($column)
+                }
+            }
+        )*
+    };
 }
 
-/// Counts: a count past the largest signed 64-bit integer is kept as that integer.
-impl Stored for u64 {
-    const KIND: Kind = Kind::Int;
-    fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::Owned(Value::Integer(
-            (*self).min(i64::MAX as u64) as i64,
-        )))
-    }
-}
-
-impl Stored for i64 {
-    const KIND: Kind = Kind::Int;
-    fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::Owned(Value::Integer(*self)))
-    }
-}
-
-impl Stored for bool {
-    const KIND: Kind = Kind::Bool;
-    fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::Owned(Value::Integer(i64::from(*self))))
-    }
-}
-
-impl Stored for f64 {
-    const KIND: Kind = Kind::Real;
-    fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::Owned(Value::Real(*self)))
-    }
-}
-
-impl Stored for Ts {
-    const KIND: Kind = Kind::Ts;
-    fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::Owned(Value::Integer(self.0)))
-    }
-}
-
-impl Stored for Date {
-    const KIND: Kind = Kind::Str;
-    fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::from(self.0.as_str()))
-    }
-}
-
-impl Stored for Color {
-    const KIND: Kind = Kind::Str;
-    fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::from(self.0.as_str()))
-    }
+plain_stored! {
+    String => Str, |v| ToSqlOutput::from(v.as_str());
+    /// Counts: a count past the largest signed 64-bit integer is kept as that integer.
+    u64 => Int, |v| ToSqlOutput::Owned(Value::Integer((*v).min(i64::MAX as u64) as i64));
+    i64 => Int, |v| ToSqlOutput::Owned(Value::Integer(*v));
+    bool => Bool, |v| ToSqlOutput::Owned(Value::Integer(i64::from(*v)));
+    f64 => Real, |v| ToSqlOutput::Owned(Value::Real(*v));
+    Ts => Ts, |v| ToSqlOutput::Owned(Value::Integer(v.0));
+    Date => Str, |v| ToSqlOutput::from(v.0.as_str());
+    Color => Str, |v| ToSqlOutput::from(v.0.as_str());
 }
 
 /// A list of names, kept as its JSON array text.
 impl Stored for Vec<String> {
     const KIND: Kind = Kind::Json;
     fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        let text = serde_json::to_string(self)
-            .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
-        Ok(ToSqlOutput::Owned(Value::Text(text)))
+        json_column(self)
     }
 }
 
@@ -117,10 +84,17 @@ impl Stored for Vec<String> {
 impl Stored for Counts {
     const KIND: Kind = Kind::Json;
     fn column(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        let text = serde_json::to_string(&self.0)
-            .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
-        Ok(ToSqlOutput::Owned(Value::Text(text)))
+        json_column(&self.0)
     }
+}
+
+/// `value` as its JSON text, the column of a [`Kind::Json`] field.
+pub fn json_column<T: serde::Serialize + ?Sized>(
+    value: &T,
+) -> rusqlite::Result<ToSqlOutput<'static>> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+    Ok(ToSqlOutput::Owned(Value::Text(text)))
 }
 
 impl<T: Stored> Stored for Option<T> {

@@ -88,12 +88,21 @@ impl fmt::Display for Ts {
     }
 }
 
-impl<'de> Deserialize<'de> for Ts {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        Ts::parse(&text).map_err(serde::de::Error::custom)
-    }
+/// Each type is read from a JSON string by its `parse`, whose message is the error's.
+macro_rules! parsed_from_text {
+    ($($ty:ident),*) => {
+        $(
+            impl<'de> Deserialize<'de> for $ty {
+                fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                    let text = String::deserialize(d)?;
+                    $ty::parse(&text).map_err(serde::de::Error::custom)
+                }
+            }
+        )*
+    };
 }
+
+parsed_from_text!(Ts, Date, Color);
 
 /// A calendar date, `YYYY-MM-DD`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -108,26 +117,18 @@ impl Date {
     }
 }
 
-impl<'de> Deserialize<'de> for Date {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        Date::parse(&text).map_err(serde::de::Error::custom)
-    }
-}
-
 /// A 6-hex-digit label colour.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Color(pub String);
 
-impl<'de> Deserialize<'de> for Color {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
+impl Color {
+    pub fn parse(text: &str) -> Result<Color, String> {
         if text.len() == 6 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
-            Ok(Color(text))
+            Ok(Color(text.to_string()))
         } else {
-            Err(serde::de::Error::custom(format!(
+            Err(format!(
                 "'{text}' is not a colour of 6 hex digits (like d73a4a)"
-            )))
+            ))
         }
     }
 }
@@ -138,22 +139,14 @@ mod tests {
 
     #[test]
     fn timestamps_normalise_to_utc_and_keep_fractions_only_when_non_zero() {
-        assert_eq!(
-            Ts::parse("2024-03-01T12:00:00Z").unwrap().format(),
-            "2024-03-01T12:00:00Z"
-        );
-        assert_eq!(
-            Ts::parse("2024-03-01T14:00:00+02:00").unwrap().format(),
-            "2024-03-01T12:00:00Z"
-        );
-        assert_eq!(
-            Ts::parse("2024-03-01T12:00:00.000Z").unwrap().format(),
-            "2024-03-01T12:00:00Z"
-        );
-        assert_eq!(
-            Ts::parse("2024-03-01T12:00:00.25Z").unwrap().format(),
-            "2024-03-01T12:00:00.250000Z"
-        );
+        for (text, formatted) in [
+            ("2024-03-01T12:00:00Z", "2024-03-01T12:00:00Z"),
+            ("2024-03-01T14:00:00+02:00", "2024-03-01T12:00:00Z"),
+            ("2024-03-01T12:00:00.000Z", "2024-03-01T12:00:00Z"),
+            ("2024-03-01T12:00:00.25Z", "2024-03-01T12:00:00.250000Z"),
+        ] {
+            assert_eq!(Ts::parse(text).unwrap().format(), formatted, "{text}");
+        }
         assert!(Ts::parse("2024-03-01 12:00").is_err());
     }
 

@@ -175,6 +175,23 @@ impl KeyIndex {
     fn get(&self, key: &str) -> Option<i64> {
         self.ids.get(key).copied()
     }
+
+    /// The id of `key` (already in lower case), which a record at `o` refers to as its
+    /// `what` `shown`; 0 (and an error) when `file` has no such record.
+    fn require(
+        &self,
+        key: &str,
+        o: &Origin,
+        what: &str,
+        shown: impl std::fmt::Display,
+        file: &str,
+        e: &mut Vec<String>,
+    ) -> i64 {
+        self.get(key).unwrap_or_else(|| {
+            e.push(format!("{o}: {what} '{shown}' does not exist in {file}"));
+            0
+        })
+    }
 }
 
 fn repo_key(org: &str, name: &str) -> String {
@@ -198,12 +215,14 @@ fn label_repositories(
         .iter()
         .map(|(o, l)| match (&l.organization, &l.repository) {
             (None, None) => None,
-            (Some(org), Some(name)) => Some(repos.get(&repo_key(org, name)).unwrap_or_else(|| {
-                e.push(format!(
-                    "{o}: repository '{org}/{name}' does not exist in repositories.jsonl"
-                ));
-                0
-            })),
+            (Some(org), Some(name)) => Some(repos.require(
+                &repo_key(org, name),
+                o,
+                "repository",
+                format_args!("{org}/{name}"),
+                "repositories.jsonl",
+                e,
+            )),
             _ => {
                 e.push(format!(
                     "{o}: a label names both its organization and its repository, or neither \
@@ -311,22 +330,21 @@ impl Keys {
 
     /// The organization `login`; 0 (and an error) when it does not exist.
     fn org(&self, o: &Origin, login: &str, e: &mut Vec<String>) -> i64 {
-        self.orgs.get(&lc(login)).unwrap_or_else(|| {
-            e.push(format!(
-                "{o}: organization '{login}' does not exist in organizations.jsonl"
-            ));
-            0
-        })
+        let file = "organizations.jsonl";
+        self.orgs
+            .require(&lc(login), o, "organization", login, file, e)
     }
 
     /// The member `login` named by `field`; 0 (and an error) when it does not exist.
     fn member(&self, o: &Origin, field: &str, login: &str, e: &mut Vec<String>) -> i64 {
-        self.members.get(&lc(login)).unwrap_or_else(|| {
-            e.push(format!(
-                "{o}: {field} '{login}' does not exist in members.jsonl"
-            ));
-            0
-        })
+        self.members
+            .require(&lc(login), o, field, login, "members.jsonl", e)
+    }
+
+    /// The project `key`; 0 (and an error) when it does not exist.
+    fn project(&self, o: &Origin, key: &str, e: &mut Vec<String>) -> i64 {
+        self.projects
+            .require(&lc(key), o, "project", key, "projects.jsonl", e)
     }
 
     fn opt_member(
@@ -341,12 +359,10 @@ impl Keys {
 
     /// The repository `org/name`; 0 (and an error) when it does not exist.
     fn repo(&self, o: &Origin, org: &str, name: &str, e: &mut Vec<String>) -> i64 {
-        self.repos.get(&repo_key(org, name)).unwrap_or_else(|| {
-            e.push(format!(
-                "{o}: repository '{org}/{name}' does not exist in repositories.jsonl"
-            ));
-            0
-        })
+        let shown = format_args!("{org}/{name}");
+        let file = "repositories.jsonl";
+        self.repos
+            .require(&repo_key(org, name), o, "repository", shown, file, e)
     }
 
     /// The repository ids every record of one type links to, in the order listed; a

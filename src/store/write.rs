@@ -20,8 +20,8 @@ pub(super) use atomic::write_atomically;
 use super::validate::Resolved;
 use super::StoreError;
 use crate::records::{
-    Chapter, Committee, Dataset, Event, Issue, Label, Member, Milestone, Organization, Project,
-    Records, Release, Repository, RepositoryContributor, Snapshot, Sponsor,
+    Channel, Chapter, Committee, Dataset, Event, Issue, Label, Leader, Member, Milestone,
+    Organization, Project, Records, Release, Repository, RepositoryContributor, Snapshot, Sponsor,
 };
 use crate::schema::{insert_sql, StoredRecord};
 
@@ -83,8 +83,8 @@ pub(super) fn insert(conn: &Connection, ds: &Dataset, r: &Resolved) -> Result<()
     insert_releases(conn, &ds.releases, r)?;
     let mut leaders = Leaders::new(conn)?;
     let mut links = pages::Links::new(conn)?;
-    insert_chapters(conn, &ds.chapters, r, &mut leaders, &mut links)?;
-    insert_committees(conn, &ds.committees, r, &mut leaders, &mut links)?;
+    insert_group::<Chapter>(conn, &ds.chapters, r, &mut leaders, &mut links)?;
+    insert_group::<Committee>(conn, &ds.committees, r, &mut leaders, &mut links)?;
     insert_projects(conn, &ds.projects, r, &mut leaders, &mut links)?;
     insert_events(conn, &ds.events)?;
     insert_sponsors(conn, &ds.sponsors)?;
@@ -330,7 +330,7 @@ impl<'c> Leaders<'c> {
         &mut self,
         kind: &str,
         id: i64,
-        leaders: &[crate::records::Leader],
+        leaders: &[Leader],
         members: &[Option<i64>],
     ) -> Result<(), StoreError> {
         for (pos, l) in leaders.iter().enumerate() {
@@ -348,38 +348,52 @@ impl<'c> Leaders<'c> {
     }
 }
 
-fn insert_chapters(
-    conn: &Connection,
-    records: &Records<Chapter>,
-    r: &Resolved,
-    leaders: &mut Leaders,
-    links: &mut pages::Links,
-) -> Result<(), StoreError> {
-    let mut st = prepare::<Chapter>(conn, &["id"])?;
-    for (i, (_, x)) in records.iter().enumerate() {
-        let id = id(i);
-        execute(&mut st, &[&id], x)?;
-        leaders.insert("chapter", id, &x.leaders, &r.chapter_leaders[i])?;
-        links.insert("chapter", id, &x.related_urls, &x.channels)?;
-        links.repositories("chapter", id, &r.pages.chapter_repos[i])?;
-    }
-    Ok(())
+/// What a chapter or committee lists: leaders, related URLs, channels.
+type GroupLists<'a> = (&'a [Leader], &'a [String], &'a [Channel]);
+
+/// A group of people (a chapter, a committee): the record, its leaders, related URLs,
+/// channels and repositories.
+trait Group: StoredRecord {
+    /// The `entity_kind` its leaders and links are kept under.
+    const KIND: &'static str;
+    fn lists(&self) -> GroupLists<'_>;
+    /// The resolved members of each record's leaders, and its repositories.
+    fn resolved(r: &Resolved) -> (&[Vec<Option<i64>>], &[Vec<i64>]);
 }
 
-fn insert_committees(
+macro_rules! group {
+    ($ty:ty, $kind:literal, $leaders:ident, $repos:ident) => {
+        impl Group for $ty {
+            const KIND: &'static str = $kind;
+            fn lists(&self) -> GroupLists<'_> {
+                (&self.leaders, &self.related_urls, &self.channels)
+            }
+            fn resolved(r: &Resolved) -> (&[Vec<Option<i64>>], &[Vec<i64>]) {
+                (&r.$leaders, &r.pages.$repos)
+            }
+        }
+    };
+}
+
+group!(Chapter, "chapter", chapter_leaders, chapter_repos);
+group!(Committee, "committee", committee_leaders, committee_repos);
+
+fn insert_group<T: Group>(
     conn: &Connection,
-    records: &Records<Committee>,
+    records: &Records<T>,
     r: &Resolved,
     leaders: &mut Leaders,
     links: &mut pages::Links,
 ) -> Result<(), StoreError> {
-    let mut st = prepare::<Committee>(conn, &["id"])?;
+    let (who, repos) = T::resolved(r);
+    let mut st = prepare::<T>(conn, &["id"])?;
     for (i, (_, x)) in records.iter().enumerate() {
         let id = id(i);
         execute(&mut st, &[&id], x)?;
-        leaders.insert("committee", id, &x.leaders, &r.committee_leaders[i])?;
-        links.insert("committee", id, &x.related_urls, &x.channels)?;
-        links.repositories("committee", id, &r.pages.committee_repos[i])?;
+        let (listed, urls, channels) = x.lists();
+        leaders.insert(T::KIND, id, listed, &who[i])?;
+        links.insert(T::KIND, id, urls, channels)?;
+        links.repositories(T::KIND, id, &repos[i])?;
     }
     Ok(())
 }

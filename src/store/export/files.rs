@@ -17,21 +17,38 @@ use crate::schema::{Keep, StoredRecord};
 
 use Kind::*;
 
+/// The JSON array of what an entity of kind `$kind` (aliased `t`) lists in `$table`
+/// (aliased `x`, with `$joins`), in order: `$item` of each row's `$select`.
+macro_rules! entity_list {
+    ($kind:literal, $item:expr, $select:expr, $table:literal, $joins:expr) => {
+        concat!(
+            "(SELECT json_group_array(",
+            $item,
+            ") FROM (SELECT ",
+            $select,
+            " FROM ",
+            $table,
+            " x",
+            $joins,
+            " WHERE x.entity_kind = '",
+            $kind,
+            "' AND x.entity_id = t.id ORDER BY x.position))"
+        )
+    };
+}
+
 /// The JSON array of an entity's leaders (`name`, `login`, `description`, and `email`
-/// when there is one, in order),
-/// for the entity kind `$kind` aliased `t`.
+/// when there is one, in order).
 macro_rules! leaders {
     ($kind:literal) => {
-        concat!(
-            "(SELECT json_group_array(json_patch(json_object('name', name, 'login', login, \
-             'description', description), CASE WHEN email != '' \
-             THEN json_object('email', email) ELSE '{}' END)) \
-             FROM (SELECT l.name AS name, m.login AS login, \
-             l.description AS description, l.email AS email FROM leaders l \
-             LEFT JOIN members m ON m.id = l.member_id \
-             WHERE l.entity_kind = '",
+        entity_list!(
             $kind,
-            "' AND l.entity_id = t.id ORDER BY l.position))"
+            "json_patch(json_object('name', name, 'login', login, \
+             'description', description), CASE WHEN email != '' \
+             THEN json_object('email', email) ELSE '{}' END)",
+            "x.name AS name, m.login AS login, x.description AS description, x.email AS email",
+            "leaders",
+            " LEFT JOIN members m ON m.id = x.member_id"
         )
     };
 }
@@ -39,25 +56,19 @@ macro_rules! leaders {
 /// The JSON array of an entity's related URLs, in order.
 macro_rules! related_urls {
     ($kind:literal) => {
-        concat!(
-            "(SELECT json_group_array(url) FROM (SELECT u.url AS url FROM related_urls u \
-             WHERE u.entity_kind = '",
-            $kind,
-            "' AND u.entity_id = t.id ORDER BY u.position))"
-        )
+        entity_list!($kind, "url", "x.url AS url", "related_urls", "")
     };
 }
 
 /// The JSON array of an entity's channels (`platform`, `name`, `external_id`), in order.
 macro_rules! channels {
     ($kind:literal) => {
-        concat!(
-            "(SELECT json_group_array(json_object('platform', platform, 'name', name, \
-             'external_id', external_id)) FROM (SELECT c.platform AS platform, \
-             c.name AS name, c.external_id AS external_id FROM channels c \
-             WHERE c.entity_kind = '",
+        entity_list!(
             $kind,
-            "' AND c.entity_id = t.id ORDER BY c.position))"
+            "json_object('platform', platform, 'name', name, 'external_id', external_id)",
+            "x.platform AS platform, x.name AS name, x.external_id AS external_id",
+            "channels",
+            ""
         )
     };
 }
@@ -65,17 +76,89 @@ macro_rules! channels {
 /// The JSON array of an entity's own repositories (`organization`, `name`), in order,
 /// from the link table `$table` whose entity column is `$column`.
 macro_rules! repositories {
-    ($table:literal, $column:literal) => {
+    ($kind:literal) => {
         concat!(
             "(SELECT json_group_array(json_object('organization', org, 'name', name)) FROM \
              (SELECT o.login AS org, r.name AS name FROM ",
-            $table,
-            " x JOIN repositories r ON r.id = x.repository_id \
+            $kind,
+            "_repositories x JOIN repositories r ON r.id = x.repository_id \
              JOIN organizations o ON o.id = r.organization_id \
              WHERE x.",
-            $column,
-            " = t.id ORDER BY x.rowid))"
+            $kind,
+            "_id = t.id ORDER BY x.rowid))"
         )
+    };
+}
+
+/// The JSON array of the names of the `$what`s a `$kind` (aliased `t`) lists, in order
+/// (a member's badges, an issue's labels).
+macro_rules! names_listed {
+    ($kind:literal, $what:literal) => {
+        concat!(
+            "(SELECT json_group_array(name) FROM (SELECT n.name AS name FROM ",
+            $kind,
+            "_",
+            $what,
+            "s x JOIN ",
+            $what,
+            "s n ON n.id = x.",
+            $what,
+            "_id WHERE x.",
+            $kind,
+            "_id = t.id ORDER BY x.position))"
+        )
+    };
+}
+
+/// The JSON array of the records of `$kind` a snapshot lists as new, in order: each
+/// record's `$key`, or for a record of a repository (`in repo`) an object of its
+/// organization, repository and `$key`.
+macro_rules! snapshot_new {
+    ($kind:literal, $key:ident) => {
+        snapshot_new!(@ $kind, "k", concat!("x.", stringify!($key), " AS k"), "")
+    };
+    ($kind:literal in repo, $key:ident) => {
+        snapshot_new!(
+            @ $kind,
+            concat!(
+                "json_object('organization', org, 'repository', repo, '",
+                stringify!($key),
+                "', k)"
+            ),
+            concat!("o.login AS org, r.name AS repo, x.", stringify!($key), " AS k"),
+            " JOIN repositories r ON r.id = x.repository_id \
+             JOIN organizations o ON o.id = r.organization_id"
+        )
+    };
+    (@ $kind:literal, $item:expr, $select:expr, $joins:expr) => {
+        concat!(
+            "(SELECT json_group_array(",
+            $item,
+            ") FROM (SELECT ",
+            $select,
+            " FROM snapshot_",
+            $kind,
+            "s s JOIN ",
+            $kind,
+            "s x ON x.id = s.",
+            $kind,
+            "_id",
+            $joins,
+            " WHERE s.snapshot_id = t.id ORDER BY s.rowid))"
+        )
+    };
+}
+
+/// What a group of people (`$kind`: chapter, committee) lists, kept elsewhere: its
+/// leaders, related URLs, channels and repositories, in the order of its file.
+macro_rules! group_lists {
+    ($kind:literal) => {
+        &[
+            ("leaders", leaders!($kind), Json),
+            ("related_urls", related_urls!($kind), Json),
+            ("channels", channels!($kind), Json),
+            ("repositories", repositories!($kind), Json),
+        ]
     };
 }
 
@@ -103,6 +186,24 @@ pub(super) struct FileSpec {
     pub file: &'static str,
     pub sql: String,
     pub fields: Vec<(&'static str, Kind)>,
+}
+
+/// The file of a record of a repository with an author (issues, milestones, releases,
+/// pull requests): its organization, repository and author joined to `table` (aliased
+/// `t`, with what it joins itself), then `more` of its fields kept elsewhere.
+fn authored<R: StoredRecord>(
+    file: &'static str,
+    table: &str,
+    more: &[(&'static str, &str, Kind)],
+) -> FileSpec {
+    let from = format!("{table} {IN_REPO} LEFT JOIN members a ON a.id = t.author_id ORDER BY t.id");
+    let mut elsewhere = vec![
+        ("organization", "o.login", Str),
+        ("repository", "r.name", Str),
+        ("author", "a.login", Str),
+    ];
+    elsewhere.extend_from_slice(more);
+    records::<R>(file, &from, &elsewhere, &[])
 }
 
 /// The file of records of `R`: its fields in their declared order, each of the
@@ -152,13 +253,7 @@ pub(super) static FILES: LazyLock<Vec<FileSpec>> = LazyLock::new(|| {
             "members t ORDER BY t.id",
             &[
                 ("url", "t.url", Str),
-                (
-                    "badges",
-                    "(SELECT json_group_array(name) FROM (SELECT b.name AS name \
-                     FROM member_badges mb JOIN badges b ON b.id = mb.badge_id \
-                     WHERE mb.member_id = t.id ORDER BY mb.position))",
-                    Json,
-                ),
+                ("badges", names_listed!("member", "badge"), Json),
             ],
             &[],
         ),
@@ -190,80 +285,26 @@ pub(super) static FILES: LazyLock<Vec<FileSpec>> = LazyLock::new(|| {
             ],
             &[],
         ),
-        records::<Issue>(
+        authored::<Issue>(
             "issues.jsonl",
-            &format!(
-                "issues t JOIN issue_bodies b ON b.issue_id = t.id {IN_REPO} \
-                 LEFT JOIN members a ON a.id = t.author_id ORDER BY t.id"
-            ),
+            "issues t JOIN issue_bodies b ON b.issue_id = t.id",
             &[
-                ("organization", "o.login", Str),
-                ("repository", "r.name", Str),
                 ("body", "b.body", Str),
-                ("author", "a.login", Str),
-                (
-                    "labels",
-                    "(SELECT json_group_array(name) FROM (SELECT l.name AS name \
-                     FROM issue_labels il JOIN labels l ON l.id = il.label_id \
-                     WHERE il.issue_id = t.id ORDER BY il.position))",
-                    Json,
-                ),
+                ("labels", names_listed!("issue", "label"), Json),
             ],
-            &[],
         ),
-        records::<Milestone>(
-            "milestones.jsonl",
-            &format!(
-                "milestones t {IN_REPO} LEFT JOIN members a ON a.id = t.author_id ORDER BY t.id"
-            ),
-            &[
-                ("organization", "o.login", Str),
-                ("repository", "r.name", Str),
-                ("author", "a.login", Str),
-            ],
-            &[],
-        ),
-        records::<Release>(
-            "releases.jsonl",
-            &format!(
-                "releases t {IN_REPO} LEFT JOIN members a ON a.id = t.author_id ORDER BY t.id"
-            ),
-            &[
-                ("organization", "o.login", Str),
-                ("repository", "r.name", Str),
-                ("author", "a.login", Str),
-                ("url", "t.url", Str),
-            ],
-            &[],
-        ),
+        authored::<Milestone>("milestones.jsonl", "milestones t", &[]),
+        authored::<Release>("releases.jsonl", "releases t", &[("url", "t.url", Str)]),
         records::<Chapter>(
             "chapters.jsonl",
             "chapters t ORDER BY t.id",
-            &[
-                ("leaders", leaders!("chapter"), Json),
-                ("related_urls", related_urls!("chapter"), Json),
-                ("channels", channels!("chapter"), Json),
-                (
-                    "repositories",
-                    repositories!("chapter_repositories", "chapter_id"),
-                    Json,
-                ),
-            ],
+            group_lists!("chapter"),
             &[],
         ),
         records::<Committee>(
             "committees.jsonl",
             "committees t ORDER BY t.id",
-            &[
-                ("leaders", leaders!("committee"), Json),
-                ("related_urls", related_urls!("committee"), Json),
-                ("channels", channels!("committee"), Json),
-                (
-                    "repositories",
-                    repositories!("committee_repositories", "committee_id"),
-                    Json,
-                ),
-            ],
+            group_lists!("committee"),
             &[],
         ),
         records::<Project>(
@@ -272,11 +313,7 @@ pub(super) static FILES: LazyLock<Vec<FileSpec>> = LazyLock::new(|| {
             &[
                 ("kind", "t.type", Str),
                 ("leaders", leaders!("project"), Json),
-                (
-                    "repositories",
-                    repositories!("project_repositories", "project_id"),
-                    Json,
-                ),
+                ("repositories", repositories!("project"), Json),
                 ("related_urls", related_urls!("project"), Json),
                 ("channels", channels!("project"), Json),
             ],
@@ -288,65 +325,22 @@ pub(super) static FILES: LazyLock<Vec<FileSpec>> = LazyLock::new(|| {
             "snapshots.jsonl",
             "snapshots t ORDER BY t.id",
             &[
-                (
-                    "new_chapters",
-                    "(SELECT json_group_array(key) FROM (SELECT c.key AS key \
-                     FROM snapshot_chapters s JOIN chapters c ON c.id = s.chapter_id \
-                     WHERE s.snapshot_id = t.id ORDER BY s.rowid))",
-                    Json,
-                ),
-                (
-                    "new_projects",
-                    "(SELECT json_group_array(key) FROM (SELECT p.key AS key \
-                     FROM snapshot_projects s JOIN projects p ON p.id = s.project_id \
-                     WHERE s.snapshot_id = t.id ORDER BY s.rowid))",
-                    Json,
-                ),
-                (
-                    "new_members",
-                    "(SELECT json_group_array(login) FROM (SELECT m.login AS login \
-                     FROM snapshot_members s JOIN members m ON m.id = s.member_id \
-                     WHERE s.snapshot_id = t.id ORDER BY s.rowid))",
-                    Json,
-                ),
-                (
-                    "new_issues",
-                    "(SELECT json_group_array(json_object('organization', org, \
-                     'repository', repo, 'number', number)) FROM (SELECT o.login AS org, \
-                     r.name AS repo, i.number AS number FROM snapshot_issues s \
-                     JOIN issues i ON i.id = s.issue_id \
-                     JOIN repositories r ON r.id = i.repository_id \
-                     JOIN organizations o ON o.id = r.organization_id \
-                     WHERE s.snapshot_id = t.id ORDER BY s.rowid))",
-                    Json,
-                ),
+                ("new_chapters", snapshot_new!("chapter", key), Json),
+                ("new_projects", snapshot_new!("project", key), Json),
+                ("new_members", snapshot_new!("member", login), Json),
+                ("new_issues", snapshot_new!("issue" in repo, number), Json),
                 (
                     "new_releases",
-                    "(SELECT json_group_array(json_object('organization', org, \
-                     'repository', repo, 'tag_name', tag)) FROM (SELECT o.login AS org, \
-                     r.name AS repo, x.tag_name AS tag FROM snapshot_releases s \
-                     JOIN releases x ON x.id = s.release_id \
-                     JOIN repositories r ON r.id = x.repository_id \
-                     JOIN organizations o ON o.id = r.organization_id \
-                     WHERE s.snapshot_id = t.id ORDER BY s.rowid))",
+                    snapshot_new!("release" in repo, tag_name),
                     Json,
                 ),
             ],
             &[],
         ),
-        records::<PullRequest>(
+        authored::<PullRequest>(
             "pull_requests.jsonl",
-            &format!(
-                "pull_requests t JOIN pull_request_bodies b ON b.pull_request_id = t.id \
-                 {IN_REPO} LEFT JOIN members a ON a.id = t.author_id ORDER BY t.id"
-            ),
-            &[
-                ("organization", "o.login", Str),
-                ("repository", "r.name", Str),
-                ("body", "b.body", Str),
-                ("author", "a.login", Str),
-            ],
-            &[],
+            "pull_requests t JOIN pull_request_bodies b ON b.pull_request_id = t.id",
+            &[("body", "b.body", Str)],
         ),
         records::<Post>("posts.jsonl", "posts t ORDER BY t.id", &[], &[]),
         // Joined to `projects`, so a public-only export keeps the measurements of the

@@ -5,7 +5,7 @@
 //! Every error as `file:line: what is wrong`.
 
 use super::{lc, non_empty, url_text, IdText, KeyIndex, Keys};
-use crate::records::{Dataset, Origin, Ts};
+use crate::records::{Dataset, Module, Origin, Program, Records, Ts};
 
 /// The resolved ids of the mentorship records.
 pub(in crate::store) struct Mentorship {
@@ -37,48 +37,22 @@ impl Mentorship {
             key_and_name(o, &m.key, &m.name, e);
             period(o, m.started_at, m.ended_at, e);
         }
-        let admins = ds
-            .programs
-            .iter()
-            .map(|(o, p)| members(keys, o, "admin", &p.admins, e))
-            .collect();
+        let admins = members_of(keys, &ds.programs, "admin", |x: &Program| &x.admins, e);
         let module_program = ds
             .modules
             .iter()
             .map(|(o, m)| {
-                programs.get(&lc(&m.program)).unwrap_or_else(|| {
-                    e.push(format!(
-                        "{o}: program '{}' does not exist in programs.jsonl",
-                        m.program
-                    ));
-                    0
-                })
+                let file = "programs.jsonl";
+                programs.require(&lc(&m.program), o, "program", &m.program, file, e)
             })
             .collect();
         let module_project = ds
             .modules
             .iter()
-            .map(|(o, m)| {
-                m.project.as_ref().map(|key| {
-                    keys.projects.get(&lc(key)).unwrap_or_else(|| {
-                        e.push(format!(
-                            "{o}: project '{key}' does not exist in projects.jsonl"
-                        ));
-                        0
-                    })
-                })
-            })
+            .map(|(o, m)| m.project.as_ref().map(|key| keys.project(o, key, e)))
             .collect();
-        let mentors = ds
-            .modules
-            .iter()
-            .map(|(o, m)| members(keys, o, "mentor", &m.mentors, e))
-            .collect();
-        let mentees = ds
-            .modules
-            .iter()
-            .map(|(o, m)| members(keys, o, "mentee", &m.mentees, e))
-            .collect();
+        let mentors = members_of(keys, &ds.modules, "mentor", |x: &Module| &x.mentors, e);
+        let mentees = members_of(keys, &ds.modules, "mentee", |x: &Module| &x.mentees, e);
         Mentorship {
             admins,
             module_program,
@@ -104,6 +78,20 @@ fn period(o: &Origin, started_at: Ts, ended_at: Ts, e: &mut Vec<String>) {
             started_at.format()
         ));
     }
+}
+
+/// The member ids each of `records` lists as `what` (admin, mentor, mentee).
+fn members_of<T>(
+    keys: &Keys,
+    records: &Records<T>,
+    what: &str,
+    logins: fn(&T) -> &Vec<String>,
+    e: &mut Vec<String>,
+) -> Vec<Vec<i64>> {
+    records
+        .iter()
+        .map(|(o, x)| members(keys, o, what, logins(x), e))
+        .collect()
 }
 
 /// The member ids of `logins` (`what`: admin, mentor, mentee); a login listed twice

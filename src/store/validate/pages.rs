@@ -54,15 +54,7 @@ impl Pages {
         let snapshot_member = ds
             .member_snapshots
             .iter()
-            .map(|(o, m)| {
-                keys.members.get(&lc(&m.member)).unwrap_or_else(|| {
-                    e.push(format!(
-                        "{o}: member '{}' does not exist in members.jsonl",
-                        m.member
-                    ));
-                    0
-                })
-            })
+            .map(|(o, m)| keys.member(o, "member", &m.member, e))
             .collect();
 
         let pull_requests = RepoAndAuthor::resolve(&ds.pull_requests, keys, e, |p| {
@@ -71,15 +63,7 @@ impl Pages {
         let health_project = ds
             .project_health_metrics
             .iter()
-            .map(|(o, m)| {
-                keys.projects.get(&lc(&m.project)).unwrap_or_else(|| {
-                    e.push(format!(
-                        "{o}: project '{}' does not exist in projects.jsonl",
-                        m.project
-                    ));
-                    0
-                })
-            })
+            .map(|(o, m)| keys.project(o, &m.project, e))
             .collect();
         let member_badges = ds
             .members

@@ -140,54 +140,35 @@ impl More {
 
     /// The ids of the next issue; `None` (and errors) when it is not valid.
     pub fn issue(&mut self, x: &Issue) -> Option<IssueIds> {
-        let o = next(&mut self.lines.issues, "issues.jsonl");
-        let id = self.lines.issues as i64;
         let e = &mut self.errors;
         let before = e.len();
-        let repo = self.keys.repo(&o, &x.organization, &x.repository, e);
-        let author = self.keys.opt_member(&o, "author", &x.author, e);
-        if repo != 0 {
-            let shown = || issue_key(&x.organization, &x.repository, x.number);
-            unique(
-                &mut self.issues,
-                (repo, x.number),
-                id,
-                &o,
-                "issue",
-                shown,
-                e,
-            );
-        }
-        let labels = issue_label_ids(&self.keys, &o, x, repo, e);
+        let line = (&mut self.lines.issues, "issues.jsonl");
+        let place = (&x.organization[..], &x.repository[..], x.number, &x.author);
+        let (o, row) = numbered(&self.keys, line, "issue", &mut self.issues, place, e);
+        let labels = issue_label_ids(&self.keys, &o, x, row.repo, e);
         (e.len() == before).then_some(IssueIds {
-            id,
-            repo,
-            author,
+            id: row.id,
+            repo: row.repo,
+            author: row.author,
             labels,
         })
     }
 
     /// The ids of the next milestone; `None` (and errors) when it is not valid.
     pub fn milestone(&mut self, x: &Milestone) -> Option<RowIds> {
-        let o = next(&mut self.lines.milestones, "milestones.jsonl");
-        let id = self.lines.milestones as i64;
         let e = &mut self.errors;
         let before = e.len();
-        let repo = self.keys.repo(&o, &x.organization, &x.repository, e);
-        let author = self.keys.opt_member(&o, "author", &x.author, e);
-        if repo != 0 {
-            let shown = || issue_key(&x.organization, &x.repository, x.number);
-            unique(
-                &mut self.milestones,
-                (repo, x.number),
-                id,
-                &o,
-                "milestone",
-                shown,
-                e,
-            );
-        }
-        (e.len() == before).then_some(RowIds { id, repo, author })
+        let line = (&mut self.lines.milestones, "milestones.jsonl");
+        let place = (&x.organization[..], &x.repository[..], x.number, &x.author);
+        let (_, row) = numbered(
+            &self.keys,
+            line,
+            "milestone",
+            &mut self.milestones,
+            place,
+            e,
+        );
+        (e.len() == before).then_some(row)
     }
 
     /// The ids of the next release; `None` (and errors) when it is not valid.
@@ -290,6 +271,29 @@ impl More {
         }
         links
     }
+}
+
+/// Counts the next `what` of `file` (an issue or a milestone, numbered within its
+/// repository), resolves its repository and author (`place`: organization,
+/// repository, number, author) and checks that its number is new in the repository.
+fn numbered(
+    keys: &Keys,
+    (line, file): (&mut usize, &'static str),
+    what: &str,
+    ids: &mut HashMap<(i64, u64), i64>,
+    place: (&str, &str, u64, &Option<String>),
+    e: &mut Vec<String>,
+) -> (Origin, RowIds) {
+    let (organization, repository, number, author) = place;
+    let o = next(line, file);
+    let id = *line as i64;
+    let repo = keys.repo(&o, organization, repository, e);
+    let author = keys.opt_member(&o, "author", author, e);
+    if repo != 0 {
+        let shown = || issue_key(organization, repository, number);
+        unique(ids, (repo, number), id, &o, what, shown, e);
+    }
+    (o, RowIds { id, repo, author })
 }
 
 /// The origin of the next record of `file`, counting it.
