@@ -25,7 +25,7 @@ use super::loaders::many;
 use super::query::{fetch, run};
 use super::records::relations::{children, window, ListKey};
 use super::records::{Issue, Milestone, Module, Program, PullRequest, Table, User, NEWEST_FIRST};
-use super::types::{limit_cost, limit_or, list_cost, TYPICAL_LIST};
+use super::types::{limit_cost, limit_or, list_cost, many_up_to, TYPICAL_LIST};
 use crate::schema::Selected;
 use crate::store::lc;
 
@@ -132,10 +132,7 @@ impl Program {
         ctx: &Context<'_>,
         #[graphql(default = 5)] limit: Option<i32>,
     ) -> Result<Vec<Milestone>> {
-        match limit_or(limit, 5) {
-            Some(limit) => many(ctx, ProgramMilestones(self.id, limit)).await,
-            None => Ok(Vec::new()),
-        }
+        many_up_to(ctx, limit, 5, |limit| ProgramMilestones(self.id, limit)).await
     }
 
     /// The caller's role in the program: `null` for an anonymous caller.
