@@ -22,7 +22,7 @@ use async_graphql::{ComplexObject, Context, ErrorExtensions as _, Object, Result
 use rusqlite::types::Value;
 
 use super::loaders::many;
-use super::query::{fetch, run};
+use super::query::{count, fetch, run};
 use super::records::relations::{children, window, ListKey};
 use super::records::{Issue, Milestone, Module, Program, PullRequest, Table, User, NEWEST_FIRST};
 use super::types::{limit_cost, limit_or, list_cost, many_up_to, TYPICAL_LIST};
@@ -256,11 +256,11 @@ impl Module {
         let Some((filter, args)) = self.issue_filter(label) else {
             return Ok(0);
         };
-        let sql = format!("SELECT COUNT(*) FROM issues t WHERE {filter}");
-        run(ctx, move |conn| {
-            let counts = conn.rows(&sql, rusqlite::params_from_iter(args), |c| c.get())?;
-            Ok(counts.first().copied().unwrap_or(0))
-        })
+        count(
+            ctx,
+            format!("SELECT COUNT(*) FROM issues t WHERE {filter}"),
+            args,
+        )
         .await
     }
 
