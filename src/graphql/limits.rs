@@ -444,19 +444,15 @@ fn missing_variable(operation: &OperationDefinition, variables: &Variables) -> O
 /// Counts what an operation selects, fragments expanded (memoised, so a chain of
 /// fragments that doubles at each step is counted, not walked).
 struct Width<'a> {
-    doc: &'a ExecutableDocument,
-    selections: HashMap<&'a Name, usize>,
-    roots: HashMap<&'a Name, usize>,
-    path: Vec<&'a Name>,
+    /// Each fragment's count, of its fields directly in it (`true`) or of every
+    /// selection under it (`false`).
+    fragments: Fragments<'a, bool>,
 }
 
 impl<'a> Width<'a> {
     fn new(doc: &'a ExecutableDocument) -> Width<'a> {
         Width {
-            doc,
-            selections: HashMap::new(),
-            roots: HashMap::new(),
-            path: Vec::new(),
+            fragments: Fragments::new(doc),
         }
     }
 
@@ -489,33 +485,70 @@ impl<'a> Width<'a> {
             n.saturating_add(1).saturating_add(inner)
         })
     }
+}
 
-    fn fragment(&mut self, name: &'a Name, roots: bool) -> usize {
-        let memo = if roots { &self.roots } else { &self.selections };
-        if let Some(n) = memo.get(name) {
-            return *n;
-        }
-        // A cycle is a validation error; it must not loop here.
-        if self.path.contains(&name) {
-            return 0;
-        }
-        let Some(fragment) = self.doc.fragments.get(name) else {
-            return 0;
-        };
-        self.path.push(name);
-        let set = &fragment.node.selection_set.node;
-        let n = if roots {
+impl<'a> FragmentWalk<'a> for Width<'a> {
+    type Measure = bool;
+    fn fragments(&mut self) -> &mut Fragments<'a, bool> {
+        &mut self.fragments
+    }
+    fn measure(&mut self, set: &'a SelectionSet, roots: bool) -> usize {
+        if roots {
             self.roots(set)
         } else {
             self.selections(set)
+        }
+    }
+}
+
+/// The fragments a walk of an operation's selection sets has expanded: each one's
+/// measure, and those being expanded.
+struct Fragments<'a, M> {
+    doc: &'a ExecutableDocument,
+    /// Each fragment's measures (fragments are used many times: a chain of fragments
+    /// that doubles at each step is measured, not walked).
+    memo: HashMap<(&'a Name, M), usize>,
+    /// Fragments being expanded (a cycle is a validation error; it must not loop here).
+    path: Vec<&'a Name>,
+}
+
+impl<'a, M> Fragments<'a, M> {
+    fn new(doc: &'a ExecutableDocument) -> Fragments<'a, M> {
+        Fragments {
+            doc,
+            memo: HashMap::new(),
+            path: Vec::new(),
+        }
+    }
+}
+
+/// A walk of selection sets that measures fragments once each ([`Fragments`]).
+trait FragmentWalk<'a> {
+    /// Which measure of a selection set the walk takes.
+    type Measure: Copy + Eq + Hash;
+    fn fragments(&mut self) -> &mut Fragments<'a, Self::Measure>;
+    /// The measure `m` of a selection set.
+    fn measure(&mut self, set: &'a SelectionSet, m: Self::Measure) -> usize;
+
+    /// The measure `m` of fragment `name`'s selection set; 0 for an unknown fragment
+    /// or one met again while it is expanded.
+    fn fragment(&mut self, name: &'a Name, m: Self::Measure) -> usize {
+        let fragments = self.fragments();
+        if let Some(n) = fragments.memo.get(&(name, m)) {
+            return *n;
+        }
+        if fragments.path.contains(&name) {
+            return 0;
+        }
+        let doc = fragments.doc;
+        let Some(fragment) = doc.fragments.get(name) else {
+            return 0;
         };
-        self.path.pop();
-        let memo = if roots {
-            &mut self.roots
-        } else {
-            &mut self.selections
-        };
-        memo.insert(name, n);
+        fragments.path.push(name);
+        let n = self.measure(&fragment.node.selection_set.node, m);
+        let fragments = self.fragments();
+        fragments.path.pop();
+        fragments.memo.insert((name, m), n);
         n
     }
 }
@@ -548,9 +581,7 @@ pub fn uses_introspection(doc: &ExecutableDocument) -> bool {
 /// The deepest field nesting of any operation of the document.
 pub fn depth(doc: &ExecutableDocument) -> usize {
     let mut walk = DepthWalk {
-        doc,
-        memo: HashMap::new(),
-        path: Vec::new(),
+        fragments: Fragments::new(doc),
     };
     doc.operations
         .iter()
@@ -560,11 +591,8 @@ pub fn depth(doc: &ExecutableDocument) -> usize {
 }
 
 struct DepthWalk<'a> {
-    doc: &'a ExecutableDocument,
-    /// Depth of each fragment's selection set (fragments are used many times).
-    memo: HashMap<&'a Name, usize>,
-    /// Fragments being expanded (a cycle is a validation error; it must not loop here).
-    path: Vec<&'a Name>,
+    /// Depth of each fragment's selection set.
+    fragments: Fragments<'a, ()>,
 }
 
 impl<'a> DepthWalk<'a> {
@@ -580,26 +608,21 @@ impl<'a> DepthWalk<'a> {
                     }
                 }
                 Selection::InlineFragment(inline) => self.set(&inline.node.selection_set.node),
-                Selection::FragmentSpread(spread) => self.fragment(&spread.node.fragment_name.node),
+                Selection::FragmentSpread(spread) => {
+                    self.fragment(&spread.node.fragment_name.node, ())
+                }
             })
             .max()
             .unwrap_or(0)
     }
+}
 
-    fn fragment(&mut self, name: &'a Name) -> usize {
-        if let Some(depth) = self.memo.get(name) {
-            return *depth;
-        }
-        if self.path.contains(&name) {
-            return 0;
-        }
-        let Some(fragment) = self.doc.fragments.get(name) else {
-            return 0;
-        };
-        self.path.push(name);
-        let depth = self.set(&fragment.node.selection_set.node);
-        self.path.pop();
-        self.memo.insert(name, depth);
-        depth
+impl<'a> FragmentWalk<'a> for DepthWalk<'a> {
+    type Measure = ();
+    fn fragments(&mut self) -> &mut Fragments<'a, ()> {
+        &mut self.fragments
+    }
+    fn measure(&mut self, set: &'a SelectionSet, (): ()) -> usize {
+        self.set(set)
     }
 }

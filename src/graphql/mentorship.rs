@@ -22,10 +22,10 @@ use async_graphql::{ComplexObject, Context, ErrorExtensions as _, Object, Result
 use rusqlite::types::Value;
 
 use super::loaders::many;
-use super::query::{fetch, run};
+use super::query::{count, fetch, run};
 use super::records::relations::{children, window, ListKey};
 use super::records::{Issue, Milestone, Module, Program, PullRequest, Table, User, NEWEST_FIRST};
-use super::types::{limit_cost, limit_or, list_cost, TYPICAL_LIST};
+use super::types::{limit_cost, limit_or, list_cost, many_up_to, TYPICAL_LIST};
 use crate::schema::Selected;
 use crate::store::lc;
 
@@ -132,10 +132,7 @@ impl Program {
         ctx: &Context<'_>,
         #[graphql(default = 5)] limit: Option<i32>,
     ) -> Result<Vec<Milestone>> {
-        match limit_or(limit, 5) {
-            Some(limit) => many(ctx, ProgramMilestones(self.id, limit)).await,
-            None => Ok(Vec::new()),
-        }
+        many_up_to(ctx, limit, 5, |limit| ProgramMilestones(self.id, limit)).await
     }
 
     /// The caller's role in the program: `null` for an anonymous caller.
@@ -259,11 +256,11 @@ impl Module {
         let Some((filter, args)) = self.issue_filter(label) else {
             return Ok(0);
         };
-        let sql = format!("SELECT COUNT(*) FROM issues t WHERE {filter}");
-        run(ctx, move |conn| {
-            let counts = conn.rows(&sql, rusqlite::params_from_iter(args), |c| c.get())?;
-            Ok(counts.first().copied().unwrap_or(0))
-        })
+        count(
+            ctx,
+            format!("SELECT COUNT(*) FROM issues t WHERE {filter}"),
+            args,
+        )
         .await
     }
 

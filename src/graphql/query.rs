@@ -71,6 +71,15 @@ pub(super) async fn fetch<T: Record>(
     .await
 }
 
+/// Runs one `SELECT COUNT(*)` statement: its count (0 without a row).
+pub(super) async fn count(ctx: &Context<'_>, sql: String, args: Vec<Value>) -> Result<i64> {
+    run(ctx, move |conn| {
+        let counts = conn.rows(&sql, rusqlite::params_from_iter(args), |c| c.get())?;
+        Ok(counts.first().copied().unwrap_or(0))
+    })
+    .await
+}
+
 /// A record as the REST detail of `resource` finds it from its path ids.
 async fn lookup<T: Record>(ctx: &Context<'_>, resource: &str, ids: &[&str]) -> Result<Option<T>> {
     let spec = catalog::detail_spec(resource)

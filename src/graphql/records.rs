@@ -65,6 +65,45 @@ macro_rules! repo_joins {
     };
 }
 
+/// A record of counts read from one row, each field an `i64` column in the order of
+/// the fields (totals, sums, counts of new records).
+macro_rules! counts {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident { $($(#[$field_meta:meta])* pub $field:ident: i64,)* }
+        $(#[$cols_meta:meta])*
+        const COLUMNS = $cols:expr;
+    ) => {
+        $(#[$meta])*
+        pub struct $name { $($(#[$field_meta])* pub $field: i64,)* }
+
+        impl $crate::schema::Selected for $name {
+            $(#[$cols_meta])*
+            const COLUMNS: &'static str = $cols;
+            fn read(c: &mut $crate::graphql::db::Cols) -> rusqlite::Result<Self> {
+                Ok($name { $($field: c.get()?,)* })
+            }
+        }
+    };
+}
+
+/// A record of one text column (a language, a label's name).
+macro_rules! text {
+    ($(#[$meta:meta])* $name:ident, $(#[$cols_meta:meta])* $cols:literal) => {
+        $(#[$meta])*
+        #[derive(Clone)]
+        pub struct $name(pub String);
+
+        impl $crate::schema::Selected for $name {
+            $(#[$cols_meta])*
+            const COLUMNS: &'static str = $cols;
+            fn read(c: &mut $crate::graphql::db::Cols) -> rusqlite::Result<Self> {
+                Ok($name(c.get()?))
+            }
+        }
+    };
+}
+
 /// Columns in [`user_cols`], counted from its text.
 const USER_COLUMNS: usize = column_count(user_cols!(t));
 
@@ -93,7 +132,6 @@ pub use cards::*;
 pub use community::*;
 pub use pages::*;
 
-use super::db::Cols;
 pub use crate::schema::code::graphql::{Milestone, Repository};
 pub use crate::schema::community::graphql::{
     Board, Chapter, Committee, Event, HealthMetrics, MemberSnapshot, Organization, Project,
@@ -132,14 +170,9 @@ pub const CREATED_FIRST: &str = "t.created_at DESC, t.id DESC";
 /// Most recently published first (releases).
 pub const PUBLISHED_FIRST: &str = "t.published_at DESC, t.created_at DESC, t.id DESC";
 
-/// One text value (a language, a topic).
-#[derive(Clone)]
-pub struct Text(pub String);
-
-impl Selected for Text {
+text!(
+    /// One text value (a language, a topic).
+    Text,
     /// Over a row `t` with the value `v`.
-    const COLUMNS: &'static str = "t.v";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(Text(c.get()?))
-    }
-}
+    "t.v"
+);

@@ -16,6 +16,7 @@ use super::loaders::{contributor_totals, many, one};
 use super::plain::{authors_as_cards, Listed};
 use super::records::contributions::{DayCount, ACTIVITIES};
 use super::records::relations as l;
+use super::records::relations::ListKey;
 use super::records::*;
 
 /// A `limit` argument: `None` (an empty list) for 0 or less, capped at [`MAX_LIMIT`].
@@ -31,6 +32,28 @@ pub fn list_cost(n: usize, child_complexity: usize) -> usize {
 /// A nullable `limit` argument: null means the default.
 pub fn limit_or(limit: Option<i32>, default: i32) -> Option<i64> {
     clamp_limit(limit.unwrap_or(default))
+}
+
+/// The children of the relation `key(limit)` for a nullable `limit` argument (its
+/// `default` when null): none for a limit of 0 or less.
+pub async fn many_up_to<K: ListKey>(
+    ctx: &Context<'_>,
+    limit: Option<i32>,
+    default: i32,
+    key: impl FnOnce(i64) -> K,
+) -> Result<Vec<K::Item>> {
+    match limit_or(limit, default) {
+        Some(limit) => many(ctx, key(limit)).await,
+        None => Ok(Vec::new()),
+    }
+}
+
+/// The one row of an aggregate relation (totals, counts); zeros when it has none.
+async fn one_or_zero<K: ListKey>(ctx: &Context<'_>, key: K) -> Result<K::Item>
+where
+    K::Item: Default,
+{
+    Ok(one(ctx, key).await?.unwrap_or_default())
 }
 
 /// Complexity of a list field bounded by a nullable `limit` argument.
@@ -60,13 +83,17 @@ pub const COMMITTEE_TOTALS: usize = 10;
 
 /// `contributionData`: each day (`YYYY-MM-DD`, ascending) with activity and its
 /// number of records of every kind; days without activity are left out.
-fn contribution_data(days: &[DayCount]) -> Json<Value> {
+async fn contribution_data(
+    ctx: &Context<'_>,
+    key: impl ListKey<Item = DayCount>,
+) -> Result<Json<Value>> {
+    let days = many(ctx, key).await?;
     let mut map = Map::new();
     for d in days {
         let n = map.get(&d.day).and_then(Value::as_i64).unwrap_or(0) + d.count;
-        map.insert(d.day.clone(), Value::from(n));
+        map.insert(d.day, Value::from(n));
     }
-    Json(Value::Object(map))
+    Ok(Json(Value::Object(map)))
 }
 
 /// The keys of `contributionStats` besides `total`; those without an
@@ -74,7 +101,11 @@ fn contribution_data(days: &[DayCount]) -> Json<Value> {
 const STATS_KEYS: [&str; 4] = ["commits", "issues", "pullRequests", "releases"];
 
 /// `contributionStats`: the records of `contributionData` by kind, and their total.
-fn contribution_stats(days: &[DayCount]) -> Json<Value> {
+async fn contribution_stats(
+    ctx: &Context<'_>,
+    key: impl ListKey<Item = DayCount>,
+) -> Result<Json<Value>> {
+    let days = many(ctx, key).await?;
     let mut map = Map::new();
     let mut total = 0;
     for key in STATS_KEYS {
@@ -84,7 +115,50 @@ fn contribution_stats(days: &[DayCount]) -> Json<Value> {
     }
     debug_assert!(ACTIVITIES.iter().all(|a| STATS_KEYS.contains(&a.name)));
     map.insert("total".to_string(), Value::from(total));
-    Json(Value::Object(map))
+    Ok(Json(Value::Object(map)))
+}
+
+/// The `#[ComplexObject]` impl of a record led by people, with chat channels and
+/// related links (chapters, committees, projects): its own `before` fields, the four
+/// fields they share (through the relations `$leaders`, `$channels` and `$urls`),
+/// then its own `after` fields, in that order in the schema. The attribute (written
+/// `#[ComplexObject]`, taken as two token trees) and the four fields' `cost` come
+/// from the caller: async-graphql declares `child_complexity` with the attribute's
+/// hygiene, and a complexity expression only sees it when written in the same place.
+macro_rules! with_leaders {
+    ($pound:tt $complex:tt impl $record:ident[$leaders:ident, $channels:ident, $urls:ident]
+     cost $cost:literal { $($before:tt)* } { $($after:tt)* }) => {
+        $pound $complex
+        impl $record {
+            $($before)*
+
+            /// Leader names, in display order.
+            #[graphql(complexity = $cost)]
+            async fn leaders(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
+                leader_names(many(ctx, l::$leaders(self.id)).await?)
+            }
+
+            /// Leaders with their member accounts, in display order.
+            #[graphql(complexity = $cost)]
+            async fn entity_leaders(&self, ctx: &Context<'_>) -> Result<Vec<EntityLeader>> {
+                many(ctx, l::$leaders(self.id)).await
+            }
+
+            /// Chat channels, in display order.
+            #[graphql(complexity = $cost)]
+            async fn entity_channels(&self, ctx: &Context<'_>) -> Result<Vec<EntityChannel>> {
+                many(ctx, l::$channels(self.id)).await
+            }
+
+            /// Related links, in display order.
+            #[graphql(complexity = $cost)]
+            async fn related_urls(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
+                texts(many(ctx, l::$urls(self.id)).await?)
+            }
+
+            $($after)*
+        }
+    };
 }
 
 // ----------------------------------------------------------------------------------
@@ -97,152 +171,101 @@ pub struct GeoLocation {
     pub lng: f64,
 }
 
-#[ComplexObject]
-impl Chapter {
-    /// Null when the chapter has no coordinates.
-    async fn geo_location(&self) -> Option<GeoLocation> {
-        Some(GeoLocation {
-            lat: self.latitude?,
-            lng: self.longitude?,
-        })
-    }
-
-    /// Leader names, in display order.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn leaders(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
-        leader_names(many(ctx, l::ChapterLeaders(self.id)).await?)
-    }
-
-    /// Leaders with their member accounts, in display order.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn entity_leaders(&self, ctx: &Context<'_>) -> Result<Vec<EntityLeader>> {
-        many(ctx, l::ChapterLeaders(self.id)).await
-    }
-
-    /// Chat channels, in display order.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn entity_channels(&self, ctx: &Context<'_>) -> Result<Vec<EntityChannel>> {
-        many(ctx, l::ChapterChannels(self.id)).await
-    }
-
-    /// Related links, in display order.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn related_urls(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
-        texts(many(ctx, l::ChapterUrls(self.id)).await?)
-    }
-
-    /// Members by their contributions summed over the repositories linked to the
-    /// chapter, most first (as `topContributors(chapter:)`).
-    #[graphql(complexity = "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)")]
-    async fn top_contributors(
-        &self,
-        ctx: &Context<'_>,
-        #[graphql(default = 24)] limit: Option<i32>,
-    ) -> Result<Listed<Contributor>> {
-        match limit_or(limit, 24) {
-            Some(limit) => Ok(Listed(
-                many(ctx, l::ChapterContributors(self.id, limit)).await?,
-            )),
-            None => Ok(Listed(Vec::new())),
+with_leaders! {
+    #[ComplexObject]
+    impl Chapter[ChapterLeaders, ChapterChannels, ChapterUrls]
+    cost "list_cost(TYPICAL_LIST, child_complexity)"
+    {
+        /// Null when the chapter has no coordinates.
+        async fn geo_location(&self) -> Option<GeoLocation> {
+            Some(GeoLocation {
+                lat: self.latitude?,
+                lng: self.longitude?,
+            })
         }
     }
+    {
+        /// Members by their contributions summed over the repositories linked to the
+        /// chapter, most first (as `topContributors(chapter:)`).
+        #[graphql(complexity = "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)")]
+        async fn top_contributors(
+            &self,
+            ctx: &Context<'_>,
+            #[graphql(default = 24)] limit: Option<i32>,
+        ) -> Result<Listed<Contributor>> {
+            let key = |limit| l::ChapterContributors(self.id, limit);
+            Ok(Listed(many_up_to(ctx, limit, 24, key).await?))
+        }
 
-    /// Issues, pull requests and published releases created in the repositories
-    /// linked to the chapter, per day (see `Project.contributionData`).
-    #[graphql(complexity = "CONTRIBUTIONS")]
-    async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
-        Ok(contribution_data(
-            &many(ctx, l::ChapterContributions(self.id)).await?,
-        ))
-    }
+        /// Issues, pull requests and published releases created in the repositories
+        /// linked to the chapter, per day (see `Project.contributionData`).
+        #[graphql(complexity = "CONTRIBUTIONS")]
+        async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
+            contribution_data(ctx, l::ChapterContributions(self.id)).await
+        }
 
-    /// `contributionData` summed by kind.
-    #[graphql(complexity = "CONTRIBUTIONS")]
-    async fn contribution_stats(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
-        Ok(contribution_stats(
-            &many(ctx, l::ChapterContributions(self.id)).await?,
-        ))
+        /// `contributionData` summed by kind.
+        #[graphql(complexity = "CONTRIBUTIONS")]
+        async fn contribution_stats(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
+            contribution_stats(ctx, l::ChapterContributions(self.id)).await
+        }
     }
 }
 
-#[ComplexObject]
-impl Committee {
-    /// Leader names, in display order.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn leaders(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
-        leader_names(many(ctx, l::CommitteeLeaders(self.id)).await?)
+with_leaders! {
+    #[ComplexObject]
+    impl Committee[CommitteeLeaders, CommitteeChannels, CommitteeUrls]
+    cost "list_cost(TYPICAL_LIST, child_complexity)"
+    {
     }
+    {
+        /// Sum of the contributor counts of the committee's repositories.
+        #[graphql(complexity = "COMMITTEE_TOTALS")]
+        async fn contributors_count(&self, ctx: &Context<'_>) -> Result<i64> {
+            Ok(self.totals(ctx).await?.contributors)
+        }
 
-    /// Leaders with their member accounts, in display order.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn entity_leaders(&self, ctx: &Context<'_>) -> Result<Vec<EntityLeader>> {
-        many(ctx, l::CommitteeLeaders(self.id)).await
-    }
+        /// Sum of the fork counts of the committee's repositories.
+        #[graphql(complexity = "COMMITTEE_TOTALS")]
+        async fn forks_count(&self, ctx: &Context<'_>) -> Result<i64> {
+            Ok(self.totals(ctx).await?.forks)
+        }
 
-    /// Chat channels, in display order.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn entity_channels(&self, ctx: &Context<'_>) -> Result<Vec<EntityChannel>> {
-        many(ctx, l::CommitteeChannels(self.id)).await
-    }
+        /// Issues (open and closed) of the committee's repositories.
+        #[graphql(complexity = "COMMITTEE_TOTALS")]
+        async fn issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
+            Ok(self.totals(ctx).await?.issues)
+        }
 
-    /// Related links, in display order.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn related_urls(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
-        texts(many(ctx, l::CommitteeUrls(self.id)).await?)
-    }
+        /// Repositories linked to the committee.
+        #[graphql(complexity = "COMMITTEE_TOTALS")]
+        async fn repositories_count(&self, ctx: &Context<'_>) -> Result<i64> {
+            Ok(self.totals(ctx).await?.repositories)
+        }
 
-    /// Sum of the contributor counts of the committee's repositories.
-    #[graphql(complexity = "COMMITTEE_TOTALS")]
-    async fn contributors_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.totals(ctx).await?.contributors)
-    }
+        /// Sum of the star counts of the committee's repositories.
+        #[graphql(complexity = "COMMITTEE_TOTALS")]
+        async fn stars_count(&self, ctx: &Context<'_>) -> Result<i64> {
+            Ok(self.totals(ctx).await?.stars)
+        }
 
-    /// Sum of the fork counts of the committee's repositories.
-    #[graphql(complexity = "COMMITTEE_TOTALS")]
-    async fn forks_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.totals(ctx).await?.forks)
-    }
-
-    /// Issues (open and closed) of the committee's repositories.
-    #[graphql(complexity = "COMMITTEE_TOTALS")]
-    async fn issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.totals(ctx).await?.issues)
-    }
-
-    /// Repositories linked to the committee.
-    #[graphql(complexity = "COMMITTEE_TOTALS")]
-    async fn repositories_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.totals(ctx).await?.repositories)
-    }
-
-    /// Sum of the star counts of the committee's repositories.
-    #[graphql(complexity = "COMMITTEE_TOTALS")]
-    async fn stars_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.totals(ctx).await?.stars)
-    }
-
-    /// Members by their contributions summed over the repositories linked to the
-    /// committee, most first (as `topContributors(committee:)`).
-    #[graphql(complexity = "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)")]
-    async fn top_contributors(
-        &self,
-        ctx: &Context<'_>,
-        #[graphql(default = 24)] limit: Option<i32>,
-    ) -> Result<Listed<Contributor>> {
-        match limit_or(limit, 24) {
-            Some(limit) => Ok(Listed(
-                many(ctx, l::CommitteeContributors(self.id, limit)).await?,
-            )),
-            None => Ok(Listed(Vec::new())),
+        /// Members by their contributions summed over the repositories linked to the
+        /// committee, most first (as `topContributors(committee:)`).
+        #[graphql(complexity = "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)")]
+        async fn top_contributors(
+            &self,
+            ctx: &Context<'_>,
+            #[graphql(default = 24)] limit: Option<i32>,
+        ) -> Result<Listed<Contributor>> {
+            let key = |limit| l::CommitteeContributors(self.id, limit);
+            Ok(Listed(many_up_to(ctx, limit, 24, key).await?))
         }
     }
 }
 
 impl Committee {
     async fn totals(&self, ctx: &Context<'_>) -> Result<CommitteeTotals> {
-        Ok(one(ctx, l::CommitteeTotalsOf(self.id))
-            .await?
-            .unwrap_or_default())
+        one_or_zero(ctx, l::CommitteeTotalsOf(self.id)).await
     }
 }
 
@@ -266,167 +289,132 @@ fn leader_names(leaders: Vec<EntityLeader>) -> Result<Vec<String>> {
 // ----------------------------------------------------------------------------------
 // Projects
 
-#[ComplexObject]
-impl Project {
-    /// Issues (open and closed) of the project's repositories.
-    #[graphql(complexity = "cost::TOTALS")]
-    async fn issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.totals(ctx).await?.issues)
-    }
+with_leaders! {
+    #[ComplexObject]
+    impl Project[ProjectLeaders, ProjectChannels, ProjectUrls]
+    cost "list_cost(TYPICAL_LIST, child_complexity)"
+    {
+        /// Issues (open and closed) of the project's repositories.
+        #[graphql(complexity = "cost::TOTALS")]
+        async fn issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
+            Ok(self.totals(ctx).await?.issues)
+        }
 
-    /// The languages of the project's repositories, each once, sorted.
-    #[graphql(complexity = "PROJECT_UNION")]
-    async fn languages(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
-        texts(many(ctx, l::ProjectLanguages(self.id)).await?)
-    }
+        /// The languages of the project's repositories, each once, sorted.
+        #[graphql(complexity = "PROJECT_UNION")]
+        async fn languages(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
+            texts(many(ctx, l::ProjectLanguages(self.id)).await?)
+        }
 
-    /// The topics of the project's repositories, each once, sorted.
-    #[graphql(complexity = "PROJECT_UNION")]
-    async fn topics(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
-        texts(many(ctx, l::ProjectTopics(self.id)).await?)
-    }
+        /// The topics of the project's repositories, each once, sorted.
+        #[graphql(complexity = "PROJECT_UNION")]
+        async fn topics(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
+            texts(many(ctx, l::ProjectTopics(self.id)).await?)
+        }
 
-    /// Members by their contributions summed over the project's repositories, most
-    /// first (as `topContributors(project:)`).
-    #[graphql(complexity = "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)")]
-    async fn top_contributors(
-        &self,
-        ctx: &Context<'_>,
-        #[graphql(default = 24)] limit: Option<i32>,
-    ) -> Result<Listed<Contributor>> {
-        match limit_or(limit, 24) {
-            Some(limit) => Ok(Listed(
-                many(ctx, l::ProjectContributors(self.id, limit)).await?,
-            )),
-            None => Ok(Listed(Vec::new())),
+        /// Members by their contributions summed over the project's repositories, most
+        /// first (as `topContributors(project:)`).
+        #[graphql(complexity = "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)")]
+        async fn top_contributors(
+            &self,
+            ctx: &Context<'_>,
+            #[graphql(default = 24)] limit: Option<i32>,
+        ) -> Result<Listed<Contributor>> {
+            let key = |limit| l::ProjectContributors(self.id, limit);
+            Ok(Listed(many_up_to(ctx, limit, 24, key).await?))
+        }
+
+        /// Issues, pull requests and published releases created in the project's
+        /// repositories, per day (`{"YYYY-MM-DD": count}`) over the 365 days ending on the
+        /// day of the dataset's newest issue, pull request or release; days without any
+        /// are left out.
+        #[graphql(complexity = "CONTRIBUTIONS")]
+        async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
+            contribution_data(ctx, l::ProjectContributions(self.id)).await
+        }
+
+        /// `contributionData` summed by kind: `{"commits", "issues", "pullRequests",
+        /// "releases", "total"}`.
+        #[graphql(complexity = "CONTRIBUTIONS")]
+        async fn contribution_stats(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
+            contribution_stats(ctx, l::ProjectContributions(self.id)).await
+        }
+
+        /// Sum of the contributor counts of the project's repositories.
+        #[graphql(complexity = "cost::TOTALS")]
+        async fn contributors_count(&self, ctx: &Context<'_>) -> Result<i64> {
+            Ok(self.totals(ctx).await?.contributors)
+        }
+
+        /// Sum of the open issue counts of the project's repositories.
+        #[graphql(complexity = "cost::TOTALS")]
+        async fn open_issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
+            Ok(self.totals(ctx).await?.open_issues)
+        }
+
+        #[graphql(complexity = "cost::TOTALS")]
+        async fn repositories_count(&self, ctx: &Context<'_>) -> Result<i64> {
+            Ok(self.totals(ctx).await?.repositories)
+        }
+
+        /// The project's repositories, most stars first.
+        #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
+        async fn repositories(&self, ctx: &Context<'_>) -> Result<Vec<Repository>> {
+            many(ctx, l::ProjectRepositories(self.id)).await
+        }
+
+        /// The 5 newest issues of the project's repositories.
+        #[graphql(complexity = "list_cost(5, child_complexity)")]
+        async fn recent_issues(&self, ctx: &Context<'_>) -> Result<Vec<Issue>> {
+            many(ctx, l::ProjectIssues(self.id)).await
+        }
+
+        /// The 5 most recently published releases of the project's repositories.
+        #[graphql(complexity = "list_cost(5, child_complexity)")]
+        async fn recent_releases(&self, ctx: &Context<'_>) -> Result<Vec<Release>> {
+            many(ctx, l::ProjectReleases(self.id)).await
+        }
+
+        /// The newest milestones of the project's repositories.
+        #[graphql(complexity = "limit_cost(limit, 5, child_complexity)")]
+        async fn recent_milestones(
+            &self,
+            ctx: &Context<'_>,
+            #[graphql(default = 5)] limit: Option<i32>,
+        ) -> Result<Vec<Milestone>> {
+            many_up_to(ctx, limit, 5, |limit| l::ProjectMilestones(self.id, limit)).await
         }
     }
-
-    /// Issues, pull requests and published releases created in the project's
-    /// repositories, per day (`{"YYYY-MM-DD": count}`) over the 365 days ending on the
-    /// day of the dataset's newest issue, pull request or release; days without any
-    /// are left out.
-    #[graphql(complexity = "CONTRIBUTIONS")]
-    async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
-        Ok(contribution_data(
-            &many(ctx, l::ProjectContributions(self.id)).await?,
-        ))
-    }
-
-    /// `contributionData` summed by kind: `{"commits", "issues", "pullRequests",
-    /// "releases", "total"}`.
-    #[graphql(complexity = "CONTRIBUTIONS")]
-    async fn contribution_stats(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
-        Ok(contribution_stats(
-            &many(ctx, l::ProjectContributions(self.id)).await?,
-        ))
-    }
-
-    /// Sum of the contributor counts of the project's repositories.
-    #[graphql(complexity = "cost::TOTALS")]
-    async fn contributors_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.totals(ctx).await?.contributors)
-    }
-
-    /// Sum of the open issue counts of the project's repositories.
-    #[graphql(complexity = "cost::TOTALS")]
-    async fn open_issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.totals(ctx).await?.open_issues)
-    }
-
-    #[graphql(complexity = "cost::TOTALS")]
-    async fn repositories_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.totals(ctx).await?.repositories)
-    }
-
-    /// The project's repositories, most stars first.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn repositories(&self, ctx: &Context<'_>) -> Result<Vec<Repository>> {
-        many(ctx, l::ProjectRepositories(self.id)).await
-    }
-
-    /// The 5 newest issues of the project's repositories.
-    #[graphql(complexity = "list_cost(5, child_complexity)")]
-    async fn recent_issues(&self, ctx: &Context<'_>) -> Result<Vec<Issue>> {
-        many(ctx, l::ProjectIssues(self.id)).await
-    }
-
-    /// The 5 most recently published releases of the project's repositories.
-    #[graphql(complexity = "list_cost(5, child_complexity)")]
-    async fn recent_releases(&self, ctx: &Context<'_>) -> Result<Vec<Release>> {
-        many(ctx, l::ProjectReleases(self.id)).await
-    }
-
-    /// The newest milestones of the project's repositories.
-    #[graphql(complexity = "limit_cost(limit, 5, child_complexity)")]
-    async fn recent_milestones(
-        &self,
-        ctx: &Context<'_>,
-        #[graphql(default = 5)] limit: Option<i32>,
-    ) -> Result<Vec<Milestone>> {
-        match limit_or(limit, 5) {
-            Some(limit) => many(ctx, l::ProjectMilestones(self.id, limit)).await,
-            None => Ok(Vec::new()),
+    {
+        /// The 5 newest pull requests of the project's repositories.
+        #[graphql(complexity = "list_cost(5, child_complexity)")]
+        async fn recent_pull_requests(&self, ctx: &Context<'_>) -> Result<Vec<PullRequest>> {
+            many(ctx, l::ProjectPullRequests(self.id)).await
         }
-    }
 
-    /// Leader names, in display order.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn leaders(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
-        leader_names(many(ctx, l::ProjectLeaders(self.id)).await?)
-    }
+        /// The project's newest health measurement; null when it has none.
+        async fn health_metrics_latest(&self, ctx: &Context<'_>) -> Result<Option<HealthMetrics>> {
+            Ok(many(ctx, l::ProjectHealthMetrics(self.id, 1))
+                .await?
+                .into_iter()
+                .next())
+        }
 
-    /// Leaders with their member accounts, in display order.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn entity_leaders(&self, ctx: &Context<'_>) -> Result<Vec<EntityLeader>> {
-        many(ctx, l::ProjectLeaders(self.id)).await
-    }
-
-    /// Chat channels, in display order.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn entity_channels(&self, ctx: &Context<'_>) -> Result<Vec<EntityChannel>> {
-        many(ctx, l::ProjectChannels(self.id)).await
-    }
-
-    /// Related links, in display order.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn related_urls(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
-        texts(many(ctx, l::ProjectUrls(self.id)).await?)
-    }
-
-    /// The 5 newest pull requests of the project's repositories.
-    #[graphql(complexity = "list_cost(5, child_complexity)")]
-    async fn recent_pull_requests(&self, ctx: &Context<'_>) -> Result<Vec<PullRequest>> {
-        many(ctx, l::ProjectPullRequests(self.id)).await
-    }
-
-    /// The project's newest health measurement; null when it has none.
-    async fn health_metrics_latest(&self, ctx: &Context<'_>) -> Result<Option<HealthMetrics>> {
-        Ok(many(ctx, l::ProjectHealthMetrics(self.id, 1))
-            .await?
-            .into_iter()
-            .next())
-    }
-
-    /// The project's health measurements, newest first.
-    #[graphql(complexity = "limit_cost(limit, 30, child_complexity)")]
-    async fn health_metrics_list(
-        &self,
-        ctx: &Context<'_>,
-        #[graphql(default = 30)] limit: Option<i32>,
-    ) -> Result<Vec<HealthMetrics>> {
-        match limit_or(limit, 30) {
-            Some(limit) => many(ctx, l::ProjectHealthMetrics(self.id, limit)).await,
-            None => Ok(Vec::new()),
+        /// The project's health measurements, newest first.
+        #[graphql(complexity = "limit_cost(limit, 30, child_complexity)")]
+        async fn health_metrics_list(
+            &self,
+            ctx: &Context<'_>,
+            #[graphql(default = 30)] limit: Option<i32>,
+        ) -> Result<Vec<HealthMetrics>> {
+            many_up_to(ctx, limit, 30, |limit| l::ProjectHealthMetrics(self.id, limit)).await
         }
     }
 }
 
 impl Project {
     async fn totals(&self, ctx: &Context<'_>) -> Result<ProjectTotals> {
-        Ok(one(ctx, l::ProjectTotalsOf(self.id))
-            .await?
-            .unwrap_or_default())
+        one_or_zero(ctx, l::ProjectTotalsOf(self.id)).await
     }
 }
 
@@ -488,10 +476,10 @@ impl Repository {
         ctx: &Context<'_>,
         #[graphql(default = 5)] limit: Option<i32>,
     ) -> Result<Vec<Milestone>> {
-        match limit_or(limit, 5) {
-            Some(limit) => many(ctx, l::RepositoryMilestones(self.id, limit)).await,
-            None => Ok(Vec::new()),
-        }
+        many_up_to(ctx, limit, 5, |limit| {
+            l::RepositoryMilestones(self.id, limit)
+        })
+        .await
     }
 
     /// Contributors by contributions, most first.
@@ -501,12 +489,8 @@ impl Repository {
         ctx: &Context<'_>,
         #[graphql(default = 24)] limit: Option<i32>,
     ) -> Result<Listed<Contributor>> {
-        match limit_or(limit, 24) {
-            Some(limit) => Ok(Listed(
-                many(ctx, l::RepositoryContributors(self.id, limit)).await?,
-            )),
-            None => Ok(Listed(Vec::new())),
-        }
+        let key = |limit| l::RepositoryContributors(self.id, limit);
+        Ok(Listed(many_up_to(ctx, limit, 24, key).await?))
     }
 }
 
@@ -595,33 +579,25 @@ impl User {
     /// over the same 365 days as `Project.contributionData`.
     #[graphql(complexity = "CONTRIBUTIONS")]
     async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
-        Ok(contribution_data(
-            &many(ctx, l::UserContributions(self.id)).await?,
-        ))
+        contribution_data(ctx, l::UserContributions(self.id)).await
     }
 
     /// `contributionData` summed by kind.
     #[graphql(complexity = "CONTRIBUTIONS")]
     async fn contribution_stats(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
-        Ok(contribution_stats(
-            &many(ctx, l::UserContributions(self.id)).await?,
-        ))
+        contribution_stats(ctx, l::UserContributions(self.id)).await
     }
 }
 
 impl User {
     async fn totals(&self, ctx: &Context<'_>) -> Result<UserTotals> {
-        Ok(one(ctx, l::UserTotalsOf(self.id))
-            .await?
-            .unwrap_or_default())
+        one_or_zero(ctx, l::UserTotalsOf(self.id)).await
     }
 }
 
 impl Snapshot {
     async fn counts(&self, ctx: &Context<'_>) -> Result<SnapshotCounts> {
-        Ok(one(ctx, l::SnapshotCountsOf(self.id))
-            .await?
-            .unwrap_or_default())
+        one_or_zero(ctx, l::SnapshotCountsOf(self.id)).await
     }
 }
 

@@ -8,7 +8,7 @@
 use async_graphql::{Context, Enum, InputObject, Object, Result, SimpleObject};
 use rusqlite::types::Value;
 
-use super::{bad_user_input, fetch, run};
+use super::{bad_user_input, count, fetch, run};
 use crate::graphql::records::{HealthMetrics, MAX_LIMIT};
 use crate::schema::Selected;
 use crate::vocab::Level;
@@ -346,12 +346,7 @@ impl HealthQuery {
         filters: Option<HealthFilter>,
     ) -> Result<i64> {
         let (from, args) = latest(filters.as_ref())?;
-        let sql = format!("SELECT COUNT(*) FROM {from}");
-        run(ctx, move |conn| {
-            let rows = conn.rows(&sql, rusqlite::params_from_iter(args), |c| c.get())?;
-            Ok(rows.first().copied().unwrap_or(0))
-        })
-        .await
+        count(ctx, format!("SELECT COUNT(*) FROM {from}"), args).await
     }
 
     /// The overview of the dashboard: the newest measurement of every active project

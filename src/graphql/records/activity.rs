@@ -6,12 +6,13 @@ use std::collections::HashMap;
 
 use async_graphql::{SimpleObject, ID};
 
+use super::cards::{read_card, CARD_COLUMNS};
 use super::{
     node_id, repo_key, Issue, Milestone, Repository, Table, User, REPO_JOINS, USER_COLUMNS,
 };
 use crate::catalog::short_key;
 use crate::graphql::db::Cols;
-use crate::schema::Selected;
+use crate::schema::{concatcp, Selected};
 use crate::store::lc;
 
 // ----------------------------------------------------------------------------------
@@ -68,30 +69,19 @@ impl Selected for Contributor {
         ", g.scope"
     );
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let login: String = c.get()?;
-        let name = c.get()?;
-        let avatar_url = c.get()?;
-        let contributions_count = c.get()?;
-        let project: Option<String> = c.get()?;
-        let project = match project {
-            Some(text) => Some(serde_json::from_str(&text).map_err(|e| {
+        Contributor::read_with(c, |c| {
+            let Some(text) = c.get::<Option<String>>()? else {
+                return Ok((None, None));
+            };
+            let project = serde_json::from_str(&text).map_err(|e| {
                 rusqlite::Error::FromSqlConversionFailure(
                     4,
                     rusqlite::types::Type::Text,
                     Box::new(e),
                 )
-            })?),
-            None => None,
-        };
-        let scope: String = c.get()?;
-        Ok(Contributor::new(
-            login,
-            name,
-            avatar_url,
-            contributions_count,
-            project.as_ref(),
-            &scope,
-        ))
+            })?;
+            Ok(project_fields(Some(&project)))
+        })
     }
 }
 
@@ -107,40 +97,41 @@ impl Contributor {
         c: &mut Cols,
         top: &HashMap<i64, (String, String)>,
     ) -> rusqlite::Result<Self> {
+        Contributor::read_with(c, |c| Ok(project_fields(top.get(&c.get::<i64>()?))))
+    }
+
+    /// A contributor from its columns: the member's login, name and avatar, the
+    /// count, then the column(s) `project` reads into its top project's key and name,
+    /// then the scope of the sum.
+    fn read_with(
+        c: &mut Cols,
+        project: impl FnOnce(&mut Cols) -> rusqlite::Result<(Option<String>, Option<String>)>,
+    ) -> rusqlite::Result<Self> {
         let login: String = c.get()?;
         let name = c.get()?;
         let avatar_url = c.get()?;
         let contributions_count = c.get()?;
-        let member: i64 = c.get()?;
+        let (project_key, project_name) = project(c)?;
         let scope: String = c.get()?;
-        Ok(Contributor::new(
-            login,
-            name,
-            avatar_url,
-            contributions_count,
-            top.get(&member),
-            &scope,
-        ))
-    }
-
-    fn new(
-        login: String,
-        name: String,
-        avatar_url: String,
-        contributions_count: i64,
-        project: Option<&(String, String)>,
-        scope: &str,
-    ) -> Contributor {
-        Contributor {
+        Ok(Contributor {
             node_id: node_id("Contributor", &format!("{scope}:{}", lc(&login))),
             login,
             name,
             avatar_url,
             contributions_count,
-            project_key: project.map(|(key, _)| short_key(key, "www-project-").to_string()),
-            project_name: project.map(|(_, name)| name.clone()),
-        }
+            project_key,
+            project_name,
+        })
     }
+}
+
+/// `Contributor.projectKey` (without its `www-project-` prefix) and `projectName`
+/// of a project's key and name.
+fn project_fields(project: Option<&(String, String)>) -> (Option<String>, Option<String>) {
+    (
+        project.map(|(key, _)| short_key(key, "www-project-").to_string()),
+        project.map(|(_, name)| name.clone()),
+    )
 }
 
 // ----------------------------------------------------------------------------------
@@ -154,17 +145,12 @@ impl Table for Issue {
          JOIN organizations o ON o.id = t.organization_id";
 }
 
-/// The name of a label on an issue.
-#[derive(Clone)]
-pub struct LabelName(pub String);
-
-impl Selected for LabelName {
+text!(
+    /// The name of a label on an issue.
+    LabelName,
     /// Over `labels l`.
-    const COLUMNS: &'static str = "l.name";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(LabelName(c.get()?))
-    }
-}
+    "l.name"
+);
 
 impl Table for Milestone {
     const TABLE: &'static str = "milestones";
@@ -289,19 +275,10 @@ impl Table for CardRelease {
 }
 
 impl Selected for CardRelease {
-    const COLUMNS: &'static str = concat!(
-        release_cols!(),
-        ", a.id IS NOT NULL, a.id, a.login, a.name, a.avatar_url"
-    );
+    const COLUMNS: &'static str = concatcp!(release_cols!(), CARD_COLUMNS);
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let mut release = Release::read(c)?;
-        let author = if c.get::<bool>()? {
-            Some(User::read_card(c)?)
-        } else {
-            c.skip(4);
-            None
-        };
-        release.author = Some(author);
+        release.author = Some(read_card(c)?);
         Ok(CardRelease(release))
     }
 }

@@ -17,9 +17,11 @@ use crate::schema::{concatcp, Selected};
 
 /// The author's card after a record's columns: whether there is an author, then the
 /// card's four columns.
-const CARD_COLUMNS: &str = ", a.id IS NOT NULL, a.id, a.login, a.name, a.avatar_url";
+pub(super) const CARD_COLUMNS: &str = ", a.id IS NOT NULL, a.id, a.login, a.name, a.avatar_url";
 
-fn read_card(c: &mut Cols) -> rusqlite::Result<Option<User>> {
+/// The author's card read from [`CARD_COLUMNS`]: `None` for a record without an
+/// author.
+pub(super) fn read_card(c: &mut Cols) -> rusqlite::Result<Option<User>> {
     if c.get::<bool>()? {
         Ok(Some(User::read_card(c)?))
     } else {
@@ -36,37 +38,30 @@ pub struct Carded<T> {
     pub author: Option<Option<User>>,
 }
 
-impl Table for Carded<Issue> {
-    const TABLE: &'static str = Issue::TABLE;
-    const JOINS: &'static str = concatcp!(Issue::JOINS, AUTHOR_JOIN);
+/// A record read with its author's card: the record's table, joins and columns, then
+/// the author's.
+macro_rules! carded {
+    ($record:ident) => {
+        impl Table for Carded<$record> {
+            const TABLE: &'static str = $record::TABLE;
+            const JOINS: &'static str = concatcp!($record::JOINS, AUTHOR_JOIN);
+        }
+
+        impl Selected for Carded<$record> {
+            const COLUMNS: &'static str = concatcp!($record::COLUMNS, CARD_COLUMNS);
+            fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+                let record = $record::read(c)?;
+                Ok(Carded {
+                    record,
+                    author: Some(read_card(c)?),
+                })
+            }
+        }
+    };
 }
 
-impl Selected for Carded<Issue> {
-    const COLUMNS: &'static str = concatcp!(Issue::COLUMNS, CARD_COLUMNS);
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let record = Issue::read(c)?;
-        Ok(Carded {
-            record,
-            author: Some(read_card(c)?),
-        })
-    }
-}
-
-impl Table for Carded<PullRequest> {
-    const TABLE: &'static str = PullRequest::TABLE;
-    const JOINS: &'static str = concatcp!(PullRequest::JOINS, AUTHOR_JOIN);
-}
-
-impl Selected for Carded<PullRequest> {
-    const COLUMNS: &'static str = concatcp!(PullRequest::COLUMNS, CARD_COLUMNS);
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let record = PullRequest::read(c)?;
-        Ok(Carded {
-            record,
-            author: Some(read_card(c)?),
-        })
-    }
-}
+carded!(Issue);
+carded!(PullRequest);
 
 /// The GraphQL type of `T`: resolved by async-graphql as `T` (its `author` then loaded
 /// as usual) when a list cannot be written directly.

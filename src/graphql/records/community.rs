@@ -4,7 +4,7 @@
 
 use async_graphql::{SimpleObject, ID};
 
-use super::pages::entity_key;
+use super::pages::{entry_cols, entry_id};
 use super::{node_id, Chapter, Project, Table};
 use crate::graphql::db::Cols;
 use crate::schema::exposure::snapshot_counts;
@@ -38,23 +38,17 @@ pub struct EntityLeader {
 impl Selected for EntityLeader {
     /// Over `leaders t`.
     const COLUMNS: &'static str = concat!(
-        "t.name, t.member_id, t.description, t.email, t.entity_kind, t.position, ",
-        entity_key!()
+        "t.name, t.member_id, t.description, t.email, ",
+        entry_cols!()
     );
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let member_name = c.get()?;
-        let member_id = c.get()?;
-        let description = c.get()?;
-        let member_email = c.get()?;
-        let kind: String = c.get()?;
-        let position: i64 = c.get()?;
-        let entity: String = c.get()?;
+        // Fields are read in the order written.
         Ok(EntityLeader {
-            node_id: node_id("EntityMember", &format!("{kind}:{entity}:{position}")),
-            member_name,
-            description,
-            member_email,
-            member_id,
+            member_name: c.get()?,
+            member_id: c.get()?,
+            description: c.get()?,
+            member_email: c.get()?,
+            node_id: entry_id("EntityMember", c)?,
         })
     }
 }
@@ -69,18 +63,17 @@ impl Table for Project {
     const TABLE: &'static str = "api_projects";
 }
 
-/// Totals over a project's repositories.
-#[derive(Clone, Copy, Default)]
-pub struct ProjectTotals {
-    pub contributors: i64,
-    /// Issues (open and closed) of the repositories in the dataset.
-    pub issues: i64,
-    pub open_issues: i64,
-    pub repositories: i64,
-}
-
-impl Selected for ProjectTotals {
-    const COLUMNS: &'static str = "(SELECT COALESCE(SUM(r.contributors_count), 0) \
+counts! {
+    /// Totals over a project's repositories.
+    #[derive(Clone, Copy, Default)]
+    pub struct ProjectTotals {
+        pub contributors: i64,
+        /// Issues (open and closed) of the repositories in the dataset.
+        pub issues: i64,
+        pub open_issues: i64,
+        pub repositories: i64,
+    }
+    const COLUMNS = "(SELECT COALESCE(SUM(r.contributors_count), 0) \
             FROM project_repositories pr JOIN repositories r ON r.id = pr.repository_id \
             WHERE pr.project_id = t.id), \
         (SELECT COUNT(*) FROM project_repositories pr \
@@ -89,14 +82,6 @@ impl Selected for ProjectTotals {
             FROM project_repositories pr JOIN repositories r ON r.id = pr.repository_id \
             WHERE pr.project_id = t.id), \
         (SELECT COUNT(*) FROM project_repositories pr WHERE pr.project_id = t.id)";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(ProjectTotals {
-            contributors: c.get()?,
-            issues: c.get()?,
-            open_issues: c.get()?,
-            repositories: c.get()?,
-        })
-    }
 }
 
 // ----------------------------------------------------------------------------------
@@ -112,32 +97,22 @@ pub const ORGANIZATION_SUMS: &str = "(SELECT o.id AS id, \
     FROM organizations o LEFT JOIN repositories r ON r.organization_id = o.id \
     WHERE o.id IN (SELECT value FROM json_each(?1)) GROUP BY o.id) t";
 
-/// Totals over an organization's repositories.
-#[derive(SimpleObject, Clone, Copy, Default)]
-pub struct OrganizationStats {
-    /// Distinct members among the repositories' contributors.
-    pub total_contributors: i64,
-    pub total_forks: i64,
-    /// Sum of the repositories' open issue counts.
-    pub total_issues: i64,
-    pub total_repositories: i64,
-    pub total_stars: i64,
-}
-
-impl Selected for OrganizationStats {
+counts! {
+    /// Totals over an organization's repositories.
+    #[derive(SimpleObject, Clone, Copy, Default)]
+    pub struct OrganizationStats {
+        /// Distinct members among the repositories' contributors.
+        pub total_contributors: i64,
+        pub total_forks: i64,
+        /// Sum of the repositories' open issue counts.
+        pub total_issues: i64,
+        pub total_repositories: i64,
+        pub total_stars: i64,
+    }
     /// Over a row `t` of an organization's sums ([`ORGANIZATION_SUMS`]);
     /// `total_contributors` is 0 here, and set from the contribution sums
     /// ([`crate::graphql::totals`]).
-    const COLUMNS: &'static str = "0, t.forks, t.open_issues, t.repositories, t.stars";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(OrganizationStats {
-            total_contributors: c.get()?,
-            total_forks: c.get()?,
-            total_issues: c.get()?,
-            total_repositories: c.get()?,
-            total_stars: c.get()?,
-        })
-    }
+    const COLUMNS = "0, t.forks, t.open_issues, t.repositories, t.stars";
 }
 
 // ----------------------------------------------------------------------------------
@@ -232,88 +207,59 @@ impl User {
     }
 }
 
-/// What a member authored.
-#[derive(Clone, Copy, Default)]
-pub struct UserTotals {
-    pub issues: i64,
-    pub releases: i64,
-    /// Contributions summed over every repository.
-    pub contributions: i64,
-}
-
-impl Selected for UserTotals {
-    const COLUMNS: &'static str = "(SELECT COUNT(*) FROM issues i WHERE i.author_id = t.id), \
+counts! {
+    /// What a member authored.
+    #[derive(Clone, Copy, Default)]
+    pub struct UserTotals {
+        pub issues: i64,
+        pub releases: i64,
+        /// Contributions summed over every repository.
+        pub contributions: i64,
+    }
+    const COLUMNS = "(SELECT COUNT(*) FROM issues i WHERE i.author_id = t.id), \
          (SELECT COUNT(*) FROM api_releases x WHERE x.author_id = t.id), \
          (SELECT COALESCE(SUM(rc.contributions_count), 0) FROM repository_contributors rc \
             WHERE rc.member_id = t.id)";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(UserTotals {
-            issues: c.get()?,
-            releases: c.get()?,
-            contributions: c.get()?,
-        })
-    }
 }
 
 // ----------------------------------------------------------------------------------
 // Snapshots
 
-/// How many records of each kind are new in a snapshot: five counts over its new
-/// records, read only when a query asks for one of them.
-#[derive(Clone, Copy, Default)]
-pub struct SnapshotCounts {
-    pub chapters: i64,
-    pub issues: i64,
-    pub projects: i64,
-    pub releases: i64,
-    pub users: i64,
-}
-
-impl Selected for SnapshotCounts {
-    const COLUMNS: &'static str = snapshot_counts!();
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(SnapshotCounts {
-            chapters: c.get()?,
-            issues: c.get()?,
-            projects: c.get()?,
-            releases: c.get()?,
-            users: c.get()?,
-        })
+counts! {
+    /// How many records of each kind are new in a snapshot: five counts over its new
+    /// records, read only when a query asks for one of them.
+    #[derive(Clone, Copy, Default)]
+    pub struct SnapshotCounts {
+        pub chapters: i64,
+        pub issues: i64,
+        pub projects: i64,
+        pub releases: i64,
+        pub users: i64,
     }
+    const COLUMNS = snapshot_counts!();
 }
 
 // ----------------------------------------------------------------------------------
 // Statistics
 
-/// Community totals for the home page.
-#[derive(SimpleObject, Clone, Copy)]
-pub struct StatsOverview {
-    /// Active chapters.
-    pub active_chapters_stats: i64,
-    /// Active projects.
-    pub active_projects_stats: i64,
-    /// Distinct members who contributed to at least one repository.
-    pub contributors_stats: i64,
-    /// Distinct countries of active chapters (the length of `chapterCountries`).
-    pub countries_stats: i64,
-    /// Members of the community's chat workspace (the dataset's `community.json`).
-    pub slack_workspace_stats: i64,
-}
-
-impl Selected for StatsOverview {
+counts! {
+    /// Community totals for the home page.
+    #[derive(SimpleObject, Clone, Copy)]
+    pub struct StatsOverview {
+        /// Active chapters.
+        pub active_chapters_stats: i64,
+        /// Active projects.
+        pub active_projects_stats: i64,
+        /// Distinct members who contributed to at least one repository.
+        pub contributors_stats: i64,
+        /// Distinct countries of active chapters (the length of `chapterCountries`).
+        pub countries_stats: i64,
+        /// Members of the community's chat workspace (the dataset's `community.json`).
+        pub slack_workspace_stats: i64,
+    }
     /// `contributors_stats` is 0 here, and set from the contribution sums
     /// ([`crate::graphql::totals`]).
-    const COLUMNS: &'static str =
-        "(SELECT COUNT(*) FROM api_chapters c), (SELECT COUNT(*) FROM api_projects p), 0, \
+    const COLUMNS = "(SELECT COUNT(*) FROM api_chapters c), (SELECT COUNT(*) FROM api_projects p), 0, \
          (SELECT COUNT(DISTINCT c.country) FROM api_chapters c WHERE c.country != ''), \
          (SELECT slack_workspace_members FROM community LIMIT 1)";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(StatsOverview {
-            active_chapters_stats: c.get()?,
-            active_projects_stats: c.get()?,
-            contributors_stats: c.get()?,
-            countries_stats: c.get()?,
-            slack_workspace_stats: c.get()?,
-        })
-    }
 }

@@ -10,11 +10,13 @@ use crate::graphql::db::Cols;
 use crate::schema::Selected;
 use crate::store::lc;
 
-/// The key (in lower case) of the chapter, committee or project (the year of a board)
-/// of a row `t` with `entity_kind` and `entity_id` (leaders, channels).
-macro_rules! entity_key {
+/// The columns of an entry's id in an entity's list ([`entry_id`]), over a row `t`
+/// with `entity_kind`, `position` and `entity_id` (leaders, channels): the kind, the
+/// position, and the key (in lower case) of the chapter, committee or project (the
+/// year of a board).
+macro_rules! entry_cols {
     () => {
-        "CASE t.entity_kind \
+        "t.entity_kind, t.position, CASE t.entity_kind \
             WHEN 'chapter' THEN (SELECT e.key_lc FROM api_chapters e WHERE e.id = t.entity_id) \
             WHEN 'committee' THEN (SELECT e.key_lc FROM api_committees e WHERE e.id = t.entity_id) \
             WHEN 'board_candidate' THEN (SELECT CAST(e.year AS TEXT) FROM boards e WHERE e.id = t.entity_id) \
@@ -22,7 +24,17 @@ macro_rules! entity_key {
             ELSE (SELECT e.key_lc FROM api_projects e WHERE e.id = t.entity_id) END"
     };
 }
-pub(crate) use entity_key;
+pub(crate) use entry_cols;
+
+/// The node id of an entry in an entity's list (a leader, a channel) of type
+/// `typename`, from its [`entry_cols`]: the entity's kind and key and the entry's
+/// place in the list.
+pub fn entry_id(typename: &str, c: &mut Cols) -> rusqlite::Result<ID> {
+    let kind: String = c.get()?;
+    let position: i64 = c.get()?;
+    let entity: String = c.get()?;
+    Ok(node_id(typename, &format!("{kind}:{entity}:{position}")))
+}
 
 // ----------------------------------------------------------------------------------
 // Pull requests
@@ -125,22 +137,14 @@ pub struct EntityChannel {
 
 impl Selected for EntityChannel {
     /// Over `channels t`.
-    const COLUMNS: &'static str = concat!(
-        "t.platform, t.name, t.external_id, t.entity_kind, t.position, ",
-        entity_key!()
-    );
+    const COLUMNS: &'static str = concat!("t.platform, t.name, t.external_id, ", entry_cols!());
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let platform = c.get()?;
-        let name = c.get()?;
-        let external_id = c.get()?;
-        let kind: String = c.get()?;
-        let position: i64 = c.get()?;
-        let entity: String = c.get()?;
+        // Fields are read in the order written.
         Ok(EntityChannel {
-            node_id: node_id("EntityChannel", &format!("{kind}:{entity}:{position}")),
-            platform,
-            name,
-            external_id,
+            platform: c.get()?,
+            name: c.get()?,
+            external_id: c.get()?,
+            node_id: entry_id("EntityChannel", c)?,
         })
     }
 }
@@ -148,20 +152,19 @@ impl Selected for EntityChannel {
 // ----------------------------------------------------------------------------------
 // Committee totals
 
-/// Totals over a committee's repositories.
-#[derive(Clone, Copy, Default)]
-pub struct CommitteeTotals {
-    pub contributors: i64,
-    pub forks: i64,
-    /// Issues (open and closed) of the repositories in the dataset.
-    pub issues: i64,
-    pub repositories: i64,
-    pub stars: i64,
-}
-
-impl Selected for CommitteeTotals {
+counts! {
+    /// Totals over a committee's repositories.
+    #[derive(Clone, Copy, Default)]
+    pub struct CommitteeTotals {
+        pub contributors: i64,
+        pub forks: i64,
+        /// Issues (open and closed) of the repositories in the dataset.
+        pub issues: i64,
+        pub repositories: i64,
+        pub stars: i64,
+    }
     /// Over `committees t`.
-    const COLUMNS: &'static str = "(SELECT COALESCE(SUM(r.contributors_count), 0) \
+    const COLUMNS = "(SELECT COALESCE(SUM(r.contributors_count), 0) \
             FROM committee_repositories cr JOIN repositories r ON r.id = cr.repository_id \
             WHERE cr.committee_id = t.id), \
         (SELECT COALESCE(SUM(r.forks_count), 0) \
@@ -173,13 +176,4 @@ impl Selected for CommitteeTotals {
         (SELECT COALESCE(SUM(r.stars_count), 0) \
             FROM committee_repositories cr JOIN repositories r ON r.id = cr.repository_id \
             WHERE cr.committee_id = t.id)";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(CommitteeTotals {
-            contributors: c.get()?,
-            forks: c.get()?,
-            issues: c.get()?,
-            repositories: c.get()?,
-            stars: c.get()?,
-        })
-    }
 }

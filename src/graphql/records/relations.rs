@@ -258,12 +258,21 @@ fn related_urls() -> String {
     )
 }
 
-relation!(ChapterChannels => EntityChannel, limit MAX_LIMIT, channels(), bind "chapter");
-relation!(CommitteeChannels => EntityChannel, limit MAX_LIMIT, channels(), bind "committee");
-relation!(ProjectChannels => EntityChannel, limit MAX_LIMIT, channels(), bind "project");
-relation!(ChapterUrls => Text, limit MAX_LIMIT, related_urls(), bind "chapter");
-relation!(CommitteeUrls => Text, limit MAX_LIMIT, related_urls(), bind "committee");
-relation!(ProjectUrls => Text, limit MAX_LIMIT, related_urls(), bind "project");
+/// The lists every chapter, committee and project has (its kind bound as `?3`):
+/// leaders, chat channels and related links, in display order.
+macro_rules! entity_lists {
+    ($($kind:literal: $leaders:ident, $channels:ident, $urls:ident;)*) => {$(
+        relation!($leaders => EntityLeader, limit MAX_LIMIT, leaders(), bind $kind);
+        relation!($channels => EntityChannel, limit MAX_LIMIT, channels(), bind $kind);
+        relation!($urls => Text, limit MAX_LIMIT, related_urls(), bind $kind);
+    )*};
+}
+
+entity_lists! {
+    "chapter": ChapterLeaders, ChapterChannels, ChapterUrls;
+    "committee": CommitteeLeaders, CommitteeChannels, CommitteeUrls;
+    "project": ProjectLeaders, ProjectChannels, ProjectUrls;
+}
 relation!(
     /// Totals over a committee's repositories.
     CommitteeTotalsOf => CommitteeTotals, limit 1,
@@ -283,9 +292,6 @@ relation!(
     children::<PullRequest>(
         "project_repositories pr JOIN pull_requests t ON t.repository_id = pr.repository_id",
         "pr.project_id", "1", NEWEST_FIRST));
-relation!(ChapterLeaders => EntityLeader, limit MAX_LIMIT, leaders(), bind "chapter");
-relation!(CommitteeLeaders => EntityLeader, limit MAX_LIMIT, leaders(), bind "committee");
-relation!(ProjectLeaders => EntityLeader, limit MAX_LIMIT, leaders(), bind "project");
 relation!(BoardCandidates => EntityLeader, limit MAX_LIMIT, leaders(), bind "board_candidate");
 relation!(BoardMembers => EntityLeader, limit MAX_LIMIT, leaders(), bind "board_member");
 relation!(
