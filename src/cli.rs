@@ -496,6 +496,8 @@ pub fn generate_options(args: &GenerateArgs) -> anyhow::Result<generate::Options
 
 /// Runs the command line; the process exit code. An error is a command that could
 /// not run: `main` prints it and exits with [`EXIT_CANNOT_RUN`].
+// Long because it is one arm per command, each parsing its arguments and printing its
+// summary; the work of each is in its own module.
 pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
@@ -760,6 +762,8 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
 /// staging, the credential store created when the shim opens it). Otherwise each
 /// missing one is an error naming its path and the command that makes it, and
 /// nothing is created. A tree older than its dataset is regenerated either way.
+// Long because each of the three inputs (dataset, tree, credential store) is checked
+// in turn with its own message and remedy.
 fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
     let db = &args.db.db;
     let sample = args.sample

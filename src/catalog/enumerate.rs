@@ -37,6 +37,8 @@ pub struct ScopeRows {
 
 /// Every record of a list scope in one ordering (`upcoming` applies
 /// `is_upcoming=true`), with the values of the `links` SQL expressions over its row.
+// Long because the one statement and the numbering of each row's filter values as it
+// is read share the row loop (numbering afterwards would read the rows twice).
 pub fn scope_rows(
     conn: &Connection,
     spec: &ListSpec,

@@ -299,6 +299,8 @@ impl<'a> Reader<'a> {
         facts
     }
 
+    // Long because the view of one operation is built field by field (parameters,
+    // responses, examples, the curl line, the search words) from the one document.
     fn operation(
         &self,
         method: &str,

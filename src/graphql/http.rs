@@ -459,6 +459,8 @@ fn graphql_request(params: Value) -> Result<Params, HttpError> {
     })
 }
 
+// Long because the stages of one execution (kept answer, budget, timeout, run, keep,
+// errors) share the request's values and are read in the order they happen.
 async fn execute(
     service: &Arc<Service>,
     params: Params,

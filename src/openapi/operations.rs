@@ -223,6 +223,27 @@ pub(super) struct Built {
     pub(super) item: PathItem,
 }
 
+impl Built {
+    /// The `GET` operation at `path` described by `operation`, behind the API key.
+    fn get(
+        path: String,
+        operation: OperationBuilder,
+        operation_id: &str,
+        parameters: Vec<Parameter>,
+        responses: ResponsesBuilder,
+    ) -> Built {
+        let operation = operation
+            .operation_id(Some(operation_id))
+            .parameters(Some(parameters))
+            .responses(responses.build())
+            .security(security());
+        Built {
+            path,
+            item: PathItem::new(HttpMethod::Get, operation),
+        }
+    }
+}
+
 pub(super) fn security() -> SecurityRequirement {
     SecurityRequirement::new::<_, [&str; 0], &str>(SECURITY_SCHEME, [])
 }
@@ -298,15 +319,8 @@ pub(super) fn list_operation(
     let operation = OperationBuilder::new()
         .tag(tag(tag_resource))
         .summary(Some(summary))
-        .description(Some(description))
-        .operation_id(Some(spec.operation_id))
-        .parameters(Some(parameters))
-        .responses(responses.build())
-        .security(security());
-    Built {
-        path,
-        item: PathItem::new(HttpMethod::Get, operation),
-    }
+        .description(Some(description));
+    Built::get(path, operation, spec.operation_id, parameters, responses)
 }
 
 pub(super) fn detail_operation(
@@ -358,13 +372,6 @@ pub(super) fn detail_operation(
         .summary(Some(format!("Get {article} {singular}")))
         .description(Some(format!(
             "One {singular} with its detail fields (list fields first)."
-        )))
-        .operation_id(Some(spec.operation_id))
-        .parameters(Some(parameters))
-        .responses(responses.build())
-        .security(security());
-    Built {
-        path,
-        item: PathItem::new(HttpMethod::Get, operation),
-    }
+        )));
+    Built::get(path, operation, spec.operation_id, parameters, responses)
 }

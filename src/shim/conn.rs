@@ -369,6 +369,8 @@ struct Stopping {
     closing: Arc<AtomicBool>,
 }
 
+// Long because one connection's life (tracking, the service, the idle and header
+// timers, the drain on shutdown) shares the connection's state across its stages.
 async fn connection(
     stream: TcpStream,
     peer: SocketAddr,

@@ -594,6 +594,8 @@ pub async fn run(
 }
 
 /// `roost serve` on `addr` (checked by [`listen_addr`]) until SIGTERM or SIGINT.
+// Long because start-up is a sequence (logging, state, runtime, listener, metrics,
+// housekeeping, signals, drain) whose order matters and reads best in one place.
 pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
     let _log = init_logging();
     let env = config.env;

@@ -27,6 +27,8 @@ const STATEMENTS: &[&str] = &[
 const CHANNELS: &[&str] = &["#general", "#chapter-leaders", "#project-leaders", "#board"];
 
 impl Synth {
+    // Long because every field of the record is drawn here, in a fixed order: the draws
+    // are the dataset (one seed, the same records), so a split would only scatter them.
     pub(super) fn boards(&mut self) {
         let mut rng = Rng::seed_from_u64(self.rng.clone().random::<u64>() ^ 0x626f_6172_6473);
         let rng = &mut rng;

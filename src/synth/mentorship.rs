@@ -18,6 +18,8 @@ use crate::records::{Dataset, ExperienceLevel, Module, Program, ProgramStatus};
 const STREAM: u64 = 0x6d65_6e74_6f72_7368;
 
 /// Adds the programs and modules to `ds` (after its projects, members and labels).
+// Long because every field of the records is drawn here, in a fixed order: the draws
+// are the dataset (one seed, the same records), so a split would only scatter them.
 pub(super) fn add(ds: &mut Dataset, seed: u64) {
     let mut rng = Rng::seed_from_u64(seed ^ STREAM);
     let projects: Vec<String> = ds

@@ -124,9 +124,7 @@ impl Synth {
     }
 
     // Long because every field of the record is drawn here, in a fixed order: the draws
-
     // are the dataset (one seed, the same records), so the code's order is the order of
-
     // the draws and a split would only scatter it.
 
     pub(super) fn members(&mut self) {
