@@ -9,8 +9,12 @@ use crate::support::roost;
 
 /// The committed sample's files, sorted by name.
 fn committed() -> Vec<(String, Vec<u8>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample");
-    let mut files: Vec<(String, Vec<u8>)> = fs::read_dir(&dir)
+    files_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample"))
+}
+
+/// The files of `dir` with their bytes, sorted by name.
+fn files_in(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
         .unwrap()
         .map(|e| {
             let e = e.unwrap();
@@ -63,17 +67,7 @@ fn db_sample_writes_and_replaces_a_sample_folder() {
         );
         assert!(String::from_utf8_lossy(&run.stdout).contains("wrote the sample (23 files)"));
     }
-    let mut written: Vec<(String, Vec<u8>)> = fs::read_dir(&out)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    written.sort();
+    let written = files_in(&out);
     assert!(
         written == committed(),
         "the written sample differs from data/sample/"
