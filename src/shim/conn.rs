@@ -35,7 +35,6 @@ use std::time::{Duration, Instant};
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{header, HeaderValue, Request, Version};
-use axum::Router;
 use http_body_util::BodyExt as _;
 use hyper::body::{Frame, Incoming, SizeHint};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -291,7 +290,7 @@ impl hyper::body::Body for GuardedBody {
 /// once all are closed.
 pub async fn serve(
     listener: TcpListener,
-    app: Router,
+    app: super::App,
     limits: ConnLimits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
@@ -374,7 +373,7 @@ struct Stopping {
 async fn connection(
     stream: TcpStream,
     peer: SocketAddr,
-    app: Router,
+    app: super::App,
     builder: Arc<hyper_util::server::conn::auto::Builder<TokioExecutor>>,
     limits: ConnLimits,
     stopping_at: Stopping,

@@ -15,13 +15,15 @@
 //!   process or in Redis (`--redis`);
 //! - [`net`]: the listener (JSON for hyper's own error responses).
 //!
-//! Layers, outermost first: access log (one line per request) → `nosniff` on every
-//! response → JSON for any non-JSON error → routes (CORS on `/api/v0` only).
+//! Around every answer, outermost first ([`front`]): access log (one line per request)
+//! → `nosniff` on every response → JSON for any non-JSON error → the REST handler
+//! for `/api/v0`, else the routes of the other endpoints (CORS on `/api/v0` only).
 
 pub mod api;
 pub mod cache;
 pub mod conn;
 pub mod files;
+pub mod front;
 pub mod graphiql;
 pub mod health;
 pub mod idx;
@@ -43,20 +45,19 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{ConnectInfo, Request};
 use axum::http::{header, HeaderName, HeaderValue, Method};
-use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use axum::Router;
 use tower_http::cors::{AllowOrigin, CorsLayer};
-use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::config::{self, Env};
 use crate::credentials::{self, Credentials, Kind};
 use crate::error::InternalCause;
 use crate::pool::ReadPool;
 
+pub use self::front::App;
 use self::respond::ApiError;
 use crate::guard::{rate, CredentialCheck, RateCheck};
 use crate::limits::{self, RedisLimits};
@@ -307,16 +308,11 @@ impl Documents {
 #[derive(Debug, Clone, Copy)]
 pub struct KeyId(pub i64);
 
-/// The whole HTTP app: REST v0, GraphQL, and JSON 404 for everything else.
-pub fn app(state: AppState) -> Router {
-    let mut api = Router::new()
-        .route("/api/v0", any(api::handle))
-        .route("/api/v0/", any(api::handle))
-        .route("/api/v0/{*rest}", any(api::handle))
-        .with_state(state.clone());
-    if let Some(cors) = cors_layer(&state.config.cors_origins) {
-        api = api.layer(cors);
-    }
+/// The whole HTTP app: REST v0, GraphQL, `/idx/`, health, and JSON 404 for everything
+/// else, behind the access log, `nosniff` and JSON errors ([`front`]).
+pub fn app(state: AppState) -> App {
+    let cors = cors_layer(&state.config.cors_origins);
+    let direct_api = cors.is_none();
     let graphql = crate::graphql::routes(
         crate::graphql::GraphqlConfig {
             pool: state.pool.clone(),
@@ -330,24 +326,24 @@ pub fn app(state: AppState) -> Router {
         .route("/healthz", any(health::healthz))
         .route("/readyz", any(health::readyz))
         .with_state(state.clone());
-    let mut router = Router::new().merge(api).merge(graphql);
+    let mut router = Router::new().merge(graphql);
+    if let Some(cors) = cors {
+        let api = Router::new()
+            .route("/api/v0", any(api::handle))
+            .route("/api/v0/", any(api::handle))
+            .route("/api/v0/{*rest}", any(api::handle))
+            .with_state(state.clone())
+            .layer(cors);
+        router = router.merge(api);
+    }
     if !state.config.env.is_protected() {
         router = router.merge(graphiql::routes());
     }
-    router
+    let routes = router
         .merge(idx::routes(state.clone()))
         .merge(health)
-        .fallback(|| async { ApiError::UnknownPath.into_response() })
-        .layer(middleware::map_response(json_errors))
-        .layer(SetResponseHeaderLayer::overriding(
-            respond::NOSNIFF.0.clone(),
-            respond::NOSNIFF.1.clone(),
-        ))
-        .layer(middleware::from_fn_with_state(state, access_log))
-}
-
-async fn json_errors(response: Response) -> Response {
-    respond::json_error(response)
+        .fallback(|| async { ApiError::UnknownPath.into_response() });
+    App::new(state, routes, direct_api)
 }
 
 /// The `--cors-origin` values as an allowed-origin rule: the listed origins (a trailing
@@ -404,7 +400,11 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
 /// sent back in `X-Request-Id`); and the request's metrics. The client address is
 /// put in the request's extensions ([`proxy::ClientAddr`]) for every endpoint's
 /// [`crate::guard::Client`].
-async fn access_log(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+async fn access_log<F, Fut>(state: &AppState, mut req: Request, inner: F) -> Response
+where
+    F: FnOnce(Request) -> Fut,
+    Fut: Future<Output = Response>,
+{
     let started = Instant::now();
     let method = req.method().clone();
     // The URI and the header share the request's bytes (no copy).
@@ -431,7 +431,7 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
     if let Some(ip) = client {
         req.extensions_mut().insert(proxy::ClientAddr(ip));
     }
-    let mut response = next.run(req).await;
+    let mut response = inner(req).await;
     if let Ok(value) = HeaderValue::from_str(&id) {
         response
             .headers_mut()
@@ -462,8 +462,8 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
         ($level:ident $(, $cause:expr)?) => {
             tracing::$level!(
                 target: "roost::access",
-                method = %method,
-                path = %path,
+                method = method.as_str(),
+                path,
                 query,
                 status,
                 bytes,
@@ -471,7 +471,7 @@ async fn access_log(State(state): State<AppState>, mut req: Request, next: Next)
                 client,
                 user_agent = user_agent.as_deref(),
                 key_id,
-                request_id = %id,
+                request_id = id.as_str(),
                 $(error = %$cause,)?
                 "request"
             )

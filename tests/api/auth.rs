@@ -9,7 +9,7 @@ use roost::credentials::{self, Kind};
 
 use crate::support::*;
 
-async fn get_with_key(app: &axum::Router, uri: &str, key: &str) -> Reply {
+async fn get_with_key(app: &roost::shim::App, uri: &str, key: &str) -> Reply {
     send(app, request(Method::GET, uri).header("x-api-key", key)).await
 }
 

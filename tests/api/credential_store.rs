@@ -9,7 +9,7 @@ use roost::credentials::Kind;
 
 use crate::support::*;
 
-async fn with_key(app: &axum::Router, key: &str) -> Reply {
+async fn with_key(app: &roost::shim::App, key: &str) -> Reply {
     send(
         app,
         request(Method::GET, "/api/v0/chapters/london").header("x-api-key", key),

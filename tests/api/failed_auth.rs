@@ -14,7 +14,7 @@ use crate::support::*;
 
 const NAT: &str = "198.51.100.20";
 
-async fn from_nat(app: &axum::Router, key: Option<&str>) -> Reply {
+async fn from_nat(app: &roost::shim::App, key: Option<&str>) -> Reply {
     let mut req = from(Method::GET, "/api/v0/chapters/", NAT);
     if let Some(key) = key {
         req = req.header("x-api-key", key);

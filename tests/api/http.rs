@@ -745,3 +745,57 @@ async fn graphiql_files_are_served_in_local_and_e2e_only() {
         }
     }
 }
+
+/// `/api/v0` is answered without routing, unless CORS wraps it (then through the
+/// router): both ways give the same status, headers and bytes (CORS's own headers
+/// aside), for files, live answers, errors, HEAD and conditional requests.
+#[tokio::test]
+async fn the_rest_api_answers_the_same_with_and_without_routing() {
+    let direct = local();
+    let routed = shared().app(Env::Local, |c| {
+        c.cors_origins = vec!["https://app.example.org".into()]
+    });
+    let etag = get(&direct, "/api/v0/chapters/")
+        .await
+        .header("etag")
+        .unwrap()
+        .to_string();
+    let requests = || {
+        [
+            request(Method::GET, "/api/v0/chapters/"),
+            request(Method::GET, "/api/v0/chapters/?page_size=3&page=2"),
+            request(Method::GET, "/api/v0/chapters/").header("accept-encoding", "gzip"),
+            request(Method::HEAD, "/api/v0/issues/"),
+            request(Method::GET, "/api/v0/chapters/").header("if-none-match", &etag),
+            request(Method::GET, "/api/v0/nothing"),
+            request(Method::GET, "/api/v0"),
+            request(Method::GET, "/api/v0/"),
+            request(Method::GET, "/api/v0x"),
+            request(Method::POST, "/api/v0/"),
+            request(Method::GET, "/api/v0/openapi.json"),
+        ]
+    };
+    for (a, b) in requests().into_iter().zip(requests()) {
+        let what = format!("{:?}", a.uri_ref());
+        let (a, b) = (send(&direct, a).await, send(&routed, b).await);
+        assert_eq!(a.status, b.status, "{what}");
+        assert_eq!(a.body, b.body, "{what}");
+        let headers = |r: &Reply| {
+            let mut h: Vec<(String, String)> = r
+                .headers
+                .iter()
+                .filter(|(name, _)| {
+                    let name = name.as_str();
+                    !(name == "vary"
+                        || name == "x-request-id"
+                        || name.starts_with("access-control-"))
+                })
+                .map(|(n, v)| (n.to_string(), v.to_str().unwrap().to_string()))
+                .collect();
+            h.sort();
+            h
+        };
+        assert_eq!(headers(&a), headers(&b), "{what}");
+        assert!(a.header("x-request-id").is_some(), "{what}");
+    }
+}

@@ -11,8 +11,8 @@
 
 use axum::body::Body;
 use axum::http::{Method, Request};
-use axum::Router;
 use roost::config::Env;
+use roost::shim::App;
 use roost::shim::ShimConfig;
 use serde_json::{json, Value};
 
@@ -28,16 +28,16 @@ fn post(body: &str, ip: &str, headers: &[(&str, &str)]) -> Request<Body> {
 }
 
 /// The shim over the shared sample without a rate limit (it has its own test).
-fn unlimited() -> Router {
+fn unlimited() -> App {
     shared().app(Env::Local, |c| c.graphql.rate_limit = 0)
 }
 
-async fn idx(app: &Router, body: Value) -> Reply {
+async fn idx(app: &App, body: Value) -> Reply {
     oneshot(app, post(&body.to_string(), "192.0.2.10", &[])).await
 }
 
 /// The hits of a request that must succeed, and its `nbPages`.
-async fn hits(app: &Router, body: Value) -> (Vec<Value>, u64) {
+async fn hits(app: &App, body: Value) -> (Vec<Value>, u64) {
     let r = idx(app, body.clone()).await;
     assert_eq!(r.status, 200, "{body}: {}", r.text());
     assert_eq!(r.header("content-type"), Some("application/json"));
@@ -51,7 +51,7 @@ async fn hits(app: &Router, body: Value) -> (Vec<Value>, u64) {
 }
 
 /// Every hit of an index for `query` (one page of 1000).
-async fn all(app: &Router, index: &str, query: &str) -> Vec<Value> {
+async fn all(app: &App, index: &str, query: &str) -> Vec<Value> {
     hits(
         app,
         json!({"indexName": index, "query": query, "page": 1, "hitsPerPage": 1000, "facetFilters": []}),
@@ -769,7 +769,7 @@ async fn errors_name_what_was_wrong() {
     );
 }
 
-fn production(tweak: impl FnOnce(&mut ShimConfig)) -> (Keyed, Router) {
+fn production(tweak: impl FnOnce(&mut ShimConfig)) -> (Keyed, App) {
     let keyed = Keyed::new();
     let f = shared();
     let app = roost::shim::app(shim_state(

@@ -23,7 +23,7 @@ fn live(state: &AppState) -> (u64, u64) {
 }
 
 /// A GraphQL POST of `query` with `variables`.
-async fn graphql(app: &axum::Router, query: &str, variables: serde_json::Value) -> Reply {
+async fn graphql(app: &roost::shim::App, query: &str, variables: serde_json::Value) -> Reply {
     let body = serde_json::json!({ "query": query, "variables": variables }).to_string();
     let req = request(axum::http::Method::POST, "/graphql/")
         .header("content-type", "application/json")

@@ -7,14 +7,14 @@ use roost::shim::proxy::TrustedProxies;
 
 use crate::support::*;
 
-async fn bad_key(app: &axum::Router, peer: &str, forwarded: &str) -> u16 {
+async fn bad_key(app: &roost::shim::App, peer: &str, forwarded: &str) -> u16 {
     let req = from(Method::GET, "/api/v0/chapters/", peer)
         .header("x-api-key", "rk_wrong")
         .header("x-forwarded-for", forwarded);
     send(app, req).await.status.as_u16()
 }
 
-fn app(trusted: &[&str]) -> (tempfile::TempDir, axum::Router) {
+fn app(trusted: &[&str]) -> (tempfile::TempDir, roost::shim::App) {
     let dir = tempfile::tempdir().unwrap();
     let auth_db = dir.path().join("auth.db");
     let trusted = TrustedProxies::parse(trusted).unwrap();

@@ -95,7 +95,7 @@ async fn two_shims_share_one_budget_and_fall_back_when_redis_is_gone() {
     };
     let (a, b) = (shim(redis.url()), shim(redis.url()));
     let (_, key) = credential(&auth_db, Kind::Key, "shared", None, Utc::now());
-    let get = |app: &axum::Router| {
+    let get = |app: &roost::shim::App| {
         let req = request(Method::GET, "/api/v0/chapters/").header("x-api-key", key.as_str());
         let app = app.clone();
         async move { send(&app, req).await }

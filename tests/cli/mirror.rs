@@ -481,12 +481,12 @@ fn a_replica_with_the_dataset_answers_like_the_original() {
     });
 }
 
-fn app(db: &Path, site: &Path, auth_db: &Path) -> axum::Router {
+fn app(db: &Path, site: &Path, auth_db: &Path) -> roost::shim::App {
     roost::shim::app(shim_state(Env::Local, db, site, auth_db, |_| {}))
 }
 
 /// A GraphQL POST (a JSON body) from the test client's address.
-async fn graphql(app: &axum::Router, body: &str) -> Reply {
+async fn graphql(app: &roost::shim::App, body: &str) -> Reply {
     let req = request(axum::http::Method::POST, "/graphql/")
         .header("content-type", "application/json")
         .body(axum::body::Body::from(body.to_string()))

@@ -1,12 +1,13 @@
 //! Requests to a router in-process (`tower::ServiceExt::oneshot`, no port) from a
 //! test client address, the reply they get, and a shim on a real socket of 127.0.0.1.
 
+use std::convert::Infallible;
 use std::net::SocketAddr;
 
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
-use axum::Router;
+use axum::response::Response;
 use http_body_util::BodyExt as _;
 use roost::shim::AppState;
 use tower::ServiceExt as _;
@@ -48,8 +49,11 @@ impl Reply {
 }
 
 /// Sends one request to `app` and reads the whole response.
-pub async fn oneshot(app: &Router, request: Request<Body>) -> Reply {
-    let response = app.clone().oneshot(request).await.unwrap();
+pub async fn oneshot<S>(app: &S, request: Request<Body>) -> Reply
+where
+    S: tower::Service<Request<Body>, Response = Response, Error = Infallible> + Clone,
+{
+    let Ok(response) = app.clone().oneshot(request).await;
     let status = response.status();
     let headers = response.headers().clone();
     let body = response
@@ -82,11 +86,17 @@ pub fn from(method: Method, uri: &str, ip: &str) -> axum::http::request::Builder
 }
 
 /// Sends a request without a body.
-pub async fn send(app: &Router, req: axum::http::request::Builder) -> Reply {
+pub async fn send<S>(app: &S, req: axum::http::request::Builder) -> Reply
+where
+    S: tower::Service<Request<Body>, Response = Response, Error = Infallible> + Clone,
+{
     oneshot(app, req.body(Body::empty()).unwrap()).await
 }
 
-pub async fn get(app: &Router, uri: &str) -> Reply {
+pub async fn get<S>(app: &S, uri: &str) -> Reply
+where
+    S: tower::Service<Request<Body>, Response = Response, Error = Infallible> + Clone,
+{
     send(app, request(Method::GET, uri)).await
 }
 

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use axum::Router;
 use roost::config::Env;
+use roost::shim::App;
 use roost::shim::{self, AppState, ShimConfig};
 use rusqlite::Connection;
 use serde_json::{json, Value};
@@ -121,7 +121,7 @@ impl Fixture {
     }
 
     /// An app over this fixture; `tweak` adjusts the config.
-    pub fn app(&self, env: Env, tweak: impl FnOnce(&mut ShimConfig)) -> Router {
+    pub fn app(&self, env: Env, tweak: impl FnOnce(&mut ShimConfig)) -> App {
         shim::app(self.state(env, tweak))
     }
 
@@ -174,7 +174,7 @@ pub fn shared() -> &'static Fixture {
 }
 
 /// An app over the shared fixture in the local environment.
-pub fn local() -> Router {
+pub fn local() -> App {
     shared().app(Env::Local, |_| {})
 }
 
@@ -204,7 +204,7 @@ impl Keyed {
     }
 
     /// An app over the shared tree and this auth.db; `tweak` adjusts the config.
-    pub fn app(&self, env: Env, tweak: impl FnOnce(&mut ShimConfig)) -> Router {
+    pub fn app(&self, env: Env, tweak: impl FnOnce(&mut ShimConfig)) -> App {
         shared().app(env, |c| {
             c.auth_db = self.auth_db.clone();
             tweak(c)
