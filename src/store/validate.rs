@@ -28,7 +28,7 @@ pub(super) use streamed::More;
 /// own id is its position + 1).
 pub(super) struct Resolved {
     /// The organization of each repository.
-    pub repo_org: Vec<i64>,
+    pub repo_org: RepoOrg,
     /// (repository, member) of each contributor record.
     pub contributors: Vec<(i64, i64)>,
     pub issues: RepoAndAuthor,
@@ -48,6 +48,16 @@ pub(super) struct Resolved {
     pub mentorship: Mentorship,
     /// The check of records handed over after the dataset's own.
     pub more: More,
+}
+
+/// The organization of each repository.
+pub(super) struct RepoOrg(pub Vec<i64>);
+
+impl RepoOrg {
+    /// Repository `repo` and its organization: who owns an issue or a pull request.
+    pub fn owner(&self, repo: i64) -> (i64, i64) {
+        (repo, self.0[(repo - 1) as usize])
+    }
 }
 
 /// When the snapshots' references are resolved.
@@ -81,11 +91,12 @@ pub(super) fn resolve(ds: &Dataset, snapshots: Snapshots) -> Result<Resolved, Im
     issues::check_pull_requests(ds, e);
     community::check_activity(ds, e);
 
-    let repo_org = ds
-        .repositories
-        .iter()
-        .map(|(o, r)| keys.org(o, &r.organization, e))
-        .collect();
+    let repo_org = RepoOrg(
+        ds.repositories
+            .iter()
+            .map(|(o, r)| keys.org(o, &r.organization, e))
+            .collect(),
+    );
     let contributors = code::resolve_contributors(ds, &keys, e);
     let issues = RepoAndAuthor::resolve(&ds.issues, &keys, e, |i| {
         (&i.organization, &i.repository, &i.author)

@@ -27,6 +27,15 @@ use crate::records::{
 };
 use crate::store::Streamed;
 
+/// The repository the records drawn for it belong to: its organization, its name and
+/// when it was created (none of them is older).
+#[derive(Clone, Copy)]
+pub(super) struct Parent<'a> {
+    pub org: &'a str,
+    pub repo: &'a str,
+    pub created: i64,
+}
+
 /// What is decided for a repository before it is generated.
 #[derive(Debug, Clone)]
 pub(super) struct RepoPlan {
@@ -292,9 +301,14 @@ impl Synth {
             ..Owned::default()
         };
 
-        let open = self.issues(org, &name, created, issues, &mut owned.issues);
-        self.milestones(org, &name, created, milestones, &mut owned.milestones);
-        self.releases(org, &name, created, releases, &mut owned.releases);
+        let at = Parent {
+            org,
+            repo: &name,
+            created,
+        };
+        let open = self.issues(&at, issues, &mut owned.issues);
+        self.milestones(&at, milestones, &mut owned.milestones);
+        self.releases(&at, releases, &mut owned.releases);
 
         let rng = &mut self.rng;
         let updated =
@@ -333,15 +347,9 @@ impl Synth {
         times
     }
 
-    fn milestones(
-        &mut self,
-        org: &str,
-        repo: &str,
-        repo_created: i64,
-        count: usize,
-        out: &mut Vec<Milestone>,
-    ) {
-        let times = self.times(repo_created, count);
+    fn milestones(&mut self, at: &Parent, count: usize, out: &mut Vec<Milestone>) {
+        let Parent { org, repo, created } = *at;
+        let times = self.times(created, count);
         let (mut major, mut minor) = (0u32, 1u32);
         for (i, created) in times.into_iter().enumerate() {
             let rng = &mut self.rng;
@@ -408,15 +416,9 @@ impl Synth {
     // are the dataset (one seed, the same records), so the code's order is the order of
     // the draws and a split would only scatter it.
 
-    fn releases(
-        &mut self,
-        org: &str,
-        repo: &str,
-        repo_created: i64,
-        count: usize,
-        out: &mut Vec<Release>,
-    ) {
-        let times = self.times(repo_created, count);
+    fn releases(&mut self, at: &Parent, count: usize, out: &mut Vec<Release>) {
+        let Parent { org, repo, created } = *at;
+        let times = self.times(created, count);
         let rng = &mut self.rng;
         // Tag style per repository; versions only grow, so tags never repeat.
         let style = rng.random_range(0..40u32);

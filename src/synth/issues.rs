@@ -5,6 +5,7 @@
 
 use rand::{RngExt, SeedableRng};
 
+use super::code::Parent;
 use super::random::{chance, later, pick, skew, ts, DAY, END};
 use super::text::{capitalize_into, markdown};
 use super::words::{COMPONENTS, FEATURES, PACKAGES, PROBLEMS, UNICODE_TITLES, VERBS};
@@ -16,15 +17,9 @@ impl Synth {
     // Long because every field of the record is drawn here, in a fixed order: the draws
     // are the dataset (one seed, the same records), so the code's order is the order of
     // the draws and a split would only scatter it.
-    pub(super) fn issues(
-        &mut self,
-        org: &str,
-        repo: &str,
-        repo_created: i64,
-        count: usize,
-        out: &mut Vec<Issue>,
-    ) -> u64 {
-        let times = self.times(repo_created, count);
+    pub(super) fn issues(&mut self, at: &Parent, count: usize, out: &mut Vec<Issue>) -> u64 {
+        let Parent { org, repo, created } = *at;
+        let times = self.times(created, count);
         let n_labels = self.label_names.len();
         out.reserve_exact(count);
         let mut number = 0u64;

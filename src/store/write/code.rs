@@ -21,7 +21,7 @@ pub(super) fn insert_repositories(
         } else {
             x.url.clone()
         };
-        execute(&mut st, &[&id(i), &r.repo_org[i], &url], x)?;
+        execute(&mut st, &[&id(i), &r.repo_org.0[i], &url], x)?;
     }
     Ok(())
 }

@@ -105,8 +105,7 @@ pub(super) fn insert_issues(
 ) -> Result<(), StoreError> {
     let mut st = Issues::new(conn)?;
     for (i, (_, x)) in records.iter().enumerate() {
-        let repo = r.issues.repo[i];
-        let owner = (repo, r.repo_org[(repo - 1) as usize]);
+        let owner = r.repo_org.owner(r.issues.repo[i]);
         st.insert(id(i), x, owner, r.issues.author[i], &r.issue_labels[i])?;
     }
     Ok(())
@@ -119,8 +118,7 @@ pub(super) fn insert_pull_requests(
 ) -> Result<(), StoreError> {
     let mut st = Rows::<PullRequest>::new(conn)?;
     for (i, (_, x)) in records.iter().enumerate() {
-        let repo = r.pull_requests.repo[i];
-        let owner = (repo, r.repo_org[(repo - 1) as usize]);
+        let owner = r.repo_org.owner(r.pull_requests.repo[i]);
         st.insert(id(i), x, owner, r.pull_requests.author[i])?;
     }
     Ok(())

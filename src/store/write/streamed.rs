@@ -23,8 +23,7 @@ pub(in crate::store) fn insert_more(
     let mut milestones = ByRepo::<Milestone>::new(conn)?;
     let mut releases = ByRepo::<Release>::new(conn)?;
     let mut pull_requests = Rows::<PullRequest>::new(conn)?;
-    let org = |repo: i64| r.repo_org[(repo - 1) as usize];
-    let check = &mut r.more;
+    let (repo_org, check) = (&r.repo_org, &mut r.more);
     for record in more {
         match record {
             Streamed::Contributor(x) => {
@@ -34,7 +33,7 @@ pub(in crate::store) fn insert_more(
             }
             Streamed::Issue(x) => {
                 if let Some(ids) = check.issue(&x) {
-                    let owner = (ids.repo, org(ids.repo));
+                    let owner = repo_org.owner(ids.repo);
                     issues.insert(ids.id, &x, owner, ids.author, &ids.labels)?;
                 }
             }
@@ -50,7 +49,7 @@ pub(in crate::store) fn insert_more(
             }
             Streamed::PullRequest(x) => {
                 if let Some(ids) = check.pull_request(&x) {
-                    pull_requests.insert(ids.id, &x, (ids.repo, org(ids.repo)), ids.author)?;
+                    pull_requests.insert(ids.id, &x, repo_org.owner(ids.repo), ids.author)?;
                 }
             }
         }
