@@ -30,7 +30,7 @@ pub(super) use streamed::insert_more;
 
 use super::validate::Resolved;
 use super::StoreError;
-use crate::records::Dataset;
+use crate::records::{Dataset, Records};
 use crate::schema::{insert_sql, StoredRecord};
 
 /// Prepares the named `INSERT` of a record of `R` into its table: the columns `first`
@@ -115,16 +115,25 @@ impl<'c> Listed<'c> {
     }
 }
 
+/// Runs `write` on every record of `records` with its index, in order, up to the
+/// first error.
+pub(super) fn each<R>(
+    records: &Records<R>,
+    mut write: impl FnMut(usize, &R) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    records
+        .iter()
+        .enumerate()
+        .try_for_each(|(i, (_, x))| write(i, x))
+}
+
 /// Inserts the records of `R` whose only column besides their own is their id.
 pub(super) fn insert_plain<R: StoredRecord>(
     conn: &Connection,
-    records: &crate::records::Records<R>,
+    records: &Records<R>,
 ) -> Result<(), StoreError> {
     let mut st = prepare::<R>(conn, &["id"])?;
-    for (i, (_, x)) in records.iter().enumerate() {
-        execute(&mut st, &[&id(i)], x)?;
-    }
-    Ok(())
+    each(records, |i, x| execute(&mut st, &[&id(i)], x))
 }
 
 /// Inserts every record of a validated dataset but its snapshots (see

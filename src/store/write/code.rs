@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use rusqlite::{Connection, Statement, ToSql};
 
-use super::{execute, id, prepare, Resolved, StoreError};
+use super::{each, execute, id, prepare, Resolved, StoreError};
 use crate::records::{Label, Milestone, Records, Release, Repository, RepositoryContributor};
 use crate::schema::StoredRecord;
 
@@ -15,15 +15,14 @@ pub(super) fn insert_repositories(
     r: &Resolved,
 ) -> Result<(), StoreError> {
     let mut st = prepare::<Repository>(conn, &["id", "organization_id", "url"])?;
-    for (i, (_, x)) in records.iter().enumerate() {
+    each(records, |i, x| {
         let url = if x.url.is_empty() {
             format!("https://github.com/{}/{}", x.organization, x.name)
         } else {
             x.url.clone()
         };
-        execute(&mut st, &[&id(i), &r.repo_org.0[i], &url], x)?;
-    }
-    Ok(())
+        execute(&mut st, &[&id(i), &r.repo_org.0[i], &url], x)
+    })
 }
 
 /// The statement of `repository_contributors`.
@@ -52,10 +51,7 @@ pub(super) fn insert_contributors(
     r: &Resolved,
 ) -> Result<(), StoreError> {
     let mut st = Contributors::new(conn)?;
-    for (i, (_, c)) in records.iter().enumerate() {
-        st.insert(c, r.contributors[i])?;
-    }
-    Ok(())
+    each(records, |i, c| st.insert(c, r.contributors[i]))
 }
 
 pub(super) fn insert_labels(
@@ -64,10 +60,9 @@ pub(super) fn insert_labels(
     r: &Resolved,
 ) -> Result<(), StoreError> {
     let mut st = prepare::<Label>(conn, &["id", "repository_id"])?;
-    for (i, (_, l)) in records.iter().enumerate() {
-        execute(&mut st, &[&id(i), &r.label_repo[i]], l)?;
-    }
-    Ok(())
+    each(records, |i, l| {
+        execute(&mut st, &[&id(i), &r.label_repo[i]], l)
+    })
 }
 
 /// A record a repository owns, with an author (a milestone, a release), and the
@@ -140,8 +135,7 @@ pub(super) fn insert_owned<R: Owned>(
     ids: &crate::store::validate::RepoAndAuthor,
 ) -> Result<(), StoreError> {
     let mut st = ByRepo::<R>::new(conn)?;
-    for (i, (_, x)) in records.iter().enumerate() {
-        st.insert(id(i), x, ids.repo[i], ids.author[i])?;
-    }
-    Ok(())
+    each(records, |i, x| {
+        st.insert(id(i), x, ids.repo[i], ids.author[i])
+    })
 }

@@ -6,7 +6,7 @@
 
 use rusqlite::{params, Connection, ToSql};
 
-use super::{execute, id, insert_into, insert_plain, n, prepare, Listed, StoreError};
+use super::{each, execute, id, insert_into, insert_plain, n, prepare, Listed, StoreError};
 use crate::records::{
     Badge, Board, Chapter, Committee, Dataset, Leader, Member, MemberSnapshot, Organization, Post,
     Project, ProjectHealthMetrics, Records, Snapshot,
@@ -49,11 +49,10 @@ pub(super) fn insert_accounts<R: Account>(
     records: &Records<R>,
 ) -> Result<(), StoreError> {
     let mut st = prepare::<R>(conn, &["id", "url"])?;
-    for (i, (_, x)) in records.iter().enumerate() {
+    each(records, |i, x| {
         let (url, login) = x.url_and_login();
-        execute(&mut st, &[&id(i), &github_url(url, login)], x)?;
-    }
-    Ok(())
+        execute(&mut st, &[&id(i), &github_url(url, login)], x)
+    })
 }
 
 /// The `leaders` table, shared by chapters, committees, projects and boards.

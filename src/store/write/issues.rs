@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 
 use rusqlite::{params, Connection, Statement};
 
-use super::{execute, id, prepare, Resolved, StoreError};
+use super::{each, execute, id, prepare, Resolved, StoreError};
 use crate::records::{Issue, PullRequest, Records};
 use crate::schema::StoredRecord;
 
@@ -104,11 +104,10 @@ pub(super) fn insert_issues(
     r: &Resolved,
 ) -> Result<(), StoreError> {
     let mut st = Issues::new(conn)?;
-    for (i, (_, x)) in records.iter().enumerate() {
+    each(records, |i, x| {
         let owner = r.repo_org.owner(r.issues.repo[i]);
-        st.insert(id(i), x, owner, r.issues.author[i], &r.issue_labels[i])?;
-    }
-    Ok(())
+        st.insert(id(i), x, owner, r.issues.author[i], &r.issue_labels[i])
+    })
 }
 
 pub(super) fn insert_pull_requests(
@@ -117,9 +116,8 @@ pub(super) fn insert_pull_requests(
     r: &Resolved,
 ) -> Result<(), StoreError> {
     let mut st = Rows::<PullRequest>::new(conn)?;
-    for (i, (_, x)) in records.iter().enumerate() {
+    each(records, |i, x| {
         let owner = r.repo_org.owner(r.pull_requests.repo[i]);
-        st.insert(id(i), x, owner, r.pull_requests.author[i])?;
-    }
-    Ok(())
+        st.insert(id(i), x, owner, r.pull_requests.author[i])
+    })
 }
