@@ -19,15 +19,17 @@
 //! filters have repeated values. Every natural key is unique case-insensitively.
 //!
 //! Here: the scales and their counts, and the generator's state and order. Beside it,
-//! the generator per record family (`people`: organizations and members; `code`:
-//! labels, repositories, issues, milestones, releases; `community`: chapters,
-//! committees, projects, events, sponsors, snapshots; `pages`: what the frontend's
-//! GraphQL pages read — repository labels, posts, health metrics, badges, the newer
-//! fields, and the pull requests streamed into the file; `mentorship`: programs and
-//! modules, from a stream of their own), the word lists (`words`), the
-//! text built from them (`text`: Markdown bodies, slugs, unique keys) and the shaped
-//! random draws and calendar (`random`). The records are drawn in the order of
-//! `Synth::run`, so moving a draw changes every dataset after it.
+//! the generator per record family, grouped like `crate::schema` (`people`:
+//! organizations, members and badges; `code`: labels, repositories, milestones,
+//! releases; `issues`: issues, and the pull requests streamed into the file;
+//! `community`: chapters, committees, projects and their links, events, sponsors,
+//! snapshots, posts, health metrics; `board`: boards and member snapshots;
+//! `mentorship`: programs and modules, from a stream of their own), the word lists
+//! (`words`), the text built from them (`text`: Markdown bodies, slugs, unique keys)
+//! and the shaped random draws and calendar (`random`). The records are drawn in the
+//! order of `Synth::run`, not by family: what was added later is drawn after what was
+//! there before, so that adding it changed no older record, and moving a draw would
+//! change every dataset after it.
 
 use std::path::Path;
 
@@ -35,7 +37,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use code::{Owned, RepoPlan, Repositories};
-use pages::PullRequests;
+use issues::PullRequests;
 
 use crate::records::{synthetic_origin, Dataset, Records, Ts};
 use crate::store::{self, Streamed};
@@ -43,8 +45,8 @@ use crate::store::{self, Streamed};
 mod board;
 mod code;
 mod community;
+mod issues;
 mod mentorship;
-mod pages;
 mod people;
 mod random;
 pub mod sample;
@@ -285,7 +287,17 @@ impl Synth {
         self.events();
         self.sponsors();
         self.snapshots();
-        self.pages();
+        // Drawn after every record above because they were added later: drawing them
+        // earlier would have changed those records of every scale and seed. Pull
+        // requests are not among them: `issues::PullRequests` streams them.
+        self.repository_labels();
+        self.badges();
+        self.member_details();
+        self.organization_details();
+        self.roles_and_links();
+        self.posts();
+        self.health_metrics();
+        self.community();
         self.boards();
         let orgs = self
             .ds

@@ -9,51 +9,55 @@
 //! `streamed`) are checked as they come, against the keys the dataset's own gave; the
 //! snapshots of a streaming build are then checked once every record is in.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use super::{lc, ImportErrors};
-use crate::records::{
-    Chapter, Committee, Dataset, Date, Event, Label, Leader, Origin, Project, Records, Snapshot,
-};
+use crate::records::{Dataset, Leader, Origin, Records};
 
+mod code;
+mod community;
+mod issues;
 mod mentorship;
-mod pages;
 mod streamed;
 
+pub(super) use community::Community;
 pub(super) use mentorship::Mentorship;
-pub(super) use pages::Pages;
 pub(super) use streamed::More;
 
 /// Row ids that references resolve to (index = position in the record list; a record's
 /// own id is its position + 1).
 pub(super) struct Resolved {
     /// The organization of each repository.
-    pub repo_org: Vec<i64>,
+    pub repo_org: RepoOrg,
     /// (repository, member) of each contributor record.
     pub contributors: Vec<(i64, i64)>,
     pub issues: RepoAndAuthor,
     /// Label ids of each issue, in the order listed.
     pub issue_labels: Vec<Vec<i64>>,
+    pub pull_requests: RepoAndAuthor,
     pub milestones: RepoAndAuthor,
     pub releases: RepoAndAuthor,
-    /// Member id of each leader (when the leader has a login), per entity.
-    pub chapter_leaders: Vec<Vec<Option<i64>>>,
-    pub committee_leaders: Vec<Vec<Option<i64>>>,
-    pub project_leaders: Vec<Vec<Option<i64>>>,
-    /// Repository ids of each project, and the stars and forks summed over them.
-    pub project_repos: Vec<Vec<i64>>,
-    pub project_stars_forks: Vec<(i64, i64)>,
+    /// Chapters, committees, projects, boards, members' badges and snapshots.
+    pub community: Community,
     /// Per snapshot: new chapters, projects, members, issues, releases (empty in a
     /// streaming build until [`More::snapshot_links`] is asked once every record is in).
     pub snapshot_links: Vec<[Vec<i64>; 5]>,
     /// The repository of each label (`None`: shared).
     pub label_repo: Vec<Option<i64>>,
-    /// The records of the frontend's pages.
-    pub pages: Pages,
     /// Mentorship programs and modules.
     pub mentorship: Mentorship,
     /// The check of records handed over after the dataset's own.
     pub more: More,
+}
+
+/// The organization of each repository.
+pub(super) struct RepoOrg(pub Vec<i64>);
+
+impl RepoOrg {
+    /// Repository `repo` and its organization: who owns an issue or a pull request.
+    pub fn owner(&self, repo: i64) -> (i64, i64) {
+        (repo, self.0[(repo - 1) as usize])
+    }
 }
 
 /// When the snapshots' references are resolved.
@@ -79,30 +83,41 @@ pub(super) fn resolve(ds: &Dataset, snapshots: Snapshots) -> Result<Resolved, Im
     let e = &mut errors;
 
     let mut keys = Keys::build(ds, e);
-    check_fields(ds, e);
-    pages::check_fields(ds, e);
+    // Field checks, table by table, those of the records and fields added for the
+    // frontend's pages last: the order an invalid dataset's errors are reported in.
+    community::check_people(ds, e);
+    code::check_fields(ds, e);
+    community::check_fields(ds, e);
+    issues::check_pull_requests(ds, e);
+    community::check_activity(ds, e);
 
-    let repo_org = ds
-        .repositories
-        .iter()
-        .map(|(o, r)| keys.org(o, &r.organization, e))
-        .collect();
-    let contributors = resolve_contributors(ds, &keys, e);
+    let repo_org = RepoOrg(
+        ds.repositories
+            .iter()
+            .map(|(o, r)| keys.org(o, &r.organization, e))
+            .collect(),
+    );
+    let contributors = code::resolve_contributors(ds, &keys, e);
     let issues = RepoAndAuthor::resolve(&ds.issues, &keys, e, |i| {
         (&i.organization, &i.repository, &i.author)
     });
-    let issue_labels = resolve_issue_labels(ds, &keys, &issues.repo, e);
+    let issue_labels = issues::resolve_labels(ds, &keys, &issues.repo, e);
     let milestones = RepoAndAuthor::resolve(&ds.milestones, &keys, e, |m| {
         (&m.organization, &m.repository, &m.author)
     });
     let releases = RepoAndAuthor::resolve(&ds.releases, &keys, e, |r| {
         (&r.organization, &r.repository, &r.author)
     });
-    let chapter_leaders = keys.leaders_of(&ds.chapters, |c: &Chapter| &c.leaders, e);
-    let committee_leaders = keys.leaders_of(&ds.committees, |c: &Committee| &c.leaders, e);
-    let project_leaders = keys.leaders_of(&ds.projects, |p: &Project| &p.leaders, e);
-    let (project_repos, project_stars_forks) = resolve_project_repositories(ds, &keys, e);
-    let pages = Pages::resolve(ds, &keys, e);
+    let mut community = Community::resolve(ds, &keys, e);
+    // The keys and references of the records added for the frontend's pages, after
+    // every other reference, in this order (the order errors are reported in).
+    issues::index_pull_requests(ds, e);
+    let badges = community::index_activity(ds, e);
+    community.resolve_boards(ds, &keys, e);
+    let pull_requests = RepoAndAuthor::resolve(&ds.pull_requests, &keys, e, |p| {
+        (&p.organization, &p.repository, &p.author)
+    });
+    community.resolve_lists(ds, &keys, &badges, e);
     let mentorship = Mentorship::resolve(ds, &keys, e);
     let label_repo = std::mem::take(&mut keys.label_repo);
     let own = streamed::Own {
@@ -110,7 +125,7 @@ pub(super) fn resolve(ds: &Dataset, snapshots: Snapshots) -> Result<Resolved, Im
         issues: &issues,
         milestones: &milestones,
         releases: &releases,
-        pull_requests: &pages.pull_requests,
+        pull_requests: &pull_requests,
     };
     let more = More::new(ds, keys, own);
     let snapshot_links = match snapshots {
@@ -126,16 +141,12 @@ pub(super) fn resolve(ds: &Dataset, snapshots: Snapshots) -> Result<Resolved, Im
         contributors,
         issues,
         issue_labels,
+        pull_requests,
         milestones,
         releases,
-        chapter_leaders,
-        committee_leaders,
-        project_leaders,
-        project_repos,
-        project_stars_forks,
+        community,
         snapshot_links,
         label_repo,
-        pages,
         mentorship,
         more,
     })
@@ -194,78 +205,8 @@ impl KeyIndex {
     }
 }
 
-fn repo_key(org: &str, name: &str) -> String {
+pub(super) fn repo_key(org: &str, name: &str) -> String {
     format!("{}/{}", lc(org), lc(name))
-}
-
-/// A label's key: its repository's id (0 for a shared label) and its name.
-fn label_key(repo: Option<i64>, name: &str) -> String {
-    format!("{}#{}", repo.unwrap_or(0), lc(name))
-}
-
-/// The repository of each label: `None` for a shared label (neither `organization`
-/// nor `repository`), `Some(0)` (and an error) for one naming only one of them or a
-/// repository that does not exist.
-fn label_repositories(
-    labels: &Records<Label>,
-    repos: &KeyIndex,
-    e: &mut Vec<String>,
-) -> Vec<Option<i64>> {
-    labels
-        .iter()
-        .map(|(o, l)| match (&l.organization, &l.repository) {
-            (None, None) => None,
-            (Some(org), Some(name)) => Some(repos.require(
-                &repo_key(org, name),
-                o,
-                "repository",
-                format_args!("{org}/{name}"),
-                "repositories.jsonl",
-                e,
-            )),
-            _ => {
-                e.push(format!(
-                    "{o}: a label names both its organization and its repository, or neither \
-                     (a label shared by every repository)"
-                ));
-                Some(0)
-            }
-        })
-        .collect()
-}
-
-/// Labels by repository and name: a name is unique per repository (and among the
-/// shared labels), not across the dataset.
-fn label_index(labels: &Records<Label>, repo: &[Option<i64>], e: &mut Vec<String>) -> KeyIndex {
-    let mut ids = HashMap::with_capacity(labels.len());
-    for (i, (origin, l)) in labels.iter().enumerate() {
-        if repo[i] == Some(0) {
-            continue;
-        }
-        let key = label_key(repo[i], &l.name);
-        if let Some(&first) = ids.get(&key) {
-            let scope = match (&l.organization, &l.repository) {
-                (Some(org), Some(name)) => format!("of repository '{org}/{name}'"),
-                _ => "shared by every repository".to_string(),
-            };
-            e.push(format!(
-                "{origin}: duplicate label name '{}' {scope} (first defined by record {first} of {})",
-                lc(&l.name),
-                origin.file
-            ));
-        } else {
-            ids.insert(key, i as i64 + 1);
-        }
-    }
-    KeyIndex { ids }
-}
-
-fn issue_key(org: &str, repo: &str, number: u64) -> String {
-    format!("{}#{number}", repo_key(org, repo))
-}
-
-fn release_key(org: &str, repo: &str, tag: &str) -> String {
-    format!("{}@{tag}", repo_key(org, repo))
 }
 
 /// The indexes of the record types other records refer to. Building them reports
@@ -291,24 +232,24 @@ impl Keys {
             |r| repo_key(&r.organization, &r.name),
             e,
         );
-        let label_repo = label_repositories(&ds.labels, &repos, e);
-        let labels = label_index(&ds.labels, &label_repo, e);
+        let label_repo = code::label_repositories(&ds.labels, &repos, e);
+        let labels = code::label_index(&ds.labels, &label_repo, e);
         KeyIndex::build(
             &ds.issues,
             "issue",
-            |i| issue_key(&i.organization, &i.repository, i.number),
+            |i| issues::issue_key(&i.organization, &i.repository, i.number),
             e,
         );
         KeyIndex::build(
             &ds.milestones,
             "milestone",
-            |m| issue_key(&m.organization, &m.repository, m.number),
+            |m| issues::issue_key(&m.organization, &m.repository, m.number),
             e,
         );
         KeyIndex::build(
             &ds.releases,
             "release",
-            |r| release_key(&r.organization, &r.repository, &r.tag_name),
+            |r| code::release_key(&r.organization, &r.repository, &r.tag_name),
             e,
         );
         let chapters = KeyIndex::build(&ds.chapters, "chapter key", |c| lc(&c.key), e);
@@ -418,78 +359,6 @@ impl Keys {
 // ---------------------------------------------------------------------------------
 // Fields
 
-/// Field checks that the types alone do not express, table by table.
-fn check_fields(ds: &Dataset, e: &mut Vec<String>) {
-    for (o, r) in &ds.organizations {
-        non_empty(o, "login", &r.login, e);
-        url_text(o, "login", &r.login, IdText::Segment, e);
-    }
-    for (o, r) in &ds.members {
-        non_empty(o, "login", &r.login, e);
-        url_text(o, "login", &r.login, IdText::Segment, e);
-    }
-    for (o, r) in &ds.repositories {
-        non_empty(o, "name", &r.name, e);
-        url_text(o, "name", &r.name, IdText::Segment, e);
-    }
-    for (o, r) in &ds.labels {
-        non_empty(o, "name", &r.name, e);
-    }
-    for (o, r) in &ds.releases {
-        non_empty(o, "tag_name", &r.tag_name, e);
-        url_text(o, "tag_name", &r.tag_name, IdText::Tag, e);
-    }
-    for (o, r) in &ds.chapters {
-        prefixed_key(o, &r.key, "www-chapter-", e);
-        url_text(o, "key", &r.key, IdText::Segment, e);
-        coordinates(o, r.latitude, r.longitude, e);
-    }
-    for (o, r) in &ds.committees {
-        prefixed_key(o, &r.key, "www-committee-", e);
-        url_text(o, "key", &r.key, IdText::Segment, e);
-    }
-    for (o, r) in &ds.projects {
-        prefixed_key(o, &r.key, "www-project-", e);
-        url_text(o, "key", &r.key, IdText::Segment, e);
-    }
-    for (o, r) in &ds.events {
-        check_event(o, r, e);
-    }
-    for (o, r) in &ds.sponsors {
-        non_empty(o, "key", &r.key, e);
-        url_text(o, "key", &r.key, IdText::Segment, e);
-    }
-    for (o, r) in &ds.snapshots {
-        check_snapshot_key(o, r, e);
-    }
-}
-
-fn check_event(o: &Origin, r: &Event, e: &mut Vec<String>) {
-    non_empty(o, "key", &r.key, e);
-    url_text(o, "key", &r.key, IdText::Segment, e);
-    coordinates(o, r.latitude, r.longitude, e);
-    if let Some(end) = &r.end_date {
-        if end.0 < r.start_date.0 {
-            e.push(format!(
-                "{o}: end_date {} is before start_date {}",
-                end.0, r.start_date.0
-            ));
-        }
-    }
-}
-
-fn check_snapshot_key(o: &Origin, r: &Snapshot, e: &mut Vec<String>) {
-    let valid = r.key.len() == 7
-        && r.key.as_bytes()[4] == b'-'
-        && Date::parse(&format!("{}-01", r.key)).is_ok();
-    if !valid {
-        e.push(format!(
-            "{o}: snapshot key '{}' is not a month like 2025-02 (YYYY-MM)",
-            r.key
-        ));
-    }
-}
-
 /// Where an identifier goes in a URL (docs/data.md, "Keys in URLs").
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum IdText {
@@ -532,6 +401,12 @@ fn url_text(o: &Origin, field: &str, value: &str, kind: IdText, e: &mut Vec<Stri
             value.escape_debug()
         ));
     }
+}
+
+/// A non-empty identifier that fits a URL segment (a key, a login, a name).
+fn segment(o: &Origin, field: &str, value: &str, e: &mut Vec<String>) {
+    non_empty(o, field, value, e);
+    url_text(o, field, value, IdText::Segment, e);
 }
 
 fn non_empty(o: &Origin, field: &str, value: &str, e: &mut Vec<String>) {
@@ -587,89 +462,4 @@ impl RepoAndAuthor {
             .collect();
         RepoAndAuthor { repo, author }
     }
-}
-
-fn resolve_contributors(ds: &Dataset, keys: &Keys, e: &mut Vec<String>) -> Vec<(i64, i64)> {
-    let mut seen = HashSet::new();
-    ds.repository_contributors
-        .iter()
-        .map(|(o, c)| {
-            let pair = (
-                keys.repo(o, &c.organization, &c.repository, e),
-                keys.member(o, "member", &c.member, e),
-            );
-            if pair.0 != 0 && pair.1 != 0 && !seen.insert(pair) {
-                e.push(format!(
-                    "{o}: duplicate contributor '{}' of repository '{}/{}'",
-                    c.member, c.organization, c.repository
-                ));
-            }
-            pair
-        })
-        .collect()
-}
-
-/// The labels of each issue (see [`issue_label_ids`]).
-fn resolve_issue_labels(
-    ds: &Dataset,
-    keys: &Keys,
-    issue_repo: &[i64],
-    e: &mut Vec<String>,
-) -> Vec<Vec<i64>> {
-    ds.issues
-        .iter()
-        .enumerate()
-        .map(|(index, (o, i))| issue_label_ids(keys, o, i, issue_repo[index], e))
-        .collect()
-}
-
-/// The label ids of issue `i` of repository `repo`, in the order listed: a name is
-/// looked up among the labels of the issue's repository first, then among the shared
-/// ones.
-fn issue_label_ids(
-    keys: &Keys,
-    o: &Origin,
-    i: &crate::records::Issue,
-    repo: i64,
-    e: &mut Vec<String>,
-) -> Vec<i64> {
-    let mut ids: Vec<i64> = Vec::new();
-    for name in &i.labels {
-        let found = keys
-            .labels
-            .get(&label_key(Some(repo), name))
-            .or_else(|| keys.labels.get(&label_key(None, name)));
-        match found {
-            Some(id) if ids.contains(&id) => e.push(format!("{o}: label '{name}' is listed twice")),
-            Some(id) => ids.push(id),
-            None => e.push(format!(
-                "{o}: label '{name}' does not exist in labels.jsonl (neither a label \
-                 of repository '{}/{}' nor a shared one)",
-                i.organization, i.repository
-            )),
-        }
-    }
-    ids
-}
-
-/// The repositories of each project, and its stars and forks summed over them.
-fn resolve_project_repositories(
-    ds: &Dataset,
-    keys: &Keys,
-    e: &mut Vec<String>,
-) -> (Vec<Vec<i64>>, Vec<(i64, i64)>) {
-    let project_repos = keys.repositories_of(&ds.projects, |p: &Project| &p.repositories, e);
-    let project_stars_forks = project_repos
-        .iter()
-        .map(|ids| {
-            ids.iter().fold((0i64, 0i64), |(stars, forks), id| {
-                let repo = &ds.repositories[*id as usize - 1].1;
-                (
-                    stars + repo.stars_count as i64,
-                    forks + repo.forks_count as i64,
-                )
-            })
-        })
-        .collect();
-    (project_repos, project_stars_forks)
 }

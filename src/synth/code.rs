@@ -1,5 +1,7 @@
-//! The code-hosting records of a synthetic dataset: labels, repositories and their
-//! contributors, and per repository its issues, milestones and releases.
+//! The code-hosting records of a synthetic dataset: labels (shared, and of single
+//! repositories), repositories and their contributors, and per repository its issues
+//! (drawn by `issues`), milestones and releases. The labels of single repositories were
+//! added later, so they are drawn after the community records (`Synth::run`).
 //!
 //! The records a repository owns (contributors, issues, milestones, releases: almost
 //! all of a dataset's bytes) are drawn with the repository and handed to
@@ -14,16 +16,25 @@ use chrono::Datelike;
 use rand::RngExt;
 
 use super::random::{apportion, chance, later, pareto, pick, skew, ts, when, DAY, END, START};
-use super::text::{capitalize_into, markdown, unique};
+use super::text::{capitalize_into, unique};
 use super::words::{
-    COLORS, COMPONENTS, FEATURES, LABEL_BASE, LABEL_PREFIXES, LANGUAGES, LICENSES, PACKAGES,
-    PROBLEMS, PROJECT_NOUN, REPO_EXTS, REPO_WORDS, TOPICS, UNICODE_TITLES, VERBS,
+    COLORS, COMPONENTS, FEATURES, LABEL_BASE, LABEL_PREFIXES, LANGUAGES, LICENSES, PROBLEMS,
+    PROJECT_NOUN, REPO_EXTS, REPO_WORDS, TOPICS, UNICODE_TITLES, VERBS,
 };
 use super::{push, Rng, Synth, MAX_CONTRIBUTORS};
 use crate::records::{
     Color, Issue, Label, Milestone, Release, Repository, RepositoryContributor, State,
 };
 use crate::store::Streamed;
+
+/// The repository the records drawn for it belong to: its organization, its name and
+/// when it was created (none of them is older).
+#[derive(Clone, Copy)]
+pub(super) struct Parent<'a> {
+    pub org: &'a str,
+    pub repo: &'a str,
+    pub created: i64,
+}
 
 /// What is decided for a repository before it is generated.
 #[derive(Debug, Clone)]
@@ -74,6 +85,37 @@ impl Synth {
                     updated_at: ts(updated),
                 },
             );
+        }
+    }
+
+    /// A label of its own in some repositories, named like a shared one (`bug`, ...)
+    /// with another colour: issues of that repository showing that name show it.
+    pub(super) fn repository_labels(&mut self) {
+        let repos = self.ds.repositories.len();
+        let n = self.n.repository_labels.min(repos * 4);
+        for k in 0..n {
+            let rng = &mut self.rng;
+            // Round `k / repos` gives every repository (visited in a scattered order)
+            // the round's name: a repository never gets one name twice.
+            let stride = if repos.is_multiple_of(7919) { 1 } else { 7919 };
+            let repo = &self.ds.repositories[(k % repos) * stride % repos].1;
+            let (name, description) = LABEL_BASE[k / repos];
+            let created = when(rng, repo.created_at.0 / 1_000_000, END);
+            let updated = later(rng, created, END);
+            let label = Label {
+                organization: Some(repo.organization.clone()),
+                repository: Some(repo.name.clone()),
+                name: name.to_string(),
+                color: Color(pick(rng, COLORS).to_string()),
+                description: if chance(rng, 0.5) {
+                    format!("{description} in {}", repo.name)
+                } else {
+                    String::new()
+                },
+                created_at: ts(created),
+                updated_at: ts(updated),
+            };
+            push(&mut self.ds.labels, "labels.jsonl", label);
         }
     }
 
@@ -259,9 +301,14 @@ impl Synth {
             ..Owned::default()
         };
 
-        let open = self.issues(org, &name, created, issues, &mut owned.issues);
-        self.milestones(org, &name, created, milestones, &mut owned.milestones);
-        self.releases(org, &name, created, releases, &mut owned.releases);
+        let at = Parent {
+            org,
+            repo: &name,
+            created,
+        };
+        let open = self.issues(&at, issues, &mut owned.issues);
+        self.milestones(&at, milestones, &mut owned.milestones);
+        self.releases(&at, releases, &mut owned.releases);
 
         let rng = &mut self.rng;
         let updated =
@@ -292,7 +339,7 @@ impl Synth {
     }
 
     /// Sorted creation times of `count` records of a repository created at `created`.
-    fn times(&mut self, created: i64, count: usize) -> Vec<i64> {
+    pub(super) fn times(&mut self, created: i64, count: usize) -> Vec<i64> {
         let mut times: Vec<i64> = (0..count)
             .map(|_| when(&mut self.rng, created, END))
             .collect();
@@ -300,127 +347,9 @@ impl Synth {
         times
     }
 
-    /// Appends `count` issues to `out`; returns the number of open ones.
-    // Long because every field of the record is drawn here, in a fixed order: the draws
-    // are the dataset (one seed, the same records), so the code's order is the order of
-    // the draws and a split would only scatter it.
-    fn issues(
-        &mut self,
-        org: &str,
-        repo: &str,
-        repo_created: i64,
-        count: usize,
-        out: &mut Vec<Issue>,
-    ) -> u64 {
-        let times = self.times(repo_created, count);
-        let n_labels = self.label_names.len();
-        out.reserve_exact(count);
-        let mut number = 0u64;
-        let mut open = 0;
-        for created in times {
-            let rng = &mut self.rng;
-            // Pull requests share the numbering, so issue numbers have gaps.
-            number += 1 + if chance(rng, 0.4) {
-                rng.random_range(1..4)
-            } else {
-                0
-            };
-            let age = END - created;
-            let closed = chance(rng, if age > 365 * DAY { 0.85 } else { 0.5 });
-            let (state, closed_at, updated) = if closed {
-                let closed_at = later(rng, created, END);
-                let updated = later(rng, closed_at, END);
-                (State::Closed, Some(closed_at), updated)
-            } else {
-                open += 1;
-                (State::Open, None, later(rng, created, END))
-            };
-            let title = match rng.random_range(0..12u32) {
-                0..=3 => {
-                    let mut t = String::new();
-                    capitalize_into(&mut t, pick(rng, COMPONENTS));
-                    t.push(' ');
-                    t.push_str(pick(rng, PROBLEMS));
-                    t
-                }
-                4 | 5 => format!("{} the {}", pick(rng, VERBS), pick(rng, COMPONENTS)),
-                6 => format!(
-                    "Update dependency {} to v{}.{}.{}",
-                    pick(rng, PACKAGES),
-                    rng.random_range(1..20u32),
-                    rng.random_range(0..30u32),
-                    rng.random_range(0..15u32)
-                ),
-                7 => format!("Feature request: {}", pick(rng, FEATURES)),
-                8 => format!("[Bug] {}: {}", pick(rng, COMPONENTS), pick(rng, PROBLEMS)),
-                9 => pick(rng, UNICODE_TITLES).to_string(),
-                10 => format!(
-                    "Docs: explain {} in the {}",
-                    pick(rng, FEATURES),
-                    pick(rng, COMPONENTS)
-                ),
-                _ => format!("Question about {}", pick(rng, FEATURES)),
-            };
-            let body = if chance(rng, 0.03) {
-                String::new()
-            } else {
-                let target = 500 + (3_300.0 * rng.random::<f64>().powf(2.5)) as usize;
-                let mut body = String::with_capacity(target + 400);
-                markdown(rng, &mut body, target);
-                body
-            };
-            let label_count = match rng.random_range(0..10u32) {
-                0..=2 => 0,
-                3..=6 => 1,
-                7 | 8 => 2,
-                _ => 3,
-            }
-            .min(n_labels);
-            let mut picked: [usize; 3] = [usize::MAX; 3];
-            let mut k = 0;
-            while k < label_count {
-                let l = skew(rng, n_labels, 3.0);
-                if !picked[..k].contains(&l) {
-                    picked[k] = l;
-                    k += 1;
-                }
-            }
-            let labels = picked[..label_count]
-                .iter()
-                .map(|&l| self.label_names[l].clone())
-                .collect();
-            let author = self.author(0.03);
-            // Every field set; the update keeps an optional field added later at
-            // its default without an edit here.
-            #[allow(clippy::needless_update)]
-            out.push(Issue {
-                organization: org.to_string(),
-                repository: repo.to_string(),
-                number,
-                title,
-                state,
-                body,
-                author,
-                url: format!("https://github.com/{org}/{repo}/issues/{number}"),
-                labels,
-                created_at: ts(created),
-                updated_at: ts(updated),
-                closed_at: closed_at.map(ts),
-                ..Issue::default()
-            });
-        }
-        open
-    }
-
-    fn milestones(
-        &mut self,
-        org: &str,
-        repo: &str,
-        repo_created: i64,
-        count: usize,
-        out: &mut Vec<Milestone>,
-    ) {
-        let times = self.times(repo_created, count);
+    fn milestones(&mut self, at: &Parent, count: usize, out: &mut Vec<Milestone>) {
+        let Parent { org, repo, created } = *at;
+        let times = self.times(created, count);
         let (mut major, mut minor) = (0u32, 1u32);
         for (i, created) in times.into_iter().enumerate() {
             let rng = &mut self.rng;
@@ -487,15 +416,9 @@ impl Synth {
     // are the dataset (one seed, the same records), so the code's order is the order of
     // the draws and a split would only scatter it.
 
-    fn releases(
-        &mut self,
-        org: &str,
-        repo: &str,
-        repo_created: i64,
-        count: usize,
-        out: &mut Vec<Release>,
-    ) {
-        let times = self.times(repo_created, count);
+    fn releases(&mut self, at: &Parent, count: usize, out: &mut Vec<Release>) {
+        let Parent { org, repo, created } = *at;
+        let times = self.times(created, count);
         let rng = &mut self.rng;
         // Tag style per repository; versions only grow, so tags never repeat.
         let style = rng.random_range(0..40u32);

@@ -1,5 +1,9 @@
 //! The community records of a synthetic dataset: chapters, committees, projects,
-//! events, sponsors, and the monthly snapshots that list what was new.
+//! events, sponsors, the monthly snapshots that list what was new, the blog's posts,
+//! the projects' monthly health measurements and the community row; the leaders'
+//! roles and the entities' links are drawn in [`links`]. The posts, measurements,
+//! community row, roles and links were added later, so they are drawn after every
+//! other record of the main stream (`Synth::run`).
 
 use std::collections::HashSet;
 
@@ -7,18 +11,21 @@ use chrono::{Datelike, Duration, NaiveDate};
 use rand::RngExt;
 
 use super::random::{
-    chance, enum_value, later, month_start, pick, ts, when, DAY, END, MONTHS, START,
+    chance, enum_value, later, month_start, pick, skew, ts, when, DAY, END, MONTHS, START,
 };
-use super::text::{slug, unique};
+use super::text::{capitalize_into, slug, unique};
 use super::words::{
-    CHAPTER_SUFFIXES, CITIES, COMMITTEES, PARTNERS, PROJECT_ADJ, PROJECT_NOUN, PROJECT_UNICODE,
-    SPONSORS,
+    CHAPTER_SUFFIXES, CITIES, COMMITTEES, FEATURES, HEADINGS, PARTNERS, PROJECT_ADJ, PROJECT_NOUN,
+    PROJECT_UNICODE, SPONSORS, TOPICS,
 };
 use super::{push, Synth};
 use crate::records::{
-    Category, Chapter, Committee, Date, Event, IssueRef, Level, MemberType, Project, ProjectType,
-    ReleaseRef, RepositoryRef, Snapshot, SnapshotStatus, Sponsor, SponsorType, Ts,
+    Category, Chapter, Committee, Date, Event, IssueRef, Level, MemberType, Post, Project,
+    ProjectHealthMetrics, ProjectType, ReleaseRef, RepositoryRef, Snapshot, SnapshotStatus,
+    Sponsor, SponsorType, Ts,
 };
+
+mod links;
 
 impl Synth {
     pub(super) fn chapters(&mut self) {
@@ -432,5 +439,143 @@ impl Synth {
         for s in lists {
             push(&mut self.ds.snapshots, "snapshots.jsonl", s);
         }
+    }
+}
+
+const POST_KINDS: &[&str] = &[
+    "What's new in",
+    "A look back at",
+    "Getting started with",
+    "Call for volunteers:",
+    "Notes from",
+    "Ten years of",
+];
+
+impl Synth {
+    /// The community's blog: about one post every twelve days over the history, more
+    /// in recent years.
+    pub(super) fn posts(&mut self) {
+        let n = self.n.posts;
+        let mut times: Vec<i64> = (0..n).map(|_| later(&mut self.rng, START, END)).collect();
+        times.sort_unstable();
+        for (i, published) in times.into_iter().enumerate() {
+            let rng = &mut self.rng;
+            let mut title = String::from(pick(rng, POST_KINDS));
+            title.push(' ');
+            match rng.random_range(0..3u32) {
+                0 => capitalize_into(&mut title, pick(rng, TOPICS)),
+                1 => title.push_str(pick(rng, HEADINGS)),
+                _ => capitalize_into(&mut title, pick(rng, FEATURES)),
+            }
+            let (author, image) = (self.person_name(), chance(&mut self.rng, 0.7));
+            let rng = &mut self.rng;
+            let created = published - rng.random_range(DAY..10 * DAY);
+            let post = Post {
+                url: format!(
+                    "https://community.example.org/blog/{}/{}-{i}/",
+                    chrono::DateTime::from_timestamp(published, 0)
+                        .map(|d| d.format("%Y/%m").to_string())
+                        .unwrap_or_default(),
+                    super::text::slug(&title)
+                ),
+                title,
+                author_image_url: if image {
+                    format!(
+                        "https://avatars.example.org/{}.png",
+                        super::text::slug(&author)
+                    )
+                } else {
+                    String::new()
+                },
+                author_name: author,
+                published_at: ts(published),
+                created_at: ts(created),
+                updated_at: ts(later(rng, published, published + 30 * DAY)),
+            };
+            push(&mut self.ds.posts, "posts.jsonl", post);
+        }
+    }
+
+    fn person_name(&mut self) -> String {
+        let i = skew(&mut self.rng, self.members.len(), 1.2);
+        let m = &self.members[i];
+        if m.name.is_empty() {
+            m.login.clone()
+        } else {
+            m.name.clone()
+        }
+    }
+
+    /// `health_months` monthly measurements of every project, the last in the month
+    /// before the end of the history; a project's score drifts from month to month.
+    pub(super) fn health_metrics(&mut self) {
+        let months = self.n.health_months;
+        let last = chrono::DateTime::from_timestamp(END - DAY, 0).expect("end of history");
+        for p in 0..self.ds.projects.len() {
+            let key = self.ds.projects[p].1.key.clone();
+            let project_created = self.ds.projects[p].1.created_at.0 / 1_000_000;
+            let rng = &mut self.rng;
+            let mut score: f64 = rng.random_range(20.0..95.0);
+            let mut stars: u64 = rng.random_range(0..20_000);
+            for k in (0..months).rev() {
+                let month0 = last.year() * 12 + last.month0() as i32 - k as i32;
+                let at = month_start(month0 / 12, (month0 % 12) as u32 + 1) + 3 * 3600;
+                score = (score + rng.random_range(-8.0..8.0)).clamp(0.0, 100.0);
+                stars += rng.random_range(0..200);
+                let open_issues = rng.random_range(0..300);
+                // Drawn in the order the fields were first declared in.
+                let no_score = chance(rng, 0.02);
+                let open_pull_requests = rng.random_range(0..60);
+                let unanswered = rng.random_range(0..=open_issues / 3);
+                let unassigned = rng.random_range(0..=open_issues / 2);
+                let last_commit_days = rng.random_range(0..120);
+                let last_release_days = rng.random_range(0..400);
+                // The fields added later are derived from the drawn ones, so that every
+                // record drawn before them stays as it was.
+                let month = (months - k) as u64;
+                let metrics = ProjectHealthMetrics {
+                    project: key.clone(),
+                    created_at: ts(at),
+                    score: if no_score {
+                        None
+                    } else {
+                        Some((score * 100.0).round() / 100.0)
+                    },
+                    stars_count: stars,
+                    forks_count: stars / 5,
+                    open_issues_count: open_issues,
+                    open_pull_requests_count: open_pull_requests,
+                    unanswered_issues_count: unanswered,
+                    unassigned_issues_count: unassigned,
+                    last_commit_days,
+                    last_commit_days_requirement: 60,
+                    last_release_days,
+                    last_release_days_requirement: 180,
+                    contributors_count: 2 + stars / 40,
+                    recent_releases_count: u64::from(last_release_days < 90) * (1 + stars % 3),
+                    total_issues_count: open_issues * 3 + stars % 50,
+                    total_releases_count: month + stars % 20,
+                    is_funding_requirements_compliant: !stars.is_multiple_of(7),
+                    is_leader_requirements_compliant: !stars.is_multiple_of(5),
+                    age_days: ((at - project_created).max(0) / DAY) as u64,
+                    age_days_requirement: 15,
+                    last_pull_request_days: last_commit_days / 2 + stars % 9,
+                    last_pull_request_days_requirement: 30,
+                    owasp_page_last_update_days: (stars + month * 37) % 400,
+                    owasp_page_last_update_days_requirement: 90,
+                };
+                push(
+                    &mut self.ds.project_health_metrics,
+                    "project_health_metrics.jsonl",
+                    metrics,
+                );
+            }
+        }
+    }
+
+    /// The community row: the chat workspace about half as large as the members.
+    pub(super) fn community(&mut self) {
+        self.ds.community.slack_workspace_members =
+            (self.ds.members.len() as u64 / 2).max(1) + self.rng.random_range(0..5_000);
     }
 }

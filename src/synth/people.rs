@@ -1,5 +1,7 @@
-//! The people of a synthetic dataset: organizations, members, and the helpers the
-//! other record families use to name a person, pick an author or choose leaders.
+//! The people of a synthetic dataset: organizations, members and their badges, and the
+//! helpers the other record families use to name a person, pick an author or choose
+//! leaders. The badges and the members' and organizations' contact details were added
+//! later, so they are drawn after every community record (`Synth::run`).
 
 use std::collections::HashSet;
 
@@ -12,7 +14,7 @@ use super::words::{
     ORG_WORDS, TITLES, TOPICS,
 };
 use super::{push, MemberInfo, Synth};
-use crate::records::{Leader, Member, Organization, Ts};
+use crate::records::{Badge, Leader, Member, Organization, Ts};
 
 impl Synth {
     /// A display name and its ASCII form (for logins).
@@ -242,6 +244,86 @@ impl Synth {
         } else {
             let i = self.member_index(2.5);
             Some(self.members[i].login.clone())
+        }
+    }
+}
+
+const BADGES: &[(&str, &str, &str, i64)] = &[
+    (
+        "Project Leader",
+        "Leads a project of the community",
+        "fa-crown",
+        100,
+    ),
+    (
+        "Chapter Leader",
+        "Leads a local chapter",
+        "fa-map-marker",
+        90,
+    ),
+    ("Committee Member", "Serves on a committee", "fa-users", 80),
+    ("Staff", "Works for the foundation", "fa-id-badge", 70),
+    (
+        "Top Contributor",
+        "Among the most active contributors of the year",
+        "fa-star",
+        50,
+    ),
+    ("Speaker", "Spoke at a global event", "fa-microphone", 30),
+    (
+        "Sponsor",
+        "Supports the community financially",
+        "fa-heart",
+        20,
+    ),
+    (
+        "Early Adopter",
+        "Joined in the first year",
+        "fa-seedling",
+        10,
+    ),
+];
+
+impl Synth {
+    /// The badges, every one of [`BADGES`], in order.
+    pub(super) fn badges(&mut self) {
+        for &(name, description, css_class, weight) in BADGES {
+            let badge = Badge {
+                name: name.to_string(),
+                description: description.to_string(),
+                css_class: css_class.to_string(),
+                weight,
+            };
+            push(&mut self.ds.badges, "badges.jsonl", badge);
+        }
+    }
+
+    /// Email on about a third of the members, badges on a few percent.
+    pub(super) fn member_details(&mut self) {
+        let rng = &mut self.rng;
+        for (_, m) in self.ds.members.iter_mut() {
+            if chance(rng, 0.3) {
+                m.email = format!("{}@users.example.org", m.login.to_lowercase());
+            }
+            if chance(rng, 0.03) {
+                let first = skew(rng, BADGES.len(), 1.5);
+                m.badges.push(BADGES[first].0.to_string());
+                if chance(rng, 0.3) {
+                    let second = (first + 1 + rng.random_range(0..BADGES.len() - 1)) % BADGES.len();
+                    m.badges.push(BADGES[second].0.to_string());
+                }
+            }
+        }
+    }
+
+    /// Collaborator counts, and a contact address on most organizations.
+    pub(super) fn organization_details(&mut self) {
+        let rng = &mut self.rng;
+        for (_, o) in self.ds.organizations.iter_mut() {
+            o.collaborators_count = rng.random_range(1..2_000);
+            if chance(rng, 0.6) {
+                o.email = format!("security@{}.example.org", o.login.to_lowercase());
+            }
         }
     }
 }

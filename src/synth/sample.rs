@@ -7,9 +7,12 @@
 //! The records are invented but realistic in shape, and built to exercise every
 //! filter, ordering and tie-breaker of docs/api.md (the comments marked "exercises").
 //! The older files come from one stream seeded 20261122, drawn in the order of
-//! [`records`]; the records of the frontend's pages ([`pages`]), its about and board
-//! pages ([`frontend`]) and mentorship ([`mentorship`]) each from a stream of their
-//! own, drawn after, so adding them changed no earlier record.
+//! [`records`]; what was added later comes from streams of their own, drawn after,
+//! so adding it changed no earlier record: the records and fields of the frontend's
+//! GraphQL pages ([`second_stream`]), its about and board pages ([`frontend`]) and
+//! mentorship ([`mentorship`]). Each record's code lives with its kin, grouped like
+//! `crate::schema` (`people`, `code`, `issues`, `community`, `events`), whichever
+//! stream draws it; the stream functions here call them in draw order.
 //!
 //! Unlike the benchmark datasets of [`super::synth`] (ChaCha8, sizes by scale), the
 //! sample is small and hand-shaped: the two share the interchange format, not their
@@ -29,13 +32,14 @@ mod frontend;
 mod issues;
 mod json;
 mod mentorship;
-mod pages;
 mod people;
 mod pyrandom;
 mod time;
 
 /// The seed of the older files' stream.
 const SEED: u32 = 20_261_122;
+/// The seed of the second stream (see [`second_stream`]).
+const SECOND_SEED: u32 = 20_261_123;
 
 /// The interchange files of the sample, in the order they are written.
 pub const FILES: [&str; 22] = [
@@ -85,6 +89,18 @@ pub(super) fn slug(text: &str) -> String {
         let word = c.is_ascii_lowercase() || c.is_ascii_digit();
         if word {
             out.push(c);
+        }
+        word
+    })
+}
+
+/// `text` lower-cased, every character that is not a letter or digit a dash, runs of
+/// dashes one, none at either end.
+pub(super) fn dashed(text: &str) -> String {
+    crate::synth::text::dashed_words(text, |c, out| {
+        let word = c.is_alphanumeric();
+        if word {
+            out.extend(c.to_lowercase());
         }
         word
     })
@@ -180,32 +196,35 @@ fn records() -> Sample {
     }
 }
 
-/// The records of the frontend's GraphQL pages, from their own stream: fields added
-/// to the older records, then (pull requests, posts, health metrics).
-fn page_records(s: &mut Sample) -> (Vec<Obj>, Vec<Obj>, Vec<Obj>) {
+/// The records and fields added after the older files (for the frontend's GraphQL
+/// pages), from the second stream, in its draw order: fields of the older records
+/// (organizations, members, the leaders' roles and the links of chapters, committees
+/// and projects, the labels of single repositories), then the pull requests, posts
+/// and health metrics, returned in that order.
+fn second_stream(s: &mut Sample) -> (Vec<Obj>, Vec<Obj>, Vec<Obj>) {
     let logins: Vec<String> = s.members.iter().map(|m| m.s("login").to_string()).collect();
-    let rng = &mut PyRandom::new(pages::SEED);
-    pages::add_organization_fields(rng, &mut s.organizations);
+    let rng = &mut PyRandom::new(SECOND_SEED);
+    people::add_organization_fields(rng, &mut s.organizations);
     let groups = [
         ("Project Leader", &s.projects[..]),
         ("Chapter Leader", &s.chapters[..]),
         ("Committee Member", &s.committees[..]),
     ];
-    pages::add_member_fields(rng, &mut s.members, groups);
+    people::add_member_fields(rng, &mut s.members, groups);
     for recs in [&mut s.chapters, &mut s.committees, &mut s.projects] {
-        pages::add_leader_roles(rng, recs);
+        community::add_leader_roles(rng, recs);
     }
-    pages::add_entity_links(
+    community::add_entity_links(
         rng,
         &mut s.chapters,
         &mut s.committees,
         &mut s.projects,
         &s.repositories,
     );
-    pages::add_repository_labels(rng, &mut s.labels, &mut s.issues);
-    let pull_requests = pages::pull_requests(rng, &s.repositories, &s.issues, &logins);
-    let posts = pages::posts(rng);
-    let health = pages::health_metrics(rng, &s.projects);
+    code::add_repository_labels(rng, &mut s.labels, &mut s.issues);
+    let pull_requests = issues::pull_requests(rng, &s.repositories, &s.issues, &logins);
+    let posts = community::posts(rng);
+    let health = community::health_metrics(rng, &s.projects);
     (pull_requests, posts, health)
 }
 
@@ -236,7 +255,7 @@ fn about_records(s: &mut Sample) -> (Vec<Obj>, Vec<Obj>) {
 /// order, then [`COMMUNITY`].
 pub fn files() -> Vec<(String, String)> {
     let mut s = records();
-    let (pull_requests, posts, health) = page_records(&mut s);
+    let (pull_requests, posts, health) = second_stream(&mut s);
     let (boards, member_snapshots) = about_records(&mut s);
     let rng = &mut PyRandom::new(mentorship::SEED);
     let (programs, modules) = mentorship::mentorship(rng, &s.members, &s.projects, &s.issues);
@@ -259,7 +278,7 @@ pub fn files() -> Vec<(String, String)> {
         pull_requests,
         posts,
         health,
-        pages::badges(),
+        people::badges(),
         boards,
         member_snapshots,
         programs,
@@ -273,7 +292,7 @@ pub fn files() -> Vec<(String, String)> {
             (format!("{name}.jsonl"), text)
         })
         .collect();
-    out.push((COMMUNITY.to_string(), pages::community().line(true)));
+    out.push((COMMUNITY.to_string(), community::community().line(true)));
     out
 }
 

@@ -4,7 +4,7 @@
 //! program and project, the members listed as admins, mentors and mentees (each once).
 //! Every error as `file:line: what is wrong`.
 
-use super::{lc, non_empty, url_text, IdText, KeyIndex, Keys};
+use super::{lc, non_empty, segment, KeyIndex, Keys};
 use crate::records::{Dataset, Module, Origin, Program, Records, Ts};
 
 /// The resolved ids of the mentorship records.
@@ -65,8 +65,7 @@ impl Mentorship {
 
 /// A key that can go into a URL, and a name.
 fn key_and_name(o: &Origin, key: &str, name: &str, e: &mut Vec<String>) {
-    non_empty(o, "key", key, e);
-    url_text(o, "key", key, IdText::Segment, e);
+    segment(o, "key", key, e);
     non_empty(o, "name", name, e);
 }
 

@@ -12,9 +12,9 @@
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
-use super::{
-    issue_key, issue_label_ids, lc, non_empty, release_key, repo_key, Keys, RepoAndAuthor,
-};
+use super::code::release_key;
+use super::issues::{issue_key, issue_label_ids};
+use super::{lc, non_empty, repo_key, Keys, RepoAndAuthor};
 use crate::records::{
     Dataset, Issue, Milestone, Origin, PullRequest, Release, RepositoryContributor, Snapshot, State,
 };

@@ -3,7 +3,7 @@
 
 use rusqlite::{params, Connection, Statement};
 
-use super::{execute, id, prepare, StoreError};
+use super::{execute, id, insert_into, prepare, StoreError};
 use crate::records::{Dataset, Module, Program};
 use crate::store::validate::Mentorship;
 
@@ -44,7 +44,5 @@ fn people<'c>(
     table: &str,
     column: &str,
 ) -> Result<Statement<'c>, StoreError> {
-    Ok(conn.prepare(&format!(
-        "INSERT INTO {table} ({column}, member_id, position) VALUES (?1, ?2, ?3)"
-    ))?)
+    insert_into(conn, table, &[column, "member_id", "position"])
 }

@@ -5,8 +5,10 @@
 
 use rusqlite::Connection;
 
-use super::pages::PullRequests;
-use super::{Contributors, Issues, Milestones, Releases, Resolved, StoreError};
+use super::code::{ByRepo, Contributors};
+use super::issues::{Issues, Rows};
+use super::{Resolved, StoreError};
+use crate::records::{Milestone, PullRequest, Release};
 use crate::store::Streamed;
 
 /// Checks and inserts every record `more` gives; the errors found are left in
@@ -18,11 +20,10 @@ pub(in crate::store) fn insert_more(
 ) -> Result<(), StoreError> {
     let mut contributors = Contributors::new(conn)?;
     let mut issues = Issues::new(conn)?;
-    let mut milestones = Milestones::new(conn)?;
-    let mut releases = Releases::new(conn)?;
-    let mut pull_requests = PullRequests::new(conn)?;
-    let org = |repo: i64| r.repo_org[(repo - 1) as usize];
-    let check = &mut r.more;
+    let mut milestones = ByRepo::<Milestone>::new(conn)?;
+    let mut releases = ByRepo::<Release>::new(conn)?;
+    let mut pull_requests = Rows::<PullRequest>::new(conn)?;
+    let (repo_org, check) = (&r.repo_org, &mut r.more);
     for record in more {
         match record {
             Streamed::Contributor(x) => {
@@ -32,7 +33,7 @@ pub(in crate::store) fn insert_more(
             }
             Streamed::Issue(x) => {
                 if let Some(ids) = check.issue(&x) {
-                    let owner = (ids.repo, org(ids.repo));
+                    let owner = repo_org.owner(ids.repo);
                     issues.insert(ids.id, &x, owner, ids.author, &ids.labels)?;
                 }
             }
@@ -48,7 +49,7 @@ pub(in crate::store) fn insert_more(
             }
             Streamed::PullRequest(x) => {
                 if let Some(ids) = check.pull_request(&x) {
-                    pull_requests.insert(ids.id, &x, ids.repo, org(ids.repo), ids.author)?;
+                    pull_requests.insert(ids.id, &x, repo_org.owner(ids.repo), ids.author)?;
                 }
             }
         }

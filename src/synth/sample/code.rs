@@ -1,4 +1,5 @@
-//! Repositories, issues, milestones and releases.
+//! Repositories, milestones and releases, from the older files' stream; the labels of
+//! single repositories, drawn from the second stream (`super::second_stream`).
 
 use std::collections::HashMap;
 
@@ -394,4 +395,32 @@ fn release_ties(rng: &mut PyRandom, out: &mut [Obj]) {
     out[d].set("created_at", c_created_at);
     out[d].set("_created", c_created);
     out[d].set("published_at", ts(later(rng, c_created, 1, 30)));
+}
+
+/// Labels of one repository: a `bug` of its own in two repositories (a second and a
+/// third `bug` in the dataset) and juice-shop's `challenge`, which twelve of its
+/// issues carry.
+pub(super) fn add_repository_labels(rng: &mut PyRandom, labels: &mut Vec<Obj>, issues: &mut [Obj]) {
+    #[rustfmt::skip]
+    let own = [
+        ("juice-labs", "juice-shop", "bug", "ee0701", "Something in the shop is broken", "2021-04-01T09:00:00Z", "2023-02-11T16:20:00Z"),
+        ("juice-labs", "juice-shop", "challenge", "5319e7", "About one of the hacking challenges", "2021-04-01T09:00:00Z", "2024-08-19T07:45:00Z"),
+        ("appsec-tools", "zap-extensions", "bug", "B60205", "A defect in an add-on", "2022-01-10T12:00:00Z", "2022-01-10T12:00:00Z"),
+    ];
+    for (org, repo, name, color, desc, created, updated) in own {
+        labels.push(obj! {
+            "organization" => org, "repository" => repo, "name" => name, "color" => color,
+            "description" => desc, "created_at" => created, "updated_at" => updated,
+        });
+    }
+    let shop: Vec<usize> = (0..issues.len())
+        .filter(|&i| {
+            issues[i].s("organization") == "juice-labs" && issues[i].s("repository") == "juice-shop"
+        })
+        .collect();
+    for i in rng.sample(&shop, 12) {
+        let mut labels = issues[i].arr("labels").to_vec();
+        labels.push(J::from("challenge"));
+        issues[i].set("labels", J::Arr(labels));
+    }
 }

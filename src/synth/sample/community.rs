@@ -1,11 +1,20 @@
-//! Chapters, committees, projects (with their leaders), events and sponsors.
+//! Chapters, committees and projects (with their leaders), from the older files'
+//! stream; from the second stream (`super::second_stream`): the leaders' roles and the
+//! entities' links ([`links`]), the blog's posts, the projects' health measurements;
+//! and the community-wide values.
 
 use std::collections::HashMap;
 
-use super::json::{obj, Obj, J};
+use super::json::{obj, round2, Obj, J};
 use super::pyrandom::PyRandom;
-use super::slug;
-use super::time::{day, dt, later, rand_dt, ts, Instant};
+use super::time::{
+    day, days, dt, later, parse_ts, rand_dt, ts, year_month, Instant, DAY, HOUR, NOW,
+};
+use super::{dashed, slug};
+
+mod links;
+
+pub(super) use links::{add_entity_links, add_leader_roles};
 
 #[rustfmt::skip]
 const CHAPTERS: [(&str, &str, &str, f64, f64); 43] = [
@@ -282,4 +291,130 @@ pub(super) fn projects(rng: &mut PyRandom, names: &Names, logins: &[String]) -> 
         out.push(r);
     }
     out
+}
+
+#[rustfmt::skip]
+const POST_TOPICS: [&str; 12] = ["Chapter meetups", "Global AppSec", "Juice Shop", "Threat modeling",
+    "Supply chain security", "Secure code review", "ASVS", "Mobile security",
+    "Cheat sheets", "Project incubation", "Student program", "Volunteering"];
+#[rustfmt::skip]
+const POST_KINDS: [(&str, &str); 6] = [("What's new in ", ""), ("", ": a look back"), ("Getting started with ", ""),
+    ("Call for volunteers: ", ""), ("", " in numbers"), ("Notes from ", "")];
+#[rustfmt::skip]
+const AUTHORS: [(&str, &str); 5] = [("Lars Eriksson", "https://avatars.example.org/lars.png"),
+    ("Chen Jing", ""), ("Amara Okafor", "https://avatars.example.org/amara.png"),
+    ("Sofía Martínez", "https://avatars.example.org/sofia.png"),
+    ("Kwame Schmidt", "")];
+
+/// Three years of the blog, about one post a month.
+pub(super) fn posts(rng: &mut PyRandom) -> Vec<Obj> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut at = dt(2023, 12, 4, 9, 0, 0);
+    while at < NOW - 3 * DAY {
+        let (before, after) = rng.pick(&POST_KINDS);
+        let title = format!("{before}{}{after}", rng.pick(&POST_TOPICS));
+        let (y, m) = year_month(at);
+        let url = format!(
+            "https://community.example.org/blog/{y:04}/{m:02}/{}/",
+            dashed(&title)
+        );
+        if seen.insert(url.clone()) {
+            let (author, image) = rng.pick(&AUTHORS);
+            let created = at - rng.randrange(1, 6) * DAY;
+            let mut r = obj! { "title" => &title, "url" => url, "author_name" => author };
+            if !image.is_empty() {
+                r.set("author_image_url", image);
+            }
+            r.set("published_at", ts(at));
+            r.set("created_at", ts(created));
+            r.set("updated_at", ts(at + rng.randrange(0, 48) * HOUR));
+            out.push(r);
+        }
+        at += (20 + rng.randrange(0, 20)) * DAY;
+    }
+    out
+}
+
+/// Twelve monthly measurements of six projects (one of them inactive).
+pub(super) fn health_metrics(rng: &mut PyRandom, projects: &[Obj]) -> Vec<Obj> {
+    let mut chosen: Vec<&Obj> = projects.iter().filter(|p| p.active()).take(5).collect();
+    chosen.extend(projects.iter().filter(|p| !p.active()).take(1));
+    let mut out = Vec::new();
+    for (n, p) in chosen.into_iter().enumerate() {
+        let mut score = 55.0 + 7.0 * n as f64;
+        let mut stars = 200 + 900 * (5 - n as i64);
+        for month in 0..12u32 {
+            let (y, m) = if month == 0 {
+                (2025, 12)
+            } else {
+                (2026, month)
+            };
+            score = 0f64.max(100f64.min(score + rng.uniform(-6.0, 6.0)));
+            stars += rng.randrange(0, 60);
+            let at = dt(y, m, 1, 3, 0, 0);
+            let value = if n == 4 && month == 3 {
+                J::Null
+            } else {
+                J::Float(round2(score))
+            };
+            let mut r = obj! {
+                "project" => p.s("key"), "created_at" => ts(at), "score" => value,
+                "stars_count" => stars, "forks_count" => stars / 5,
+                "open_issues_count" => rng.randrange(5, 120),
+                "open_pull_requests_count" => rng.randrange(0, 30),
+                "unanswered_issues_count" => rng.randrange(0, 15),
+                "unassigned_issues_count" => rng.randrange(0, 40),
+                "last_commit_days" => rng.randrange(0, 40),
+                "last_commit_days_requirement" => 60i64,
+                "last_release_days" => rng.randrange(0, 200),
+                "last_release_days_requirement" => 180i64,
+            };
+            add_health_fields(&mut r, parse_ts(p.s("created_at")), at, i64::from(month));
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// The measurement fields added later, derived from the drawn ones (no draw, so every
+/// record drawn after them stays as it was).
+fn add_health_fields(r: &mut Obj, created: Instant, measured: Instant, month: i64) {
+    let stars = r.i("stars_count");
+    let recent = if r.i("last_release_days") < 90 {
+        1 + stars % 3
+    } else {
+        0
+    };
+    let fields = vec![
+        ("contributors_count", J::Int(2 + stars / 40)),
+        ("recent_releases_count", J::Int(recent)),
+        (
+            "total_issues_count",
+            J::Int(r.i("open_issues_count") * 3 + stars % 50),
+        ),
+        ("total_releases_count", J::Int(month + 1 + stars % 20)),
+        ("is_funding_requirements_compliant", J::Bool(stars % 7 != 0)),
+        ("is_leader_requirements_compliant", J::Bool(stars % 5 != 0)),
+        ("age_days", J::Int(days(measured, created).max(0))),
+        ("age_days_requirement", J::Int(15)),
+        (
+            "last_pull_request_days",
+            J::Int(r.i("last_commit_days") / 2 + stars % 9),
+        ),
+        ("last_pull_request_days_requirement", J::Int(30)),
+        (
+            "owasp_page_last_update_days",
+            J::Int((stars + month * 37) % 400),
+        ),
+        ("owasp_page_last_update_days_requirement", J::Int(90)),
+    ];
+    for (k, v) in fields {
+        r.set(k, v);
+    }
+}
+
+/// community.json.
+pub(super) fn community() -> Obj {
+    obj! { "slack_workspace_members" => 31842i64 }
 }

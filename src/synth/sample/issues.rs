@@ -1,10 +1,13 @@
 //! Issues: drawn per repository, their titles and Markdown bodies from a few shapes,
-//! with created_at ties across repositories.
+//! with created_at ties across repositories; and the pull requests, drawn from the
+//! second stream (`super::second_stream`), numbered after their repository's issues.
+
+use std::collections::HashMap;
 
 use super::json::{obj, Obj, J};
 use super::pyrandom::PyRandom;
 use super::slug;
-use super::time::{day, days, later, rand_dt, ts, Instant, NOW, SECOND};
+use super::time::{between, day, days, later, rand_dt, ts, Instant, DAY, NOW, SECOND};
 
 const ISSUE_PLAN: [(&str, &str, usize); 10] = [
     ("juice-labs", "juice-shop", 80),
@@ -345,5 +348,125 @@ fn record(rng: &mut PyRandom, iss: &Draft, logins: &[String], labels: &[String])
         }
     }
     r.set("_created", iss.created);
+    r
+}
+
+#[rustfmt::skip]
+const PR_VERBS: [&str; 8] = ["Fix", "Add", "Update", "Refactor", "Remove", "Document", "Improve", "Bump"];
+#[rustfmt::skip]
+const PR_THINGS: [&str; 16] = ["login challenge", "score board", "CSP header handling", "Docker image",
+    "translation strings", "CI workflow", "dependency versions", "API rate limiting",
+    "report export", "scan policy", "SBOM output", "cheat sheet index",
+    "threat model schema", "XSS payload list", "session timeout", "README"];
+
+/// About 80 pull requests over three years (most in the last one): open, closed
+/// without merging, and merged; in created_at order.
+pub(super) fn pull_requests(
+    rng: &mut PyRandom,
+    repositories: &[Obj],
+    issues: &[Obj],
+    logins: &[String],
+) -> Vec<Obj> {
+    let key = |r: &Obj, name: &str| (r.s("organization").to_string(), r.s(name).to_string());
+    let mut last_issue: HashMap<(String, String), i64> = HashMap::new();
+    for i in issues {
+        let last = last_issue.entry(key(i, "repository")).or_insert(0);
+        *last = (*last).max(i.i("number"));
+    }
+    let active: Vec<(String, String)> = repositories
+        .iter()
+        .filter(|r| r.s("organization") != "vuln-research-collective")
+        .map(|r| key(r, "name"))
+        .collect();
+    let weights: Vec<u32> = active
+        .iter()
+        .map(|(o, n)| {
+            if n == "juice-shop" {
+                6
+            } else if o == "appsec-tools" {
+                3
+            } else {
+                1
+            }
+        })
+        .collect();
+    let mut next_number: HashMap<(String, String), i64> = HashMap::new();
+    let mut out = Vec::new();
+    for k in 0..80 {
+        let repo = active[rng.weighted(&weights)].clone();
+        let last = last_issue.get(&repo).copied();
+        let number = next_number
+            .get(&repo)
+            .copied()
+            .unwrap_or(last.unwrap_or(0) + 1);
+        next_number.insert(repo.clone(), number + 1 + rng.randrange(0, 3));
+        out.push(pull_request(
+            rng,
+            k,
+            (&repo.0, &repo.1, number),
+            last,
+            &logins[..50],
+        ));
+    }
+    out.sort_by(|a, b| a.s("created_at").cmp(b.s("created_at")));
+    out
+}
+
+/// The `k`th pull request: `number` of a repository whose last issue is `last`.
+fn pull_request(
+    rng: &mut PyRandom,
+    k: usize,
+    (org, name, number): (&str, &str, i64),
+    last: Option<i64>,
+    logins: &[String],
+) -> Obj {
+    let lo = if k < 20 {
+        day(2023, 11, 1)
+    } else {
+        day(2025, 11, 20)
+    };
+    let created = between(rng, lo, NOW - 2 * DAY);
+    let kind = rng.random();
+    let (verb, thing) = (rng.pick(&PR_VERBS), rng.pick(&PR_THINGS));
+    let title = format!("{verb} {thing}");
+    let mut r = obj! {
+        "organization" => org, "repository" => name, "number" => number, "title" => &title,
+    };
+    let (updated, closed) = if kind < 0.3 {
+        r.set("state", "open");
+        (between(rng, created, NOW), None)
+    } else {
+        r.set("state", "closed");
+        let closed = between(rng, created, NOW.min(created + 30 * DAY));
+        (
+            between(rng, closed, NOW.min(closed + 5 * DAY)),
+            Some(closed),
+        )
+    };
+    if rng.random() < 0.5 {
+        let closes = 1 + rng.randrange(0, last.unwrap_or(1).max(1));
+        r.set(
+            "body",
+            format!("## What\n\n{title}.\n\n## Why\n\nCloses #{closes}."),
+        );
+    }
+    let author = if k % 17 == 5 {
+        J::Null
+    } else {
+        J::from(rng.pick(logins))
+    };
+    r.set("author", author);
+    r.set(
+        "url",
+        format!("https://github.com/{org}/{name}/pull/{number}"),
+    );
+    r.set("created_at", ts(created));
+    r.set("updated_at", ts(updated));
+    if let Some(closed) = closed {
+        r.set("closed_at", ts(closed));
+        if kind > 0.45 {
+            r.set("merged_at", ts(closed));
+        }
+    }
     r
 }

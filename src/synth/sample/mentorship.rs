@@ -7,8 +7,8 @@
 
 use std::collections::HashMap;
 
+use super::dashed;
 use super::json::{obj, Obj, J};
-use super::pages::dashed;
 use super::pyrandom::PyRandom;
 use super::time::{day, ts, Instant, WEEK};
 

@@ -1,6 +1,10 @@
-//! Organizations, members, repository contributors and the shared labels.
+//! Organizations, members, repository contributors and the shared labels, from the
+//! older files' stream; the badges, and the members' and organizations' fields drawn
+//! from the second stream (`super::second_stream`).
 
-use super::json::{obj, Obj};
+use std::collections::HashMap;
+
+use super::json::{obj, Obj, J};
 use super::pyrandom::PyRandom;
 use super::time::{dt, later, parse_ts, rand_dt, ts, Instant};
 use super::{pareto, slug};
@@ -376,4 +380,92 @@ pub(super) fn labels() -> Vec<Obj> {
 /// The instant a record was created at (`_created`).
 pub(super) fn created(r: &Obj) -> Instant {
     r.i("_created")
+}
+
+#[rustfmt::skip]
+const BADGES: [(&str, &str, &str, i64); 6] = [
+    ("Project Leader", "Leads one of the community's projects", "fa-crown", 100),
+    ("Chapter Leader", "Leads a local chapter", "fa-map-marker", 90),
+    ("Committee Member", "Serves on a committee", "fa-users", 80),
+    ("Staff", "Works for the foundation", "fa-id-badge", 70),
+    ("Top Contributor", "Among the most active contributors of the year", "fa-star", 50),
+    ("Speaker", "Spoke at a global event", "fa-microphone", 30),
+];
+
+pub(super) fn badges() -> Vec<Obj> {
+    BADGES
+        .iter()
+        .map(|&(n, d, c, w)| obj! { "name" => n, "description" => d, "css_class" => c, "weight" => w })
+        .collect()
+}
+
+/// Email on about a third of the members; badges on the leaders and a few more.
+pub(super) fn add_member_fields(
+    rng: &mut PyRandom,
+    members: &mut [Obj],
+    groups: [(&'static str, &[Obj]); 3],
+) {
+    let by_login: HashMap<String, usize> = members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.s("login").to_lowercase(), i))
+        .collect();
+    for (i, m) in members.iter_mut().enumerate() {
+        if i % 3 == 0 {
+            let email = format!("{}@users.example.org", m.s("login").to_lowercase());
+            m.set("email", email);
+        }
+    }
+    let mut holders: Vec<(String, Vec<&str>)> = Vec::new();
+    let mut give = |login: &str, badge: &'static str| {
+        if login.is_empty() {
+            return;
+        }
+        let login = login.to_lowercase();
+        let at = match holders.iter().position(|(l, _)| *l == login) {
+            Some(at) => at,
+            None => {
+                holders.push((login, Vec::new()));
+                holders.len() - 1
+            }
+        };
+        if !holders[at].1.contains(&badge) {
+            holders[at].1.push(badge);
+        }
+    };
+    for (kind, recs) in groups {
+        for r in recs {
+            for l in r.arr("leaders") {
+                if let J::Obj(l) = l {
+                    give(l.s("login"), kind);
+                }
+            }
+        }
+    }
+    for i in rng.sample_indices(70, 12) {
+        give(members[i].s("login"), "Top Contributor");
+    }
+    for i in rng.sample_indices(70, 5) {
+        give(members[i].s("login"), "Speaker");
+    }
+    for m in &members[..3] {
+        give(m.s("login"), "Staff");
+    }
+    for (login, badges) in holders {
+        if let Some(&i) = by_login.get(&login) {
+            members[i].set("badges", badges);
+        }
+    }
+}
+
+pub(super) fn add_organization_fields(rng: &mut PyRandom, organizations: &mut [Obj]) {
+    for o in organizations {
+        if o.truthy("is_affiliated") {
+            o.set("collaborators_count", 5 + rng.randrange(0, 400));
+            if rng.random() < 0.7 {
+                let email = format!("security@{}.example.org", o.s("login").to_lowercase());
+                o.set("email", email);
+            }
+        }
+    }
 }
