@@ -1,10 +1,9 @@
 //! The shim's JSON log line, written straight into one buffer.
 //!
 //! Every request logs one line (`roost::access`), so the line's cost is paid per
-//! request. tracing-subscriber's JSON formatter built it through serde's map
-//! serializer and a visitor per field: some 18,000 instructions a request, a quarter
-//! of the shim's own work for a pre-rendered file (callgrind, 2,000 requests). This
-//! formatter writes the same line (the same keys in the same order, the same
+//! request. tracing-subscriber's JSON formatter builds it through serde's map
+//! serializer and a visitor per field, a large part of the shim's own work for a
+//! pre-rendered file (bench/RESULTS.md). This formatter writes the same line (the same keys in the same order, the same
 //! escaping and numbers, as the test below checks against tracing-subscriber's own
 //! output): `timestamp` (UTC, microseconds), `level`, the event's fields in order
 //! (`message` first), `target`.
