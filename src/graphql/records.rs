@@ -124,13 +124,13 @@ mod activity;
 mod cards;
 mod community;
 pub mod contributions;
-mod pages;
+mod members;
 pub mod relations;
 
 pub use activity::*;
 pub use cards::*;
 pub use community::*;
-pub use pages::*;
+pub use members::*;
 
 pub use crate::schema::code::graphql::{Milestone, Repository};
 pub use crate::schema::community::graphql::{

@@ -1,6 +1,6 @@
 //! The records of the code-hosting activity: repositories and their contributors,
-//! issues and their labels, milestones and releases, each with the columns it is read
-//! from.
+//! issues and their labels, pull requests, milestones and releases, each with the
+//! columns it is read from.
 
 use std::collections::HashMap;
 
@@ -8,7 +8,8 @@ use async_graphql::{SimpleObject, ID};
 
 use super::cards::{read_card, CARD_COLUMNS};
 use super::{
-    node_id, repo_key, Issue, Milestone, Repository, Table, User, REPO_JOINS, USER_COLUMNS,
+    node_id, repo_key, Issue, Milestone, PullRequest, Repository, Table, User, REPO_JOINS,
+    USER_COLUMNS,
 };
 use crate::catalog::short_key;
 use crate::graphql::db::Cols;
@@ -135,12 +136,20 @@ fn project_fields(project: Option<&(String, String)>) -> (Option<String>, Option
 }
 
 // ----------------------------------------------------------------------------------
-// Issues, milestones, releases
+// Issues, pull requests, milestones, releases
 
 impl Table for Issue {
     const TABLE: &'static str = "issues";
     /// The organization through the issue's own `organization_id`, so that the newest
     /// issues (and an organization's) are one walk of an `issues` index.
+    const JOINS: &'static str = " JOIN repositories r ON r.id = t.repository_id \
+         JOIN organizations o ON o.id = t.organization_id";
+}
+
+impl Table for PullRequest {
+    const TABLE: &'static str = "pull_requests";
+    /// The organization through the pull request's own `organization_id`, so that an
+    /// organization's newest pull requests are one walk of an index.
     const JOINS: &'static str = " JOIN repositories r ON r.id = t.repository_id \
          JOIN organizations o ON o.id = t.organization_id";
 }
