@@ -10,6 +10,7 @@ use super::{node_id, Chapter, HealthMetrics, Project, Table};
 use crate::graphql::db::Cols;
 use crate::schema::exposure::snapshot_counts;
 use crate::schema::Selected;
+use crate::selected;
 
 // ----------------------------------------------------------------------------------
 // Chapters, committees, leaders, channels
@@ -228,39 +229,18 @@ counts! {
 // ----------------------------------------------------------------------------------
 // Posts
 
-/// A post of the community's blog.
-#[derive(SimpleObject, Clone)]
-pub struct Post {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    pub title: String,
-    pub url: String,
-    pub author_name: String,
-    pub author_image_url: String,
-    pub published_at: String,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-impl Selected for Post {
-    const COLUMNS: &'static str = "t.title, t.url, t.url_lc, t.author_name, t.author_image_url, \
-        t.published_at, t.created_at, t.updated_at";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let title = c.get()?;
-        let url = c.get()?;
-        let url_lc: String = c.get()?;
-        Ok(Post {
-            node_id: node_id("Post", &url_lc),
-            title,
-            url,
-            author_name: c.get()?,
-            author_image_url: c.get()?,
-            published_at: c.ts()?,
-            created_at: c.ts()?,
-            updated_at: c.ts()?,
-        })
-    }
+selected! {
+    /// A post of the community's blog.
+    #[derive(SimpleObject, Clone)]
+    pub struct Post: node {
+        pub title: String = get("t.title"),
+        pub url: String = get("t.url"),
+        pub author_name: String = get("t.author_name"),
+        pub author_image_url: String = get("t.author_image_url"),
+        pub published_at: String = ts("t.published_at"),
+        pub created_at: String = ts("t.created_at"),
+        pub updated_at: String = ts("t.updated_at"),
+    } => keyed("Post", url)
 }
 
 // ----------------------------------------------------------------------------------

@@ -2,84 +2,55 @@
 //! they authored, each with the columns it is read from.
 
 use async_graphql::{SimpleObject, ID};
+use const_format::str_replace;
 
 use super::{node_id, Table};
 use crate::graphql::db::Cols;
 use crate::schema::Selected;
+use crate::selected;
 use crate::store::lc;
 
-/// A member (code-hosting user).
-#[derive(SimpleObject, Clone, Default)]
-#[graphql(complex)]
-pub struct User {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    #[graphql(skip)]
-    pub id: i64,
-    pub login: String,
-    pub name: String,
-    pub avatar_url: String,
-    pub url: String,
-    pub bio: String,
-    pub company: String,
-    pub location: String,
-    pub title: String,
-    pub twitter_username: String,
-    pub followers_count: i64,
-    pub following_count: i64,
-    pub public_repositories_count: i64,
-    pub created_at: String,
-    pub updated_at: String,
-    /// Public contact address; empty when the member lists none.
-    pub email: String,
-    /// The member sits on the current board of directors.
-    pub is_owasp_board_member: bool,
-    /// The member worked for the foundation.
-    pub is_former_owasp_staff: bool,
-    /// The member has mentored in a summer-of-code program.
-    pub is_gsoc_mentor: bool,
-    /// The member's professional-network page id; empty when none.
-    pub linkedin_page_id: String,
-    /// The member's first contribution to the community; null when unknown.
-    pub first_owasp_contribution_at: Option<String>,
+selected! {
+    /// A member (code-hosting user).
+    #[derive(SimpleObject, Clone, Default)]
+    #[graphql(complex)]
+    pub struct User: node, id {
+        pub login: String = get("t.login"),
+        pub name: String = get("t.name"),
+        pub avatar_url: String = get("t.avatar_url"),
+        pub url: String = get("t.url"),
+        pub bio: String = get("t.bio"),
+        pub company: String = get("t.company"),
+        pub location: String = get("t.location"),
+        pub title: String = get("t.title"),
+        pub twitter_username: String = get("t.twitter_username"),
+        pub followers_count: i64 = get("t.followers_count"),
+        pub following_count: i64 = get("t.following_count"),
+        pub public_repositories_count: i64 = get("t.public_repositories_count"),
+        pub created_at: String = ts("t.created_at"),
+        pub updated_at: String = ts("t.updated_at"),
+        /// Public contact address; empty when the member lists none.
+        pub email: String = get("t.email"),
+        /// The member sits on the current board of directors.
+        pub is_owasp_board_member: bool = get("t.is_owasp_board_member"),
+        /// The member worked for the foundation.
+        pub is_former_owasp_staff: bool = get("t.is_former_owasp_staff"),
+        /// The member has mentored in a summer-of-code program.
+        pub is_gsoc_mentor: bool = get("t.is_gsoc_mentor"),
+        /// The member's professional-network page id; empty when none.
+        pub linkedin_page_id: String = get("t.linkedin_page_id"),
+        /// The member's first contribution to the community; null when unknown.
+        pub first_owasp_contribution_at: Option<String> =
+            opt_ts("t.first_owasp_contribution_at"),
+    } => keyed("User", login)
 }
 
 impl Table for User {
     const TABLE: &'static str = "members";
 }
 
-impl Selected for User {
-    const COLUMNS: &'static str = user_cols!(t);
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = User {
-            node_id: ID(String::new()),
-            id: c.get()?,
-            login: c.get()?,
-            name: c.get()?,
-            avatar_url: c.get()?,
-            url: c.get()?,
-            bio: c.get()?,
-            company: c.get()?,
-            location: c.get()?,
-            title: c.get()?,
-            twitter_username: c.get()?,
-            followers_count: c.get()?,
-            following_count: c.get()?,
-            public_repositories_count: c.get()?,
-            created_at: c.ts()?,
-            updated_at: c.ts()?,
-            email: c.get()?,
-            is_owasp_board_member: c.get()?,
-            is_former_owasp_staff: c.get()?,
-            is_gsoc_mentor: c.get()?,
-            linkedin_page_id: c.get()?,
-            first_owasp_contribution_at: c.opt_ts()?,
-        };
-        rec.node_id = node_id("User", &lc(&rec.login));
-        Ok(rec)
-    }
-}
+/// [`User::COLUMNS`] over the alias `a`: a record's author joined to it.
+pub const AUTHOR_COLUMNS: &str = str_replace!(User::COLUMNS, "t.", "a.");
 
 impl User {
     /// A member's card from the columns `id, login, name, avatar_url`, the other
@@ -97,31 +68,18 @@ impl User {
     }
 }
 
-/// A badge a member holds.
-#[derive(SimpleObject, Clone)]
-pub struct Badge {
-    /// Opaque and stable: the badge's name.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    pub name: String,
-    pub description: String,
-    pub css_class: String,
-    pub weight: i64,
-}
-
-impl Selected for Badge {
-    /// Over `badges t`.
-    const COLUMNS: &'static str = "t.name, t.description, t.css_class, t.weight";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let name: String = c.get()?;
-        Ok(Badge {
-            node_id: node_id("Badge", &lc(&name)),
-            name,
-            description: c.get()?,
-            css_class: c.get()?,
-            weight: c.get()?,
-        })
-    }
+selected! {
+    /// A badge a member holds.
+    #[derive(SimpleObject, Clone)]
+    pub struct Badge {
+        /// Opaque and stable: the badge's name.
+        #[graphql(name = "id")]
+        pub node_id: ID = later(),
+        pub name: String = get("t.name"),
+        pub description: String = get("t.description"),
+        pub css_class: String = get("t.css_class"),
+        pub weight: i64 = get("t.weight"),
+    } => keyed("Badge", name)
 }
 
 counts! {
