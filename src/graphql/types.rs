@@ -123,15 +123,18 @@ async fn contribution_stats(
 ///
 /// - `count name = field;`: an `Int!` of the record's aggregate row, read by the
 ///   method and with the complexity the head names (`impl User(totals, "...")`);
-/// - `many name: T = Key, "cost";`: the children of the relation `Key(self.id)`
-///   (`one name: T = Key;`: the one child, or null);
+/// - `many name: T = Key, "cost";`: the children of the relation `Key(self.id)`, a
+///   `Vec` (`= Listed(Key)`: a [`Listed`] list); `one name: T = Key;`: the one child,
+///   or null;
 /// - `up_to name(limit = N): T = Key, "cost";`: the same with a nullable `limit`
-///   argument, `N` by default (`Key(self.id, limit)`); `T` a `Vec` or a [`Listed`];
+///   argument, `N` by default (`Key(self.id, limit)`);
 /// - `leaders(Leaders, Channels, Urls), "cost";`: `leaders`, `entityLeaders`,
 ///   `entityChannels` and `relatedUrls`, through those relations;
 /// - `contribution_data = Key;`, `contribution_stats = Key;`: the heat map of
 ///   [`contribution_data`] and [`contribution_stats`] over the relation `Key`;
 /// - `author;`: the record's author, by `author_id`.
+///
+/// The last three kinds call this file's helpers, so they serve this file only.
 ///
 /// The attribute (written `#[ComplexObject]`, taken as two token trees), every
 /// complexity that reads `child_complexity` and the `limit` argument's name come from
