@@ -25,7 +25,7 @@ use super::loaders::many;
 use super::query::{count, fetch, run};
 use super::records::relations::{children, window, ListKey};
 use super::records::{Issue, Milestone, Module, Program, PullRequest, Table, User, NEWEST_FIRST};
-use super::types::{limit_cost, limit_or, list_cost, many_up_to, TYPICAL_LIST};
+use super::types::{limit_cost, limit_or, list_cost, many_up_to, resolved, TYPICAL_LIST};
 use crate::schema::Selected;
 use crate::store::lc;
 
@@ -116,28 +116,21 @@ impl ListKey for ProgramMilestones {
     }
 }
 
-#[ComplexObject]
-impl Program {
-    /// The program's admins, by login.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn admins(&self, ctx: &Context<'_>) -> Result<Vec<User>> {
-        many(ctx, ProgramAdmins(self.id)).await
-    }
+resolved! {
+    #[ComplexObject]
+    impl Program {
+        /// The program's admins, by login.
+        many admins: Vec<User> = ProgramAdmins, "list_cost(TYPICAL_LIST, child_complexity)";
 
-    /// The newest open milestones of the repositories of the program's modules'
-    /// projects.
-    #[graphql(complexity = "limit_cost(limit, 5, child_complexity)")]
-    async fn recent_milestones(
-        &self,
-        ctx: &Context<'_>,
-        #[graphql(default = 5)] limit: Option<i32>,
-    ) -> Result<Vec<Milestone>> {
-        many_up_to(ctx, limit, 5, |limit| ProgramMilestones(self.id, limit)).await
-    }
+        /// The newest open milestones of the repositories of the program's modules'
+        /// projects.
+        up_to recent_milestones(limit = 5): Vec<Milestone> = ProgramMilestones,
+            "limit_cost(limit, 5, child_complexity)";
 
-    /// The caller's role in the program: `null` for an anonymous caller.
-    async fn user_role(&self) -> Option<String> {
-        None
+        /// The caller's role in the program: `null` for an anonymous caller.
+        async fn user_role(&self) -> Option<String> {
+            None
+        }
     }
 }
 
@@ -179,118 +172,114 @@ fn offset_of(offset: Option<i32>) -> i64 {
     i64::from(offset.unwrap_or(0).max(0))
 }
 
-#[ComplexObject]
-impl Module {
-    /// The module's mentors, by login.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn mentors(&self, ctx: &Context<'_>) -> Result<Vec<User>> {
-        many(ctx, ModuleMentors(self.id)).await
-    }
+resolved! {
+    #[ComplexObject]
+    impl Module {
+        /// The module's mentors, by login.
+        many mentors: Vec<User> = ModuleMentors, "list_cost(TYPICAL_LIST, child_complexity)";
 
-    /// The module's mentees, by login.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn mentees(&self, ctx: &Context<'_>) -> Result<Vec<User>> {
-        many(ctx, ModuleMentees(self.id)).await
-    }
+        /// The module's mentees, by login.
+        many mentees: Vec<User> = ModuleMentees, "list_cost(TYPICAL_LIST, child_complexity)";
 
-    /// The pull requests of the module's project's repositories, newest first, from
-    /// `offset`.
-    #[graphql(complexity = "limit_cost(limit, 4, child_complexity)")]
-    async fn recent_pull_requests(
-        &self,
-        ctx: &Context<'_>,
-        #[graphql(default = 4)] limit: Option<i32>,
-        #[graphql(default = 0)] offset: Option<i32>,
-    ) -> Result<Vec<PullRequest>> {
-        let (Some(limit), Some(project)) = (limit_or(limit, 4), self.project_row) else {
-            return Ok(Vec::new());
-        };
-        let sql = format!(
-            "SELECT {} FROM {} t{} WHERE t.repository_id IN (SELECT pr.repository_id \
-               FROM project_repositories pr WHERE pr.project_id = ?1) \
-             ORDER BY {NEWEST_FIRST} LIMIT ?2 OFFSET ?3",
-            PullRequest::COLUMNS,
-            PullRequest::TABLE,
-            PullRequest::JOINS,
-        );
-        let args = vec![
-            Value::Integer(project),
-            Value::Integer(limit),
-            Value::Integer(offset_of(offset)),
-        ];
-        fetch(ctx, sql, args).await
-    }
+        /// The pull requests of the module's project's repositories, newest first, from
+        /// `offset`.
+        #[graphql(complexity = "limit_cost(limit, 4, child_complexity)")]
+        async fn recent_pull_requests(
+            &self,
+            ctx: &Context<'_>,
+            #[graphql(default = 4)] limit: Option<i32>,
+            #[graphql(default = 0)] offset: Option<i32>,
+        ) -> Result<Vec<PullRequest>> {
+            let (Some(limit), Some(project)) = (limit_or(limit, 4), self.project_row) else {
+                return Ok(Vec::new());
+            };
+            let sql = format!(
+                "SELECT {} FROM {} t{} WHERE t.repository_id IN (SELECT pr.repository_id \
+                   FROM project_repositories pr WHERE pr.project_id = ?1) \
+                 ORDER BY {NEWEST_FIRST} LIMIT ?2 OFFSET ?3",
+                PullRequest::COLUMNS,
+                PullRequest::TABLE,
+                PullRequest::JOINS,
+            );
+            let args = vec![
+                Value::Integer(project),
+                Value::Integer(limit),
+                Value::Integer(offset_of(offset)),
+            ];
+            fetch(ctx, sql, args).await
+        }
 
-    /// The module's issues (its project's issues carrying one of its labels), most
-    /// recently updated first, from `offset`; with `label` (other than `all`) only
-    /// those carrying that label.
-    #[graphql(complexity = "limit_cost(limit, 20, child_complexity)")]
-    async fn issues(
-        &self,
-        ctx: &Context<'_>,
-        #[graphql(default = 20)] limit: Option<i32>,
-        #[graphql(default = 0)] offset: Option<i32>,
-        label: Option<String>,
-    ) -> Result<Vec<Issue>> {
-        let (Some(limit), Some((filter, mut args))) =
-            (limit_or(limit, 20), self.issue_filter(label))
-        else {
-            return Ok(Vec::new());
-        };
-        let sql = format!(
-            "SELECT {} FROM {} t{} WHERE {filter} \
-             ORDER BY t.updated_at DESC, t.id DESC LIMIT ?{} OFFSET ?{}",
-            Issue::COLUMNS,
-            Issue::TABLE,
-            Issue::JOINS,
-            args.len() + 1,
-            args.len() + 2,
-        );
-        args.push(Value::Integer(limit));
-        args.push(Value::Integer(offset_of(offset)));
-        fetch(ctx, sql, args).await
-    }
+        /// The module's issues (its project's issues carrying one of its labels), most
+        /// recently updated first, from `offset`; with `label` (other than `all`) only
+        /// those carrying that label.
+        #[graphql(complexity = "limit_cost(limit, 20, child_complexity)")]
+        async fn issues(
+            &self,
+            ctx: &Context<'_>,
+            #[graphql(default = 20)] limit: Option<i32>,
+            #[graphql(default = 0)] offset: Option<i32>,
+            label: Option<String>,
+        ) -> Result<Vec<Issue>> {
+            let (Some(limit), Some((filter, mut args))) =
+                (limit_or(limit, 20), self.issue_filter(label))
+            else {
+                return Ok(Vec::new());
+            };
+            let sql = format!(
+                "SELECT {} FROM {} t{} WHERE {filter} \
+                 ORDER BY t.updated_at DESC, t.id DESC LIMIT ?{} OFFSET ?{}",
+                Issue::COLUMNS,
+                Issue::TABLE,
+                Issue::JOINS,
+                args.len() + 1,
+                args.len() + 2,
+            );
+            args.push(Value::Integer(limit));
+            args.push(Value::Integer(offset_of(offset)));
+            fetch(ctx, sql, args).await
+        }
 
-    /// How many issues `issues` lists in all (with the same `label`).
-    async fn issues_count(&self, ctx: &Context<'_>, label: Option<String>) -> Result<i64> {
-        let Some((filter, args)) = self.issue_filter(label) else {
-            return Ok(0);
-        };
-        count(
-            ctx,
-            format!("SELECT COUNT(*) FROM issues t WHERE {filter}"),
-            args,
-        )
-        .await
-    }
+        /// How many issues `issues` lists in all (with the same `label`).
+        async fn issues_count(&self, ctx: &Context<'_>, label: Option<String>) -> Result<i64> {
+            let Some((filter, args)) = self.issue_filter(label) else {
+                return Ok(0);
+            };
+            count(
+                ctx,
+                format!("SELECT COUNT(*) FROM issues t WHERE {filter}"),
+                args,
+            )
+            .await
+        }
 
-    /// The names of the labels the module's issues carry, each once, sorted.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, 1)")]
-    async fn available_labels(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
-        let Some((filter, args)) = self.issue_filter(None) else {
-            return Ok(Vec::new());
-        };
-        let sql = format!(
-            "SELECT l.name FROM issue_labels il JOIN labels l ON l.id = il.label_id \
-             WHERE il.issue_id IN (SELECT t.id FROM issues t WHERE {filter}) \
-             GROUP BY l.name ORDER BY l.name"
-        );
-        run(ctx, move |conn| {
-            conn.rows(&sql, rusqlite::params_from_iter(args), |c| c.get())
-        })
-        .await
-    }
+        /// The names of the labels the module's issues carry, each once, sorted.
+        #[graphql(complexity = "list_cost(TYPICAL_LIST, 1)")]
+        async fn available_labels(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
+            let Some((filter, args)) = self.issue_filter(None) else {
+                return Ok(Vec::new());
+            };
+            let sql = format!(
+                "SELECT l.name FROM issue_labels il JOIN labels l ON l.id = il.label_id \
+                 WHERE il.issue_id IN (SELECT t.id FROM issues t WHERE {filter}) \
+                 GROUP BY l.name ORDER BY l.name"
+            );
+            run(ctx, move |conn| {
+                conn.rows(&sql, rusqlite::params_from_iter(args), |c| c.get())
+            })
+            .await
+        }
 
-    /// The caller's role in the module: `null` for an anonymous caller.
-    async fn user_role(&self) -> Option<String> {
-        None
-    }
+        /// The caller's role in the module: `null` for an anonymous caller.
+        async fn user_role(&self) -> Option<String> {
+            None
+        }
 
-    /// The deadline of the task of the module's issue `issueNumber`: only its mentee,
-    /// mentors and program admins, signed in, may read it.
-    async fn task_deadline(&self, issue_number: i32) -> Result<Option<String>> {
-        let _ = issue_number;
-        Err(unauthenticated("taskDeadline"))
+        /// The deadline of the task of the module's issue `issueNumber`: only its mentee,
+        /// mentors and program admins, signed in, may read it.
+        async fn task_deadline(&self, issue_number: i32) -> Result<Option<String>> {
+            let _ = issue_number;
+            Err(unauthenticated("taskDeadline"))
+        }
     }
 }
 

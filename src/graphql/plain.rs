@@ -29,6 +29,9 @@ use super::records::{
 
 /// A record type whose plain fields can be written directly.
 pub trait Plain: OutputType {
+    /// The Rust fields answered directly (checked against the schema by a test).
+    #[cfg(test)]
+    const FIELDS: &'static [&'static str];
     /// The value of the field `name` (with its own selection `set`), or `None` when
     /// the field is not plain on this record as it was read.
     fn plain(&self, name: &str, set: &SelectionSet) -> Option<Value>;
@@ -113,140 +116,61 @@ fn fields(set: &SelectionSet) -> impl Iterator<Item = Option<&Field>> {
     })
 }
 
-fn text(value: &str) -> Option<Value> {
-    Some(Value::String(value.to_owned()))
+/// A stored value as the GraphQL value async-graphql writes for it.
+trait PlainValue {
+    fn value(&self) -> Value;
 }
 
-fn opt_text(value: &Option<String>) -> Option<Value> {
-    Some(
-        value
-            .as_deref()
-            .map_or(Value::Null, |v| Value::String(v.to_owned())),
-    )
-}
-
-fn number(value: i64) -> Option<Value> {
-    Some(Value::Number(value.into()))
-}
-
-impl Plain for Release {
-    fn plain(&self, name: &str, set: &SelectionSet) -> Option<Value> {
-        match name {
-            "id" => text(&self.node_id),
-            "tagName" => text(&self.tag_name),
-            "name" => text(&self.name),
-            "description" => text(&self.description),
-            "url" => text(&self.url),
-            "isPreRelease" => Some(Value::Boolean(self.is_pre_release)),
-            "organizationName" => text(&self.organization_name),
-            "repositoryName" => text(&self.repository_name),
-            "projectName" => opt_text(&self.project_name),
-            "publishedAt" => opt_text(&self.published_at),
-            "createdAt" => text(&self.created_at),
-            // Plain only when the author was read with the release.
-            "author" => match self.author.as_ref()? {
-                Some(author) => object(author, set),
-                None => Some(Value::Null),
-            },
-            _ => None,
-        }
+impl PlainValue for String {
+    fn value(&self) -> Value {
+        Value::String(self.clone())
     }
 }
 
-impl Plain for User {
-    fn plain(&self, name: &str, _set: &SelectionSet) -> Option<Value> {
-        match name {
-            "id" => text(&self.node_id),
-            "login" => text(&self.login),
-            "name" => text(&self.name),
-            "avatarUrl" => text(&self.avatar_url),
-            "url" => text(&self.url),
-            "bio" => text(&self.bio),
-            "company" => text(&self.company),
-            "location" => text(&self.location),
-            "title" => text(&self.title),
-            "twitterUsername" => text(&self.twitter_username),
-            "followersCount" => number(self.followers_count),
-            "followingCount" => number(self.following_count),
-            "publicRepositoriesCount" => number(self.public_repositories_count),
-            "createdAt" => text(&self.created_at),
-            "updatedAt" => text(&self.updated_at),
-            "email" => text(&self.email),
-            _ => None,
-        }
+impl PlainValue for async_graphql::ID {
+    fn value(&self) -> Value {
+        Value::String(self.0.clone())
     }
 }
 
-fn flag(value: bool) -> Option<Value> {
-    Some(Value::Boolean(value))
-}
-
-impl Plain for Sponsor {
-    fn plain(&self, name: &str, _set: &SelectionSet) -> Option<Value> {
-        match name {
-            "id" => text(&self.node_id),
-            "key" => text(&self.key),
-            "name" => text(&self.name),
-            "sponsorType" => text(&self.sponsor_type),
-            "isMember" => flag(self.is_member),
-            "memberType" => text(&self.member_type),
-            "imageUrl" => text(&self.image_url),
-            "url" => text(&self.url),
-            "jobUrl" => text(&self.job_url),
-            "description" => text(&self.description),
-            _ => None,
-        }
+impl PlainValue for Option<String> {
+    fn value(&self) -> Value {
+        self.as_ref().map_or(Value::Null, String::value)
     }
 }
 
-impl Plain for Contributor {
-    fn plain(&self, name: &str, _set: &SelectionSet) -> Option<Value> {
-        match name {
-            "id" => text(&self.node_id),
-            "login" => text(&self.login),
-            "name" => text(&self.name),
-            "avatarUrl" => text(&self.avatar_url),
-            "contributionsCount" => number(self.contributions_count),
-            "projectKey" => opt_text(&self.project_key),
-            "projectName" => opt_text(&self.project_name),
-            _ => None,
-        }
+impl PlainValue for i64 {
+    fn value(&self) -> Value {
+        Value::Number((*self).into())
     }
 }
 
-impl Plain for Post {
-    fn plain(&self, name: &str, _set: &SelectionSet) -> Option<Value> {
-        match name {
-            "id" => text(&self.node_id),
-            "title" => text(&self.title),
-            "url" => text(&self.url),
-            "authorName" => text(&self.author_name),
-            "authorImageUrl" => text(&self.author_image_url),
-            "publishedAt" => text(&self.published_at),
-            "createdAt" => text(&self.created_at),
-            "updatedAt" => text(&self.updated_at),
-            _ => None,
-        }
+impl PlainValue for bool {
+    fn value(&self) -> Value {
+        Value::Boolean(*self)
     }
 }
 
-/// Latitude and longitude (floats) go through async-graphql.
-impl Plain for Event {
-    fn plain(&self, name: &str, _set: &SelectionSet) -> Option<Value> {
-        match name {
-            "id" => text(&self.node_id),
-            "key" => text(&self.key),
-            "name" => text(&self.name),
-            "category" => text(&self.category),
-            "startDate" => text(&self.start_date),
-            "endDate" => opt_text(&self.end_date),
-            "url" => opt_text(&self.url),
-            "description" => opt_text(&self.description),
-            "summary" => text(&self.summary),
-            "suggestedLocation" => text(&self.suggested_location),
-            _ => None,
+/// Whether `name`, a field's GraphQL name, is the Rust field `field`: its name in
+/// camelCase, as async-graphql names fields (`node_id` is every record's `id`).
+fn names(name: &str, field: &str) -> bool {
+    if field == "node_id" {
+        return name == "id";
+    }
+    let mut name = name.bytes();
+    let mut upper = false;
+    for b in field.bytes() {
+        if b == b'_' {
+            upper = true;
+            continue;
+        }
+        let expected = if upper { b.to_ascii_uppercase() } else { b };
+        upper = false;
+        if name.next() != Some(expected) {
+            return false;
         }
     }
+    name.next().is_none()
 }
 
 /// The author's card, when it was read with the record.
@@ -257,44 +181,147 @@ fn card(author: &Option<Option<User>>, set: &SelectionSet) -> Option<Value> {
     }
 }
 
-/// Labels are loaded: they go through async-graphql.
-impl Plain for Carded<Issue> {
-    fn plain(&self, name: &str, set: &SelectionSet) -> Option<Value> {
-        let issue = &self.record;
-        match name {
-            "id" => text(&issue.node_id),
-            "number" => number(issue.number),
-            "title" => text(&issue.title),
-            "state" => text(&issue.state),
-            "body" => text(&issue.body),
-            "url" => text(&issue.url),
-            "organizationName" => text(&issue.organization_name),
-            "repositoryName" => text(&issue.repository_name),
-            "createdAt" => text(&issue.created_at),
-            "updatedAt" => text(&issue.updated_at),
-            "author" => card(&self.author, set),
-            _ => None,
+/// The [`Plain`] implementation of a record type: the stored fields named, each
+/// answered under its GraphQL name (`[record]`: the fields of `self.record`, a record
+/// read with its author's card), and `with author` for a record whose author may have
+/// been read with it ([`card`]). A field left out (one that loads, a float) sends the
+/// list through async-graphql.
+macro_rules! plain {
+    ($ty:ty $([$record:ident])? { $($field:ident),+ $(,)? } $(with $author:ident)?) => {
+        impl Plain for $ty {
+            #[cfg(test)]
+            const FIELDS: &'static [&'static str] =
+                &[$(stringify!($field)),+ $(, stringify!($author))?];
+
+            fn plain(&self, name: &str, _set: &SelectionSet) -> Option<Value> {
+                let record = &self$(.$record)?;
+                $(
+                    if names(name, stringify!($field)) {
+                        return Some(record.$field.value());
+                    }
+                )+
+                $(
+                    if name == stringify!($author) {
+                        return card(&self.$author, _set);
+                    }
+                )?
+                None
+            }
         }
+    };
+}
+
+plain! {
+    Release {
+        node_id, tag_name, name, description, url, is_pre_release, organization_name,
+        repository_name, project_name, published_at, created_at,
+    }
+    with author
+}
+
+plain! {
+    User {
+        node_id, login, name, avatar_url, url, bio, company, location, title,
+        twitter_username, followers_count, following_count, public_repositories_count,
+        created_at, updated_at, email,
     }
 }
 
-impl Plain for Carded<PullRequest> {
-    fn plain(&self, name: &str, set: &SelectionSet) -> Option<Value> {
-        let pull = &self.record;
-        match name {
-            "id" => text(&pull.node_id),
-            "number" => number(pull.number),
-            "title" => text(&pull.title),
-            "state" => text(&pull.state),
-            "url" => text(&pull.url),
-            "organizationName" => text(&pull.organization_name),
-            "repositoryName" => text(&pull.repository_name),
-            "createdAt" => text(&pull.created_at),
-            "updatedAt" => text(&pull.updated_at),
-            "closedAt" => opt_text(&pull.closed_at),
-            "mergedAt" => opt_text(&pull.merged_at),
-            "author" => card(&self.author, set),
-            _ => None,
+plain! {
+    Sponsor {
+        node_id, key, name, sponsor_type, is_member, member_type, image_url, url, job_url,
+        description,
+    }
+}
+
+plain! {
+    Contributor {
+        node_id, login, name, avatar_url, contributions_count, project_key, project_name,
+    }
+}
+
+plain! {
+    Post {
+        node_id, title, url, author_name, author_image_url, published_at, created_at,
+        updated_at,
+    }
+}
+
+// Latitude and longitude (floats) go through async-graphql.
+plain! {
+    Event {
+        node_id, key, name, category, start_date, end_date, url, description, summary,
+        suggested_location,
+    }
+}
+
+// Labels are loaded: they go through async-graphql.
+plain! {
+    Carded<Issue> [record] {
+        node_id, number, title, state, body, url, organization_name, repository_name,
+        created_at, updated_at,
+    }
+    with author
+}
+
+plain! {
+    Carded<PullRequest> [record] {
+        node_id, number, title, state, url, organization_name, repository_name, created_at,
+        updated_at, closed_at, merged_at,
+    }
+    with author
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fields of `type name { ... }` in the schema's SDL.
+    fn sdl_fields(sdl: &str, name: &str) -> Vec<String> {
+        let start = sdl
+            .find(&format!("type {name} "))
+            .expect("the type is in the SDL");
+        let body = &sdl[start..start + sdl[start..].find('}').unwrap()];
+        body.lines()
+            .filter_map(|line| {
+                let field = line.trim().split(['(', ':']).next()?;
+                (line.starts_with('\t') && line.contains(':')).then(|| field.to_string())
+            })
+            .collect()
+    }
+
+    fn every_field_is_in_the_schema<T: Plain>() {
+        let sdl = crate::graphql::sdl();
+        let name = T::type_name();
+        let fields = sdl_fields(&sdl, &name);
+        for field in T::FIELDS {
+            assert!(
+                fields.iter().any(|f| names(f, field)),
+                "{name}.{field} is not a field of {name}: {fields:?}"
+            );
         }
+    }
+
+    #[test]
+    fn plain_fields_are_fields_of_their_types() {
+        every_field_is_in_the_schema::<Release>();
+        every_field_is_in_the_schema::<User>();
+        every_field_is_in_the_schema::<Sponsor>();
+        every_field_is_in_the_schema::<Contributor>();
+        every_field_is_in_the_schema::<Post>();
+        every_field_is_in_the_schema::<Event>();
+        every_field_is_in_the_schema::<Carded<Issue>>();
+        every_field_is_in_the_schema::<Carded<PullRequest>>();
+    }
+
+    #[test]
+    fn graphql_names_are_camel_case() {
+        assert!(names("id", "node_id"));
+        assert!(names("isPreRelease", "is_pre_release"));
+        assert!(names("login", "login"));
+        assert!(!names("nodeId", "node_id"));
+        assert!(!names("isPre", "is_pre_release"));
+        assert!(!names("isPreReleases", "is_pre_release"));
+        assert!(!names("is_pre_release", "is_pre_release"));
     }
 }

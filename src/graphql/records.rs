@@ -6,65 +6,6 @@
 //! What the API exposes (active chapters, published releases, ...) comes from
 //! [`crate::schema::exposure`], the same SQL the REST catalog uses.
 
-/// A member's columns over the table alias `$a`, in [`User`]'s order: the member's own
-/// record (`t`) or the author joined to another record (`a`).
-macro_rules! user_cols {
-    ($a:ident) => {
-        concat!(
-            stringify!($a),
-            ".id, ",
-            stringify!($a),
-            ".login, ",
-            stringify!($a),
-            ".name, ",
-            stringify!($a),
-            ".avatar_url, ",
-            stringify!($a),
-            ".url, ",
-            stringify!($a),
-            ".bio, ",
-            stringify!($a),
-            ".company, ",
-            stringify!($a),
-            ".location, ",
-            stringify!($a),
-            ".title, ",
-            stringify!($a),
-            ".twitter_username, ",
-            stringify!($a),
-            ".followers_count, ",
-            stringify!($a),
-            ".following_count, ",
-            stringify!($a),
-            ".public_repositories_count, ",
-            stringify!($a),
-            ".created_at, ",
-            stringify!($a),
-            ".updated_at, ",
-            stringify!($a),
-            ".email, ",
-            stringify!($a),
-            ".is_owasp_board_member, ",
-            stringify!($a),
-            ".is_former_owasp_staff, ",
-            stringify!($a),
-            ".is_gsoc_mentor, ",
-            stringify!($a),
-            ".linkedin_page_id, ",
-            stringify!($a),
-            ".first_owasp_contribution_at"
-        )
-    };
-}
-
-/// The joins of records in a repository: the repository `r` and its organization `o`.
-macro_rules! repo_joins {
-    () => {
-        " JOIN repositories r ON r.id = t.repository_id \
-         JOIN organizations o ON o.id = r.organization_id"
-    };
-}
-
 /// A record of counts read from one row, each field an `i64` column in the order of
 /// the fields (totals, sums, counts of new records).
 macro_rules! counts {
@@ -104,11 +45,8 @@ macro_rules! text {
     };
 }
 
-/// Columns in [`user_cols`], counted from its text.
-const USER_COLUMNS: usize = column_count(user_cols!(t));
-
 /// The columns of a select list without commas inside a column.
-const fn column_count(cols: &str) -> usize {
+pub(crate) const fn column_count(cols: &str) -> usize {
     let bytes = cols.as_bytes();
     let (mut i, mut n) = (0, 1);
     while i < bytes.len() {
@@ -124,13 +62,13 @@ mod activity;
 mod cards;
 mod community;
 pub mod contributions;
-mod pages;
+mod members;
 pub mod relations;
 
 pub use activity::*;
 pub use cards::*;
 pub use community::*;
-pub use pages::*;
+pub use members::*;
 
 pub use crate::schema::code::graphql::{Milestone, Repository};
 pub use crate::schema::community::graphql::{
@@ -154,7 +92,8 @@ pub trait Table: Record {
 }
 
 /// The joins of records in a repository: the repository `r` and its organization `o`.
-pub const REPO_JOINS: &str = repo_joins!();
+pub const REPO_JOINS: &str = " JOIN repositories r ON r.id = t.repository_id \
+     JOIN organizations o ON o.id = r.organization_id";
 
 /// The most records any list returns, whatever its `limit`.
 pub const MAX_LIMIT: i64 = 1000;

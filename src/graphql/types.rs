@@ -118,48 +118,175 @@ async fn contribution_stats(
     Ok(Json(Value::Object(map)))
 }
 
-/// The `#[ComplexObject]` impl of a record led by people, with chat channels and
-/// related links (chapters, committees, projects): its own `before` fields, the four
-/// fields they share (through the relations `$leaders`, `$channels` and `$urls`),
-/// then its own `after` fields, in that order in the schema. The attribute (written
-/// `#[ComplexObject]`, taken as two token trees) and the four fields' `cost` come
-/// from the caller: async-graphql declares `child_complexity` with the attribute's
-/// hygiene, and a complexity expression only sees it when written in the same place.
-macro_rules! with_leaders {
-    ($pound:tt $complex:tt impl $record:ident[$leaders:ident, $channels:ident, $urls:ident]
-     cost $cost:literal { $($before:tt)* } { $($after:tt)* }) => {
-        $pound $complex
-        impl $record {
-            $($before)*
-
+/// A record's `#[ComplexObject]` impl: its resolved fields, in schema order. An item
+/// is an `async fn` as usual, or one of the kinds of field records share:
+///
+/// - `count name = field;`: an `Int!` of the record's aggregate row, read by the
+///   method and with the complexity the head names (`impl User(totals, "...")`);
+/// - `many name: T = Key, "cost";`: the children of the relation `Key(self.id)`, a
+///   `Vec` (`= Listed(Key)`: a [`Listed`] list); `one name: T = Key;`: the one child,
+///   or null;
+/// - `up_to name(limit = N): T = Key, "cost";`: the same with a nullable `limit`
+///   argument, `N` by default (`Key(self.id, limit)`);
+/// - `leaders(Leaders, Channels, Urls), "cost";`: `leaders`, `entityLeaders`,
+///   `entityChannels` and `relatedUrls`, through those relations;
+/// - `contribution_data = Key;`, `contribution_stats = Key;`: the heat map of
+///   [`contribution_data`] and [`contribution_stats`] over the relation `Key`;
+/// - `author;`: the record's author, by `author_id`.
+///
+/// The last three kinds call this file's helpers, so they serve this file only.
+///
+/// The attribute (written `#[ComplexObject]`, taken as two token trees), every
+/// complexity that reads `child_complexity` and the `limit` argument's name come from
+/// the caller: async-graphql declares `child_complexity` with the attribute's hygiene,
+/// and a complexity expression only sees it (and the arguments) when written in the
+/// same place. The functions and types the fields call (`many`, `one`, `many_up_to`,
+/// `Listed`, `Context`, `Result`) are the caller's imports.
+macro_rules! resolved {
+    ($pound:tt $complex:tt impl $record:ident $(($agg:ident, $agg_cost:literal))?
+     { $($items:tt)* }) => {
+        resolved!(@munch [$pound $complex impl $record] [$($agg $agg_cost)?] [] $($items)*);
+    };
+    (@munch $head:tt [$agg:ident $agg_cost:literal] [$($done:tt)*]
+     $(#[$m:meta])* count $name:ident = $field:ident; $($rest:tt)*) => {
+        resolved!(@munch $head [$agg $agg_cost] [$($done)*
+            $(#[$m])*
+            #[graphql(complexity = $agg_cost)]
+            async fn $name(&self, ctx: &Context<'_>) -> Result<i64> {
+                Ok(self.$agg(ctx).await?.$field)
+            }
+        ] $($rest)*);
+    };
+    (@munch $head:tt $agg:tt [$($done:tt)*]
+     $(#[$m:meta])* many $name:ident: $ty:ty = Listed($key:path), $cost:literal;
+     $($rest:tt)*) => {
+        resolved!(@munch $head $agg [$($done)*
+            $(#[$m])*
+            #[graphql(complexity = $cost)]
+            async fn $name(&self, ctx: &Context<'_>) -> Result<$ty> {
+                Ok(Listed(many(ctx, $key(self.id)).await?))
+            }
+        ] $($rest)*);
+    };
+    (@munch $head:tt $agg:tt [$($done:tt)*]
+     $(#[$m:meta])* many $name:ident: $ty:ty = $key:path, $cost:literal; $($rest:tt)*) => {
+        resolved!(@munch $head $agg [$($done)*
+            $(#[$m])*
+            #[graphql(complexity = $cost)]
+            async fn $name(&self, ctx: &Context<'_>) -> Result<$ty> {
+                many(ctx, $key(self.id)).await
+            }
+        ] $($rest)*);
+    };
+    (@munch $head:tt $agg:tt [$($done:tt)*]
+     $(#[$m:meta])* one $name:ident: $ty:ty = $key:path; $($rest:tt)*) => {
+        resolved!(@munch $head $agg [$($done)*
+            $(#[$m])*
+            async fn $name(&self, ctx: &Context<'_>) -> Result<$ty> {
+                one(ctx, $key(self.id)).await
+            }
+        ] $($rest)*);
+    };
+    (@munch $head:tt $agg:tt [$($done:tt)*]
+     $(#[$m:meta])* up_to $name:ident($limit:ident = $default:literal): $ty:ty =
+     Listed($key:path), $cost:literal; $($rest:tt)*) => {
+        resolved!(@munch $head $agg [$($done)*
+            $(#[$m])*
+            #[graphql(complexity = $cost)]
+            async fn $name(
+                &self,
+                ctx: &Context<'_>,
+                #[graphql(default = $default)] $limit: Option<i32>,
+            ) -> Result<$ty> {
+                let key = |n| $key(self.id, n);
+                Ok(Listed(many_up_to(ctx, $limit, $default, key).await?))
+            }
+        ] $($rest)*);
+    };
+    (@munch $head:tt $agg:tt [$($done:tt)*]
+     $(#[$m:meta])* up_to $name:ident($limit:ident = $default:literal): $ty:ty = $key:path,
+     $cost:literal; $($rest:tt)*) => {
+        resolved!(@munch $head $agg [$($done)*
+            $(#[$m])*
+            #[graphql(complexity = $cost)]
+            async fn $name(
+                &self,
+                ctx: &Context<'_>,
+                #[graphql(default = $default)] $limit: Option<i32>,
+            ) -> Result<$ty> {
+                many_up_to(ctx, $limit, $default, |n| $key(self.id, n)).await
+            }
+        ] $($rest)*);
+    };
+    (@munch $head:tt $agg:tt [$($done:tt)*]
+     leaders($leaders:path, $channels:path, $urls:path), $cost:literal; $($rest:tt)*) => {
+        resolved!(@munch $head $agg [$($done)*
             /// Leader names, in display order.
             #[graphql(complexity = $cost)]
             async fn leaders(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
-                leader_names(many(ctx, l::$leaders(self.id)).await?)
+                leader_names(many(ctx, $leaders(self.id)).await?)
             }
 
             /// Leaders with their member accounts, in display order.
             #[graphql(complexity = $cost)]
             async fn entity_leaders(&self, ctx: &Context<'_>) -> Result<Vec<EntityLeader>> {
-                many(ctx, l::$leaders(self.id)).await
+                many(ctx, $leaders(self.id)).await
             }
 
             /// Chat channels, in display order.
             #[graphql(complexity = $cost)]
             async fn entity_channels(&self, ctx: &Context<'_>) -> Result<Vec<EntityChannel>> {
-                many(ctx, l::$channels(self.id)).await
+                many(ctx, $channels(self.id)).await
             }
 
             /// Related links, in display order.
             #[graphql(complexity = $cost)]
             async fn related_urls(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
-                texts(many(ctx, l::$urls(self.id)).await?)
+                texts(many(ctx, $urls(self.id)).await?)
             }
-
-            $($after)*
+        ] $($rest)*);
+    };
+    (@munch $head:tt $agg:tt [$($done:tt)*]
+     $(#[$m:meta])* contribution_data = $key:path; $($rest:tt)*) => {
+        resolved!(@munch $head $agg [$($done)*
+            $(#[$m])*
+            #[graphql(complexity = "CONTRIBUTIONS")]
+            async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
+                contribution_data(ctx, $key(self.id)).await
+            }
+        ] $($rest)*);
+    };
+    (@munch $head:tt $agg:tt [$($done:tt)*]
+     $(#[$m:meta])* contribution_stats = $key:path; $($rest:tt)*) => {
+        resolved!(@munch $head $agg [$($done)*
+            $(#[$m])*
+            #[graphql(complexity = "CONTRIBUTIONS")]
+            async fn contribution_stats(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
+                contribution_stats(ctx, $key(self.id)).await
+            }
+        ] $($rest)*);
+    };
+    (@munch $head:tt $agg:tt [$($done:tt)*] author; $($rest:tt)*) => {
+        resolved!(@munch $head $agg [$($done)*
+            async fn author(&self, ctx: &Context<'_>) -> Result<Option<User>> {
+                user(ctx, self.author_id).await
+            }
+        ] $($rest)*);
+    };
+    (@munch $head:tt $agg:tt [$($done:tt)*]
+     $(#[$m:meta])* async fn $name:ident $args:tt -> $ret:ty $body:block $($rest:tt)*) => {
+        resolved!(@munch $head $agg [$($done)*
+            $(#[$m])* async fn $name $args -> $ret $body
+        ] $($rest)*);
+    };
+    (@munch [$pound:tt $complex:tt impl $record:ident] $agg:tt [$($done:tt)*]) => {
+        $pound $complex
+        impl $record {
+            $($done)*
         }
     };
 }
+pub(crate) use resolved;
 
 // ----------------------------------------------------------------------------------
 // Chapters, committees, leaders
@@ -171,11 +298,9 @@ pub struct GeoLocation {
     pub lng: f64,
 }
 
-with_leaders! {
+resolved! {
     #[ComplexObject]
-    impl Chapter[ChapterLeaders, ChapterChannels, ChapterUrls]
-    cost "list_cost(TYPICAL_LIST, child_complexity)"
-    {
+    impl Chapter {
         /// Null when the chapter has no coordinates.
         async fn geo_location(&self) -> Option<GeoLocation> {
             Some(GeoLocation {
@@ -183,83 +308,51 @@ with_leaders! {
                 lng: self.longitude?,
             })
         }
-    }
-    {
+
+        leaders(l::ChapterLeaders, l::ChapterChannels, l::ChapterUrls),
+            "list_cost(TYPICAL_LIST, child_complexity)";
+
         /// Members by their contributions summed over the repositories linked to the
         /// chapter, most first (as `topContributors(chapter:)`).
-        #[graphql(complexity = "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)")]
-        async fn top_contributors(
-            &self,
-            ctx: &Context<'_>,
-            #[graphql(default = 24)] limit: Option<i32>,
-        ) -> Result<Listed<Contributor>> {
-            let key = |limit| l::ChapterContributors(self.id, limit);
-            Ok(Listed(many_up_to(ctx, limit, 24, key).await?))
-        }
+        up_to top_contributors(limit = 24): Listed<Contributor> =
+            Listed(l::ChapterContributors),
+            "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)";
 
         /// Issues, pull requests and published releases created in the repositories
         /// linked to the chapter, per day (see `Project.contributionData`).
-        #[graphql(complexity = "CONTRIBUTIONS")]
-        async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
-            contribution_data(ctx, l::ChapterContributions(self.id)).await
-        }
+        contribution_data = l::ChapterContributions;
 
         /// `contributionData` summed by kind.
-        #[graphql(complexity = "CONTRIBUTIONS")]
-        async fn contribution_stats(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
-            contribution_stats(ctx, l::ChapterContributions(self.id)).await
-        }
+        contribution_stats = l::ChapterContributions;
     }
 }
 
-with_leaders! {
+resolved! {
     #[ComplexObject]
-    impl Committee[CommitteeLeaders, CommitteeChannels, CommitteeUrls]
-    cost "list_cost(TYPICAL_LIST, child_complexity)"
-    {
-    }
-    {
+    impl Committee(totals, "COMMITTEE_TOTALS") {
+        leaders(l::CommitteeLeaders, l::CommitteeChannels, l::CommitteeUrls),
+            "list_cost(TYPICAL_LIST, child_complexity)";
+
         /// Sum of the contributor counts of the committee's repositories.
-        #[graphql(complexity = "COMMITTEE_TOTALS")]
-        async fn contributors_count(&self, ctx: &Context<'_>) -> Result<i64> {
-            Ok(self.totals(ctx).await?.contributors)
-        }
+        count contributors_count = contributors;
 
         /// Sum of the fork counts of the committee's repositories.
-        #[graphql(complexity = "COMMITTEE_TOTALS")]
-        async fn forks_count(&self, ctx: &Context<'_>) -> Result<i64> {
-            Ok(self.totals(ctx).await?.forks)
-        }
+        count forks_count = forks;
 
         /// Issues (open and closed) of the committee's repositories.
-        #[graphql(complexity = "COMMITTEE_TOTALS")]
-        async fn issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
-            Ok(self.totals(ctx).await?.issues)
-        }
+        count issues_count = issues;
 
         /// Repositories linked to the committee.
-        #[graphql(complexity = "COMMITTEE_TOTALS")]
-        async fn repositories_count(&self, ctx: &Context<'_>) -> Result<i64> {
-            Ok(self.totals(ctx).await?.repositories)
-        }
+        count repositories_count = repositories;
 
         /// Sum of the star counts of the committee's repositories.
-        #[graphql(complexity = "COMMITTEE_TOTALS")]
-        async fn stars_count(&self, ctx: &Context<'_>) -> Result<i64> {
-            Ok(self.totals(ctx).await?.stars)
-        }
+        count stars_count = stars;
 
         /// Members by their contributions summed over the repositories linked to the
         /// committee, most first (as `topContributors(committee:)`).
-        #[graphql(complexity = "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)")]
-        async fn top_contributors(
-            &self,
-            ctx: &Context<'_>,
-            #[graphql(default = 24)] limit: Option<i32>,
-        ) -> Result<Listed<Contributor>> {
-            let key = |limit| l::CommitteeContributors(self.id, limit);
-            Ok(Listed(many_up_to(ctx, limit, 24, key).await?))
-        }
+        up_to top_contributors(limit = 24): Listed<Contributor> =
+            Listed(l::CommitteeContributors),
+            "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)";
     }
 }
 
@@ -289,16 +382,11 @@ fn leader_names(leaders: Vec<EntityLeader>) -> Result<Vec<String>> {
 // ----------------------------------------------------------------------------------
 // Projects
 
-with_leaders! {
+resolved! {
     #[ComplexObject]
-    impl Project[ProjectLeaders, ProjectChannels, ProjectUrls]
-    cost "list_cost(TYPICAL_LIST, child_complexity)"
-    {
+    impl Project(totals, "cost::TOTALS") {
         /// Issues (open and closed) of the project's repositories.
-        #[graphql(complexity = "cost::TOTALS")]
-        async fn issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
-            Ok(self.totals(ctx).await?.issues)
-        }
+        count issues_count = issues;
 
         /// The languages of the project's repositories, each once, sorted.
         #[graphql(complexity = "PROJECT_UNION")]
@@ -314,83 +402,49 @@ with_leaders! {
 
         /// Members by their contributions summed over the project's repositories, most
         /// first (as `topContributors(project:)`).
-        #[graphql(complexity = "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)")]
-        async fn top_contributors(
-            &self,
-            ctx: &Context<'_>,
-            #[graphql(default = 24)] limit: Option<i32>,
-        ) -> Result<Listed<Contributor>> {
-            let key = |limit| l::ProjectContributors(self.id, limit);
-            Ok(Listed(many_up_to(ctx, limit, 24, key).await?))
-        }
+        up_to top_contributors(limit = 24): Listed<Contributor> =
+            Listed(l::ProjectContributors),
+            "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)";
 
         /// Issues, pull requests and published releases created in the project's
         /// repositories, per day (`{"YYYY-MM-DD": count}`) over the 365 days ending on the
         /// day of the dataset's newest issue, pull request or release; days without any
         /// are left out.
-        #[graphql(complexity = "CONTRIBUTIONS")]
-        async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
-            contribution_data(ctx, l::ProjectContributions(self.id)).await
-        }
+        contribution_data = l::ProjectContributions;
 
         /// `contributionData` summed by kind: `{"commits", "issues", "pullRequests",
         /// "releases", "total"}`.
-        #[graphql(complexity = "CONTRIBUTIONS")]
-        async fn contribution_stats(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
-            contribution_stats(ctx, l::ProjectContributions(self.id)).await
-        }
+        contribution_stats = l::ProjectContributions;
 
         /// Sum of the contributor counts of the project's repositories.
-        #[graphql(complexity = "cost::TOTALS")]
-        async fn contributors_count(&self, ctx: &Context<'_>) -> Result<i64> {
-            Ok(self.totals(ctx).await?.contributors)
-        }
+        count contributors_count = contributors;
 
         /// Sum of the open issue counts of the project's repositories.
-        #[graphql(complexity = "cost::TOTALS")]
-        async fn open_issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
-            Ok(self.totals(ctx).await?.open_issues)
-        }
+        count open_issues_count = open_issues;
 
-        #[graphql(complexity = "cost::TOTALS")]
-        async fn repositories_count(&self, ctx: &Context<'_>) -> Result<i64> {
-            Ok(self.totals(ctx).await?.repositories)
-        }
+        count repositories_count = repositories;
 
         /// The project's repositories, most stars first.
-        #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-        async fn repositories(&self, ctx: &Context<'_>) -> Result<Vec<Repository>> {
-            many(ctx, l::ProjectRepositories(self.id)).await
-        }
+        many repositories: Vec<Repository> = l::ProjectRepositories,
+            "list_cost(TYPICAL_LIST, child_complexity)";
 
         /// The 5 newest issues of the project's repositories.
-        #[graphql(complexity = "list_cost(5, child_complexity)")]
-        async fn recent_issues(&self, ctx: &Context<'_>) -> Result<Vec<Issue>> {
-            many(ctx, l::ProjectIssues(self.id)).await
-        }
+        many recent_issues: Vec<Issue> = l::ProjectIssues, "list_cost(5, child_complexity)";
 
         /// The 5 most recently published releases of the project's repositories.
-        #[graphql(complexity = "list_cost(5, child_complexity)")]
-        async fn recent_releases(&self, ctx: &Context<'_>) -> Result<Vec<Release>> {
-            many(ctx, l::ProjectReleases(self.id)).await
-        }
+        many recent_releases: Vec<Release> = l::ProjectReleases,
+            "list_cost(5, child_complexity)";
 
         /// The newest milestones of the project's repositories.
-        #[graphql(complexity = "limit_cost(limit, 5, child_complexity)")]
-        async fn recent_milestones(
-            &self,
-            ctx: &Context<'_>,
-            #[graphql(default = 5)] limit: Option<i32>,
-        ) -> Result<Vec<Milestone>> {
-            many_up_to(ctx, limit, 5, |limit| l::ProjectMilestones(self.id, limit)).await
-        }
-    }
-    {
+        up_to recent_milestones(limit = 5): Vec<Milestone> = l::ProjectMilestones,
+            "limit_cost(limit, 5, child_complexity)";
+
+        leaders(l::ProjectLeaders, l::ProjectChannels, l::ProjectUrls),
+            "list_cost(TYPICAL_LIST, child_complexity)";
+
         /// The 5 newest pull requests of the project's repositories.
-        #[graphql(complexity = "list_cost(5, child_complexity)")]
-        async fn recent_pull_requests(&self, ctx: &Context<'_>) -> Result<Vec<PullRequest>> {
-            many(ctx, l::ProjectPullRequests(self.id)).await
-        }
+        many recent_pull_requests: Vec<PullRequest> = l::ProjectPullRequests,
+            "list_cost(5, child_complexity)";
 
         /// The project's newest health measurement; null when it has none.
         async fn health_metrics_latest(&self, ctx: &Context<'_>) -> Result<Option<HealthMetrics>> {
@@ -401,14 +455,8 @@ with_leaders! {
         }
 
         /// The project's health measurements, newest first.
-        #[graphql(complexity = "limit_cost(limit, 30, child_complexity)")]
-        async fn health_metrics_list(
-            &self,
-            ctx: &Context<'_>,
-            #[graphql(default = 30)] limit: Option<i32>,
-        ) -> Result<Vec<HealthMetrics>> {
-            many_up_to(ctx, limit, 30, |limit| l::ProjectHealthMetrics(self.id, limit)).await
-        }
+        up_to health_metrics_list(limit = 30): Vec<HealthMetrics> = l::ProjectHealthMetrics,
+            "limit_cost(limit, 30, child_complexity)";
     }
 }
 
@@ -438,101 +486,79 @@ impl Organization {
     }
 }
 
-#[ComplexObject]
-impl Repository {
-    /// The owning organization; null when it is not affiliated with the community
-    /// (such organizations are not part of the API).
-    async fn organization(&self, ctx: &Context<'_>) -> Result<Option<Organization>> {
-        one(ctx, l::OrganizationById(self.organization_id)).await
-    }
+resolved! {
+    #[ComplexObject]
+    impl Repository {
+        /// The owning organization; null when it is not affiliated with the community
+        /// (such organizations are not part of the API).
+        async fn organization(&self, ctx: &Context<'_>) -> Result<Option<Organization>> {
+            one(ctx, l::OrganizationById(self.organization_id)).await
+        }
 
-    /// The repository's size in kilobytes, as the code host reports it; null when the
-    /// dataset does not say.
-    async fn size(&self) -> Option<i64> {
-        self.size
-    }
+        /// The repository's size in kilobytes, as the code host reports it; null when the
+        /// dataset does not say.
+        async fn size(&self) -> Option<i64> {
+            self.size
+        }
 
-    /// The active project the repository belongs to (the first one, if several).
-    async fn project(&self, ctx: &Context<'_>) -> Result<Option<Project>> {
-        one(ctx, l::ProjectOfRepository(self.id)).await
-    }
+        /// The active project the repository belongs to (the first one, if several).
+        one project: Option<Project> = l::ProjectOfRepository;
 
-    /// The 5 newest issues.
-    #[graphql(complexity = "list_cost(5, child_complexity)")]
-    async fn issues(&self, ctx: &Context<'_>) -> Result<Vec<Issue>> {
-        many(ctx, l::RepositoryIssues(self.id)).await
-    }
+        /// The 5 newest issues.
+        many issues: Vec<Issue> = l::RepositoryIssues, "list_cost(5, child_complexity)";
 
-    /// The 5 most recently published releases.
-    #[graphql(complexity = "list_cost(5, child_complexity)")]
-    async fn releases(&self, ctx: &Context<'_>) -> Result<Vec<Release>> {
-        many(ctx, l::RepositoryReleases(self.id)).await
-    }
+        /// The 5 most recently published releases.
+        many releases: Vec<Release> = l::RepositoryReleases, "list_cost(5, child_complexity)";
 
-    /// The newest milestones.
-    #[graphql(complexity = "limit_cost(limit, 5, child_complexity)")]
-    async fn recent_milestones(
-        &self,
-        ctx: &Context<'_>,
-        #[graphql(default = 5)] limit: Option<i32>,
-    ) -> Result<Vec<Milestone>> {
-        many_up_to(ctx, limit, 5, |limit| {
-            l::RepositoryMilestones(self.id, limit)
-        })
-        .await
-    }
+        /// The newest milestones.
+        up_to recent_milestones(limit = 5): Vec<Milestone> = l::RepositoryMilestones,
+            "limit_cost(limit, 5, child_complexity)";
 
-    /// Contributors by contributions, most first.
-    #[graphql(complexity = "limit_cost(limit, 24, child_complexity)")]
-    async fn top_contributors(
-        &self,
-        ctx: &Context<'_>,
-        #[graphql(default = 24)] limit: Option<i32>,
-    ) -> Result<Listed<Contributor>> {
-        let key = |limit| l::RepositoryContributors(self.id, limit);
-        Ok(Listed(many_up_to(ctx, limit, 24, key).await?))
+        /// Contributors by contributions, most first.
+        up_to top_contributors(limit = 24): Listed<Contributor> =
+            Listed(l::RepositoryContributors), "limit_cost(limit, 24, child_complexity)";
     }
 }
 
 // ----------------------------------------------------------------------------------
-// Issues, milestones, releases
+// Issues, pull requests, milestones, releases
 
-#[ComplexObject]
-impl Issue {
-    async fn author(&self, ctx: &Context<'_>) -> Result<Option<User>> {
-        user(ctx, self.author_id).await
-    }
+resolved! {
+    #[ComplexObject]
+    impl Issue {
+        author;
 
-    /// Label names, in the order shown on the issue.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn labels(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
-        let labels = many(ctx, l::LabelsOfIssue(self.id)).await?;
-        Ok(labels.into_iter().map(|l| l.0).collect())
-    }
-}
-
-#[ComplexObject]
-impl PullRequest {
-    async fn author(&self, ctx: &Context<'_>) -> Result<Option<User>> {
-        user(ctx, self.author_id).await
-    }
-}
-
-#[ComplexObject]
-impl Milestone {
-    async fn author(&self, ctx: &Context<'_>) -> Result<Option<User>> {
-        user(ctx, self.author_id).await
-    }
-
-    /// Closed issues as a percentage of all the milestone's issues, 2 decimals; 0 when
-    /// it has none.
-    async fn progress(&self) -> f64 {
-        let total = self.open_issues_count + self.closed_issues_count;
-        if total <= 0 {
-            return 0.0;
+        /// Label names, in the order shown on the issue.
+        #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
+        async fn labels(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
+            let labels = many(ctx, l::LabelsOfIssue(self.id)).await?;
+            Ok(labels.into_iter().map(|l| l.0).collect())
         }
-        let percent = self.closed_issues_count as f64 * 100.0 / total as f64;
-        (percent * 100.0).round() / 100.0
+    }
+}
+
+resolved! {
+    #[ComplexObject]
+    impl PullRequest {
+        author;
+    }
+}
+
+resolved! {
+    #[ComplexObject]
+    impl Milestone {
+        author;
+
+        /// Closed issues as a percentage of all the milestone's issues, 2 decimals; 0 when
+        /// it has none.
+        async fn progress(&self) -> f64 {
+            let total = self.open_issues_count + self.closed_issues_count;
+            if total <= 0 {
+                return 0.0;
+            }
+            let percent = self.closed_issues_count as f64 * 100.0 / total as f64;
+            (percent * 100.0).round() / 100.0
+        }
     }
 }
 
@@ -549,55 +575,33 @@ impl Release {
 // ----------------------------------------------------------------------------------
 // Users
 
-#[ComplexObject]
-impl User {
-    /// Issues the member opened.
-    #[graphql(complexity = "cost::TOTALS")]
-    async fn issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.totals(ctx).await?.issues)
-    }
+resolved! {
+    #[ComplexObject]
+    impl User(totals, "cost::TOTALS") {
+        /// Issues the member opened.
+        count issues_count = issues;
 
-    /// Published releases the member authored.
-    #[graphql(complexity = "cost::TOTALS")]
-    async fn releases_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.totals(ctx).await?.releases)
-    }
+        /// Published releases the member authored.
+        count releases_count = releases;
 
-    /// The member's contributions summed over every repository.
-    #[graphql(complexity = "cost::TOTALS")]
-    async fn contributions_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.totals(ctx).await?.contributions)
-    }
+        /// The member's contributions summed over every repository.
+        count contributions_count = contributions;
 
-    /// The member's badges, lightest weight first, then by name.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn badges(&self, ctx: &Context<'_>) -> Result<Vec<Badge>> {
-        many(ctx, l::UserBadges(self.id)).await
-    }
+        /// The member's badges, lightest weight first, then by name.
+        many badges: Vec<Badge> = l::UserBadges, "list_cost(TYPICAL_LIST, child_complexity)";
 
-    /// Issues, pull requests and published releases the member authored, per day,
-    /// over the same 365 days as `Project.contributionData`.
-    #[graphql(complexity = "CONTRIBUTIONS")]
-    async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
-        contribution_data(ctx, l::UserContributions(self.id)).await
-    }
+        /// Issues, pull requests and published releases the member authored, per day,
+        /// over the same 365 days as `Project.contributionData`.
+        contribution_data = l::UserContributions;
 
-    /// `contributionData` summed by kind.
-    #[graphql(complexity = "CONTRIBUTIONS")]
-    async fn contribution_stats(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
-        contribution_stats(ctx, l::UserContributions(self.id)).await
+        /// `contributionData` summed by kind.
+        contribution_stats = l::UserContributions;
     }
 }
 
 impl User {
     async fn totals(&self, ctx: &Context<'_>) -> Result<UserTotals> {
         one_or_zero(ctx, l::UserTotalsOf(self.id)).await
-    }
-}
-
-impl Snapshot {
-    async fn counts(&self, ctx: &Context<'_>) -> Result<SnapshotCounts> {
-        one_or_zero(ctx, l::SnapshotCountsOf(self.id)).await
     }
 }
 
@@ -611,67 +615,47 @@ async fn user(ctx: &Context<'_>, id: Option<i64>) -> Result<Option<User>> {
 // ----------------------------------------------------------------------------------
 // Snapshots
 
-#[ComplexObject]
+resolved! {
+    #[ComplexObject]
+    impl Snapshot(counts, "cost::TOTALS") {
+        count new_chapters_count = chapters;
+        count new_issues_count = issues;
+        count new_projects_count = projects;
+        count new_releases_count = releases;
+        count new_users_count = users;
+
+        /// Active chapters new in the snapshot, newest first.
+        many new_chapters: Vec<Chapter> = l::SnapshotChapters,
+            "list_cost(TYPICAL_LIST, child_complexity)";
+
+        /// The 100 newest issues new in the snapshot.
+        many new_issues: Vec<Issue> = l::SnapshotIssues, "list_cost(100, child_complexity)";
+
+        /// Active projects new in the snapshot, newest first.
+        many new_projects: Vec<Project> = l::SnapshotProjects,
+            "list_cost(TYPICAL_LIST, child_complexity)";
+
+        /// Published releases new in the snapshot, most recently published first.
+        #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
+        async fn new_releases(&self, ctx: &Context<'_>) -> Result<Listed<Release>> {
+            let releases = if authors_as_cards(&ctx.item.node.selection_set.node) {
+                let releases = many(ctx, l::SnapshotReleaseCards(self.id)).await?;
+                releases.into_iter().map(|r| r.0).collect()
+            } else {
+                let releases = many(ctx, l::SnapshotReleases(self.id)).await?;
+                releases.into_iter().map(|r| r.0).collect()
+            };
+            Ok(Listed(releases))
+        }
+
+        /// Members new in the snapshot, newest first.
+        many new_users: Listed<User> = Listed(l::SnapshotUsers),
+            "list_cost(TYPICAL_LIST, child_complexity)";
+    }
+}
+
 impl Snapshot {
-    #[graphql(complexity = "cost::TOTALS")]
-    async fn new_chapters_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.counts(ctx).await?.chapters)
-    }
-
-    #[graphql(complexity = "cost::TOTALS")]
-    async fn new_issues_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.counts(ctx).await?.issues)
-    }
-
-    #[graphql(complexity = "cost::TOTALS")]
-    async fn new_projects_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.counts(ctx).await?.projects)
-    }
-
-    #[graphql(complexity = "cost::TOTALS")]
-    async fn new_releases_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.counts(ctx).await?.releases)
-    }
-
-    #[graphql(complexity = "cost::TOTALS")]
-    async fn new_users_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(self.counts(ctx).await?.users)
-    }
-
-    /// Active chapters new in the snapshot, newest first.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn new_chapters(&self, ctx: &Context<'_>) -> Result<Vec<Chapter>> {
-        many(ctx, l::SnapshotChapters(self.id)).await
-    }
-
-    /// The 100 newest issues new in the snapshot.
-    #[graphql(complexity = "list_cost(100, child_complexity)")]
-    async fn new_issues(&self, ctx: &Context<'_>) -> Result<Vec<Issue>> {
-        many(ctx, l::SnapshotIssues(self.id)).await
-    }
-
-    /// Active projects new in the snapshot, newest first.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn new_projects(&self, ctx: &Context<'_>) -> Result<Vec<Project>> {
-        many(ctx, l::SnapshotProjects(self.id)).await
-    }
-
-    /// Published releases new in the snapshot, most recently published first.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn new_releases(&self, ctx: &Context<'_>) -> Result<Listed<Release>> {
-        let releases = if authors_as_cards(&ctx.item.node.selection_set.node) {
-            let releases = many(ctx, l::SnapshotReleaseCards(self.id)).await?;
-            releases.into_iter().map(|r| r.0).collect()
-        } else {
-            let releases = many(ctx, l::SnapshotReleases(self.id)).await?;
-            releases.into_iter().map(|r| r.0).collect()
-        };
-        Ok(Listed(releases))
-    }
-
-    /// Members new in the snapshot, newest first.
-    #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-    async fn new_users(&self, ctx: &Context<'_>) -> Result<Listed<User>> {
-        Ok(Listed(many(ctx, l::SnapshotUsers(self.id)).await?))
+    async fn counts(&self, ctx: &Context<'_>) -> Result<SnapshotCounts> {
+        one_or_zero(ctx, l::SnapshotCountsOf(self.id)).await
     }
 }

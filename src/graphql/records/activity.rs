@@ -1,6 +1,6 @@
 //! The records of the code-hosting activity: repositories and their contributors,
-//! issues and their labels, milestones and releases, each with the columns it is read
-//! from.
+//! issues and their labels, pull requests, milestones and releases, each with the
+//! columns it is read from.
 
 use std::collections::HashMap;
 
@@ -8,11 +8,13 @@ use async_graphql::{SimpleObject, ID};
 
 use super::cards::{read_card, CARD_COLUMNS};
 use super::{
-    node_id, repo_key, Issue, Milestone, Repository, Table, User, REPO_JOINS, USER_COLUMNS,
+    column_count, node_id, repo_key, Issue, Milestone, PullRequest, Repository, Table, User,
+    AUTHOR_COLUMNS, REPO_JOINS,
 };
 use crate::catalog::short_key;
 use crate::graphql::db::Cols;
 use crate::schema::{concatcp, Selected};
+use crate::selected;
 use crate::store::lc;
 
 // ----------------------------------------------------------------------------------
@@ -135,12 +137,20 @@ fn project_fields(project: Option<&(String, String)>) -> (Option<String>, Option
 }
 
 // ----------------------------------------------------------------------------------
-// Issues, milestones, releases
+// Issues, pull requests, milestones, releases
 
 impl Table for Issue {
     const TABLE: &'static str = "issues";
     /// The organization through the issue's own `organization_id`, so that the newest
     /// issues (and an organization's) are one walk of an `issues` index.
+    const JOINS: &'static str = " JOIN repositories r ON r.id = t.repository_id \
+         JOIN organizations o ON o.id = t.organization_id";
+}
+
+impl Table for PullRequest {
+    const TABLE: &'static str = "pull_requests";
+    /// The organization through the pull request's own `organization_id`, so that an
+    /// organization's newest pull requests are one walk of an index.
     const JOINS: &'static str = " JOIN repositories r ON r.id = t.repository_id \
          JOIN organizations o ON o.id = t.organization_id";
 }
@@ -157,78 +167,50 @@ impl Table for Milestone {
     const JOINS: &'static str = REPO_JOINS;
 }
 
-/// A published release.
-#[derive(SimpleObject, Clone)]
-#[graphql(complex)]
-pub struct Release {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    /// Case-sensitive; may contain `/`.
-    pub tag_name: String,
-    pub name: String,
-    /// Markdown.
-    pub description: String,
-    pub url: String,
-    pub is_pre_release: bool,
-    #[graphql(skip)]
-    pub author_id: Option<i64>,
-    /// The author when it was read with the release ([`AuthoredRelease`]): `None` when
-    /// it was not, `Some(None)` for a release without an author.
-    #[graphql(skip)]
-    pub author: Option<Option<User>>,
-    /// The login of the repository's organization.
-    pub organization_name: String,
-    pub repository_name: String,
-    /// The name of the active project the repository belongs to, if any.
-    pub project_name: Option<String>,
-    pub published_at: Option<String>,
-    pub created_at: String,
+selected! {
+    /// A published release.
+    #[derive(SimpleObject, Clone)]
+    #[graphql(complex)]
+    pub struct Release: node {
+        /// Case-sensitive; may contain `/`.
+        pub tag_name: String = get("t.tag_name"),
+        pub name: String = get("t.name"),
+        /// Markdown.
+        pub description: String = get("t.description"),
+        pub url: String = get("t.url"),
+        pub is_pre_release: bool = get("t.is_pre_release"),
+        #[graphql(skip)]
+        pub author_id: Option<i64> = get("t.author_id"),
+        /// The author when it was read with the release ([`AuthoredRelease`]): `None`
+        /// when it was not, `Some(None)` for a release without an author.
+        #[graphql(skip)]
+        pub author: Option<Option<User>> = later(),
+        /// The login of the repository's organization.
+        pub organization_name: String = get("o.login"),
+        pub repository_name: String = get("r.name"),
+        /// The name of the active project the repository belongs to, if any.
+        pub project_name: Option<String> = get(
+            "(SELECT p.name FROM project_repositories pr \
+              JOIN api_projects p ON p.id = pr.project_id \
+              WHERE pr.repository_id = t.repository_id ORDER BY pr.project_id LIMIT 1)"
+        ),
+        pub published_at: Option<String> = opt_ts("t.published_at"),
+        pub created_at: String = ts("t.created_at"),
+    } => release_id
+}
+
+/// A release's node id, from its organization, repository and tag (kept as it is:
+/// tags are case-sensitive).
+fn release_id(rec: &mut Release, _: &mut Cols) -> rusqlite::Result<()> {
+    let tag = format!("@{}", rec.tag_name);
+    let key = repo_key(&rec.organization_name, &rec.repository_name, &tag);
+    rec.node_id = node_id("Release", &key);
+    Ok(())
 }
 
 impl Table for Release {
     const TABLE: &'static str = "api_releases";
     const JOINS: &'static str = REPO_JOINS;
-}
-
-/// The columns of a [`Release`].
-macro_rules! release_cols {
-    () => {
-        "t.tag_name, t.name, t.description, t.url, t.is_pre_release, t.author_id, o.login, \
-             r.name, \
-             (SELECT p.name FROM project_repositories pr JOIN api_projects p ON p.id = pr.project_id \
-              WHERE pr.repository_id = t.repository_id \
-              ORDER BY pr.project_id LIMIT 1), t.published_at, t.created_at"
-    };
-}
-
-impl Selected for Release {
-    const COLUMNS: &'static str = release_cols!();
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = Release {
-            node_id: ID(String::new()),
-            tag_name: c.get()?,
-            name: c.get()?,
-            description: c.get()?,
-            url: c.get()?,
-            is_pre_release: c.get()?,
-            author_id: c.get()?,
-            author: None,
-            organization_name: c.get()?,
-            repository_name: c.get()?,
-            project_name: c.get()?,
-            published_at: c.opt_ts()?,
-            created_at: c.ts()?,
-        };
-        // Tags are case-sensitive: the tag is kept as it is.
-        let key = repo_key(
-            &rec.organization_name,
-            &rec.repository_name,
-            &format!("@{}", rec.tag_name),
-        );
-        rec.node_id = node_id("Release", &key);
-        Ok(rec)
-    }
 }
 
 /// A release read with its author (the member joined as `a`), for lists long enough
@@ -240,20 +222,23 @@ pub struct AuthoredRelease(pub Release);
 /// The join of a record's author `a`, after its repository's.
 pub const AUTHOR_JOIN: &str = " LEFT JOIN members a ON a.id = t.author_id";
 
+/// The columns of [`AUTHOR_COLUMNS`], skipped for a release without an author.
+const AUTHOR_COLUMN_COUNT: usize = column_count(AUTHOR_COLUMNS);
+
 impl Table for AuthoredRelease {
     const TABLE: &'static str = "api_releases";
-    const JOINS: &'static str =
-        concat!(repo_joins!(), " LEFT JOIN members a ON a.id = t.author_id");
+    const JOINS: &'static str = concatcp!(REPO_JOINS, AUTHOR_JOIN);
 }
 
 impl Selected for AuthoredRelease {
-    const COLUMNS: &'static str = concat!(release_cols!(), ", a.id IS NOT NULL, ", user_cols!(a));
+    const COLUMNS: &'static str =
+        concatcp!(Release::COLUMNS, ", a.id IS NOT NULL, ", AUTHOR_COLUMNS);
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let mut release = Release::read(c)?;
         let author = if c.get::<bool>()? {
             Some(User::read(c)?)
         } else {
-            c.skip(USER_COLUMNS);
+            c.skip(AUTHOR_COLUMN_COUNT);
             None
         };
         release.author = Some(author);
@@ -275,7 +260,7 @@ impl Table for CardRelease {
 }
 
 impl Selected for CardRelease {
-    const COLUMNS: &'static str = concatcp!(release_cols!(), CARD_COLUMNS);
+    const COLUMNS: &'static str = concatcp!(Release::COLUMNS, CARD_COLUMNS);
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let mut release = Release::read(c)?;
         release.author = Some(read_card(c)?);

@@ -1,18 +1,74 @@
-//! The records of the community: chapters, committees and their leaders, events,
-//! sponsors, projects, affiliated organizations, members, snapshots and the overall
-//! totals, each with the columns it is read from.
+//! The records of the community: chapters, committees and projects with their leaders
+//! and chat channels, project health measurements, affiliated organizations,
+//! snapshots, blog posts and the overall totals, each with the columns it is read
+//! from. Events and sponsors are declared whole in [`crate::schema::community`];
+//! members and their badges are in [`super::members`].
 
 use async_graphql::{SimpleObject, ID};
 
-use super::pages::{entry_cols, entry_id};
-use super::{node_id, Chapter, Project, Table};
+use super::{node_id, Chapter, HealthMetrics, Project, Table};
 use crate::graphql::db::Cols;
 use crate::schema::exposure::snapshot_counts;
 use crate::schema::Selected;
-use crate::store::lc;
+use crate::selected;
 
 // ----------------------------------------------------------------------------------
-// Chapters, committees, leaders
+// Chapters, committees, leaders, channels
+
+/// The columns of an entry's id in an entity's list ([`entry_id`]), over a row `t`
+/// with `entity_kind`, `position` and `entity_id` (leaders, channels): the kind, the
+/// position, and the key (in lower case) of the chapter, committee or project (the
+/// year of a board).
+macro_rules! entry_cols {
+    () => {
+        "t.entity_kind, t.position, CASE t.entity_kind \
+            WHEN 'chapter' THEN (SELECT e.key_lc FROM api_chapters e WHERE e.id = t.entity_id) \
+            WHEN 'committee' THEN (SELECT e.key_lc FROM api_committees e WHERE e.id = t.entity_id) \
+            WHEN 'board_candidate' THEN (SELECT CAST(e.year AS TEXT) FROM boards e WHERE e.id = t.entity_id) \
+            WHEN 'board_member' THEN (SELECT CAST(e.year AS TEXT) FROM boards e WHERE e.id = t.entity_id) \
+            ELSE (SELECT e.key_lc FROM api_projects e WHERE e.id = t.entity_id) END"
+    };
+}
+
+/// The node id of an entry in an entity's list (a leader, a channel) of type
+/// `typename`, from its [`entry_cols`]: the entity's kind and key and the entry's
+/// place in the list.
+pub fn entry_id(typename: &str, c: &mut Cols) -> rusqlite::Result<ID> {
+    let kind: String = c.get()?;
+    let position: i64 = c.get()?;
+    let entity: String = c.get()?;
+    Ok(node_id(typename, &format!("{kind}:{entity}:{position}")))
+}
+
+/// Totals over the repositories linked to the record `t` through the link table `$link`
+/// (its `$parent` column names the record), one column each, in the order given:
+/// `sum(column)` sums a column of the repositories, `issues` counts their issues in the
+/// dataset (open and closed), `repositories` counts them.
+macro_rules! linked_totals {
+    ($link:literal, $parent:literal; $first:ident $(($first_col:ident))?
+     $(, $what:ident $(($col:ident))?)* $(,)?) => {
+        concat!(
+            linked_totals!(@one $link, $parent, $first $(($first_col))?)
+            $(, ", ", linked_totals!(@one $link, $parent, $what $(($col))?))*
+        )
+    };
+    (@one $link:literal, $parent:literal, sum($col:ident)) => {
+        concat!(
+            "(SELECT COALESCE(SUM(r.", stringify!($col), "), 0) FROM ", $link,
+            " lk JOIN repositories r ON r.id = lk.repository_id WHERE lk.", $parent, " = t.id)"
+        )
+    };
+    (@one $link:literal, $parent:literal, issues) => {
+        concat!(
+            "(SELECT COUNT(*) FROM ", $link,
+            " lk JOIN issues i ON i.repository_id = lk.repository_id WHERE lk.", $parent,
+            " = t.id)"
+        )
+    };
+    (@one $link:literal, $parent:literal, repositories) => {
+        concat!("(SELECT COUNT(*) FROM ", $link, " lk WHERE lk.", $parent, " = t.id)")
+    };
+}
 
 impl Table for Chapter {
     const TABLE: &'static str = "api_chapters";
@@ -53,14 +109,58 @@ impl Selected for EntityLeader {
     }
 }
 
-// ----------------------------------------------------------------------------------
-// Events and sponsors
+/// A chat channel of a chapter, committee or project.
+#[derive(SimpleObject, Clone)]
+pub struct EntityChannel {
+    /// Opaque and stable: the entity's key and the channel's place in its list.
+    #[graphql(name = "id")]
+    pub node_id: ID,
+    /// The chat platform, e.g. `slack`.
+    pub platform: String,
+    pub name: String,
+    /// The channel's id on its platform.
+    pub external_id: String,
+}
+
+impl Selected for EntityChannel {
+    /// Over `channels t`.
+    const COLUMNS: &'static str = concat!("t.platform, t.name, t.external_id, ", entry_cols!());
+    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        // Fields are read in the order written.
+        Ok(EntityChannel {
+            platform: c.get()?,
+            name: c.get()?,
+            external_id: c.get()?,
+            node_id: entry_id("EntityChannel", c)?,
+        })
+    }
+}
+
+counts! {
+    /// Totals over a committee's repositories.
+    #[derive(Clone, Copy, Default)]
+    pub struct CommitteeTotals {
+        pub contributors: i64,
+        pub forks: i64,
+        /// Issues (open and closed) of the repositories in the dataset.
+        pub issues: i64,
+        pub repositories: i64,
+        pub stars: i64,
+    }
+    /// Over `committees t`.
+    const COLUMNS = linked_totals!("committee_repositories", "committee_id";
+        sum(contributors_count), sum(forks_count), issues, repositories, sum(stars_count));
+}
 
 // ----------------------------------------------------------------------------------
 // Projects
 
 impl Table for Project {
     const TABLE: &'static str = "api_projects";
+}
+
+impl Table for HealthMetrics {
+    const TABLE: &'static str = "project_health_metrics";
 }
 
 counts! {
@@ -73,15 +173,9 @@ counts! {
         pub open_issues: i64,
         pub repositories: i64,
     }
-    const COLUMNS = "(SELECT COALESCE(SUM(r.contributors_count), 0) \
-            FROM project_repositories pr JOIN repositories r ON r.id = pr.repository_id \
-            WHERE pr.project_id = t.id), \
-        (SELECT COUNT(*) FROM project_repositories pr \
-            JOIN issues i ON i.repository_id = pr.repository_id WHERE pr.project_id = t.id), \
-        (SELECT COALESCE(SUM(r.open_issues_count), 0) \
-            FROM project_repositories pr JOIN repositories r ON r.id = pr.repository_id \
-            WHERE pr.project_id = t.id), \
-        (SELECT COUNT(*) FROM project_repositories pr WHERE pr.project_id = t.id)";
+    /// Over `projects t`.
+    const COLUMNS = linked_totals!("project_repositories", "project_id";
+        sum(contributors_count), issues, sum(open_issues_count), repositories);
 }
 
 // ----------------------------------------------------------------------------------
@@ -116,113 +210,6 @@ counts! {
 }
 
 // ----------------------------------------------------------------------------------
-// Users
-
-/// A member (code-hosting user).
-#[derive(SimpleObject, Clone, Default)]
-#[graphql(complex)]
-pub struct User {
-    /// Opaque and stable: the same record has the same id in every regeneration.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    #[graphql(skip)]
-    pub id: i64,
-    pub login: String,
-    pub name: String,
-    pub avatar_url: String,
-    pub url: String,
-    pub bio: String,
-    pub company: String,
-    pub location: String,
-    pub title: String,
-    pub twitter_username: String,
-    pub followers_count: i64,
-    pub following_count: i64,
-    pub public_repositories_count: i64,
-    pub created_at: String,
-    pub updated_at: String,
-    /// Public contact address; empty when the member lists none.
-    pub email: String,
-    /// The member sits on the current board of directors.
-    pub is_owasp_board_member: bool,
-    /// The member worked for the foundation.
-    pub is_former_owasp_staff: bool,
-    /// The member has mentored in a summer-of-code program.
-    pub is_gsoc_mentor: bool,
-    /// The member's professional-network page id; empty when none.
-    pub linkedin_page_id: String,
-    /// The member's first contribution to the community; null when unknown.
-    pub first_owasp_contribution_at: Option<String>,
-}
-
-impl Table for User {
-    const TABLE: &'static str = "members";
-}
-
-impl Selected for User {
-    const COLUMNS: &'static str = user_cols!(t);
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut rec = User {
-            node_id: ID(String::new()),
-            id: c.get()?,
-            login: c.get()?,
-            name: c.get()?,
-            avatar_url: c.get()?,
-            url: c.get()?,
-            bio: c.get()?,
-            company: c.get()?,
-            location: c.get()?,
-            title: c.get()?,
-            twitter_username: c.get()?,
-            followers_count: c.get()?,
-            following_count: c.get()?,
-            public_repositories_count: c.get()?,
-            created_at: c.ts()?,
-            updated_at: c.ts()?,
-            email: c.get()?,
-            is_owasp_board_member: c.get()?,
-            is_former_owasp_staff: c.get()?,
-            is_gsoc_mentor: c.get()?,
-            linkedin_page_id: c.get()?,
-            first_owasp_contribution_at: c.opt_ts()?,
-        };
-        rec.node_id = node_id("User", &lc(&rec.login));
-        Ok(rec)
-    }
-}
-
-impl User {
-    /// A member's card from the columns `id, login, name, avatar_url`, the other
-    /// fields empty: for selections that ask for none of them ([`CardRelease`]).
-    pub fn read_card(c: &mut Cols) -> rusqlite::Result<User> {
-        let mut rec = User {
-            id: c.get()?,
-            login: c.get()?,
-            name: c.get()?,
-            avatar_url: c.get()?,
-            ..User::default()
-        };
-        rec.node_id = node_id("User", &lc(&rec.login));
-        Ok(rec)
-    }
-}
-
-counts! {
-    /// What a member authored.
-    #[derive(Clone, Copy, Default)]
-    pub struct UserTotals {
-        pub issues: i64,
-        pub releases: i64,
-        /// Contributions summed over every repository.
-        pub contributions: i64,
-    }
-    const COLUMNS = "(SELECT COUNT(*) FROM issues i WHERE i.author_id = t.id), \
-         (SELECT COUNT(*) FROM api_releases x WHERE x.author_id = t.id), \
-         (SELECT COALESCE(SUM(rc.contributions_count), 0) FROM repository_contributors rc \
-            WHERE rc.member_id = t.id)";
-}
-
-// ----------------------------------------------------------------------------------
 // Snapshots
 
 counts! {
@@ -237,6 +224,23 @@ counts! {
         pub users: i64,
     }
     const COLUMNS = snapshot_counts!();
+}
+
+// ----------------------------------------------------------------------------------
+// Posts
+
+selected! {
+    /// A post of the community's blog.
+    #[derive(SimpleObject, Clone)]
+    pub struct Post: node {
+        pub title: String = get("t.title"),
+        pub url: String = get("t.url"),
+        pub author_name: String = get("t.author_name"),
+        pub author_image_url: String = get("t.author_image_url"),
+        pub published_at: String = ts("t.published_at"),
+        pub created_at: String = ts("t.created_at"),
+        pub updated_at: String = ts("t.updated_at"),
+    } => keyed("Post", url)
 }
 
 // ----------------------------------------------------------------------------------

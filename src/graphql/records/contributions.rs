@@ -9,8 +9,7 @@
 //! with `UNION ALL`, for all the requested entities at once: a page with N entities
 //! costs one statement, whatever N and whatever the number of days.
 
-use crate::graphql::db::Cols;
-use crate::schema::Selected;
+use crate::selected;
 
 /// A kind of activity: its name in `contributionStats` and its table, or the view of
 /// what the API exposes of it (aliased `x`, with `repository_id`, `author_id` and
@@ -65,24 +64,15 @@ pub const USER_SCOPE: Scope = Scope {
     entity: "x.author_id",
 };
 
-/// The number of records of one kind of activity created on one day.
-#[derive(Clone)]
-pub struct DayCount {
-    /// The [`Activity`] name.
-    pub kind: String,
-    /// `YYYY-MM-DD` (UTC).
-    pub day: String,
-    pub count: i64,
-}
-
-impl Selected for DayCount {
-    const COLUMNS: &'static str = "kind, day, n";
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        Ok(DayCount {
-            kind: c.get()?,
-            day: c.get()?,
-            count: c.get()?,
-        })
+selected! {
+    /// The number of records of one kind of activity created on one day.
+    #[derive(Clone)]
+    pub struct DayCount {
+        /// The [`Activity`] name.
+        pub kind: String = get("kind"),
+        /// `YYYY-MM-DD` (UTC).
+        pub day: String = get("day"),
+        pub count: i64 = get("n"),
     }
 }
 
