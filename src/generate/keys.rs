@@ -643,6 +643,46 @@ mod tests {
     }
 
     #[test]
+    fn a_unit_key_follows_every_table_the_unit_reads() {
+        let tables =
+            unit_tables("list_snapshot_issues", "issues t", Some("snapshot_issues")).unwrap();
+        assert_eq!(
+            tables.iter().copied().collect::<Vec<_>>(),
+            ["issues", "organizations", "repositories", "snapshot_issues"]
+        );
+        assert!(unit_tables("list_wombats", "wombats t", None).is_none());
+        let mut digests = Digests::default();
+        for t in &tables {
+            digests.tables.insert(t.to_string(), [1; 32]);
+        }
+        let key = |digests: &Digests, identity: &str| unit_key(digests, b"salt", identity, &tables);
+        let before = key(&digests, "list_snapshot_issues 1").unwrap();
+        assert_eq!(key(&digests, "list_snapshot_issues 1"), Some(before));
+        assert_ne!(key(&digests, "list_snapshot_issues 2"), Some(before));
+        assert_ne!(
+            unit_key(&digests, b"other salt", "list_snapshot_issues 1", &tables),
+            Some(before)
+        );
+        digests.tables.insert("snapshot_issues".into(), [2; 32]);
+        assert_ne!(key(&digests, "list_snapshot_issues 1"), Some(before));
+        digests.tables.remove("organizations");
+        assert_eq!(key(&digests, "list_snapshot_issues 1"), None);
+        let read = |names: &[&str]| names.iter().map(|t| t.to_string()).collect();
+        assert!(check_unit_reads("list_snapshot_issues", &read(&["issues"]), &tables).is_ok());
+        let err = check_unit_reads(
+            "list_snapshot_issues",
+            &read(&["issues", "labels"]),
+            &tables,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("list_snapshot_issues") && err.contains("labels"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn a_file_key_follows_its_records_and_their_links() {
         let rows = |pairs: &[(i64, Key)]| pairs.iter().copied().collect::<HashMap<_, _>>();
         let mut digests = Digests::default();
