@@ -110,16 +110,19 @@ impl std::fmt::Display for Summary {
         write!(
             f,
             "generated {} tree files + {} manifest documents: {} written, {} unchanged; \
-             {} removed; {} rendered ({} of {} units skipped); {:.1} MB in {:.2} s \
-             ({:.1} MB/s)",
+             {} removed; {} rendered{}; {:.1} MB in {:.2} s ({:.1} MB/s)",
             self.files,
             self.documents,
             self.written,
             self.unchanged,
             self.removed,
             self.rendered,
-            self.units_skipped,
-            self.units,
+            // A run that kept the live generation planned no units.
+            if self.units > 0 {
+                format!(" ({} of {} units skipped)", self.units_skipped, self.units)
+            } else {
+                String::new()
+            },
             mb,
             secs,
             if secs > 0.0 { mb / secs } else { 0.0 }
