@@ -41,6 +41,7 @@ mod keys;
 mod plan;
 mod render;
 mod spare;
+mod units;
 pub mod verify;
 mod write;
 
@@ -94,6 +95,11 @@ pub struct Summary {
     /// bytes came out the same); the others were linked by their key without being
     /// made ([`keys`]: nothing they are made from changed).
     pub rendered: u64,
+    /// The work units of the plan (lists × scope × ordering, detail resources, the
+    /// fixed documents), and of them those skipped whole: their inputs unchanged,
+    /// their files placed from their record without reading the dataset ([`units`]).
+    pub units: u64,
+    pub units_skipped: u64,
     pub millis: u64,
 }
 
@@ -104,13 +110,19 @@ impl std::fmt::Display for Summary {
         write!(
             f,
             "generated {} tree files + {} manifest documents: {} written, {} unchanged; \
-             {} removed; {} rendered; {:.1} MB in {:.2} s ({:.1} MB/s)",
+             {} removed; {} rendered{}; {:.1} MB in {:.2} s ({:.1} MB/s)",
             self.files,
             self.documents,
             self.written,
             self.unchanged,
             self.removed,
             self.rendered,
+            // A run that kept the live generation planned no units.
+            if self.units > 0 {
+                format!(" ({} of {} units skipped)", self.units_skipped, self.units)
+            } else {
+                String::new()
+            },
             mb,
             secs,
             if secs > 0.0 { mb / secs } else { 0.0 }
@@ -242,15 +254,17 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     if spare_paths.is_none() {
         fs::create_dir_all(&gen_dir).with_context(|| format!("creating {}", gen_dir.display()))?;
     }
+    let records = units::records_dir(&opts.out)?;
     let keying = input.as_ref().map(|i| render::Keying {
         salt: &i.salt,
         digests: &i.digests,
         files: &file_keys,
+        records: &records,
     });
     let mut documents = 0;
     let in_place = spare_paths.is_some();
     let result = (|| -> anyhow::Result<Summary> {
-        let units = plan(&conn)?;
+        let plan = plan(&conn)?;
         drop(conn);
         let mut writer = Writer::new(
             gen_dir.clone(),
@@ -260,7 +274,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
             spare_paths.is_some(),
         );
         let bar = if opts.progress {
-            indicatif::ProgressBar::new(units.len() as u64)
+            indicatif::ProgressBar::new(plan.len() as u64)
         } else {
             indicatif::ProgressBar::hidden()
         };
@@ -275,8 +289,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
             .build()?;
         let conns = render::Connections::new(&opts.db);
         let parts = pool.install(|| {
-            units
-                .par_iter()
+            plan.par_iter()
                 .map(|unit| {
                     let r = render_unit(&writer, opts, unit, keying.as_ref(), &conns);
                     bar.inc(1);
@@ -285,7 +298,9 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
                 .collect::<anyhow::Result<Vec<_>>>()
         })?;
         bar.finish_and_clear();
-        let mut files: Vec<ManifestEntry> = parts.into_iter().flatten().collect();
+        let units_skipped = parts.iter().filter(|(_, skipped)| *skipped).count() as u64;
+        let mut files: Vec<ManifestEntry> =
+            parts.into_iter().flat_map(|(files, _)| files).collect();
         pool.install(|| files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path)));
         // Updating the spare: what it holds that this generation does not is
         // removed, the API's files before the docs page picks its examples from them.
@@ -371,6 +386,8 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
             unchanged: writer.unchanged.load(AtomicOrdering::Relaxed),
             removed,
             rendered: count.saturating_sub(writer.by_key.load(AtomicOrdering::Relaxed)),
+            units: plan.len() as u64,
+            units_skipped,
             millis: 0,
         })
     })();
@@ -399,6 +416,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         None => {
             input::remove_record(&opts.out);
             keys::remove(&opts.out);
+            units::remove_all(&opts.out);
             Ok(())
         }
     };
@@ -428,6 +446,10 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     }
     if let Some(unused) = unused_spare {
         remove_tree(&unused);
+    }
+    // The unit records no generation beside the tree can use any more.
+    if input.is_some() {
+        units::collect_garbage(&records, |key| file_keys.unit_in_use(key));
     }
     summary.millis = started.elapsed().as_millis() as u64;
     Ok(summary)
@@ -463,6 +485,8 @@ fn keep_live(
         unchanged: record.files + record.documents,
         removed: 0,
         rendered: 0,
+        units: 0,
+        units_skipped: 0,
         millis: started.elapsed().as_millis() as u64,
     })
 }

@@ -158,6 +158,62 @@ pub(crate) fn row_tables() -> BTreeSet<&'static str> {
 /// 128 bits of a digest.
 pub(crate) type Key = u128;
 
+/// The tables a whole unit of `operation_id` over `from` reads: its own table, its
+/// links' and the tables it reads whole, and for a snapshot's sub-list the table of
+/// the snapshot's members (`snapshot_link`); `None` for an undeclared resource.
+/// Every statement a unit runs (its scope, its bodies) is checked against it as it
+/// renders ([`check_unit_reads`]).
+pub(crate) fn unit_tables<'a>(
+    operation_id: &str,
+    from: &'a str,
+    snapshot_link: Option<&'a str>,
+) -> Option<BTreeSet<&'a str>> {
+    let inputs = inputs(operation_id)?;
+    let mut out = BTreeSet::from([own_table(from)]);
+    out.extend(inputs.links.iter().map(|(table, _)| *table));
+    out.extend(inputs.tables.iter().copied());
+    out.extend(snapshot_link);
+    Some(out)
+}
+
+/// The key of a whole unit ([`super::units`]): the run's salt, the unit's identity
+/// (its resource, scope, snapshot and ordering, as `identity` spells them) and the
+/// digest of every table in `tables`. Two runs with equal unit keys make the same
+/// files, with the same keys. `None` when a table has no digest.
+pub(crate) fn unit_key(
+    digests: &Digests,
+    salt: &[u8],
+    identity: &str,
+    tables: &BTreeSet<&str>,
+) -> Option<Key> {
+    let mut h = Sha256::new();
+    field(&mut h, b"unit");
+    field(&mut h, salt);
+    field(&mut h, identity.as_bytes());
+    for t in tables {
+        field(&mut h, t.as_bytes());
+        field(&mut h, digests.tables.get(*t)?);
+    }
+    Some(key_of(h))
+}
+
+/// Fails when a statement of the unit `operation_id` read a table outside its
+/// [`unit_tables`]: the unit would be skipped while that table changed.
+pub(crate) fn check_unit_reads(
+    operation_id: &str,
+    read: &BTreeSet<String>,
+    tables: &BTreeSet<&str>,
+) -> anyhow::Result<()> {
+    match read.iter().find(|t| !tables.contains(t.as_str())) {
+        None => Ok(()),
+        Some(t) => Err(anyhow!(
+            "the {operation_id} files are listed from table {t}, which the generator does \
+             not list among their inputs (src/generate/keys.rs): they would not follow \
+             changes of {t}"
+        )),
+    }
+}
+
 fn key_of(hasher: Sha256) -> Key {
     let digest = hasher.finalize();
     let mut bytes = [0u8; 16];
@@ -365,6 +421,8 @@ pub(crate) struct FileKeys {
     /// Sorted; empty without a spare generation.
     spare: Vec<Key>,
     new: Mutex<Vec<Key>>,
+    /// The unit keys of the new generation ([`super::units`]), also in `new`.
+    units: Mutex<Vec<Key>>,
 }
 
 const MAGIC: &[u8] = b"roost file keys 1\n";
@@ -434,6 +492,7 @@ impl FileKeys {
             previous,
             spare: Vec::new(),
             new: Mutex::new(Vec::new()),
+            units: Mutex::new(Vec::new()),
         }
     }
 
@@ -486,6 +545,28 @@ impl FileKeys {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .extend(keys);
+    }
+
+    /// Records the key of a whole unit of the new generation, whose record
+    /// ([`super::units`]) is written: it goes with the file keys, so the next run
+    /// knows the live generation holds that unit's files.
+    pub(crate) fn add_unit(&self, key: Key) {
+        self.units
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(key);
+        self.add(vec![key]);
+    }
+
+    /// Whether `key` is a unit key of the new generation or any key of the live one:
+    /// the unit records the next run can use.
+    pub(crate) fn unit_in_use(&self, key: Key) -> bool {
+        self.had(key)
+            || self
+                .units
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .contains(&key)
     }
 
     /// Writes the new generation's keys beside `out` as [`next_keys_path`] (synced,
@@ -557,6 +638,46 @@ mod tests {
             .to_string();
         assert!(
             err.contains("get_sponsor") && err.contains("leaders"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_unit_key_follows_every_table_the_unit_reads() {
+        let tables =
+            unit_tables("list_snapshot_issues", "issues t", Some("snapshot_issues")).unwrap();
+        assert_eq!(
+            tables.iter().copied().collect::<Vec<_>>(),
+            ["issues", "organizations", "repositories", "snapshot_issues"]
+        );
+        assert!(unit_tables("list_wombats", "wombats t", None).is_none());
+        let mut digests = Digests::default();
+        for t in &tables {
+            digests.tables.insert(t.to_string(), [1; 32]);
+        }
+        let key = |digests: &Digests, identity: &str| unit_key(digests, b"salt", identity, &tables);
+        let before = key(&digests, "list_snapshot_issues 1").unwrap();
+        assert_eq!(key(&digests, "list_snapshot_issues 1"), Some(before));
+        assert_ne!(key(&digests, "list_snapshot_issues 2"), Some(before));
+        assert_ne!(
+            unit_key(&digests, b"other salt", "list_snapshot_issues 1", &tables),
+            Some(before)
+        );
+        digests.tables.insert("snapshot_issues".into(), [2; 32]);
+        assert_ne!(key(&digests, "list_snapshot_issues 1"), Some(before));
+        digests.tables.remove("organizations");
+        assert_eq!(key(&digests, "list_snapshot_issues 1"), None);
+        let read = |names: &[&str]| names.iter().map(|t| t.to_string()).collect();
+        assert!(check_unit_reads("list_snapshot_issues", &read(&["issues"]), &tables).is_ok());
+        let err = check_unit_reads(
+            "list_snapshot_issues",
+            &read(&["issues", "labels"]),
+            &tables,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("list_snapshot_issues") && err.contains("labels"),
             "{err}"
         );
     }

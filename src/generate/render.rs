@@ -2,7 +2,7 @@
 //! (`_headers`, the API root, `openapi.json`, the docs page), every page of every
 //! filter combination of a list, every record of a detail resource.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Context};
@@ -14,6 +14,7 @@ use crate::{store, tree};
 
 use super::keys::{self, Key};
 use super::plan::{partition, Unit};
+use super::units;
 use super::write::Writer;
 use super::Options;
 
@@ -23,7 +24,13 @@ pub(super) struct Keying<'a> {
     pub salt: &'a [u8],
     pub digests: &'a keys::Digests,
     pub files: &'a keys::FileKeys,
+    /// The folder of the unit records ([`super::units`]).
+    pub records: &'a Path,
 }
+
+/// The files a unit placed, per file key (a page, a record: the file and its
+/// siblings); no key for a resource without declared inputs.
+type Placed = Vec<(Option<Key>, Vec<ManifestEntry>)>;
 
 /// Read-only connections to the dataset, reused from unit to unit: opening one reads
 /// and parses the schema, and one kept keeps its page cache.
@@ -86,25 +93,23 @@ fn render_list_unit(
     ordering: Option<OrderChoice>,
     today: &str,
     keying: Option<&Keying>,
-) -> anyhow::Result<(Vec<ManifestEntry>, Vec<Key>)> {
-    let scope = if upcoming {
-        format!("upcoming {today}")
-    } else {
-        String::new()
-    };
+    unit_tables: Option<&BTreeSet<&str>>,
+) -> anyhow::Result<Placed> {
+    let scope = list_scope(upcoming, today);
     let resource = keying
         .and_then(|k| keys::Resource::new(k.digests, k.salt, spec.operation_id, spec.from, &scope));
     let links = resource.as_ref().map(|r| r.link_sql()).unwrap_or_default();
-    let rows = catalog::scope_rows(
-        conn,
-        spec,
-        snapshot.as_ref().map(|s| s.0),
-        upcoming,
-        ordering,
-        today,
-        &links,
-    )
-    .with_context(|| format!("reading {}", spec.operation_id))?;
+    let rows = read_scope(conn, unit_tables, spec.operation_id, |conn| {
+        catalog::scope_rows(
+            conn,
+            spec,
+            snapshot.as_ref().map(|s| s.0),
+            upcoming,
+            ordering,
+            today,
+            &links,
+        )
+    })?;
     let records: Vec<Key> = match &resource {
         Some(r) => rows
             .ids
@@ -236,8 +241,39 @@ fn render_list_unit(
             Ok(out)
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let keys = pages.iter().filter_map(|p| p.key).collect();
-    Ok((parts.into_iter().flatten().collect(), keys))
+    Ok(pages.iter().map(|p| p.key).zip(parts).collect())
+}
+
+/// The scope part of a list unit's keys: the date, for the `is_upcoming` scope.
+fn list_scope(upcoming: bool, today: &str) -> String {
+    if upcoming {
+        format!("upcoming {today}")
+    } else {
+        String::new()
+    }
+}
+
+/// Runs `read` (a unit's narrow read of its rows) on `conn`, watching the tables its
+/// statement reads when the unit's are known: one outside them fails the run.
+fn read_scope<R>(
+    conn: &mut rusqlite::Connection,
+    unit_tables: Option<&BTreeSet<&str>>,
+    operation_id: &str,
+    read: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<R>,
+) -> anyhow::Result<R> {
+    let context = || format!("reading {operation_id}");
+    let Some(tables) = unit_tables else {
+        return read(conn).with_context(context);
+    };
+    let seen = keys::watch(conn, true)?;
+    let result = read(conn).with_context(context);
+    keys::stop_watch(conn, true)?;
+    let rows = result?;
+    let seen = seen
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    keys::check_unit_reads(operation_id, &seen, tables)?;
+    Ok(rows)
 }
 
 /// How many rows the table of a resource over `from` holds, from the digests.
@@ -275,31 +311,35 @@ fn render_details_unit(
     conn: &mut rusqlite::Connection,
     spec: &'static catalog::DetailSpec,
     keying: Option<&Keying>,
-) -> anyhow::Result<(Vec<ManifestEntry>, Vec<Key>)> {
+    unit_tables: Option<&BTreeSet<&str>>,
+) -> anyhow::Result<Placed> {
     let resource = keying
         .and_then(|k| keys::Resource::new(k.digests, k.salt, spec.operation_id, spec.from, ""));
     let links = resource.as_ref().map(|r| r.link_sql()).unwrap_or_default();
-    let rows = catalog::detail_rows(conn, spec, &links)
-        .with_context(|| format!("reading {}", spec.operation_id))?;
-    let mut out = Vec::new();
-    let mut keys = Vec::new();
-    let mut todo: HashMap<i64, PathBuf> = HashMap::new();
+    let rows = read_scope(conn, unit_tables, spec.operation_id, |conn| {
+        catalog::detail_rows(conn, spec, &links)
+    })?;
+    let mut placed: Placed = Vec::new();
+    let mut todo: HashMap<i64, (PathBuf, Option<Key>)> = HashMap::new();
     let mut wanted = Vec::new();
     for row in rows {
         let Some(rel) = tree::detail_file_for(spec, &row.ids) else {
             continue;
         };
-        if let Some(r) = &resource {
-            let key = r.file(&rel, 0, 0, &[r.record(row.id, &row.links)]);
-            keys.push(key);
-            if let Some(k) = keying.filter(|k| k.files.had(key)) {
+        let key = resource
+            .as_ref()
+            .map(|r| r.file(&rel, 0, 0, &[r.record(row.id, &row.links)]));
+        if let (Some(key), Some(k)) = (key, keying) {
+            if k.files.had(key) {
+                let mut out = Vec::new();
                 if w.link_unchanged(&rel, true, k.files.kept(key), &mut out)? {
+                    placed.push((Some(key), out));
                     continue;
                 }
             }
         }
         wanted.push(row.id);
-        todo.insert(row.id, rel);
+        todo.insert(row.id, (rel, key));
     }
     let table_rows = table_rows(keying, spec.from).unwrap_or(wanted.len());
     read_bodies(conn, resource.as_ref(), spec.operation_id, |conn| {
@@ -310,12 +350,17 @@ fn render_details_unit(
             &wanted,
             table_rows,
             |id, body| match todo.get(&id) {
-                Some(rel) => w.put(rel, &body, &mut out),
+                Some((rel, key)) => {
+                    let mut out = Vec::new();
+                    w.put(rel, &body, &mut out)?;
+                    placed.push((*key, out));
+                    Ok(())
+                }
                 None => Ok(()),
             },
         )
     })?;
-    Ok((out, keys))
+    Ok(placed)
 }
 
 /// The docs page, rendered once every unit is written: its examples are files of the
@@ -334,14 +379,16 @@ pub(super) fn render_docs(w: &Writer) -> anyhow::Result<Vec<ManifestEntry>> {
     Ok(out)
 }
 
-/// Renders one unit of the plan through the writer; the files it placed.
+/// Renders one unit of the plan through the writer, or places its files from its
+/// record when its inputs did not change ([`super::units`]); the files it placed, and
+/// whether it was skipped so.
 pub(super) fn render_unit(
     w: &Writer,
     opts: &Options,
     unit: &Unit,
     keying: Option<&Keying>,
     conns: &Connections,
-) -> anyhow::Result<Vec<ManifestEntry>> {
+) -> anyhow::Result<(Vec<ManifestEntry>, bool)> {
     let mut out = Vec::new();
     match unit {
         Unit::Fixed => {
@@ -369,7 +416,18 @@ pub(super) fn render_unit(
             upcoming,
             ordering,
         } => {
-            let (files, keys) = conns.with(|conn| {
+            let identity = format!(
+                "list {} snapshot {snapshot:?} scope {:?} ordering {ordering:?}",
+                spec.operation_id,
+                list_scope(*upcoming, &opts.today)
+            );
+            let link = spec.snapshot_link.as_ref().map(|l| l.table);
+            let tables = keying.and_then(|_| keys::unit_tables(spec.operation_id, spec.from, link));
+            let unit_key = unit_key(keying, &identity, tables.as_ref());
+            if let Some(files) = skip_unit(w, keying, unit_key) {
+                return Ok((files, true));
+            }
+            let placed = conns.with(|conn| {
                 render_list_unit(
                     w,
                     conn,
@@ -379,22 +437,82 @@ pub(super) fn render_unit(
                     *ordering,
                     &opts.today,
                     keying,
+                    tables.as_ref(),
                 )
             })?;
-            out = files;
-            if let Some(k) = keying {
-                k.files.add(keys);
-            }
+            out = record_unit(keying, unit_key, placed)?;
         }
         Unit::Details { spec } => {
-            let (files, keys) = conns.with(|conn| render_details_unit(w, conn, spec, keying))?;
-            out = files;
-            if let Some(k) = keying {
-                k.files.add(keys);
+            let identity = format!("details {}", spec.operation_id);
+            let tables = keying.and_then(|_| keys::unit_tables(spec.operation_id, spec.from, None));
+            let unit_key = unit_key(keying, &identity, tables.as_ref());
+            if let Some(files) = skip_unit(w, keying, unit_key) {
+                return Ok((files, true));
             }
+            let placed =
+                conns.with(|conn| render_details_unit(w, conn, spec, keying, tables.as_ref()))?;
+            out = record_unit(keying, unit_key, placed)?;
         }
     }
-    Ok(out)
+    Ok((out, false))
+}
+
+/// The key of a unit ([`keys::unit_key`]) when the run keys its files and the unit's
+/// tables are declared.
+fn unit_key(
+    keying: Option<&Keying>,
+    identity: &str,
+    tables: Option<&BTreeSet<&str>>,
+) -> Option<Key> {
+    let k = keying?;
+    keys::unit_key(k.digests, k.salt, identity, tables?)
+}
+
+/// The files of the unit `unit_key`, placed from its record without reading the
+/// dataset, when the live generation has that unit and its record is whole; `None`
+/// (nothing placed) when the unit is to be rendered.
+fn skip_unit(
+    w: &Writer,
+    keying: Option<&Keying>,
+    unit_key: Option<Key>,
+) -> Option<Vec<ManifestEntry>> {
+    let (k, unit) = (keying?, unit_key?);
+    if !k.files.had(unit) {
+        return None;
+    }
+    let record = units::read(k.records, unit)?;
+    let file_keys: Vec<Key> = record.groups.iter().map(|(key, _)| *key).collect();
+    let files = w.place_recorded(record, k.files.kept(unit), |key| k.files.kept(key))?;
+    k.files.add(file_keys);
+    k.files.add_unit(unit);
+    Some(files)
+}
+
+/// Records the keys of a rendered unit's files and, when every file has one, the
+/// unit's record and key; the files' manifest entries.
+fn record_unit(
+    keying: Option<&Keying>,
+    unit_key: Option<Key>,
+    placed: Placed,
+) -> anyhow::Result<Vec<ManifestEntry>> {
+    let Some(k) = keying else {
+        return Ok(placed.into_iter().flat_map(|(_, files)| files).collect());
+    };
+    k.files
+        .add(placed.iter().filter_map(|(key, _)| *key).collect());
+    let whole = placed.iter().all(|(key, _)| key.is_some());
+    let mut record = units::Record::default();
+    for (key, files) in placed {
+        record
+            .groups
+            .push((key.unwrap_or(0), u32::try_from(files.len())?));
+        record.entries.extend(files);
+    }
+    if let (Some(unit), true) = (unit_key, whole) {
+        units::write(k.records, unit, &record)?;
+        k.files.add_unit(unit);
+    }
+    Ok(record.entries)
 }
 
 /// The headers file of Pages-style static hosts (Netlify, Cloudflare Pages), at the

@@ -125,6 +125,50 @@ impl Writer {
         Ok(true)
     }
 
+    /// Places the files of a whole unit the live generation has, from its record
+    /// ([`super::units`]), without making or reading them: in the spare being updated,
+    /// nothing when the spare has the unit too (`unit_in_spare`), else the files whose
+    /// key the spare has (`in_spare`) stay and the others are linked from the live
+    /// generation; in a fresh folder every file is linked. The record's entries, or
+    /// `None` when a file cannot be linked (the files this call placed are removed
+    /// again, so the unit can be rendered instead).
+    pub(super) fn place_recorded(
+        &self,
+        record: super::units::Record,
+        unit_in_spare: bool,
+        in_spare: impl Fn(super::keys::Key) -> bool,
+    ) -> Option<Vec<ManifestEntry>> {
+        let previous_root = self.previous_root.as_ref()?;
+        if !(self.in_place && unit_in_spare) {
+            let mut placed: Vec<PathBuf> = Vec::new();
+            let mut at = 0usize;
+            for &(key, n) in &record.groups {
+                let group = record.entries.get(at..at + n as usize)?;
+                at += n as usize;
+                if self.in_place && in_spare(key) {
+                    continue;
+                }
+                for e in group {
+                    let target = self.root.join(&e.path);
+                    let linked = self.ensure_parent(&target).is_ok()
+                        && self.clear(&target).is_ok()
+                        && fs::hard_link(previous_root.join(&e.path), &target).is_ok();
+                    if !linked {
+                        for path in placed {
+                            let _ = fs::remove_file(path);
+                        }
+                        return None;
+                    }
+                    placed.push(target);
+                }
+            }
+        }
+        let n = record.entries.len() as u64;
+        self.unchanged.fetch_add(n, AtomicOrdering::Relaxed);
+        self.by_key.fetch_add(n, AtomicOrdering::Relaxed);
+        Some(record.entries)
+    }
+
     /// Lists `rel` and its siblings, already in the folder being updated, with the
     /// previous tree's entries (the spare's file with the live file's key has the live
     /// file's bytes); false, with nothing listed, when the previous manifest lacks one.

@@ -600,3 +600,139 @@ fn one_changed_record_renders_only_the_files_that_show_it() {
     assert_ne!(fs::metadata(&sponsor).unwrap().ino(), sponsor_before);
     assert_eq!(fs::metadata(&chapter).unwrap().ino(), chapter_before);
 }
+
+/// The units of one list (each scope and ordering; a snapshot's sub-list once per
+/// completed snapshot).
+fn list_units(db: &Path, spec: &catalog::ListSpec) -> u64 {
+    let scopes = if spec.upcoming.is_some() { 2 } else { 1 };
+    let per_scope = scopes * (1 + 2 * spec.orderings.len() as u64);
+    match spec.snapshot_link {
+        None => per_scope,
+        Some(_) => {
+            let conn = roost::store::open_api(db).unwrap();
+            per_scope * catalog::snapshot_keys(&conn).unwrap().len() as u64
+        }
+    }
+}
+
+#[test]
+fn units_whose_tables_did_not_change_are_skipped() {
+    let (tmp, db, out) = fixture();
+    let options = |out: &Path| generate::Options {
+        precompress: generate::Precompress::GZIP,
+        ..generate_options(&db, out)
+    };
+    let change = |sql: &str| {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute_batch(sql)
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    };
+    // The incremental tree is the tree a full run makes, byte for byte.
+    let same_as_full = |what: &str, run: &generate::Summary| {
+        let full_out = tmp.path().join("full");
+        let full = generate::generate(&options(&full_out)).unwrap();
+        assert_eq!(full.units_skipped, 0, "{what}: {full}");
+        assert_eq!(run.files, full.files, "{what}: {run} / {full}");
+        let (incremental, fresh) = (tree_bytes(&out), tree_bytes(&full_out));
+        let differ = differing(&incremental, &fresh);
+        assert!(
+            differ.is_empty(),
+            "{what}: {} files differ, first {:?}",
+            differ.len(),
+            &differ[..differ.len().min(5)]
+        );
+        fs::remove_dir_all(&full_out).unwrap();
+    };
+    let retitle = "UPDATE issues SET title = title || ' (edited)' \
+                   WHERE id = (SELECT min(id) FROM issues)";
+    // The units that read the issues table: the issue lists, the snapshots' issue
+    // lists, the issue and snapshot details; and the fixed documents, never skipped.
+    let reading_issues = list_units(&db, catalog::list_spec("issues").unwrap())
+        + list_units(&db, catalog::snapshot_list_spec("issues").unwrap())
+        + 2
+        + 1;
+
+    let first = generate::generate(&options(&out)).unwrap();
+    assert_eq!(first.units_skipped, 0, "{first}");
+    assert!(first.units > reading_issues, "{first}");
+
+    // One issue retitled: every unit that does not read issues is skipped, in a fresh
+    // folder (no spare yet) and then in the spare updated in place.
+    for round in ["fresh folder", "spare"] {
+        change(retitle);
+        let run = generate::generate(&options(&out)).unwrap();
+        assert_eq!(
+            run.units - run.units_skipped,
+            reading_issues,
+            "{round}: {run}"
+        );
+        assert!(run.rendered < run.files / 10, "{round}: {run}");
+        same_as_full(round, &run);
+    }
+
+    // A row the issues link to (their repository): the issue units are rendered
+    // again, with every other unit that reads repositories.
+    change(
+        "UPDATE repositories SET description = 'Moved.' \
+         WHERE id = (SELECT repository_id FROM issues ORDER BY id LIMIT 1)",
+    );
+    let run = generate::generate(&options(&out)).unwrap();
+    assert!(
+        run.units_skipped > 0 && run.units - run.units_skipped > reading_issues,
+        "{run}"
+    );
+    same_as_full("a repository", &run);
+
+    // A table read whole (a chapter's leaders): the chapter and project details are
+    // rendered again (with the fixed documents), no other unit.
+    change(
+        "UPDATE leaders SET name = name || ' Jr.' \
+         WHERE rowid = (SELECT min(rowid) FROM leaders WHERE entity_kind = 'chapter')",
+    );
+    let run = generate::generate(&options(&out)).unwrap();
+    assert_eq!(run.units - run.units_skipped, 3, "{run}");
+    same_as_full("a leader", &run);
+
+    // A run that fails after rendering (its keys cannot be written) loses nothing:
+    // the next run skips what the live generation has.
+    let next_keys = tmp.path().join(".site.next-keys");
+    fs::create_dir(&next_keys).unwrap();
+    change(retitle);
+    assert!(generate::generate(&options(&out)).is_err());
+    fs::remove_dir(&next_keys).unwrap();
+    let run = generate::generate(&options(&out)).unwrap();
+    assert_eq!(run.units - run.units_skipped, reading_issues, "{run}");
+    same_as_full("after a failed run", &run);
+
+    // Unit records that are unreadable are not trusted: every unit is rendered (its
+    // files still linked by their keys), and recorded again for the next run.
+    let records = tmp.path().join(".site.units");
+    let mut torn = 0;
+    for entry in fs::read_dir(&records).unwrap().flatten() {
+        let bytes = fs::read(entry.path()).unwrap();
+        fs::write(entry.path(), &bytes[..bytes.len() / 2]).unwrap();
+        torn += 1;
+    }
+    assert!(torn as u64 >= first.units - 1, "{torn} records");
+    change(retitle);
+    let run = generate::generate(&options(&out)).unwrap();
+    assert_eq!(run.units_skipped, 0, "{run}");
+    assert!(run.rendered < run.files / 10, "{run}");
+    same_as_full("torn records", &run);
+    change(retitle);
+    let run = generate::generate(&options(&out)).unwrap();
+    assert_eq!(run.units - run.units_skipped, reading_issues, "{run}");
+    // Only the records some generation beside the tree can use are kept.
+    let kept = fs::read_dir(&records).unwrap().count() as u64;
+    assert!(kept < 2 * first.units, "{kept} records");
+
+    // Other options (another public URL): nothing is skipped.
+    let other = generate::Options {
+        public_url: Some("https://example.org".into()),
+        ..options(&out)
+    };
+    let run = generate::generate(&other).unwrap();
+    assert_eq!(run.units_skipped, 0, "{run}");
+    assert_eq!(run.rendered, run.files, "{run}");
+}
