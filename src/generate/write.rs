@@ -379,17 +379,14 @@ impl Precompress {
 
 /// A compression of a file's bytes for a precompressed sibling. The levels are chosen
 /// for the cost of a whole tree: gzip 6 (gzip's own default) and brotli 4 with a 4 MiB
-/// window. On 3,000 list pages of a `small` tree (37 MB, one core): gzip 6 on zlib-rs
-/// at 106 MB/s to 0.232 of the size (miniz_oxide, before: 60 MB/s to 0.237); brotli 4
-/// at 58–64 MB/s to 0.199, where brotli 5 took 34–41 MB/s to 0.191 (4% smaller at
-/// half the speed). See bench/RESULTS.md.
+/// window: gzip 9 compresses this JSON barely smaller than 6, and brotli 5 a little
+/// smaller than 4 at half its speed (the measurements are in bench/RESULTS.md).
 type Compressor = fn(&[u8]) -> anyhow::Result<Vec<u8>>;
 
 thread_local! {
     /// Each thread's gzip compressor, reset for every file. A new one per file
-    /// allocated and freed zlib's state (some 300 KB) thousands of times a second,
-    /// which glibc's allocator kept: `generate --precompress` of `small` grew to 1.5–3
-    /// GB of RSS for a heap of 71 MB.
+    /// allocated and freed zlib's state thousands of times a second, which glibc's
+    /// allocator kept: the run's RSS grew to many times its heap.
     static GZIP: RefCell<Option<Compress>> = const { RefCell::new(None) };
 }
 

@@ -1,11 +1,10 @@
 //! Long lists of plain records, written without async-graphql's per-field machinery.
 //!
 //! async-graphql resolves every field of every object as a boxed future of its own,
-//! with a context, a path node and a map insertion: about 3,000 instructions a field.
-//! The snapshot page of the frontend asks for all of a month's releases with their
-//! authors (529 releases, about 6,300 fields at `nest`), and that machinery was a third
-//! of its time. Yet a release's fields are values already read: nothing is loaded,
-//! nothing can fail.
+//! with a context, a path node and a map insertion. The snapshot page of the frontend
+//! asks for all of a month's releases with their authors (thousands of fields), and
+//! that machinery was a large part of its time (bench/RESULTS.md). Yet a release's
+//! fields are values already read: nothing is loaded, nothing can fail.
 //!
 //! [`Listed`] is a list field's value. When the selection set asks only for plain
 //! fields of the item type ([`Plain`]: stored values, and objects read with the record

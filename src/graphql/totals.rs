@@ -19,7 +19,7 @@
 //! and, for a file an import put in place, as soon as a request sees it
 //! ([`TotalsCache::needs`], then a background call of the read pool). Computed by
 //! the first request that read them instead, they made every connection's first
-//! request wait for the pass (50–300 ms at `nest`). Requests that need them while
+//! request wait for the pass over every contribution row. Requests that need them while
 //! they are being computed wait for them rather than computing them again.
 
 use std::collections::HashMap;

@@ -100,8 +100,8 @@ pub const MAX_SORT_KEYS: usize = 3;
 /// keeps the first `limit`. For lists whose limit keeps all or nearly all the
 /// children (a snapshot's new records), where numbering them first as [`children`]
 /// does reads every child's row twice (once for the order, once in full) and sorts
-/// them in a window: a month's 529 releases took 0.79 ms of SQL this way against
-/// 1.31 ms.
+/// them in a window, this reads each row once and sorts the ids alone
+/// (bench/RESULTS.md).
 ///
 /// The parent ids lead the join (`CROSS JOIN` fixes the order): with `{grp} IN
 /// (SELECT value FROM json_each(?1))` SQLite planned a scan of the whole link table
@@ -138,8 +138,8 @@ fn sort_key(order: &str) -> String {
 
 /// The links of each parent in `?1`: `table`'s rows whose `column` is the parent id,
 /// counted on its index (the children of a list read whole, before any filter). A
-/// count per parent, not a `GROUP BY` of the joined links, which sorted them in a
-/// temporary B-tree: 17 µs against 64 µs for a month's 529 releases.
+/// count per parent, not a `GROUP BY` of the joined links, which sorts them in a
+/// temporary B-tree.
 fn link_count(table: &str, column: &str) -> String {
     format!(
         "SELECT parents.value, (SELECT COUNT(*) FROM {table} l WHERE l.{column} = parents.value) \
