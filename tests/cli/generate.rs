@@ -379,6 +379,25 @@ fn differing<'a>(
         .collect()
 }
 
+/// Asserts that the tree at `out` holds exactly the files of the tree at `full`, byte
+/// for byte; returns the files of `out`.
+#[track_caller]
+fn assert_same_files(
+    what: &str,
+    out: &Path,
+    full: &Path,
+) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let (incremental, fresh) = (tree_bytes(out), tree_bytes(full));
+    let differ = differing(&incremental, &fresh);
+    assert!(
+        differ.is_empty(),
+        "{what}: {} files differ, first {:?}",
+        differ.len(),
+        &differ[..differ.len().min(5)]
+    );
+    incremental
+}
+
 /// The generation folders beside a tree in `dir`, sorted.
 fn generations(dir: &Path) -> Vec<PathBuf> {
     let mut names: Vec<PathBuf> = fs::read_dir(dir)
@@ -515,14 +534,7 @@ fn a_run_after_a_change_makes_the_tree_a_full_run_makes() {
         assert_eq!(full.rendered, full.files, "{what}: {full}");
         assert!(run.rendered < run.files / 4, "{what}: {run}");
         assert_eq!(run.files, full.files, "{what}: {run} / {full}");
-        let (incremental, fresh) = (tree_bytes(&out), tree_bytes(&full_out));
-        let differ = differing(&incremental, &fresh);
-        assert!(
-            differ.is_empty(),
-            "{what}: {} files differ, first {:?}",
-            differ.len(),
-            &differ[..differ.len().min(5)]
-        );
+        assert_same_files(what, &out, &full_out);
         assert_eq!(tree_folders(&out), tree_folders(&full_out), "{what}");
         let moved: Vec<&String> = inodes
             .iter()
@@ -564,9 +576,7 @@ fn a_run_after_a_change_publishes_the_dataset_a_full_run_publishes() {
         let full_out = tmp.path().join(format!("full-{n}"));
         let full = generate::generate_with(&options(&full_out), dataset).unwrap();
         assert!(run.rendered < run.files / 4, "{sql}: {run}");
-        let (incremental, fresh) = (tree_bytes(&out), tree_bytes(&full_out));
-        let differ = differing(&incremental, &fresh);
-        assert!(differ.is_empty(), "{sql}: {run} / {full}: {differ:?}");
+        let incremental = assert_same_files(&format!("{sql}: {run} / {full}"), &out, &full_out);
         assert!(incremental.keys().any(|rel| rel.starts_with("dataset/")));
         fs::remove_dir_all(&full_out).unwrap();
     }
@@ -634,14 +644,7 @@ fn units_whose_tables_did_not_change_are_skipped() {
         let full = generate::generate(&options(&full_out)).unwrap();
         assert_eq!(full.units_skipped, 0, "{what}: {full}");
         assert_eq!(run.files, full.files, "{what}: {run} / {full}");
-        let (incremental, fresh) = (tree_bytes(&out), tree_bytes(&full_out));
-        let differ = differing(&incremental, &fresh);
-        assert!(
-            differ.is_empty(),
-            "{what}: {} files differ, first {:?}",
-            differ.len(),
-            &differ[..differ.len().min(5)]
-        );
+        assert_same_files(what, &out, &full_out);
         fs::remove_dir_all(&full_out).unwrap();
     };
     let retitle = "UPDATE issues SET title = title || ' (edited)' \
