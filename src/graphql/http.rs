@@ -71,7 +71,7 @@ use serde_json::{json, Value};
 use super::db::RequestDb;
 use super::limits::Caller;
 use super::run::{Outcome, Params};
-use super::{answers, loaders, Service};
+use super::{answers, loaders, plain, Service};
 use crate::credentials;
 use crate::error::{join_causes, InternalCause};
 use crate::guard::credential::SESSION_COOKIE;
@@ -510,10 +510,10 @@ async fn execute(
                 Media::GraphqlResponseJson => StatusCode::BAD_REQUEST,
                 Media::Json => StatusCode::OK,
             };
-            let body = serde_json::to_string(&json!({"errors": response.errors}));
+            let body = serde_json::to_vec(&json!({"errors": response.errors}));
             (status, body, response)
         }
-        Outcome::Executed(response) => (StatusCode::OK, serde_json::to_string(&response), response),
+        Outcome::Executed(response) => (StatusCode::OK, plain::response_json(&response), response),
     };
     let body = bytes::Bytes::from(body.map_err(HttpError::internal)?);
     let http_body_len = body.len();
@@ -536,8 +536,9 @@ async fn execute(
     if let Some(joined) = join_causes(causes) {
         http.extensions_mut().insert(InternalCause::new(joined));
     }
-    // Freeing a large response's values (the snapshot page: some 7,000 strings and
-    // maps) is left to a blocking thread rather than made before the answer is sent.
+    // Freeing a large response's values (the snapshot page's projects and chapters:
+    // thousands of strings and maps) is left to a blocking thread rather than made
+    // before the answer is sent.
     if http_body_len >= FREE_APART {
         tokio::task::spawn_blocking(move || drop(response));
     }

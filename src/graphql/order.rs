@@ -29,6 +29,8 @@ pub struct KeyOrder {
     children: Vec<KeyOrder>,
     /// Where each key is in `keys`, while the order is collected.
     index: HashMap<Name, usize>,
+    /// Whether a selection set here or below selects one response key twice.
+    repeats: bool,
 }
 
 impl KeyOrder {
@@ -63,12 +65,21 @@ impl KeyOrder {
             match &selection.node {
                 Selection::Field(field) => {
                     let key = &field.node.response_key().node;
-                    let at = *self.index.entry(key.clone()).or_insert_with(|| {
-                        self.keys.push(key.clone());
-                        self.children.push(KeyOrder::default());
-                        self.keys.len() - 1
-                    });
-                    self.children[at].collect(document, &field.node.selection_set.node, open);
+                    let at = match self.index.get(key) {
+                        Some(&at) => {
+                            self.repeats = true;
+                            at
+                        }
+                        None => {
+                            self.index.insert(key.clone(), self.keys.len());
+                            self.keys.push(key.clone());
+                            self.children.push(KeyOrder::default());
+                            self.keys.len() - 1
+                        }
+                    };
+                    let child = &mut self.children[at];
+                    child.collect(document, &field.node.selection_set.node, open);
+                    self.repeats |= child.repeats;
                 }
                 Selection::InlineFragment(fragment) => {
                     self.collect(document, &fragment.node.selection_set.node, open);
@@ -86,6 +97,12 @@ impl KeyOrder {
                 }
             }
         }
+    }
+
+    /// Whether some selection set of the operation selects one response key twice
+    /// (directly, or through fragments expanded in place).
+    pub fn repeats(&self) -> bool {
+        self.repeats
     }
 
     /// Sorts every object in `value` by this order, recursively (lists element by
@@ -146,6 +163,17 @@ mod tests {
 
     fn order(query: &str, name: Option<&str>) -> KeyOrder {
         KeyOrder::of_operation(&parse_query(query).unwrap(), name).unwrap()
+    }
+
+    #[test]
+    fn a_key_selected_twice_anywhere_is_a_repeat() {
+        let repeats = |query: &str| order(query, None).repeats();
+        assert!(!repeats("{ a { b c } d: a { b } }"));
+        assert!(!repeats("{ a { ...F } } fragment F on T { b c }"));
+        assert!(repeats("{ a { b } a { c } }"));
+        assert!(repeats("{ a { b b } }"));
+        assert!(repeats("{ x { a { b ... on T { b } } } }"));
+        assert!(repeats("{ a { b ...F } } fragment F on T { b }"));
     }
 
     fn keys(value: &Value) -> Vec<String> {

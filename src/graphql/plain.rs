@@ -1,23 +1,25 @@
-//! Long lists of plain records, written without async-graphql's per-field machinery.
+//! Long lists of plain records, written straight into the response's JSON.
 //!
 //! async-graphql resolves every field of every object as a boxed future of its own,
-//! with a context, a path node and a map insertion. The snapshot page of the frontend
-//! asks for all of a month's releases with their authors (thousands of fields), and
-//! that machinery was a large part of its time (bench/RESULTS.md). Yet a release's
-//! fields are values already read: nothing is loaded, nothing can fail.
+//! with a context, a path node and a map insertion, into a tree of values that is
+//! then ordered ([`super::order`]), serialised and freed. The snapshot page of the
+//! frontend asks for all of a month's releases with their authors (thousands of
+//! fields), and that machinery was most of its time (bench/RESULTS.md). Yet a
+//! release's fields are values already read: nothing is loaded, nothing can fail.
 //!
 //! [`Listed`] is a list field's value. When the selection set asks only for plain
 //! fields of the item type ([`Plain`]: stored values, and objects read with the record
-//! such as a release's author), the list is written directly, each object's keys in
-//! the selection's order. Anything else (a fragment, an argument, a directive left
-//! after async-graphql has applied `@skip` and `@include`, `__typename`, a field that
-//! loads, the same key twice) makes the whole list go through async-graphql as
-//! before, so the two paths answer the same bytes; the GraphQL tests compare them
+//! such as a release's author), the list is written as JSON bytes, each object's keys
+//! in the selection's order, and carried to the response as a `Value::Binary` that
+//! [`response_json`] splices in as it is. Anything else (a fragment, an argument, a
+//! directive left after async-graphql has applied `@skip` and `@include`,
+//! `__typename`, a field that loads, an operation that selects one key twice
+//! anywhere: [`Direct`]) makes the whole list go through async-graphql as before, so
+//! the two paths answer the same bytes; the GraphQL tests compare them
 //! (`plain_lists_answer_the_bytes_resolved_lists_do`).
 
 use std::borrow::Cow;
 
-use async_graphql::indexmap::IndexMap;
 use async_graphql::parser::types::{Field, Selection, SelectionSet};
 use async_graphql::registry::Registry;
 use async_graphql::{ContextSelectionSet, OutputType, Positioned, ServerResult, Value};
@@ -28,16 +30,25 @@ use super::records::{
 
 /// A record type whose plain fields can be written directly.
 pub trait Plain: OutputType {
-    /// The Rust fields answered directly (checked against the schema by a test).
-    #[cfg(test)]
+    /// The Rust fields answered directly, in the order of their indexes (checked
+    /// against the schema by a test).
     const FIELDS: &'static [&'static str];
-    /// The value of the field `name` (with its own selection `set`), or `None` when
-    /// the field is not plain on this record as it was read.
-    fn plain(&self, name: &str, set: &SelectionSet) -> Option<Value>;
+    /// The index of the plain field `name` and the plan of its own selection `set`
+    /// (an author's card), or `None` when `name` is not plain on this type.
+    fn field(name: &str, set: &SelectionSet) -> Option<(usize, Option<Plan>)>;
+    /// Writes the JSON value of the field `field` (an index from [`Plain::field`]),
+    /// or returns `None` when it is not plain on this record as it was read.
+    fn write(&self, field: usize, plan: Option<&Plan>, out: &mut Vec<u8>) -> Option<()>;
 }
 
 /// The value of a list field of `T`: written directly when its selection allows it.
 pub struct Listed<T>(pub Vec<T>);
+
+/// Request data: the operation selects no response key twice in any selection set
+/// ([`super::order::KeyOrder`]), so lists may be written directly. async-graphql
+/// merges a key selected twice by walking both values, and a list written as bytes
+/// has no values to walk.
+pub struct Direct;
 
 impl<T: Plain> OutputType for Listed<T> {
     fn type_name() -> Cow<'static, str> {
@@ -57,39 +68,199 @@ impl<T: Plain> OutputType for Listed<T> {
         ctx: &ContextSelectionSet<'_>,
         field: &Positioned<Field>,
     ) -> ServerResult<Value> {
-        let set = &ctx.item.node;
-        let direct: Option<Vec<Value>> = self.0.iter().map(|item| object(item, set)).collect();
-        match direct {
-            Some(items) => Ok(Value::List(items)),
-            None => self.0.resolve(ctx, field).await,
+        if ctx.data_opt::<Direct>().is_some() {
+            if let Some(bytes) = list(&self.0, &ctx.item.node) {
+                return Ok(Value::Binary(bytes.into()));
+            }
         }
+        self.0.resolve(ctx, field).await
     }
 }
 
-/// `item` as an object of the fields of `set`, or `None` if one of them is not
-/// plain.
-pub fn object<T: Plain>(item: &T, set: &SelectionSet) -> Option<Value> {
-    let mut map = IndexMap::with_capacity(set.items.len());
-    for selection in &set.items {
-        let Selection::Field(field) = &selection.node else {
-            return None;
-        };
-        let field = &field.node;
-        if !field.directives.is_empty() || !field.arguments.is_empty() {
-            return None;
+/// The JSON array of `items` with the fields of `set`, or `None` if one of them is
+/// not plain.
+fn list<T: Plain>(items: &[T], set: &SelectionSet) -> Option<Vec<u8>> {
+    let plan = Plan::of::<T>(set)?;
+    let mut out = Vec::with_capacity(64 + items.len() * 32 * plan.steps.len());
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
         }
-        let value = item.plain(field.name.node.as_str(), &field.selection_set.node)?;
-        // The same key twice is merged by async-graphql's path.
-        if map
-            .insert(field.response_key().node.clone(), value)
-            .is_some()
-        {
-            return None;
-        }
+        plan.write(item, &mut out)?;
     }
-    // async-graphql answers an object without fields as null; a valid document has
-    // at least one, and this path keeps no other case.
-    (!map.is_empty()).then_some(Value::Object(map))
+    out.push(b']');
+    Some(out)
+}
+
+/// How to write an object of a selection set: its fields in the selection's order
+/// (the response's, as no key is selected twice), each found once for the whole list.
+pub struct Plan {
+    steps: Vec<Step>,
+}
+
+struct Step {
+    /// The field's response key as JSON, with the comma before it and the colon.
+    key: Vec<u8>,
+    /// The field's index ([`Plain::field`]).
+    field: usize,
+    /// The plan of the field's own selection.
+    plan: Option<Plan>,
+}
+
+impl Plan {
+    /// The plan of `set` on `T`, or `None` if one of its selections is not a plain
+    /// field.
+    fn of<T: Plain>(set: &SelectionSet) -> Option<Plan> {
+        // async-graphql answers an object without fields as null; a valid document
+        // has at least one, and this path keeps no other case.
+        if set.items.is_empty() {
+            return None;
+        }
+        let mut steps = Vec::with_capacity(set.items.len());
+        for selection in &set.items {
+            let Selection::Field(field) = &selection.node else {
+                return None;
+            };
+            let field = &field.node;
+            if !field.directives.is_empty() || !field.arguments.is_empty() {
+                return None;
+            }
+            let (index, plan) = T::field(field.name.node.as_str(), &field.selection_set.node)?;
+            let mut key = Vec::new();
+            if !steps.is_empty() {
+                key.push(b',');
+            }
+            string(field.response_key().node.as_str(), &mut key);
+            key.push(b':');
+            steps.push(Step {
+                key,
+                field: index,
+                plan,
+            });
+        }
+        Some(Plan { steps })
+    }
+
+    /// Writes `item` as an object, or returns `None` if one of its fields is not
+    /// plain on it.
+    fn write<T: Plain>(&self, item: &T, out: &mut Vec<u8>) -> Option<()> {
+        out.push(b'{');
+        for step in &self.steps {
+            out.extend_from_slice(&step.key);
+            item.write(step.field, step.plan.as_ref(), out)?;
+        }
+        out.push(b'}');
+        Some(())
+    }
+}
+
+/// Writes `s` as a JSON string, escaped byte for byte as serde_json escapes it (the
+/// bytes async-graphql's values serialise to): `"`, `\` and the control characters,
+/// in their short form where JSON has one. Eight bytes at a time are checked for one
+/// that needs escaping, as most texts have none.
+fn string(s: &str, out: &mut Vec<u8>) {
+    let bytes = s.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    let mut start = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        if let Some(word) = bytes.get(at..at + 8) {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            if !any_to_escape(word) {
+                at += 8;
+                continue;
+            }
+        }
+        let b = bytes[at];
+        let short = match b {
+            b'"' => Some(b'"'),
+            b'\\' => Some(b'\\'),
+            0x08 => Some(b'b'),
+            0x0C => Some(b'f'),
+            b'\n' => Some(b'n'),
+            b'\r' => Some(b'r'),
+            b'\t' => Some(b't'),
+            _ => None,
+        };
+        if short.is_some() || b < 0x20 {
+            out.extend_from_slice(&bytes[start..at]);
+            match short {
+                Some(c) => out.extend_from_slice(&[b'\\', c]),
+                None => {
+                    const HEX: &[u8; 16] = b"0123456789abcdef";
+                    out.extend_from_slice(b"\\u00");
+                    out.extend_from_slice(&[HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xF)]]);
+                }
+            }
+            start = at + 1;
+        }
+        at += 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+/// Whether one of the eight bytes of `word` is below 0x20, `"` or `\` (the exact
+/// tests of "Bit Twiddling Hacks": "determine if a word has a byte less than n").
+fn any_to_escape(word: u64) -> bool {
+    const ONES: u64 = u64::MAX / 255;
+    const HIGH: u64 = ONES * 0x80;
+    let below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w & HIGH != 0;
+    below(word, 0x20)
+        || below(word ^ (ONES * u64::from(b'"')), 1)
+        || below(word ^ (ONES * u64::from(b'\\')), 1)
+}
+
+/// The response as JSON: what serde_json writes for it, with the lists written
+/// directly ([`Listed`], held as `Value::Binary`) spliced in as they are. Every
+/// executed response is written this way; nothing else in a response is binary.
+pub fn response_json(response: &async_graphql::Response) -> serde_json::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(4096);
+    out.extend_from_slice(b"{\"data\":");
+    value(&response.data, &mut out)?;
+    if !response.extensions.is_empty() {
+        out.extend_from_slice(b",\"extensions\":");
+        serde_json::to_writer(&mut out, &response.extensions)?;
+    }
+    if !response.errors.is_empty() {
+        out.extend_from_slice(b",\"errors\":");
+        serde_json::to_writer(&mut out, &response.errors)?;
+    }
+    out.push(b'}');
+    Ok(out)
+}
+
+fn value(v: &Value, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    match v {
+        Value::Binary(bytes) => out.extend_from_slice(bytes),
+        Value::List(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                value(item, out)?;
+            }
+            out.push(b']');
+        }
+        Value::Object(map) => {
+            out.push(b'{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                string(key.as_str(), out);
+                out.push(b':');
+                value(item, out)?;
+            }
+            out.push(b'}');
+        }
+        Value::String(s) => string(s, out),
+        scalar => serde_json::to_writer(&mut *out, scalar)?,
+    }
+    Ok(())
 }
 
 /// The fields of a member's card ([`super::records::CardRelease`]).
@@ -115,38 +286,41 @@ fn fields(set: &SelectionSet) -> impl Iterator<Item = Option<&Field>> {
     })
 }
 
-/// A stored value as the GraphQL value async-graphql writes for it.
+/// A stored value, written as the JSON async-graphql writes for it.
 trait PlainValue {
-    fn value(&self) -> Value;
+    fn write(&self, out: &mut Vec<u8>);
 }
 
 impl PlainValue for String {
-    fn value(&self) -> Value {
-        Value::String(self.clone())
+    fn write(&self, out: &mut Vec<u8>) {
+        string(self, out);
     }
 }
 
 impl PlainValue for async_graphql::ID {
-    fn value(&self) -> Value {
-        Value::String(self.0.clone())
+    fn write(&self, out: &mut Vec<u8>) {
+        string(&self.0, out);
     }
 }
 
 impl PlainValue for Option<String> {
-    fn value(&self) -> Value {
-        self.as_ref().map_or(Value::Null, String::value)
+    fn write(&self, out: &mut Vec<u8>) {
+        match self {
+            Some(s) => string(s, out),
+            None => out.extend_from_slice(b"null"),
+        }
     }
 }
 
 impl PlainValue for i64 {
-    fn value(&self) -> Value {
-        Value::Number((*self).into())
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(itoa::Buffer::new().format(*self).as_bytes());
     }
 }
 
 impl PlainValue for bool {
-    fn value(&self) -> Value {
-        Value::Boolean(*self)
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(if *self { b"true" } else { b"false" });
     }
 }
 
@@ -172,38 +346,54 @@ fn names(name: &str, field: &str) -> bool {
     name.next().is_none()
 }
 
-/// The author's card, when it was read with the record.
-fn card(author: &Option<Option<User>>, set: &SelectionSet) -> Option<Value> {
+/// Writes the author's card with `plan`, when it was read with the record.
+fn card(author: &Option<Option<User>>, plan: Option<&Plan>, out: &mut Vec<u8>) -> Option<()> {
     match author.as_ref()? {
-        Some(author) => object(author, set),
-        None => Some(Value::Null),
+        Some(author) => plan?.write(author, out),
+        None => {
+            out.extend_from_slice(b"null");
+            Some(())
+        }
     }
 }
 
 /// The [`Plain`] implementation of a record type: the stored fields named, each
 /// answered under its GraphQL name (`[record]`: the fields of `self.record`, a record
 /// read with its author's card), and `with author` for a record whose author may have
-/// been read with it ([`card`]). A field left out (one that loads, a float) sends the
-/// list through async-graphql.
+/// been read with it ([`card`]), the last index. A field left out (one that loads, a
+/// float) sends the list through async-graphql.
 macro_rules! plain {
     ($ty:ty $([$record:ident])? { $($field:ident),+ $(,)? } $(with $author:ident)?) => {
         impl Plain for $ty {
-            #[cfg(test)]
             const FIELDS: &'static [&'static str] =
                 &[$(stringify!($field)),+ $(, stringify!($author))?];
 
-            fn plain(&self, name: &str, _set: &SelectionSet) -> Option<Value> {
-                let record = &self$(.$record)?;
+            fn field(name: &str, _set: &SelectionSet) -> Option<(usize, Option<Plan>)> {
+                let at = Self::FIELDS.iter().position(|field| names(name, field))?;
                 $(
-                    if names(name, stringify!($field)) {
-                        return Some(record.$field.value());
-                    }
-                )+
-                $(
-                    if name == stringify!($author) {
-                        return card(&self.$author, _set);
+                    if Self::FIELDS[at] == stringify!($author) {
+                        return Some((at, Some(Plan::of::<User>(_set)?)));
                     }
                 )?
+                Some((at, None))
+            }
+
+            fn write(&self, field: usize, _plan: Option<&Plan>, out: &mut Vec<u8>) -> Option<()> {
+                let record = &self$(.$record)?;
+                let mut at = 0;
+                $(
+                    if field == at {
+                        record.$field.write(out);
+                        return Some(());
+                    }
+                    at += 1;
+                )+
+                $(
+                    if field == at {
+                        return card(&self.$author, _plan, out);
+                    }
+                )?
+                let _ = at;
                 None
             }
         }
@@ -311,6 +501,37 @@ mod tests {
         every_field_is_in_the_schema::<Event>();
         every_field_is_in_the_schema::<Carded<Issue>>();
         every_field_is_in_the_schema::<Carded<PullRequest>>();
+    }
+
+    /// Every ASCII byte, alone and at every place of a word of eight (where the
+    /// check of eight bytes at a time starts and stops), and texts beyond ASCII: the
+    /// bytes serde_json writes.
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let mut texts: Vec<String> = vec![
+            String::new(),
+            "plain text, long enough for two words".into(),
+            "naïve café — 東京 🦀 \u{2028}\u{7f}".into(),
+            "quote \" and backslash \\ at 7\"".into(),
+        ];
+        for b in 0u8..0x80 {
+            let c = char::from(b);
+            for at in 0..17 {
+                let mut text = "x".repeat(at);
+                text.push(c);
+                text.push_str(&"y".repeat(17 - at));
+                texts.push(text);
+            }
+        }
+        for text in texts {
+            let mut out = Vec::new();
+            string(&text, &mut out);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                serde_json::to_string(&text).unwrap(),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

@@ -36,6 +36,7 @@ use async_graphql::{
 
 use super::limits::{Guard, OperationName, Parsed};
 use super::order::KeyOrder;
+use super::plain::Direct;
 use super::root::Query;
 use super::RoostSchema;
 
@@ -153,6 +154,9 @@ impl Schemas {
             request = request.operation_name(name);
         }
         request.set_parsed_query(ExecutableDocument::clone(&parsed));
+        if order.as_ref().is_some_and(|order| !order.repeats()) {
+            request = request.data(Direct);
+        }
         let mut response = execute(self.executing.clone(), with_data(request)).await;
         if let Some(order) = order {
             order.apply(&mut response.data);

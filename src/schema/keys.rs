@@ -50,7 +50,9 @@ pub fn repo_key(organization: &str, repository: &str, suffix: &str) -> String {
 /// Appends [`lc`]`(text)`, without a copy of its own when `text` is ASCII.
 fn push_lc(out: &mut String, text: &str) {
     if text.is_ascii() {
-        out.extend(text.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+        let start = out.len();
+        out.push_str(text);
+        out[start..].make_ascii_lowercase();
     } else {
         out.push_str(&lc(text));
     }

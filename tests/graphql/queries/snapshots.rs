@@ -137,6 +137,13 @@ async fn plain_lists_answer_the_bytes_resolved_lists_do() {
              tag: tagName id } } newUsers { created: createdAt ... { login } }"
                 .to_string(),
         ),
+        // A key selected twice anywhere in the operation: async-graphql merges the
+        // two lists object by object, so neither is written directly.
+        (
+            "newReleases { tagName author { login } } newReleases { name author { id } }"
+                .to_string(),
+            "newReleases { ... on Release { tagName author { login id } name } }".to_string(),
+        ),
         // Authors asked for their cards only are read as cards (four columns); a
         // fragment may ask for more, and they are read whole.
         (
