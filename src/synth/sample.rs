@@ -9,8 +9,8 @@
 //! The older files come from one stream seeded 20261122, drawn in the order of
 //! [`records`]; what was added later comes from streams of their own, drawn after,
 //! so adding it changed no earlier record: the records and fields of the frontend's
-//! GraphQL pages ([`second_stream`]), its about and board pages ([`frontend`]) and
-//! mentorship ([`mentorship`]). Each record's code lives with its kin, grouped like
+//! GraphQL pages ([`second_stream`]), the platform project and the boards
+//! ([`third_stream`]) and mentorship ([`mentorship`]). Each record's code lives with its kin, grouped like
 //! `crate::schema` (`people`, `code`, `issues`, `community`, `events`), whichever
 //! stream draws it; the stream functions here call them in draw order.
 //!
@@ -28,7 +28,7 @@ use pyrandom::PyRandom;
 mod code;
 mod community;
 mod events;
-mod frontend;
+mod governance;
 mod issues;
 mod json;
 mod mentorship;
@@ -40,6 +40,8 @@ mod time;
 const SEED: u32 = 20_261_122;
 /// The seed of the second stream (see [`second_stream`]).
 const SECOND_SEED: u32 = 20_261_123;
+/// The seed of the stream of the platform project and the boards.
+const THIRD_SEED: u32 = 20_261_126;
 
 /// The interchange files of the sample, in the order they are written.
 pub const FILES: [&str; 22] = [
@@ -228,13 +230,13 @@ fn second_stream(s: &mut Sample) -> (Vec<Obj>, Vec<Obj>, Vec<Obj>) {
     (pull_requests, posts, health)
 }
 
-/// The about and board pages' records, from their own stream: the about page's
-/// project added to the older records, then (boards, member snapshots).
-fn about_records(s: &mut Sample) -> (Vec<Obj>, Vec<Obj>) {
-    let rng = &mut PyRandom::new(frontend::SEED);
-    frontend::add_about(
+/// The platform project (the about page's) added to the older records, then the
+/// boards, from their own stream; returns (boards, member snapshots).
+fn third_stream(s: &mut Sample) -> (Vec<Obj>, Vec<Obj>) {
+    let rng = &mut PyRandom::new(THIRD_SEED);
+    community::add_platform_project(
         rng,
-        frontend::About {
+        community::Platform {
             members: &mut s.members,
             repositories: &mut s.repositories,
             contributors: &mut s.contributors,
@@ -242,7 +244,7 @@ fn about_records(s: &mut Sample) -> (Vec<Obj>, Vec<Obj>) {
             projects: &mut s.projects,
         },
     );
-    frontend::boards(
+    governance::boards(
         rng,
         &mut s.members,
         &s.chapters,
@@ -256,7 +258,7 @@ fn about_records(s: &mut Sample) -> (Vec<Obj>, Vec<Obj>) {
 pub fn files() -> Vec<(String, String)> {
     let mut s = records();
     let (pull_requests, posts, health) = second_stream(&mut s);
-    let (boards, member_snapshots) = about_records(&mut s);
+    let (boards, member_snapshots) = third_stream(&mut s);
     let rng = &mut PyRandom::new(mentorship::SEED);
     let (programs, modules) = mentorship::mentorship(rng, &s.members, &s.projects, &s.issues);
 

@@ -1,7 +1,8 @@
 //! Chapters, committees and projects (with their leaders), from the older files'
 //! stream; from the second stream (`super::second_stream`): the leaders' roles and the
 //! entities' links ([`links`]), the blog's posts, the projects' health measurements;
-//! and the community-wide values.
+//! and the community-wide values; from the third stream, the community's own platform
+//! project ([`platform`]).
 
 use std::collections::HashMap;
 
@@ -13,8 +14,10 @@ use super::time::{
 use super::{dashed, slug};
 
 mod links;
+mod platform;
 
 pub(super) use links::{add_entity_links, add_leader_roles};
+pub(super) use platform::{add_platform_project, Platform};
 
 #[rustfmt::skip]
 const CHAPTERS: [(&str, &str, &str, f64, f64); 43] = [

@@ -1,19 +1,13 @@
-//! The records of the frontend's about and board pages (docs/data.md), from a random
-//! stream of their own drawn after every other record: the project the about page
-//! shows (`nest`, its repository, contributors and milestones, and the three leaders
-//! it names), two boards of directors with their candidates and members, a snapshot
-//! of each candidate's activity, and the members' board, staff and mentoring fields.
+//! The community's boards of directors (docs/data.md): two boards with their
+//! candidates and members, a snapshot of each candidate's activity over the year
+//! before, and the members' board, staff and mentoring fields, drawn after the
+//! platform project (`community::add_platform_project`) from the same stream.
 
 use std::collections::BTreeMap;
 
 use super::json::{obj, Obj, J};
 use super::pyrandom::PyRandom;
 use super::time::{date, day, dt, ts, DAY};
-
-pub(super) const SEED: u32 = 20_261_126;
-
-/// The about page names its project and three leaders by login.
-const ABOUT_LEADERS: [&str; 3] = ["arkid15r", "kasya", "mamicidal"];
 
 const STATEMENTS: [&str; 6] = [
     "I want the community's projects to have the resources they need to thrive.",
@@ -29,99 +23,6 @@ const CHANNELS: [&str; 4] = [
     "#project-leaders",
     "#appsec",
 ];
-
-/// The records the about page adds to.
-pub(super) struct About<'a> {
-    pub members: &'a mut Vec<Obj>,
-    pub repositories: &'a mut Vec<Obj>,
-    pub contributors: &'a mut Vec<Obj>,
-    pub milestones: &'a mut Vec<Obj>,
-    pub projects: &'a mut Vec<Obj>,
-}
-
-/// The about page's project, its repository and its three leaders.
-pub(super) fn add_about(rng: &mut PyRandom, a: About) {
-    for (n, login) in ABOUT_LEADERS.iter().enumerate() {
-        let k = n as i64;
-        a.members.push(obj! {
-            "login" => *login, "name" => *login,
-            "avatar_url" => format!("https://avatars.githubusercontent.com/u/{}?v=4", 2_201_000 + n),
-            "url" => format!("https://github.com/{login}"),
-            "bio" => "Builds the community's web platform.",
-            "company" => "", "location" => "", "title" => "Nest project leader",
-            "followers_count" => 120 + 40 * k, "following_count" => 15 + k,
-            "public_repositories_count" => 30 + 7 * k,
-            "created_at" => ts(dt(2014 + n as i32, 3 + n as u32, 11, 10, 0, 0)),
-            "updated_at" => ts(dt(2026, 10, 2 + n as u32, 8, 0, 0)),
-        });
-    }
-    a.repositories.push(obj! {
-        "organization" => "securecodeorg", "name" => "nest",
-        "description" => "The community's web platform: its directory, search and mentorship.",
-        "url" => "https://github.com/securecodeorg/nest",
-        "commits_count" => 4820i64, "contributors_count" => 0i64, "forks_count" => 310i64,
-        "open_issues_count" => 0i64, "stars_count" => 640i64, "subscribers_count" => 22i64,
-        "license" => "MIT", "topics" => vec!["community", "platform", "python", "typescript"],
-        "languages" => vec!["Python", "TypeScript"],
-        "pushed_at" => "2026-11-18T21:04:00Z", "created_at" => "2024-08-13T12:00:00Z",
-        "updated_at" => "2026-11-18T21:04:00Z", "size" => 48200i64,
-    });
-    let mut people: Vec<String> = ABOUT_LEADERS.iter().map(|l| l.to_string()).collect();
-    for i in rng.sample_indices(60, 12) {
-        people.push(a.members[i].s("login").to_string());
-    }
-    for (n, login) in people.iter().enumerate() {
-        let count = 900 / (n as i64 + 1) + rng.randrange(0, 5);
-        a.contributors.push(obj! {
-            "organization" => "securecodeorg", "repository" => "nest", "member" => login,
-            "contributions_count" => count,
-        });
-    }
-    if let Some(nest) = a.repositories.last_mut() {
-        nest.set("contributors_count", people.len());
-    }
-    about_milestones(a.milestones, &people);
-    a.projects.push(nest_project());
-}
-
-fn about_milestones(milestones: &mut Vec<Obj>, people: &[String]) {
-    let plan = [
-        ("Search and lists", "closed", 0i64, 24i64),
-        ("Mentorship portal", "open", 9, 17),
-        ("Board elections", "open", 6, 3),
-    ];
-    for (n, (title, state, open, closed)) in plan.into_iter().enumerate() {
-        let created = day(2025, 2 + 3 * n as u32, 5);
-        milestones.push(obj! {
-            "organization" => "securecodeorg", "repository" => "nest", "number" => n + 1,
-            "title" => title, "state" => state,
-            "body" => format!("What **{title}** covers.\n\n- the pages\n- their API\n"),
-            "author" => &people[n % 3],
-            "url" => format!("https://github.com/securecodeorg/nest/milestone/{}", n + 1),
-            "open_issues_count" => open, "closed_issues_count" => closed,
-            "due_on" => ts(created + 120 * DAY), "created_at" => ts(created),
-            "updated_at" => ts(created + 40 * DAY),
-        });
-    }
-}
-
-fn nest_project() -> Obj {
-    let leaders: Vec<Obj> = ABOUT_LEADERS
-        .iter()
-        .map(|l| obj! { "name" => *l, "login" => *l, "description" => "Leader" })
-        .collect();
-    obj! {
-        "key" => "www-project-nest", "name" => "Nest", "level" => "lab", "type" => "code",
-        "description" => "Nest is the community's web platform: a directory of its chapters, \
-                          projects and people, with search and mentorship.",
-        "summary" => "Nest: the community's web platform.",
-        "url" => "https://community.example.org/www-project-nest/",
-        "leaders" => leaders,
-        "repositories" => vec![obj! { "organization" => "securecodeorg", "name" => "nest" }],
-        "created_at" => "2024-08-20T09:00:00Z", "updated_at" => "2026-11-12T16:30:00Z",
-        "related_urls" => vec!["https://github.com/securecodeorg/nest"],
-    }
-}
 
 /// `n` of `keys`, each with a count in `[1, hi)`, in key order.
 fn counts(rng: &mut PyRandom, keys: &[String], n: usize, hi: i64) -> Obj {
