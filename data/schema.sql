@@ -110,6 +110,12 @@ CREATE TABLE repositories (
 CREATE INDEX repositories_name ON repositories (name_lc);
 CREATE INDEX repositories_created ON repositories (created_at, updated_at, id);
 CREATE INDEX repositories_updated ON repositories (updated_at, id);
+-- An organization's repositories, most starred first: GraphQL's
+-- `repositories(organization:)` reads its first few from here rather than sorting
+-- every repository of the organization, and `Organization.stats` sums the counts it
+-- carries without reading the rows.
+CREATE INDEX repositories_stars
+    ON repositories (organization_id, stars_count DESC, id, forks_count, open_issues_count);
 
 CREATE TABLE repository_contributors (
     repository_id       INTEGER NOT NULL REFERENCES repositories (id),
