@@ -246,7 +246,7 @@ struct InFlight(Arc<Activity>);
 impl InFlight {
     fn start(activity: &Arc<Activity>) -> InFlight {
         activity.in_flight.fetch_add(1, Ordering::AcqRel);
-        ::metrics::gauge!(super::metrics::IN_FLIGHT).increment(1.0);
+        super::metrics::in_flight(true);
         InFlight(activity.clone())
     }
 }
@@ -254,7 +254,7 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         self.0.in_flight.fetch_sub(1, Ordering::AcqRel);
-        ::metrics::gauge!(super::metrics::IN_FLIGHT).decrement(1.0);
+        super::metrics::in_flight(false);
         self.0.touch();
     }
 }

@@ -370,6 +370,10 @@ impl Negotiation {
 }
 
 /// The HTTP response of an [`Outcome`].
+/// Headers a tree file's or live answer's response ends up with, at most: five of
+/// its own, three `RateLimit-*`, `Cache-Control`, `nosniff` and `X-Request-Id`.
+const RESPONSE_HEADERS: usize = 12;
+
 pub fn outcome_response(outcome: Outcome) -> Response {
     let mut r = match outcome {
         Outcome::Full {
@@ -380,6 +384,10 @@ pub fn outcome_response(outcome: Outcome) -> Response {
         } => {
             let len = bytes.len();
             let mut r = Response::new(Body::from(bytes));
+            // Room for every header the answer will carry (its own, the key's
+            // `RateLimit-*` and `Cache-Control`, the front service's), so the map
+            // is not grown on the way.
+            *r.headers_mut() = HeaderMap::with_capacity(RESPONSE_HEADERS);
             let h = r.headers_mut();
             h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
             h.insert(header::CONTENT_LENGTH, HeaderValue::from(len));
