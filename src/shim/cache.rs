@@ -24,7 +24,7 @@ use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use bytes::Bytes;
 
-use super::respond::{Encoding, Negotiation, Outcome};
+use super::respond::{Encoding, Etag, Negotiation, Outcome};
 
 /// The bytes a key takes, counted against the budget.
 pub trait Weight {
@@ -56,7 +56,7 @@ struct Entry {
     bytes: Bytes,
     content_type: &'static str,
     encoding: Encoding,
-    etag: String,
+    etag: Etag,
 }
 
 impl Entry {
@@ -318,7 +318,7 @@ mod tests {
         };
         let conditional = Negotiation {
             accept: Vec::new(),
-            if_none_match: Some(etag.clone()),
+            if_none_match: Some(etag.to_string()),
         };
         store.remember(&1, key.clone(), &plain, &outcome);
         assert!(store.lookup(&1, &key, &gzip).is_none());

@@ -41,7 +41,6 @@ use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, Notify};
-use tower::ServiceExt as _;
 
 use super::net::{is_connection_error, JsonErrorIo};
 
@@ -246,7 +245,7 @@ struct InFlight(Arc<Activity>);
 impl InFlight {
     fn start(activity: &Arc<Activity>) -> InFlight {
         activity.in_flight.fetch_add(1, Ordering::AcqRel);
-        ::metrics::gauge!(super::metrics::IN_FLIGHT).increment(1.0);
+        super::metrics::in_flight(true);
         InFlight(activity.clone())
     }
 }
@@ -254,7 +253,7 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         self.0.in_flight.fetch_sub(1, Ordering::AcqRel);
-        ::metrics::gauge!(super::metrics::IN_FLIGHT).decrement(1.0);
+        super::metrics::in_flight(false);
         self.0.touch();
     }
 }
@@ -400,10 +399,9 @@ async fn connection(
             let app = app.clone();
             let closing = closing.clone();
             async move {
-                let mut response = app
-                    .oneshot(req.map(Body::new))
-                    .await
-                    .unwrap_or_else(|never: Infallible| match never {});
+                // The front service called as itself, not as a `tower::Service`: no
+                // second clone of it and no boxed future a request.
+                let mut response = app.answer(req.map(Body::new)).await;
                 // Once the listener has closed, HTTP/1 clients are told to go: hyper
                 // closes the connection after this answer.
                 if http1 && closing.load(Ordering::Acquire) {

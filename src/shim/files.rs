@@ -219,7 +219,7 @@ mod tests {
         assert_eq!(body(cache.read(&site, rel, "x", &neg).unwrap()), b"two");
         // An If-None-Match of the cached tag is a 304.
         let tag = match cache.lookup(&site, rel, &neg) {
-            Some(Outcome::Full { etag, .. }) => etag,
+            Some(Outcome::Full { etag, .. }) => etag.to_string(),
             other => panic!("{other:?}"),
         };
         let conditional = Negotiation {

@@ -49,7 +49,9 @@ impl App {
         }
     }
 
-    async fn answer(self, req: Request) -> Response {
+    /// The response to `req` (what [`tower::Service::call`] answers, without boxing
+    /// its future: the connection's service calls this).
+    pub(super) async fn answer(self, req: Request) -> Response {
         let head = req.method() == Method::HEAD;
         let App {
             state,

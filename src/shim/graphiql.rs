@@ -116,7 +116,7 @@ struct Asset {
     content_type: &'static str,
     compressible: bool,
     /// Identity, gzip, br: bytes and ETag.
-    encoded: [OnceLock<(Bytes, String)>; 3],
+    encoded: [OnceLock<(Bytes, respond::Etag)>; 3],
 }
 
 static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {

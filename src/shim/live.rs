@@ -28,7 +28,7 @@ use crate::catalog::{DetailSpec, ListQuery, ListSpec};
 use crate::store::FileId;
 
 use super::cache::{Responses, Stats};
-use super::respond::{Encoding, Negotiation, Outcome};
+use super::respond::{Encoding, Etag, Negotiation, Outcome};
 
 /// Bytes of live answers kept, at most.
 pub const DEFAULT_BUDGET: usize = 32 << 20;
@@ -105,7 +105,7 @@ impl crate::graphql::Answers for GraphqlAnswers {
             bytes: body,
             content_type,
             encoding: Encoding::Identity,
-            etag: String::new(),
+            etag: Etag::none(),
         };
         self.0
             .remember(dataset, key, &Negotiation::default(), &answer);

@@ -7,8 +7,15 @@
 //! escaping and numbers, as the test below checks against tracing-subscriber's own
 //! output): `timestamp` (UTC, microseconds), `level`, the event's fields in order
 //! (`message` first), `target`.
+//!
+//! The access line at `info` skips tracing altogether ([`Access`]): the front
+//! service writes the same bytes straight into the log's writer, which saves
+//! tracing's dispatch, its field set and visitor (bench/RESULTS.md); a test holds
+//! the two to the same lines.
 
+use std::cell::Cell;
 use std::fmt;
+use std::net::IpAddr;
 
 use chrono::Utc;
 use serde::Serializer as _;
@@ -35,12 +42,7 @@ where
         event: &Event<'_>,
     ) -> fmt::Result {
         let mut line = Vec::with_capacity(256);
-        line.extend_from_slice(b"{\"timestamp\":\"");
-        // As tracing-subscriber's default timer writes it: always six fraction digits.
-        line.extend_from_slice(Ts(Utc::now().timestamp_micros()).format_micros().as_bytes());
-        line.extend_from_slice(b"\",\"level\":\"");
-        line.extend_from_slice(event.metadata().level().as_str().as_bytes());
-        line.push(b'"');
+        start(&mut line, event.metadata().level().as_str());
         let mut fields = Fields {
             line: &mut line,
             failed: false,
@@ -53,6 +55,141 @@ where
         string(&mut line, event.metadata().target()).map_err(|_| fmt::Error)?;
         line.extend_from_slice(b"}\n");
         writer.write_str(std::str::from_utf8(&line).map_err(|_| fmt::Error)?)
+    }
+}
+
+/// The start of every line: `{"timestamp":"…","level":"…"`.
+fn start(line: &mut Vec<u8>, level: &str) {
+    line.extend_from_slice(b"{\"timestamp\":\"");
+    now_micros(line);
+    line.extend_from_slice(b"\",\"level\":\"");
+    line.extend_from_slice(level.as_bytes());
+    line.push(b'"');
+}
+
+/// The time now as tracing-subscriber's default timer writes it (UTC, always six
+/// fraction digits). The text up to the second is made once a second per thread;
+/// within the second only the fraction's digits are written.
+fn now_micros(line: &mut Vec<u8>) {
+    thread_local! {
+        static SECOND: Cell<(i64, [u8; 27])> = const { Cell::new((i64::MIN, [0; 27])) };
+    }
+    let micros = Utc::now().timestamp_micros();
+    let (second, fraction) = (micros.div_euclid(1_000_000), micros.rem_euclid(1_000_000));
+    let (held, mut text) = SECOND.get();
+    if held != second {
+        let made = Ts(micros).format_micros();
+        match <[u8; 27]>::try_from(made.as_bytes()) {
+            Ok(made) => {
+                text = made;
+                SECOND.set((second, text));
+            }
+            // Years outside 0..=9999 are written another way: as they come.
+            Err(_) => {
+                line.extend_from_slice(made.as_bytes());
+                return;
+            }
+        }
+    }
+    let mut rest = fraction as u32;
+    for digit in text[20..26].iter_mut().rev() {
+        *digit = b'0' + (rest % 10) as u8;
+        rest /= 10;
+    }
+    line.extend_from_slice(&text);
+}
+
+/// The fields of an access line (`roost::access`, `request`), in the order the shim
+/// logs them; `None` fields are left out, as tracing leaves out an `Option` that is
+/// `None`.
+#[derive(Debug, Clone, Copy)]
+pub struct Access<'a> {
+    pub method: &'a str,
+    pub path: &'a str,
+    pub query: Option<&'a str>,
+    pub status: u16,
+    pub bytes: Option<u64>,
+    pub duration_ms: f64,
+    pub client: Option<IpAddr>,
+    pub user_agent: Option<&'a str>,
+    pub key_id: Option<i64>,
+    pub request_id: &'a str,
+}
+
+impl Access<'_> {
+    /// The line at `info`, byte for byte what [`JsonLine`] makes of
+    /// `tracing::info!(target: "roost::access", method, path, …, "request")` (a test
+    /// below compares them), appended to `line`.
+    pub fn write_info(&self, line: &mut Vec<u8>) {
+        start(line, "INFO");
+        line.extend_from_slice(b",\"message\":\"request\",\"method\":");
+        let _ = string(line, self.method);
+        line.extend_from_slice(b",\"path\":");
+        let _ = string(line, self.path);
+        if let Some(query) = self.query {
+            line.extend_from_slice(b",\"query\":");
+            let _ = string(line, query);
+        }
+        line.extend_from_slice(b",\"status\":");
+        integer(line, u64::from(self.status));
+        if let Some(bytes) = self.bytes {
+            line.extend_from_slice(b",\"bytes\":");
+            integer(line, bytes);
+        }
+        line.extend_from_slice(b",\"duration_ms\":");
+        let _ = serde_json::to_writer(&mut *line, &self.duration_ms);
+        if let Some(client) = self.client {
+            line.extend_from_slice(b",\"client\":\"");
+            address(line, client);
+            line.push(b'"');
+        }
+        if let Some(agent) = self.user_agent {
+            line.extend_from_slice(b",\"user_agent\":");
+            let _ = string(line, agent);
+        }
+        if let Some(id) = self.key_id {
+            line.extend_from_slice(b",\"key_id\":");
+            if id < 0 {
+                line.push(b'-');
+            }
+            integer(line, id.unsigned_abs());
+        }
+        line.extend_from_slice(b",\"request_id\":");
+        let _ = string(line, self.request_id);
+        line.extend_from_slice(b",\"target\":\"roost::access\"}\n");
+    }
+}
+
+/// `n` in decimal.
+fn integer(line: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    line.extend_from_slice(&digits[at..]);
+}
+
+/// An address as `Display` writes it (nothing in it needs escaping in JSON).
+fn address(line: &mut Vec<u8>, ip: IpAddr) {
+    match ip {
+        IpAddr::V4(v4) => {
+            for (i, octet) in v4.octets().into_iter().enumerate() {
+                if i > 0 {
+                    line.push(b'.');
+                }
+                integer(line, u64::from(octet));
+            }
+        }
+        IpAddr::V6(v6) => {
+            use std::io::Write as _;
+            let _ = write!(line, "{v6}");
+        }
     }
 }
 
@@ -191,5 +328,109 @@ mod tests {
         });
         assert_eq!(ours.len(), 3);
         assert_eq!(without_time(&ours), without_time(&theirs));
+    }
+
+    /// Access lines of every shape: every optional field there or not, strings to
+    /// escape, both kinds of address, long and short durations.
+    fn accesses() -> Vec<Access<'static>> {
+        let full = Access {
+            method: "GET",
+            path: "/api/v0/issues/\"x\"\\é\u{1}",
+            query: Some("q=a%20b&page=2"),
+            status: 200,
+            bytes: Some(19_590),
+            duration_ms: 0.094,
+            client: Some("203.0.113.7".parse().unwrap()),
+            user_agent: Some("integration/1.0 (\"quoted\")\u{7f}"),
+            key_id: Some(12),
+            request_id: "4d0fddb5799153ba38529a82a1322a44",
+        };
+        vec![
+            full,
+            Access {
+                method: "HEAD",
+                query: None,
+                status: 304,
+                bytes: Some(0),
+                duration_ms: 1234.5,
+                client: Some("2001:db8::1".parse().unwrap()),
+                user_agent: None,
+                key_id: None,
+                ..full
+            },
+            Access {
+                status: 401,
+                bytes: None,
+                duration_ms: 0.0,
+                client: None,
+                key_id: Some(9_007_199_254_740_993),
+                request_id: "edge-42:a/b",
+                ..full
+            },
+        ]
+    }
+
+    #[test]
+    fn access_lines_written_directly_are_the_subscribers_lines() {
+        let sink = Lines::default();
+        let dispatch: tracing::Dispatch = {
+            let sink = sink.clone();
+            tracing_subscriber::fmt()
+                .event_format(JsonLine)
+                .with_writer(move || sink.clone())
+                .finish()
+                .into()
+        };
+        // As the shim logged them before they were written directly.
+        tracing::dispatcher::with_default(&dispatch, || {
+            for a in accesses() {
+                let client = a.client.map(|ip| ip.to_string());
+                tracing::info!(
+                    target: "roost::access",
+                    method = a.method,
+                    path = a.path,
+                    query = a.query,
+                    status = a.status,
+                    bytes = a.bytes,
+                    duration_ms = a.duration_ms,
+                    client,
+                    user_agent = a.user_agent,
+                    key_id = a.key_id,
+                    request_id = a.request_id,
+                    "request"
+                );
+            }
+        });
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let theirs: Vec<String> = text.lines().map(str::to_string).collect();
+        let mut direct = Vec::new();
+        for a in accesses() {
+            a.write_info(&mut direct);
+        }
+        let ours: Vec<String> = String::from_utf8(direct)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(ours.len(), 3);
+        assert_eq!(without_time(&ours), without_time(&theirs));
+    }
+
+    #[test]
+    fn the_time_is_written_to_the_microsecond_within_and_across_seconds() {
+        for _ in 0..3 {
+            let mut line = Vec::new();
+            let before = Utc::now();
+            now_micros(&mut line);
+            let after = Utc::now();
+            let text = String::from_utf8(line).unwrap();
+            assert_eq!(text.len(), 27, "{text}");
+            let at = chrono::DateTime::parse_from_rfc3339(&text)
+                .unwrap()
+                .timestamp_micros();
+            let (before, after) = (before.timestamp_micros(), after.timestamp_micros());
+            assert!(before <= at && at <= after, "{before} {text} {after}");
+            std::thread::sleep(std::time::Duration::from_millis(600));
+        }
     }
 }

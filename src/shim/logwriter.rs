@@ -71,6 +71,33 @@ impl Shared {
 #[derive(Clone)]
 pub struct BatchWriter(Arc<Shared>);
 
+impl BatchWriter {
+    /// Appends one whole line (or more), formatted elsewhere (the access line,
+    /// [`super::logline::Access`]), as a line written through the subscriber is.
+    pub fn push(&self, line: &[u8]) {
+        if !line.is_empty() {
+            self.0.push(line);
+        }
+    }
+}
+
+/// The writer of the process's JSON log, once [`super::init_logging_as`] has set it;
+/// access lines are written straight into it rather than through tracing's event
+/// machinery (bench/RESULTS.md).
+static DIRECT: std::sync::OnceLock<BatchWriter> = std::sync::OnceLock::new();
+
+/// Makes `writer` the writer of lines formatted outside the subscriber; the first
+/// call in a process wins.
+pub fn set_direct(writer: BatchWriter) {
+    let _ = DIRECT.set(writer);
+}
+
+/// The writer of lines formatted outside the subscriber, when the log is JSON lines
+/// on this writer.
+pub fn direct() -> Option<&'static BatchWriter> {
+    DIRECT.get()
+}
+
 /// Writes what is left and stops the writer thread when dropped.
 pub struct Guard {
     shared: Arc<Shared>,

@@ -156,6 +156,80 @@ fn describe() {
     process().describe();
 }
 
+/// The statuses whose request counters are kept ready ([`record_request`]); others
+/// are looked up by name each time.
+const STATUSES: [u16; 12] = [200, 304, 308, 400, 401, 403, 404, 405, 413, 429, 500, 503];
+const CLASSES: [RouteClass; 4] = [
+    RouteClass::TreeFile,
+    RouteClass::LiveRest,
+    RouteClass::Graphql,
+    RouteClass::Other,
+];
+
+/// The handles every request records into, each registered at its first use (a
+/// series is rendered once used, as with the macros): the `metrics` macros build a
+/// key (name and labels) and look it up in the recorder's registry at each call,
+/// which a tree file answered from memory paid on every request.
+struct PerRequest {
+    /// `roost_http_requests_total`, by class and then by [`STATUSES`].
+    requests: [[OnceLock<metrics::Counter>; STATUSES.len()]; CLASSES.len()],
+    /// `roost_http_request_duration_seconds`, by class.
+    duration: [OnceLock<metrics::Histogram>; CLASSES.len()],
+    in_flight: OnceLock<metrics::Gauge>,
+}
+
+static PER_REQUEST: PerRequest = PerRequest {
+    requests: [const { [const { OnceLock::new() }; STATUSES.len()] }; CLASSES.len()],
+    duration: [const { OnceLock::new() }; CLASSES.len()],
+    in_flight: OnceLock::new(),
+};
+
+/// The per-request handles once the process's recorder is installed ([`handle`]);
+/// `None` before (nothing records then: there is no recorder).
+fn per_request() -> Option<&'static PerRequest> {
+    HANDLE.get().map(|_| &PER_REQUEST)
+}
+
+/// Counts an answered request by class and status, and its time to the response
+/// head.
+pub fn record_request(class: RouteClass, status: u16, elapsed: Duration) {
+    let Some(ready) = per_request() else {
+        return;
+    };
+    let c = class as usize;
+    let counter = |status: u16| {
+        metrics::counter!(
+            "roost_http_requests_total",
+            "class" => class.as_str(),
+            "status" => super::status_label(status)
+        )
+    };
+    match STATUSES.iter().position(|&s| s == status) {
+        Some(s) => ready.requests[c][s]
+            .get_or_init(|| counter(status))
+            .increment(1),
+        None => counter(status).increment(1),
+    }
+    ready.duration[c]
+        .get_or_init(|| {
+            metrics::histogram!("roost_http_request_duration_seconds", "class" => class.as_str())
+        })
+        .record(elapsed.as_secs_f64());
+}
+
+/// `roost_http_requests_in_flight` up by one (a request received) or down by one
+/// (answered in full).
+pub fn in_flight(up: bool) {
+    if let Some(ready) = per_request() {
+        let gauge = ready.in_flight.get_or_init(|| metrics::gauge!(IN_FLIGHT));
+        if up {
+            gauge.increment(1.0);
+        } else {
+            gauge.decrement(1.0);
+        }
+    }
+}
+
 /// The process metrics (`process_*`), read from `/proc` at each scrape.
 fn process() -> &'static metrics_process::Collector {
     PROCESS.get_or_init(metrics_process::Collector::default)

@@ -423,7 +423,7 @@ where
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip());
-    let id = request_id::request_id(
+    let id = request_id::RequestId::of(
         req.headers(),
         peer.is_some_and(|ip| state.config.trusted_proxies.contains(ip)),
     );
@@ -432,7 +432,7 @@ where
         req.extensions_mut().insert(proxy::ClientAddr(ip));
     }
     let mut response = inner(req).await;
-    if let Ok(value) = HeaderValue::from_str(&id) {
+    if let Some(value) = id.clone().header() {
         response
             .headers_mut()
             .insert(request_id::X_REQUEST_ID, value);
@@ -447,14 +447,35 @@ where
         .get::<metrics::RouteClass>()
         .copied()
         .unwrap_or_else(|| metrics::RouteClass::of_path(path));
-    ::metrics::counter!(
-        "roost_http_requests_total",
-        "class" => class.as_str(),
-        "status" => status_label(status)
-    )
-    .increment(1);
-    ::metrics::histogram!("roost_http_request_duration_seconds", "class" => class.as_str())
-        .record(elapsed.as_secs_f64());
+    metrics::record_request(class, status, elapsed);
+    let cause = response.extensions().get::<InternalCause>();
+    // The usual line (at `info`, JSON): its bytes written straight into the log's
+    // writer (logline::Access), without tracing's per-event work.
+    if let (None, Some(writer)) = (cause, logwriter::direct()) {
+        if tracing::enabled!(target: "roost::access", tracing::Level::INFO) {
+            let line = logline::Access {
+                method: method.as_str(),
+                path,
+                query,
+                status,
+                bytes,
+                duration_ms,
+                client,
+                user_agent: user_agent.as_deref(),
+                key_id,
+                request_id: id.as_str(),
+            };
+            thread_local! {
+                static LINE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+            }
+            LINE.with_borrow_mut(|buffer| {
+                buffer.clear();
+                line.write_info(buffer);
+                writer.push(buffer);
+            });
+        }
+        return response;
+    }
     let client = client.map(|ip| ip.to_string());
     // One access line per request, at `error` with its cause when the answer hides an
     // internal error (the one place those are logged: crate::error), else at `info`.
@@ -477,7 +498,7 @@ where
             )
         };
     }
-    match response.extensions().get::<InternalCause>() {
+    match cause {
         Some(cause) => access_line!(error, cause),
         None => access_line!(info),
     }
@@ -493,7 +514,7 @@ fn first_chars(text: &str, n: usize) -> &str {
 }
 
 /// The metrics' `status` label: the usual statuses without making a string.
-fn status_label(status: u16) -> Cow<'static, str> {
+pub(crate) fn status_label(status: u16) -> Cow<'static, str> {
     let known = match status {
         200 => "200",
         304 => "304",
@@ -560,6 +581,7 @@ pub fn init_logging_as(format: LogFormat) -> Option<logwriter::Guard> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let (writer, guard) = logwriter::batched(std::io::stderr());
+    let direct = writer.clone();
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer);
@@ -567,7 +589,14 @@ pub fn init_logging_as(format: LogFormat) -> Option<logwriter::Guard> {
         LogFormat::Json => builder.event_format(logline::JsonLine).try_init(),
         LogFormat::Text => builder.with_ansi(false).try_init(),
     };
-    set.ok().map(|()| guard)
+    set.ok().map(|()| {
+        if format == LogFormat::Json {
+            // The access lines' bytes are JsonLine's (logline::Access); written
+            // straight into the same writer, in order with every other line.
+            logwriter::set_direct(direct);
+        }
+        guard
+    })
 }
 
 /// Serves `state` on `listener` until `shutdown` completes, then lets in-flight

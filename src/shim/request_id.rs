@@ -4,7 +4,7 @@
 //! a malformed one) a new one, 32 random hex digits. A client that is not a trusted
 //! proxy cannot choose the id its request is logged under.
 
-use axum::http::{HeaderMap, HeaderName};
+use axum::http::{HeaderMap, HeaderName, HeaderValue};
 
 pub const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -14,13 +14,42 @@ const MAX_LEN: usize = 128;
 /// The id of a request with `headers`, from a peer that `trusted` says is a trusted
 /// proxy or not.
 pub fn request_id(headers: &HeaderMap, trusted: bool) -> String {
-    trusted
-        .then(|| headers.get(X_REQUEST_ID))
-        .flatten()
-        .and_then(|v| v.to_str().ok())
-        .filter(|id| well_formed(id))
-        .map(str::to_string)
-        .unwrap_or_else(new_id)
+    RequestId::of(headers, trusted).as_str().to_string()
+}
+
+/// A request's id as the front service holds it: made here (its digits on the
+/// stack), or a trusted proxy's header value (shared with the request, not copied).
+#[derive(Debug, Clone)]
+pub enum RequestId {
+    Made([u8; 32]),
+    Taken(HeaderValue),
+}
+
+impl RequestId {
+    /// The id of a request with `headers` (see [`request_id`]).
+    pub fn of(headers: &HeaderMap, trusted: bool) -> RequestId {
+        match trusted.then(|| headers.get(X_REQUEST_ID)).flatten() {
+            Some(value) if value.to_str().is_ok_and(well_formed) => RequestId::Taken(value.clone()),
+            _ => RequestId::Made(new_digits()),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        let bytes = match self {
+            RequestId::Made(digits) => &digits[..],
+            RequestId::Taken(value) => value.as_bytes(),
+        };
+        // Both are ASCII: hex digits, or a value `well_formed` accepted.
+        std::str::from_utf8(bytes).unwrap_or_default()
+    }
+
+    /// The `X-Request-Id` header value.
+    pub fn header(self) -> Option<HeaderValue> {
+        match self {
+            RequestId::Made(digits) => HeaderValue::from_bytes(&digits).ok(),
+            RequestId::Taken(value) => Some(value),
+        }
+    }
 }
 
 fn well_formed(id: &str) -> bool {
@@ -33,14 +62,18 @@ fn well_formed(id: &str) -> bool {
 /// A new id: 32 random hex digits (also the id of the lines of requests hyper refuses
 /// before any handler runs, [`super::net`]).
 pub fn new_id() -> String {
+    RequestId::Made(new_digits()).as_str().to_string()
+}
+
+/// 32 random hex digits.
+fn new_digits() -> [u8; 32] {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let n = rand::random::<u128>();
-    let digits: Vec<u8> = (0..32)
-        .rev()
-        .map(|i| HEX[((n >> (4 * i)) & 0xf) as usize])
-        .collect();
-    // Hex digits are ASCII.
-    String::from_utf8(digits).unwrap_or_default()
+    let mut digits = [0u8; 32];
+    for (i, digit) in digits.iter_mut().enumerate() {
+        *digit = HEX[((n >> (4 * (31 - i))) & 0xf) as usize];
+    }
+    digits
 }
 
 #[cfg(test)]

@@ -229,13 +229,55 @@ pub fn accepted_encodings(headers: &HeaderMap) -> Vec<Encoding> {
 /// with the coding as a suffix so that each encoding has its own tag. For a body
 /// compressed on the fly, `bytes` is the identity body (compression is
 /// deterministic); for a precompressed file, the bytes sent.
-pub fn etag(bytes: &[u8], encoding: Encoding) -> String {
+pub fn etag(bytes: &[u8], encoding: Encoding) -> Etag {
     let digest = Sha256::digest(bytes);
-    format!(
+    Etag::new(format!(
         "\"{}{}\"",
         hex::encode(&digest[..16]),
         encoding.etag_suffix()
-    )
+    ))
+}
+
+/// A strong ETag ([`etag`]) and its header value, made once with the answer: an
+/// answer kept in memory is sent again without its tag copied or checked again
+/// (cloning shares the value's bytes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Etag(HeaderValue);
+
+impl Etag {
+    /// The tag `text`: quoted hex digits and a coding's suffix, a valid header value.
+    fn new(text: String) -> Etag {
+        match HeaderValue::from_maybe_shared(Bytes::from(text)) {
+            Ok(value) => Etag(value),
+            // Not reached: hex digits, quotes and `-` are visible ASCII.
+            Err(_) => Etag(HeaderValue::from_static("\"\"")),
+        }
+    }
+
+    /// No tag (an answer that is never sent with one: GraphQL's kept answers).
+    pub fn none() -> Etag {
+        Etag(HeaderValue::from_static(""))
+    }
+
+    /// The `ETag` header value.
+    pub fn header(&self) -> HeaderValue {
+        self.0.clone()
+    }
+}
+
+impl std::ops::Deref for Etag {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        // Visible ASCII (see `new`).
+        std::str::from_utf8(self.0.as_bytes()).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Display for Etag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
 }
 
 /// Whether an `If-None-Match` value matches `etag` (weak comparison, `*` matches).
@@ -274,10 +316,10 @@ pub enum Outcome {
         bytes: Bytes,
         content_type: &'static str,
         encoding: Encoding,
-        etag: String,
+        etag: Etag,
     },
     NotModified {
-        etag: String,
+        etag: Etag,
     },
 }
 
@@ -332,7 +374,7 @@ impl Negotiation {
         bytes: Bytes,
         content_type: &'static str,
         encoding: Encoding,
-        etag: String,
+        etag: Etag,
     ) -> Outcome {
         if self.not_modified(&etag) {
             return Outcome::NotModified { etag };
@@ -370,6 +412,10 @@ impl Negotiation {
 }
 
 /// The HTTP response of an [`Outcome`].
+/// Headers a tree file's or live answer's response ends up with, at most: five of
+/// its own, three `RateLimit-*`, `Cache-Control`, `nosniff` and `X-Request-Id`.
+const RESPONSE_HEADERS: usize = 12;
+
 pub fn outcome_response(outcome: Outcome) -> Response {
     let mut r = match outcome {
         Outcome::Full {
@@ -380,23 +426,23 @@ pub fn outcome_response(outcome: Outcome) -> Response {
         } => {
             let len = bytes.len();
             let mut r = Response::new(Body::from(bytes));
+            // Room for every header the answer will carry (its own, the key's
+            // `RateLimit-*` and `Cache-Control`, the front service's), so the map
+            // is not grown on the way.
+            *r.headers_mut() = HeaderMap::with_capacity(RESPONSE_HEADERS);
             let h = r.headers_mut();
             h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
             h.insert(header::CONTENT_LENGTH, HeaderValue::from(len));
             if let Some(token) = encoding.token() {
                 h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(token));
             }
-            if let Ok(v) = HeaderValue::from_str(&etag) {
-                h.insert(header::ETAG, v);
-            }
+            h.insert(header::ETAG, etag.header());
             r
         }
         Outcome::NotModified { etag } => {
             let mut r = Response::new(Body::empty());
             *r.status_mut() = StatusCode::NOT_MODIFIED;
-            if let Ok(v) = HeaderValue::from_str(&etag) {
-                r.headers_mut().insert(header::ETAG, v);
-            }
+            r.headers_mut().insert(header::ETAG, etag.header());
             r
         }
     };
@@ -520,7 +566,7 @@ mod tests {
         }
         let n = Negotiation {
             accept: vec![Encoding::Gzip],
-            if_none_match: Some(etag(&body, Encoding::Gzip)),
+            if_none_match: Some(etag(&body, Encoding::Gzip).to_string()),
         };
         assert!(matches!(
             n.identity(body, JSON).unwrap(),
