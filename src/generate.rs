@@ -324,13 +324,16 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
                 .missing_from(&files, &writer.fresh_among(&files));
             stale(&files, &gone, false)?;
         }
-        files.extend(render::render_docs(&writer)?);
+        // The docs page and the dataset, sorted and merged into the sorted units'
+        // entries (not the whole list sorted again).
+        let mut later = render::render_docs(&writer)?;
         if let Some(which) = dataset {
-            files.extend(
+            later.extend(
                 pool.install(|| dataset::write(&writer, &opts.db, which, keying.as_ref()))?,
             );
         }
-        pool.install(|| files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path)));
+        later.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        let files = merge_sorted(files, later);
         if let Some(dup) = files.windows(2).find(|w| w[0].path == w[1].path) {
             return Err(anyhow!("two answers map to one file: {}", dup[0].path));
         }
@@ -428,6 +431,24 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     }
     summary.millis = started.elapsed().as_millis() as u64;
     Ok(summary)
+}
+
+/// Two lists of entries sorted by path, merged into one.
+fn merge_sorted(a: Vec<ManifestEntry>, b: Vec<ManifestEntry>) -> Vec<ManifestEntry> {
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let take_a = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => x.path <= y.path,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return out,
+        };
+        out.extend(if take_a { a.next() } else { b.next() });
+    }
 }
 
 /// A run whose input is the live generation's: the tree stays as it is (every file
