@@ -23,7 +23,6 @@
 //! generation kept and updated in place), [`input`] (the record of what a
 //! generation was rendered from, so an unchanged input keeps the live tree).
 
-use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering as AtomicOrdering;
@@ -39,6 +38,8 @@ mod generations;
 pub mod input;
 mod keys;
 mod plan;
+mod previous;
+mod publish;
 mod render;
 mod spare;
 mod units;
@@ -171,12 +172,6 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     } else {
         None
     };
-    let previous_files: Vec<ManifestEntry> = previous_root
-        .as_deref()
-        .and_then(read_manifest)
-        .map(|m| m.files)
-        .unwrap_or_default();
-
     // Same input as the live generation, and the live tree whole: it is already what
     // this run would write.
     let input = input::fingerprint(opts, dataset)?;
@@ -186,6 +181,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
                 && live.file_name() == Some(std::ffi::OsStr::new(&record.generation))
                 && live.join(MANIFEST).is_file()
             {
+                let previous_files = read_manifest(live).map(|m| m.files).unwrap_or_default();
                 let missing = verify::quick(live, &previous_files);
                 if missing.is_empty() {
                     drop(conn);
@@ -202,10 +198,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         }
     }
 
-    let previous: HashMap<String, (u64, String)> = previous_files
-        .into_iter()
-        .map(|e| (e.path, (e.size, e.sha256)))
-        .collect();
+    let previous = previous::Previous::open(previous_root.as_deref());
     let stamp = format!(
         "{}-{}",
         std::time::SystemTime::now()
@@ -266,7 +259,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     let result = (|| -> anyhow::Result<Summary> {
         let plan = plan(&conn)?;
         drop(conn);
-        let mut writer = Writer::new(
+        let writer = Writer::new(
             gen_dir.clone(),
             previous_root.clone(),
             previous,
@@ -304,70 +297,55 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         pool.install(|| files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path)));
         // Updating the spare: what it holds that this generation does not is
         // removed, the API's files before the docs page picks its examples from them.
-        let stale = |listed: &dyn Fn(&str) -> bool, pick: &dyn Fn(&str) -> bool| match &spare_paths
-        {
-            Some(own) => spare::remove_stale(
-                &gen_dir,
-                writer
-                    .previous
-                    .keys()
-                    .chain(own.iter())
-                    .map(String::as_str)
-                    .filter(|p| pick(p) && !listed(p)),
-            ),
-            None => Ok(()),
-        };
+        // That is the previous generation's paths no longer listed and the spare's
+        // own paths (from the chunks it does not share with the live generation).
         let written_last = |p: &str| {
             p.strip_prefix(crate::tree::API_DIR)
                 .is_some_and(|p| p.starts_with("/docs/"))
                 || p.strip_prefix(crate::manifest::DATASET_DIR)
                     .is_some_and(|p| p.starts_with('/'))
         };
-        if let Some(own) = &spare_paths {
-            // Most runs list every previous path again: then only the spare's own
-            // paths can be stale, and a count (one lookup a file) says so.
-            let listed_again = files
-                .iter()
-                .filter(|e| writer.previous.contains_key(&e.path))
-                .count();
-            let written_later = writer.previous.keys().filter(|p| written_last(p)).count();
-            if listed_again + written_later == writer.previous.len() {
+        let stale = |files: &[ManifestEntry], gone: &[String], last: bool| match &spare_paths {
+            Some(own) => {
                 let listed = |p: &str| files.binary_search_by(|e| e.path.as_str().cmp(p)).is_ok();
                 spare::remove_stale(
                     &gen_dir,
-                    own.iter()
+                    gone.iter()
                         .map(String::as_str)
-                        .filter(|p| !written_last(p) && !listed(p)),
-                )?;
-            } else {
-                let listed: std::collections::HashSet<&str> =
-                    files.iter().map(|e| e.path.as_str()).collect();
-                stale(&|p| listed.contains(p), &|p| !written_last(p))?;
+                        .chain(own.iter().map(String::as_str).filter(|p| !listed(p)))
+                        .filter(|p| written_last(p) == last),
+                )
             }
+            None => Ok(()),
+        };
+        if spare_paths.is_some() {
+            let gone = writer
+                .previous
+                .missing_from(&files, &writer.fresh_among(&files));
+            stale(&files, &gone, false)?;
         }
-        files.extend(render::render_docs(&writer)?);
+        // The docs page and the dataset, sorted and merged into the sorted units'
+        // entries (not the whole list sorted again).
+        let mut later = render::render_docs(&writer)?;
         if let Some(which) = dataset {
-            files.extend(
+            later.extend(
                 pool.install(|| dataset::write(&writer, &opts.db, which, keying.as_ref()))?,
             );
         }
-        pool.install(|| files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path)));
+        later.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        let files = merge_sorted(files, later);
         if let Some(dup) = files.windows(2).find(|w| w[0].path == w[1].path) {
             return Err(anyhow!("two answers map to one file: {}", dup[0].path));
         }
-        let listed = |p: &str| files.binary_search_by(|e| e.path.as_str().cmp(p)).is_ok();
-        stale(&listed, &|p| written_last(p))?;
-        // Every previous path is either listed again or removed.
-        let listed_again = files
-            .iter()
-            .filter(|e| writer.previous.contains_key(&e.path))
-            .count();
-        let removed = writer.previous.len().saturating_sub(listed_again) as u64;
+        let fresh = writer.fresh_among(&files);
+        let gone = writer.previous.missing_from(&files, &fresh);
+        stale(&files, &gone, true)?;
+        let removed = gone.len() as u64;
         let bytes = files.iter().map(|e| e.size).sum();
         let count = files.len() as u64;
-        let mut written_paths;
-        (documents, written_paths) =
-            write_manifests(&mut writer, &files, previous_root.as_deref())?;
+        let written = publish::write(&writer, &files, &fresh, gone)?;
+        documents = written.documents;
+        let mut written_paths = written.paths;
         if in_place {
             spare::remove_stale_chunks(&gen_dir, written_paths.iter().map(String::as_str))?;
         }
@@ -455,6 +433,24 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     Ok(summary)
 }
 
+/// Two lists of entries sorted by path, merged into one.
+fn merge_sorted(a: Vec<ManifestEntry>, b: Vec<ManifestEntry>) -> Vec<ManifestEntry> {
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let take_a = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => x.path <= y.path,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return out,
+        };
+        out.extend(if take_a { a.next() } else { b.next() });
+    }
+}
+
 /// A run whose input is the live generation's: the tree stays as it is (every file
 /// keeps its inode and mtime, nothing is rendered, linked or removed); the change lists
 /// are replaced by empty ones (nothing changed since the previous run), and the
@@ -489,36 +485,6 @@ fn keep_live(
         units_skipped: 0,
         millis: started.elapsed().as_millis() as u64,
     })
-}
-
-/// The manifest documents and change lists of the new generation
-/// ([`crate::manifest::publish`]). The manifest documents go through the writer, so
-/// unchanged ones are linked from the previous generation; the change lists describe
-/// this generation and are written as they are, outside the counts.
-fn write_manifests(
-    writer: &mut Writer,
-    files: &[ManifestEntry],
-    previous_root: Option<&Path>,
-) -> anyhow::Result<(u64, Vec<String>)> {
-    let published = crate::manifest::publish(files, &writer.previous, previous_root)?;
-    let mut paths: Vec<String> = Vec::new();
-    for e in published.previous_documents {
-        writer.previous.insert(e.path, (e.size, e.sha256));
-    }
-    let mut sink = Vec::new();
-    for (path, bytes) in &published.documents {
-        writer.put_one(Path::new(path), bytes, &mut sink)?;
-        paths.push(path.clone());
-    }
-    for (path, bytes) in published.changes.documents() {
-        let target = writer.root.join(&path);
-        writer.ensure_parent(&target)?;
-        // A new file, also where the folder is a spare being updated.
-        let _ = fs::remove_file(&target);
-        fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
-        paths.push(path);
-    }
-    Ok((published.documents.len() as u64, paths))
 }
 
 /// Whether the tree at `site` is missing or older than the dataset `db`.

@@ -5,7 +5,7 @@
 //! for the manifest.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -27,8 +27,11 @@ pub(super) struct Writer {
     /// The new generation's folder.
     pub(super) root: PathBuf,
     previous_root: Option<PathBuf>,
-    /// The previous tree's files (path → size, SHA-256), from its manifest.
-    pub(super) previous: HashMap<String, (u64, String)>,
+    /// The previous tree's files, from its manifest, read chunk by chunk as asked.
+    pub(super) previous: super::previous::Previous,
+    /// The paths this run wrote with new bytes (tree files and manifest documents):
+    /// every other file it placed has the previous tree's entry.
+    fresh: Mutex<Vec<String>>,
     precompress: Precompress,
     /// Files written, and files linked from the previous tree.
     pub(super) written: AtomicU64,
@@ -51,7 +54,7 @@ impl Writer {
     pub(super) fn new(
         root: PathBuf,
         previous_root: Option<PathBuf>,
-        previous: HashMap<String, (u64, String)>,
+        previous: super::previous::Previous,
         precompress: Precompress,
         in_place: bool,
     ) -> Writer {
@@ -59,6 +62,7 @@ impl Writer {
             root,
             previous_root,
             previous,
+            fresh: Mutex::new(Vec::new()),
             precompress,
             written: AtomicU64::new(0),
             unchanged: AtomicU64::new(0),
@@ -175,14 +179,9 @@ impl Writer {
     fn keep_in_place(&self, rel: &Path, siblings: bool, out: &mut Vec<ManifestEntry>) -> bool {
         let listed = out.len();
         let mut entry = |rel: &Path| -> Option<u64> {
-            let key = Self::key(rel);
-            let (size, hash) = self.previous.get(&key)?;
-            out.push(ManifestEntry {
-                path: key,
-                size: *size,
-                sha256: hash.clone(),
-            });
-            Some(*size)
+            let entry = self.previous.get(&Self::key(rel))?;
+            out.push(entry.clone());
+            Some(entry.size)
         };
         let whole = entry(rel).is_some_and(|size| {
             !siblings
@@ -224,7 +223,7 @@ impl Writer {
     /// when the previous tree has no such file.
     fn link_previous(&self, rel: &Path, out: &mut Vec<ManifestEntry>) -> bool {
         let key = Self::key(rel);
-        let (Some((size, hash)), Some(previous_root)) =
+        let (Some(entry), Some(previous_root)) =
             (self.previous.get(&key), self.previous_root.as_ref())
         else {
             return false;
@@ -237,11 +236,7 @@ impl Writer {
             return false;
         }
         self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
-        out.push(ManifestEntry {
-            path: key,
-            size: *size,
-            sha256: hash.clone(),
-        });
+        out.push(entry.clone());
         true
     }
 
@@ -255,7 +250,7 @@ impl Writer {
     ) -> anyhow::Result<bool> {
         let hash = sha256_hex(bytes);
         let key = Self::key(rel);
-        let same = matches!(self.previous.get(&key), Some((size, h)) if *size == bytes.len() as u64 && *h == hash);
+        let same = matches!(self.previous.get(&key), Some(e) if e.size == bytes.len() as u64 && e.sha256 == hash);
         if same && self.link_previous(rel, out) {
             return Ok(true);
         }
@@ -264,12 +259,68 @@ impl Writer {
         self.clear(&target)?;
         fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
         self.written.fetch_add(1, AtomicOrdering::Relaxed);
+        self.fresh
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(key.clone());
         out.push(ManifestEntry {
             path: key,
             size: bytes.len() as u64,
             sha256: hash,
         });
         Ok(false)
+    }
+
+    /// The previous tree's folder, if there is one.
+    pub(super) fn previous_root(&self) -> Option<&Path> {
+        self.previous_root.as_deref()
+    }
+
+    /// Which of `files` (sorted by path) this run wrote with new bytes so far: the
+    /// others have the previous tree's entries.
+    pub(super) fn fresh_among(&self, files: &[ManifestEntry]) -> Vec<bool> {
+        let mut flags = vec![false; files.len()];
+        for path in self.fresh.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            if let Ok(i) = files.binary_search_by(|e| e.path.as_str().cmp(path)) {
+                flags[i] = true;
+            }
+        }
+        flags
+    }
+
+    /// Places a manifest document of `size` bytes hashing to `sha256`: linked from the
+    /// previous tree when it had the same (`previous`: its size and hash there), else
+    /// written with the bytes `make` gives.
+    pub(super) fn put_document(
+        &self,
+        rel: &Path,
+        size: u64,
+        sha256: &str,
+        previous: Option<(u64, &str)>,
+        make: impl FnOnce() -> anyhow::Result<Vec<u8>>,
+    ) -> anyhow::Result<()> {
+        let target = self.root.join(rel);
+        if let (Some(from), Some((was_size, was_hash))) = (&self.previous_root, previous) {
+            // The previous file's size checked too: a document torn on disk is
+            // written again rather than linked.
+            let source = from.join(rel);
+            if was_size == size
+                && was_hash == sha256
+                && fs::metadata(&source).is_ok_and(|m| m.len() == size)
+                && self.ensure_parent(&target).is_ok()
+                && self.clear(&target).is_ok()
+                && fs::hard_link(&source, &target).is_ok()
+            {
+                self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
+                return Ok(());
+            }
+        }
+        let bytes = make()?;
+        self.ensure_parent(&target)?;
+        self.clear(&target)?;
+        fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
+        self.written.fetch_add(1, AtomicOrdering::Relaxed);
+        Ok(())
     }
 
     /// Creates the parent folder of `path` unless this run already made it.

@@ -76,16 +76,23 @@ fn is_boundary(path: &str) -> bool {
 pub fn chunks_of(files: &[ManifestEntry]) -> Vec<&[ManifestEntry]> {
     let mut out = Vec::new();
     let mut start = 0;
-    for (i, entry) in files.iter().enumerate() {
-        if i + 1 - start >= MAX_ENTRIES || is_boundary(&entry.path) {
-            out.push(&files[start..=i]);
-            start = i + 1;
-        }
-    }
-    if start < files.len() {
-        out.push(&files[start..]);
+    while start < files.len() {
+        let end = chunk_end(files, start);
+        out.push(&files[start..end]);
+        start = end;
     }
     out
+}
+
+/// Where the chunk that starts at `start` in `files` ends (exclusive): after the
+/// first boundary path, after [`MAX_ENTRIES`] entries, or at the end.
+pub fn chunk_end(files: &[ManifestEntry], start: usize) -> usize {
+    for (i, entry) in files.iter().enumerate().skip(start) {
+        if i + 1 - start >= MAX_ENTRIES || is_boundary(&entry.path) {
+            return i + 1;
+        }
+    }
+    files.len()
 }
 
 /// The root document and the chunk documents of `files` (sorted by path), whose full

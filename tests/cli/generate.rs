@@ -398,6 +398,43 @@ fn assert_same_files(
     incremental
 }
 
+/// Asserts that the change lists of the tree at `out` name exactly the files added,
+/// changed and removed between the trees `before` and `after` (manifest documents
+/// included).
+#[track_caller]
+fn assert_change_lists(
+    what: &str,
+    out: &Path,
+    before: &std::collections::BTreeMap<String, (u64, Vec<u8>)>,
+    after: &std::collections::BTreeMap<String, (u64, Vec<u8>)>,
+) {
+    let listed = |name: &str| -> Vec<String> {
+        fs::read_to_string(out.join("changes").join(name))
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    let added: Vec<String> = after
+        .keys()
+        .filter(|rel| !before.contains_key(*rel))
+        .cloned()
+        .collect();
+    let changed: Vec<String> = after
+        .iter()
+        .filter(|(rel, (_, bytes))| before.get(*rel).is_some_and(|(_, old)| old != bytes))
+        .map(|(rel, _)| rel.clone())
+        .collect();
+    let removed: Vec<String> = before
+        .keys()
+        .filter(|rel| !after.contains_key(*rel))
+        .cloned()
+        .collect();
+    assert_eq!(listed("added.txt"), added, "{what}: added");
+    assert_eq!(listed("changed.txt"), changed, "{what}: changed");
+    assert_eq!(listed("removed.txt"), removed, "{what}: removed");
+}
+
 /// The generation folders beside a tree in `dir`, sorted.
 fn generations(dir: &Path) -> Vec<PathBuf> {
     let mut names: Vec<PathBuf> = fs::read_dir(dir)
@@ -529,6 +566,7 @@ fn a_run_after_a_change_makes_the_tree_a_full_run_makes() {
         }
         // A file with the bytes it had keeps its inode.
         let inodes = tree_inodes(&out);
+        assert_change_lists(what, &out, &inodes_before, &inodes);
         let full_out = tmp.path().join(format!("full-{n}"));
         let full = generate::generate(&options(&full_out)).unwrap();
         assert_eq!(full.rendered, full.files, "{what}: {full}");
@@ -738,4 +776,85 @@ fn units_whose_tables_did_not_change_are_skipped() {
     let run = generate::generate(&other).unwrap();
     assert_eq!(run.units_skipped, 0, "{run}");
     assert_eq!(run.rendered, run.files, "{run}");
+}
+
+#[test]
+fn a_change_rewrites_only_the_manifest_chunks_holding_changed_paths() {
+    use roost::manifest::split;
+    let (tmp, db, out) = fixture();
+    let options = |out: &Path| generate::Options {
+        precompress: generate::Precompress::GZIP,
+        ..generate_options(&db, out)
+    };
+    let root_of =
+        |out: &Path| split::Root::parse(&fs::read(out.join(split::ROOT)).unwrap()).unwrap();
+    let change = |sql: &str| {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute_batch(sql)
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    };
+    let changed_paths = |out: &Path| -> std::collections::BTreeSet<String> {
+        ["added.txt", "changed.txt", "removed.txt"]
+            .iter()
+            .flat_map(|name| {
+                fs::read_to_string(out.join("changes").join(name))
+                    .unwrap()
+                    .lines()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let same_as_full = |what: &str| {
+        let full_out = tmp.path().join("full");
+        generate::generate(&options(&full_out)).unwrap();
+        assert_same_files(what, &out, &full_out);
+        fs::remove_dir_all(&full_out).unwrap();
+    };
+    generate::generate(&options(&out)).unwrap();
+    let before = root_of(&out);
+    assert!(before.chunks.len() >= 3, "{} chunks", before.chunks.len());
+
+    // One sponsor edited: its detail and the sponsor list pages change, in one part
+    // of the path order; the chunks elsewhere keep their names and files.
+    change("UPDATE sponsors SET description = 'Renewed.' WHERE key_lc = 'nakatomi'");
+    generate::generate(&options(&out)).unwrap();
+    same_as_full("one sponsor edited");
+    let after = root_of(&out);
+    let old: std::collections::HashSet<&str> =
+        before.chunks.iter().map(|c| c.sha256.as_str()).collect();
+    let changed = changed_paths(&out);
+    let new: Vec<&split::Chunk> = after
+        .chunks
+        .iter()
+        .filter(|c| !old.contains(c.sha256.as_str()))
+        .collect();
+    assert!(!new.is_empty() && new.len() < after.chunks.len(), "{new:?}");
+    for chunk in new {
+        let entries = split::parse_chunk(chunk, &fs::read(out.join(&chunk.path)).unwrap()).unwrap();
+        assert!(
+            entries.iter().any(|e| changed.contains(&e.path)),
+            "chunk {} holds no changed path",
+            chunk.path
+        );
+    }
+
+    // A chunk of the live tree torn, another missing: the run reads those entries
+    // from manifest.json, writes the chunks again and makes the tree a full run makes.
+    let live = fs::read_link(&out).unwrap();
+    let live = tmp.path().join(live);
+    let torn = live.join(&after.chunks[0].path);
+    let bytes = fs::read(&torn).unwrap();
+    fs::remove_file(&torn).unwrap();
+    fs::write(&torn, &bytes[..bytes.len() / 2]).unwrap();
+    fs::remove_file(live.join(&after.chunks[after.chunks.len() - 1].path)).unwrap();
+    change("UPDATE sponsors SET description = 'Renewed again.' WHERE key_lc = 'nakatomi'");
+    generate::generate(&options(&out)).unwrap();
+    same_as_full("a torn chunk and a missing one");
+    // Every chunk of the new tree reads back whole.
+    for chunk in root_of(&out).chunks {
+        let bytes = fs::read(out.join(&chunk.path)).unwrap();
+        split::parse_chunk(&chunk, &bytes).unwrap();
+    }
 }

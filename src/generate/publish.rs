@@ -1,0 +1,312 @@
+//! The manifest documents and change lists of a new generation
+//! ([`crate::manifest`]), with the work of the comparison following the chunks that
+//! hold changed paths rather than the size of the tree.
+//!
+//! Every entry the run placed without writing it (linked by key or by bytes, kept in
+//! the spare, placed from a unit's record) is the previous generation's entry; only
+//! the paths the writer wrote are *fresh*. So:
+//! - a chunk of the previous manifest is the new manifest's chunk as it is when the
+//!   new entries from its first path on are its entries, none fresh, and the next
+//!   entry is past it (the chunk rule gives the same cut from the same start): its
+//!   bytes and hash are kept, and the document is linked from the previous tree;
+//!   the other chunks are cut by the rule ([`split::chunk_end`]) and hashed;
+//! - the files added and changed are among the fresh entries; the files removed are
+//!   in the previous chunks whose paths are not all listed again
+//!   ([`Previous::missing_from`]).
+//!
+//! The documents are byte for byte those [`crate::manifest::publish`] makes from the
+//! same entries (a test compares them).
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::Write as _;
+use std::path::Path;
+
+use anyhow::Context;
+use rayon::prelude::*;
+
+use crate::manifest::{sha256_hex, split, Changes, ManifestEntry, MANIFEST};
+
+use super::previous::Previous;
+use super::write::Writer;
+
+const OPEN: &[u8] = b"{\"files\":[";
+const CLOSE: &[u8] = b"]}";
+
+/// One chunk of the new manifest: its entries (a range of the sorted entries) and,
+/// when it is a chunk of the previous manifest unchanged, that chunk's index.
+struct Cut {
+    start: usize,
+    end: usize,
+    kept: Option<usize>,
+}
+
+/// The chunks of `files` (sorted by path), keeping the previous manifest's chunks
+/// whose entries did not change (see the module doc).
+fn cut(files: &[ManifestEntry], fresh: &[bool], previous: &Previous) -> Vec<Cut> {
+    let old = if previous.is_split() {
+        previous.chunks()
+    } else {
+        &[]
+    };
+    let mut cuts = Vec::new();
+    let (mut start, mut at) = (0, 0);
+    while start < files.len() {
+        let path = files[start].path.as_str();
+        while at < old.len() && old[at].first.as_str() < path {
+            at += 1;
+        }
+        if let Some(chunk) = old.get(at).filter(|c| c.first == path && c.files > 0) {
+            let end = start + chunk.files as usize;
+            let same = end <= files.len()
+                && !fresh[start..end].contains(&true)
+                && match old.get(at + 1) {
+                    Some(next) => files[end - 1].path < next.first,
+                    None => end == files.len(),
+                };
+            if same {
+                cuts.push(Cut {
+                    start,
+                    end,
+                    kept: Some(at),
+                });
+                start = end;
+                continue;
+            }
+        }
+        let end = split::chunk_end(files, start);
+        cuts.push(Cut {
+            start,
+            end,
+            kept: None,
+        });
+        start = end;
+    }
+    cuts
+}
+
+/// `s` as a JSON string, as serde_json writes it.
+fn json_string(out: &mut Vec<u8>, s: &str) -> anyhow::Result<()> {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+        Ok(())
+    } else {
+        serde_json::to_writer(&mut *out, s).context("serialising a manifest path")
+    }
+}
+
+/// The entries as the `files` array's items (without the brackets), as serde_json
+/// writes them.
+fn entries_json(entries: &[ManifestEntry]) -> anyhow::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(entries.len() * 140);
+    for (i, e) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"path\":");
+        json_string(&mut out, &e.path)?;
+        write!(out, ",\"size\":{},\"sha256\":", e.size)?;
+        json_string(&mut out, &e.sha256)?;
+        out.push(b'}');
+    }
+    Ok(out)
+}
+
+/// A manifest document (`{"files":[…]}`) around `body`.
+fn document(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(OPEN.len() + body.len() + CLOSE.len());
+    out.extend_from_slice(OPEN);
+    out.extend_from_slice(body);
+    out.extend_from_slice(CLOSE);
+    out
+}
+
+/// What [`write`] placed.
+pub(super) struct Written {
+    /// The manifest documents.
+    pub documents: u64,
+    /// The paths of the documents and change lists.
+    pub paths: Vec<String>,
+}
+
+/// Writes the manifest documents and change lists of a generation holding `files`
+/// (sorted by path, `fresh` marking those the run wrote), whose previous generation
+/// listed the paths `removed` that it no longer has.
+pub(super) fn write(
+    writer: &Writer,
+    files: &[ManifestEntry],
+    fresh: &[bool],
+    removed: Vec<String>,
+) -> anyhow::Result<Written> {
+    let previous = &writer.previous;
+    let cuts = cut(files, fresh, previous);
+    // Each chunk's entries as JSON, in parallel: the new chunks' documents and the
+    // full manifest are made of them.
+    let bodies = cuts
+        .par_iter()
+        .map(|c| entries_json(&files[c.start..c.end]))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let made: Vec<Option<(Vec<u8>, String)>> = cuts
+        .par_iter()
+        .zip(&bodies)
+        .map(|(c, body)| match c.kept {
+            Some(_) => None,
+            None => {
+                let bytes = document(body);
+                let sha256 = sha256_hex(&bytes);
+                Some((bytes, sha256))
+            }
+        })
+        .collect();
+    let mut full = Vec::with_capacity(
+        OPEN.len() + bodies.iter().map(|b| b.len() + 1).sum::<usize>() + CLOSE.len(),
+    );
+    full.extend_from_slice(OPEN);
+    for (i, body) in bodies.iter().enumerate() {
+        if i > 0 {
+            full.push(b',');
+        }
+        full.extend_from_slice(body);
+    }
+    full.extend_from_slice(CLOSE);
+    drop(bodies);
+    let full_sha = sha256_hex(&full);
+
+    let chunks: Vec<split::Chunk> = cuts
+        .iter()
+        .zip(&made)
+        .map(|(c, made)| match (c.kept, made) {
+            (Some(i), _) => previous.chunks()[i].clone(),
+            (None, Some((bytes, sha256))) => split::Chunk {
+                path: split::chunk_path(sha256),
+                first: files[c.start].path.clone(),
+                files: (c.end - c.start) as u64,
+                bytes: files[c.start..c.end].iter().map(|e| e.size).sum(),
+                size: bytes.len() as u64,
+                sha256: sha256.clone(),
+            },
+            (None, None) => unreachable!("every new chunk is made"),
+        })
+        .collect();
+    let root = split::Root {
+        format: split::FORMAT.to_string(),
+        files: files.len() as u64,
+        bytes: files.iter().map(|e| e.size).sum(),
+        manifest: ManifestEntry {
+            path: MANIFEST.to_string(),
+            size: full.len() as u64,
+            sha256: full_sha.clone(),
+        },
+        chunks,
+    };
+    let root_bytes = serde_json::to_vec(&root).context("serialising the manifest root")?;
+
+    // What changed: the fresh entries the previous generation did not have as they
+    // are, the paths it had that are gone, and the manifest documents.
+    let mut changes = Changes {
+        removed,
+        ..Changes::default()
+    };
+    for (e, _) in files.iter().zip(fresh).filter(|(_, f)| **f) {
+        match previous.get(&e.path) {
+            None => changes.added.push(e.path.clone()),
+            Some(was) if was.size != e.size || was.sha256 != e.sha256 => {
+                changes.changed.push(e.path.clone())
+            }
+            Some(_) => {}
+        }
+    }
+    let old_documents: HashMap<String, (u64, String)> = writer
+        .previous_root()
+        .map(split::documents_of_tree)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|e| (e.path, (e.size, e.sha256)))
+        .collect();
+    let mut new_documents: Vec<ManifestEntry> = vec![
+        ManifestEntry {
+            path: MANIFEST.to_string(),
+            size: full.len() as u64,
+            sha256: full_sha.clone(),
+        },
+        ManifestEntry {
+            path: split::ROOT.to_string(),
+            size: root_bytes.len() as u64,
+            sha256: sha256_hex(&root_bytes),
+        },
+    ];
+    new_documents.extend(root.chunks.iter().map(|c| ManifestEntry {
+        path: c.path.clone(),
+        size: c.size,
+        sha256: c.sha256.clone(),
+    }));
+    let mut sorted = new_documents.clone();
+    sorted.sort_by(|a, b| a.path.cmp(&b.path));
+    changes.merge(Changes::between(&sorted, &old_documents));
+
+    // The documents: unchanged ones linked from the previous tree.
+    let was = |path: &str| {
+        old_documents
+            .get(path)
+            .map(|(size, sha)| (*size, sha.as_str()))
+    };
+    let mut paths = Vec::with_capacity(new_documents.len() + 4);
+    let mut full = Some(full);
+    let mut root_bytes = Some(root_bytes);
+    for (i, doc) in new_documents.iter().enumerate() {
+        let rel = Path::new(&doc.path);
+        let bytes = || -> anyhow::Result<Vec<u8>> {
+            Ok(match i {
+                0 => full.take().unwrap_or_default(),
+                1 => root_bytes.take().unwrap_or_default(),
+                _ => {
+                    let c = &cuts[i - 2];
+                    match &made[i - 2] {
+                        Some((bytes, _)) => bytes.clone(),
+                        None => document(&entries_json(&files[c.start..c.end])?),
+                    }
+                }
+            })
+        };
+        writer.put_document(rel, doc.size, &doc.sha256, was(&doc.path), bytes)?;
+        paths.push(doc.path.clone());
+    }
+    for (path, bytes) in changes.documents() {
+        let target = writer.root.join(&path);
+        writer.ensure_parent(&target)?;
+        // A new file, also where the folder is a spare being updated.
+        let _ = fs::remove_file(&target);
+        fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
+        paths.push(path);
+    }
+    Ok(Written {
+        documents: new_documents.len() as u64,
+        paths,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_are_written_as_serde_json_writes_them() {
+        let entries = vec![
+            ManifestEntry {
+                path: "api/v0/issues/index@page=2&state=open.json".to_string(),
+                size: 12_345,
+                sha256: sha256_hex(b"a"),
+            },
+            ManifestEntry {
+                path: "odd/\"quoted\"\\back\u{1}\n\u{7f}é.json".to_string(),
+                size: 0,
+                sha256: sha256_hex(b"b"),
+            },
+        ];
+        let expected = crate::manifest::full_manifest(&entries).unwrap();
+        assert_eq!(document(&entries_json(&entries).unwrap()), expected);
+        assert_eq!(document(&entries_json(&[]).unwrap()), br#"{"files":[]}"#);
+    }
+}
