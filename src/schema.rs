@@ -16,7 +16,7 @@ mod stored;
 mod values;
 
 pub use const_format::concatcp;
-pub use keys::{lc, node_id, repo_key, short_key};
+pub use keys::{lc, lc_node_id, node_id, repo_key, repo_node_id, short_key};
 pub use row::{after_separator, Cols, Selected};
 pub use stored::{insert_sql, json_column, Keep, Kind, Shadow, Stored, StoredRecord};
 pub use values::{Color, Counts, Date, Ts};

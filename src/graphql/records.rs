@@ -77,7 +77,7 @@ pub use crate::schema::community::graphql::{
 };
 pub use crate::schema::issues::graphql::{Issue, PullRequest};
 pub use crate::schema::mentorship::graphql::{Module, Program};
-pub use crate::schema::{node_id, repo_key, Selected};
+pub use crate::schema::{lc_node_id, node_id, repo_node_id, Selected};
 
 /// A record read from one SQL row of its [`Selected::COLUMNS`]; tables are aliased
 /// `t` (the record), `r` (its repository) and `o` (the repository's organization).

@@ -234,7 +234,7 @@ pub mod rest {
 pub mod graphql {
     use async_graphql::SimpleObject;
 
-    use crate::schema::{node_id, repo_key, Cols};
+    use crate::schema::{repo_node_id, Cols};
     use crate::selected;
 
     selected! {
@@ -271,7 +271,7 @@ pub mod graphql {
     /// Derives what [`Repository`] does not read as it is.
     fn finish_repository(rec: &mut Repository, c: &mut Cols) -> rusqlite::Result<()> {
         let organization: String = c.get()?;
-        rec.node_id = node_id("Repository", &repo_key(&organization, &rec.name, ""));
+        rec.node_id = repo_node_id("Repository", &organization, &rec.name, &[]);
         Ok(())
     }
 

@@ -29,11 +29,42 @@ pub fn short_key<'a>(key: &'a str, prefix: &str) -> &'a str {
 /// of the records in their files, which a regeneration may change. The type name makes
 /// the id unique across types.
 pub fn node_id(kind: &str, key: &str) -> ID {
-    let mut raw = String::with_capacity(kind.len() + 1 + key.len());
-    raw.push_str(kind);
-    raw.push(':');
-    raw.push_str(key);
-    ID(base64::engine::general_purpose::STANDARD.encode(raw))
+    node_id_with(kind, |raw| raw.push_str(key))
+}
+
+/// The [`node_id`] of a record whose natural key is `text` in lower case (a login).
+pub fn lc_node_id(kind: &str, text: &str) -> ID {
+    node_id_with(kind, |raw| push_lc(raw, text))
+}
+
+/// The [`node_id`] of a record of a repository: its natural key is [`repo_key`]`(
+/// organization, repository, suffix)`, the suffix given in parts (`["@", tag]`).
+pub fn repo_node_id(kind: &str, organization: &str, repository: &str, suffix: &[&str]) -> ID {
+    node_id_with(kind, |raw| {
+        push_lc(raw, organization);
+        raw.push('/');
+        push_lc(raw, repository);
+        suffix.iter().for_each(|part| raw.push_str(part));
+    })
+}
+
+/// `Type:` and the natural key `key` writes, encoded. Long lists make thousands of ids
+/// a request, so the raw text is assembled in one buffer kept by the thread and the
+/// id is the only string made.
+fn node_id_with(kind: &str, key: impl FnOnce(&mut String)) -> ID {
+    thread_local! {
+        static RAW: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    RAW.with_borrow_mut(|raw| {
+        raw.clear();
+        raw.push_str(kind);
+        raw.push(':');
+        key(raw);
+        let engine = &base64::engine::general_purpose::STANDARD;
+        let mut id = String::with_capacity(base64::encoded_len(raw.len(), true).unwrap_or(0));
+        engine.encode_string(raw.as_bytes(), &mut id);
+        ID(id)
+    })
 }
 
 /// The natural key of a record of a repository: `organization/repository` in lower
@@ -55,5 +86,44 @@ fn push_lc(out: &mut String, text: &str) {
         out[start..].make_ascii_lowercase();
     } else {
         out.push_str(&lc(text));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ids assembled in the thread's buffer are the ids of the natural keys
+    /// written out whole, whatever the buffer held before (a longer id, non-ASCII).
+    #[test]
+    fn ids_from_parts_are_the_ids_of_their_keys() {
+        let decoded = |id: ID| {
+            let raw = base64::engine::general_purpose::STANDARD
+                .decode(id.0)
+                .unwrap();
+            String::from_utf8(raw).unwrap()
+        };
+        assert_eq!(
+            decoded(node_id("Chapter", "www-chapter-x")),
+            "Chapter:www-chapter-x"
+        );
+        let long = "a".repeat(300);
+        assert_eq!(
+            decoded(node_id("Project", &long)),
+            format!("Project:{long}")
+        );
+        assert_eq!(decoded(lc_node_id("User", "ÉLodie")), "User:élodie");
+        assert_eq!(
+            repo_node_id("Release", "Org", "Repo-É", &["@", "V1.0"]),
+            node_id("Release", &repo_key("Org", "Repo-É", "@V1.0"))
+        );
+        assert_eq!(
+            decoded(repo_node_id("Issue", "O", "R", &["#", "7"])),
+            "Issue:o/r#7"
+        );
+        assert_eq!(
+            decoded(repo_node_id("Repository", "O", "R", &[])),
+            "Repository:o/r"
+        );
     }
 }

@@ -200,16 +200,16 @@ macro_rules! selected {
         $crate::schema::concatcp!("" $( $( , ", ", $extra )* )?)
     };
     (@finish $rec:ident $c:ident keyed($node:literal, $field:ident $(, $prefix:literal)?)) => {
-        $rec.node_id = $crate::schema::node_id($node, &$crate::schema::lc(&$rec.$field));
+        $rec.node_id = $crate::schema::lc_node_id($node, &$rec.$field);
         $( $rec.$field = $crate::schema::short_key(&$rec.$field, $prefix).to_string(); )?
     };
     (@finish $rec:ident $c:ident numbered($node:literal)) => {
-        let key = $crate::schema::repo_key(
+        $rec.node_id = $crate::schema::repo_node_id(
+            $node,
             &$rec.organization_name,
             &$rec.repository_name,
-            &format!("#{}", $rec.number),
+            &["#", itoa::Buffer::new().format($rec.number)],
         );
-        $rec.node_id = $crate::schema::node_id($node, &key);
     };
     (@finish $rec:ident $c:ident $finish:path $( [ $($extra:expr),* $(,)? ] )?) => {
         $finish(&mut $rec, $c)?

@@ -8,7 +8,7 @@ use async_graphql::{SimpleObject, ID};
 
 use super::cards::{read_card, CARD_COLUMNS};
 use super::{
-    column_count, node_id, repo_key, Issue, Milestone, PullRequest, Repository, Table, User,
+    column_count, node_id, repo_node_id, Issue, Milestone, PullRequest, Repository, Table, User,
     AUTHOR_COLUMNS, REPO_JOINS,
 };
 use crate::catalog::short_key;
@@ -202,9 +202,12 @@ selected! {
 /// A release's node id, from its organization, repository and tag (kept as it is:
 /// tags are case-sensitive).
 fn release_id(rec: &mut Release, _: &mut Cols) -> rusqlite::Result<()> {
-    let tag = format!("@{}", rec.tag_name);
-    let key = repo_key(&rec.organization_name, &rec.repository_name, &tag);
-    rec.node_id = node_id("Release", &key);
+    rec.node_id = repo_node_id(
+        "Release",
+        &rec.organization_name,
+        &rec.repository_name,
+        &["@", &rec.tag_name],
+    );
     Ok(())
 }
 

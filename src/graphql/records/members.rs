@@ -4,11 +4,10 @@
 use async_graphql::{SimpleObject, ID};
 use const_format::str_replace;
 
-use super::{node_id, Table};
+use super::{lc_node_id, Table};
 use crate::graphql::db::Cols;
 use crate::schema::Selected;
 use crate::selected;
-use crate::store::lc;
 
 selected! {
     /// A member (code-hosting user).
@@ -63,7 +62,7 @@ impl User {
             avatar_url: c.get()?,
             ..User::default()
         };
-        rec.node_id = node_id("User", &lc(&rec.login));
+        rec.node_id = lc_node_id("User", &rec.login);
         Ok(rec)
     }
 }
