@@ -62,6 +62,7 @@ for tool in wrk nginx datasette; do
 done
 
 cd "$(dirname "$0")/.."
+. bench/static_nginx.sh
 work=${BENCH_DIR:-/tmp/roost-compare}
 rm -rf "$work"
 mkdir -p "$work"
@@ -252,25 +253,7 @@ echo "== servers ($live_scale dataset, $scale tree)"
     --listen 127.0.0.1:18080 > "$work/roost.log" 2>&1 &
 roost_pid=$!
 pids+=("$roost_pid")
-cat > "$work/nginx.conf" <<EOF
-worker_processes 2;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 1024; }
-http {
-    access_log $work/nginx-access.log;
-    default_type application/json;
-    gzip on;
-    gzip_static on;
-    gzip_types application/json;
-    gzip_min_length 256;
-    server {
-        listen 127.0.0.1:18081;
-        root $(readlink -f "$site");
-        index index.json;
-    }
-}
-EOF
+static_nginx_conf "$work" "$site"
 nginx -c "$work/nginx.conf"
 datasette serve --immutable "$db" --port 18082 --setting sql_time_limit_ms 10000 \
     > "$work/datasette.log" 2>&1 &

@@ -26,6 +26,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+. bench/static_nginx.sh
 roost=$PWD/target/release/roost
 baseline=
 turns=5
@@ -158,25 +159,7 @@ if [ -n "$baseline" ]; then
     serve "$baseline" 18091
     baseline_pid=$served
 fi
-cat > "$work/nginx.conf" << EOF
-worker_processes 2;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 1024; }
-http {
-    access_log $work/nginx-access.log;
-    default_type application/json;
-    gzip on;
-    gzip_static on;
-    gzip_types application/json;
-    gzip_min_length 256;
-    server {
-        listen 127.0.0.1:18081;
-        root $(readlink -f "$work/site");
-        index index.json;
-    }
-}
-EOF
+static_nginx_conf "$work" "$work/site"
 nginx -c "$work/nginx.conf"
 wait_port 18081
 nginx_pids=$(pgrep -P "$(cat "$work/nginx.pid")" | tr '\n' ' ')

@@ -158,6 +158,37 @@ impl Access<'_> {
         let _ = string(line, self.request_id);
         line.extend_from_slice(b",\"target\":\"roost::access\"}\n");
     }
+
+    /// The same line as an event through tracing: at `error` with its `cause` when
+    /// the answer hid an internal error (the one place those are logged:
+    /// crate::error), else at `info` (for the text format, `RUST_LOG` filters, and the
+    /// test that holds [`Access::write_info`] to these bytes).
+    pub fn trace(&self, cause: Option<&dyn fmt::Display>) {
+        let client = self.client.map(|ip| ip.to_string());
+        macro_rules! event {
+            ($level:ident $(, $cause:expr)?) => {
+                tracing::$level!(
+                    target: "roost::access",
+                    method = self.method,
+                    path = self.path,
+                    query = self.query,
+                    status = self.status,
+                    bytes = self.bytes,
+                    duration_ms = self.duration_ms,
+                    client,
+                    user_agent = self.user_agent,
+                    key_id = self.key_id,
+                    request_id = self.request_id,
+                    $(error = %$cause,)?
+                    "request"
+                )
+            };
+        }
+        match cause {
+            Some(cause) => event!(error, cause),
+            None => event!(info),
+        }
+    }
 }
 
 /// `n` in decimal.
@@ -283,10 +314,27 @@ mod tests {
     }
 
     fn lines(format: impl FnOnce(Lines) -> tracing::Dispatch) -> Vec<String> {
+        logged(format, events)
+    }
+
+    /// The lines `events` log through the subscriber `format` makes.
+    fn logged(
+        format: impl FnOnce(Lines) -> tracing::Dispatch,
+        events: impl FnOnce(),
+    ) -> Vec<String> {
         let sink = Lines::default();
         tracing::dispatcher::with_default(&format(sink.clone()), events);
         let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
         text.lines().map(str::to_string).collect()
+    }
+
+    /// roost's JSON format.
+    fn json_line(sink: Lines) -> tracing::Dispatch {
+        tracing_subscriber::fmt()
+            .event_format(JsonLine)
+            .with_writer(move || sink.clone())
+            .finish()
+            .into()
     }
 
     /// The lines as written, each timestamp checked (recent, microseconds) and cut out.
@@ -372,37 +420,12 @@ mod tests {
 
     #[test]
     fn access_lines_written_directly_are_the_subscribers_lines() {
-        let sink = Lines::default();
-        let dispatch: tracing::Dispatch = {
-            let sink = sink.clone();
-            tracing_subscriber::fmt()
-                .event_format(JsonLine)
-                .with_writer(move || sink.clone())
-                .finish()
-                .into()
-        };
-        // As the shim logged them before they were written directly.
-        tracing::dispatcher::with_default(&dispatch, || {
+        // As the shim logs them through tracing.
+        let theirs = logged(json_line, || {
             for a in accesses() {
-                let client = a.client.map(|ip| ip.to_string());
-                tracing::info!(
-                    target: "roost::access",
-                    method = a.method,
-                    path = a.path,
-                    query = a.query,
-                    status = a.status,
-                    bytes = a.bytes,
-                    duration_ms = a.duration_ms,
-                    client,
-                    user_agent = a.user_agent,
-                    key_id = a.key_id,
-                    request_id = a.request_id,
-                    "request"
-                );
+                a.trace(None);
             }
         });
-        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
-        let theirs: Vec<String> = text.lines().map(str::to_string).collect();
         let mut direct = Vec::new();
         for a in accesses() {
             a.write_info(&mut direct);
@@ -414,6 +437,19 @@ mod tests {
             .collect();
         assert_eq!(ours.len(), 3);
         assert_eq!(without_time(&ours), without_time(&theirs));
+    }
+
+    #[test]
+    fn an_access_with_an_internal_cause_is_logged_at_error_with_the_cause() {
+        let access = accesses().remove(0);
+        let text = logged(json_line, || access.trace(Some(&"disk I/O error \"x\""))).join("\n");
+        let line: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(line["level"], "ERROR");
+        assert_eq!(line["message"], "request");
+        assert_eq!(line["error"], "disk I/O error \"x\"");
+        assert_eq!(line["status"], 200);
+        assert_eq!(line["client"], "203.0.113.7");
+        assert_eq!(line["target"], "roost::access");
     }
 
     #[test]

@@ -449,22 +449,22 @@ where
         .unwrap_or_else(|| metrics::RouteClass::of_path(path));
     metrics::record_request(class, status, elapsed);
     let cause = response.extensions().get::<InternalCause>();
+    let line = logline::Access {
+        method: method.as_str(),
+        path,
+        query,
+        status,
+        bytes,
+        duration_ms,
+        client,
+        user_agent: user_agent.as_deref(),
+        key_id,
+        request_id: id.as_str(),
+    };
     // The usual line (at `info`, JSON): its bytes written straight into the log's
-    // writer (logline::Access), without tracing's per-event work.
+    // writer, without tracing's per-event work.
     if let (None, Some(writer)) = (cause, logwriter::direct()) {
         if tracing::enabled!(target: "roost::access", tracing::Level::INFO) {
-            let line = logline::Access {
-                method: method.as_str(),
-                path,
-                query,
-                status,
-                bytes,
-                duration_ms,
-                client,
-                user_agent: user_agent.as_deref(),
-                key_id,
-                request_id: id.as_str(),
-            };
             thread_local! {
                 static LINE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
             }
@@ -476,32 +476,7 @@ where
         }
         return response;
     }
-    let client = client.map(|ip| ip.to_string());
-    // One access line per request, at `error` with its cause when the answer hides an
-    // internal error (the one place those are logged: crate::error), else at `info`.
-    macro_rules! access_line {
-        ($level:ident $(, $cause:expr)?) => {
-            tracing::$level!(
-                target: "roost::access",
-                method = method.as_str(),
-                path,
-                query,
-                status,
-                bytes,
-                duration_ms,
-                client,
-                user_agent = user_agent.as_deref(),
-                key_id,
-                request_id = id.as_str(),
-                $(error = %$cause,)?
-                "request"
-            )
-        };
-    }
-    match cause {
-        Some(cause) => access_line!(error, cause),
-        None => access_line!(info),
-    }
+    line.trace(cause.map(|c| c as &dyn std::fmt::Display));
     response
 }
 
