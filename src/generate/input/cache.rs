@@ -25,20 +25,29 @@ use crate::store::changelog;
 
 const MAGIC: &[u8] = b"roost dataset digests 1\n";
 
-/// The file a dataset is read from: a rebuilt or replaced dataset is another file.
+/// The file a dataset is read from: a rebuilt or replaced dataset is another file
+/// (another inode, or the same inode number given to a new file: another birth time
+/// where the file system keeps one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct FileIdentity {
     dev: u64,
     ino: u64,
+    born: u64,
 }
 
 impl FileIdentity {
     pub(super) fn of(path: &Path) -> Option<FileIdentity> {
         use std::os::unix::fs::MetadataExt as _;
         let m = fs::metadata(path).ok()?;
+        let born = m
+            .created()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as u64);
         Some(FileIdentity {
             dev: m.dev(),
             ino: m.ino(),
+            born,
         })
     }
 }
@@ -173,6 +182,7 @@ fn decode(bytes: &[u8]) -> Option<Cached> {
     let file = FileIdentity {
         dev: r.u64()?,
         ino: r.u64()?,
+        born: r.u64()?,
     };
     let identity = r.i64()?;
     let schema_version = r.i64()?;
@@ -255,6 +265,7 @@ fn encode(
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&file.dev.to_le_bytes());
     out.extend_from_slice(&file.ino.to_le_bytes());
+    out.extend_from_slice(&file.born.to_le_bytes());
     out.extend_from_slice(&log.identity.to_le_bytes());
     out.extend_from_slice(&log.schema_version.to_le_bytes());
     out.extend_from_slice(schema_hash);
@@ -328,7 +339,11 @@ mod tests {
             logged: vec!["a".into(), "b".into()],
             last: Some((12, vec![1, 2, 3])),
         };
-        let file = FileIdentity { dev: 1, ino: 2 };
+        let file = FileIdentity {
+            dev: 1,
+            ino: 2,
+            born: 3,
+        };
         let mut digests = Digests::default();
         digests.tables.insert("a".into(), [1; 32]);
         digests.tables.insert("b".into(), [2; 32]);
