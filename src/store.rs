@@ -31,6 +31,7 @@ pub use check::check;
 pub use open::{open_api, open_read, FileId};
 pub use read::{parse_lines, read_dir, KEPT_PER_FILE, KINDS};
 pub use sample::{init_db, sample_dataset, SAMPLE};
+pub use write::changelog;
 
 /// The schema, embedded from `data/schema.sql`.
 pub const SCHEMA: &str = include_str!("../data/schema.sql");

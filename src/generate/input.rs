@@ -7,7 +7,10 @@
 //! executable that renders it (its size and modification time: a rebuilt or upgraded
 //! binary renders anew), and the options that change the tree (`--precompress`,
 //! `--public-url`, `--with-dataset`/`--public-only`, and the date `is_upcoming` files
-//! are rendered for). [`fingerprint`] hashes them into one SHA-256.
+//! are rendered for). [`fingerprint`] hashes them into one SHA-256. The dataset's part
+//! is read whole only the first time: the digests of its tables and rows are recorded
+//! beside the tree with the point of the dataset's change log they describe
+//! ([`cache`]), and the next run reads again only what the log names since.
 //!
 //! Every run records the fingerprint beside the tree, in `<parent>/.<name>.input`
 //! ([`Record`]), with the generation it describes and that generation's counts. The
@@ -21,7 +24,6 @@
 //! names another generation (a mirror or a plain folder replaced the tree, a swap
 //! failed) is ignored.
 
-use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -33,6 +35,8 @@ use sha2::{Digest, Sha256};
 
 use super::{Dataset, Options};
 use crate::store;
+
+mod cache;
 
 /// The record of the live generation's input, beside the tree.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -56,6 +60,14 @@ pub fn record_path(out: &Path) -> anyhow::Result<PathBuf> {
     Ok(parent.join(format!("{name}input")))
 }
 
+/// Where the dataset's digests are recorded for the tree at `out`
+/// (`<parent>/.<name>.digests`, [`cache`]).
+pub fn digests_path(out: &Path) -> anyhow::Result<PathBuf> {
+    let (parent, prefix) = super::generation_prefix(out)?;
+    let name = prefix.trim_end_matches('g');
+    Ok(parent.join(format!("{name}digests")))
+}
+
 /// The record beside `out`, if there is a readable one.
 pub fn read_record(out: &Path) -> Option<Record> {
     let bytes = fs::read(record_path(out).ok()?).ok()?;
@@ -75,11 +87,12 @@ pub fn remove_record(out: &Path) {
     }
 }
 
-/// Removes the temporary files `.<name>.input.tmp-<pid>` and `.<name>.*keys.tmp-<pid>`
-/// left by processes that no longer exist.
+/// Removes the temporary files `.<name>.input.tmp-<pid>`, `.<name>.digests.tmp-<pid>`
+/// and `.<name>.*keys.tmp-<pid>` left by processes that no longer exist.
 pub fn remove_stale_temps(out: &Path) {
     for path in [
         record_path(out),
+        digests_path(out),
         super::keys::keys_path(out),
         super::keys::next_keys_path(out),
         super::keys::spare_keys_path(out),
@@ -112,7 +125,8 @@ pub fn fingerprint(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result<O
     let Some(executable) = executable_identity() else {
         return Ok(None);
     };
-    let (content, schema, digests) = dataset_content(&opts.db)?;
+    let cache = digests_path(&opts.out).ok();
+    let (content, schema, digests) = dataset_content(&opts.db, cache.as_deref())?;
     let mut salt = Sha256::new();
     let field = |hasher: &mut Sha256, name: &str, value: &[u8]| {
         hasher.update((name.len() as u64).to_le_bytes());
@@ -158,12 +172,25 @@ fn executable_identity() -> Option<String> {
     Some(format!("{}:{}", meta.len(), modified.as_nanos()))
 }
 
-/// The SHA-256 of the dataset's schema and of every row of every table (one table per
-/// rayon task, each on its own read-only connection), in table-name order; the
-/// SHA-256 of the schema alone; the digests of every table and of the rows of the
-/// tables the file keys read row by row ([`super::keys::row_tables`]).
-fn dataset_content(db: &Path) -> anyhow::Result<(String, Vec<u8>, super::keys::Digests)> {
+/// The SHA-256 of the dataset's schema and of every row of every table, in table-name
+/// order; the SHA-256 of the schema alone; the digests of every table and of the rows
+/// of the tables the file keys read row by row ([`super::keys::row_tables`]).
+///
+/// A table is read whole (one rayon task per table, each on its own read-only
+/// connection) unless the digests recorded beside the tree (`cache`,
+/// [`cache::Cached`]) are the same file's at an earlier point of its change log
+/// ([`store::changelog`]) and the table's changes are logged: then its digest is the
+/// recorded one when the log names none of its rows since, and for a table read row
+/// by row the rows it names are read again and the others kept. The digests are the
+/// same either way (a test compares them).
+fn dataset_content(
+    db: &Path,
+    cache: Option<&Path>,
+) -> anyhow::Result<(String, Vec<u8>, super::keys::Digests)> {
     let conn = store::open_read(db)?;
+    // One read transaction: the log's position is read before any row, so every row
+    // read after it (on this connection or another) is at least that recent.
+    conn.execute_batch("BEGIN")?;
     let mut tables: Vec<(String, String)> = conn
         .prepare(
             "SELECT name, coalesce(sql, '') FROM sqlite_master \
@@ -175,41 +202,129 @@ fn dataset_content(db: &Path) -> anyhow::Result<(String, Vec<u8>, super::keys::D
         .prepare("SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_master ORDER BY type, name")?
         .query_map([], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
-    drop(conn);
-    // Virtual tables (full-text indexes) are derived from the tables they index; their
-    // shadow tables are ordinary tables and are hashed like the others.
-    tables.retain(|(_, sql)| !sql.to_ascii_uppercase().starts_with("CREATE VIRTUAL"));
-    let by_row = super::keys::row_tables();
-    let hashes = tables
-        .par_iter()
-        .map(|(name, _)| table_hash(db, name, by_row.contains(name.as_str())))
-        .collect::<anyhow::Result<Vec<_>>>()?;
     let mut hasher = Sha256::new();
     for line in schema {
         hasher.update((line.len() as u64).to_le_bytes());
         hasher.update(line.as_bytes());
     }
-    let schema_hash = hasher.clone().finalize().to_vec();
+    let schema_hash: [u8; 32] = hasher.clone().finalize().into();
+    // Virtual tables (full-text indexes) are derived from the tables they index; their
+    // shadow tables are ordinary tables and are hashed like the others. The change
+    // log is not content: the rows it names are.
+    tables.retain(|(name, sql)| {
+        !sql.to_ascii_uppercase().starts_with("CREATE VIRTUAL") && name != store::changelog::LOG
+    });
+    let log = store::changelog::state(&conn)?;
+    let file = cache::FileIdentity::of(db);
+    let mut reuse = cache::Reuse::default();
+    if let (Some(log), Some(file), Some(path)) = (&log, file, cache) {
+        if let Some(cached) = cache::read(path) {
+            reuse = cache::reusable(&conn, cached, log, file, &schema_hash)?;
+        }
+    }
+    conn.execute_batch("COMMIT")?;
+    drop(conn);
+    let by_row = super::keys::row_tables();
+    let logged: std::collections::HashSet<&str> = log
+        .as_ref()
+        .map(|l| l.logged.iter().map(String::as_str).collect())
+        .unwrap_or_default();
+    let kept: Vec<(&str, bool, cache::Kept)> = tables
+        .iter()
+        .map(|(name, _)| {
+            let rows = by_row.contains(name.as_str());
+            (name.as_str(), rows, reuse.take(name, rows))
+        })
+        .collect();
+    let hashes = kept
+        .into_par_iter()
+        .map(|(name, rows, kept)| match kept {
+            cache::Kept::Whole(digest, kept) => Ok((digest, kept)),
+            cache::Kept::Rows(before, changed) => update_rows(db, name, &before, &changed),
+            cache::Kept::Nothing => table_hash(db, name, rows),
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let mut digests = super::keys::Digests::default();
+    let mut record = Vec::new();
     for ((name, _), (hash, rows)) in tables.iter().zip(hashes) {
         hasher.update((name.len() as u64).to_le_bytes());
         hasher.update(name.as_bytes());
         hasher.update(hash);
         digests.tables.insert(name.clone(), hash);
+        if logged.contains(name.as_str()) {
+            record.push(name.as_str());
+        }
         if let Some(rows) = rows {
             digests.rows.insert(name.clone(), rows);
         }
     }
-    Ok((hex::encode(hasher.finalize()), schema_hash, digests))
+    if let (Some(log), Some(file), Some(path)) = (&log, file, cache) {
+        if !reuse.current() {
+            // Best effort: without the record the next run reads every table.
+            let _ = cache::write(path, log, file, &schema_hash, &record, &digests);
+        }
+    }
+    Ok((
+        hex::encode(hasher.finalize()),
+        schema_hash.to_vec(),
+        digests,
+    ))
 }
 
-/// One table's digest, and its rows' by `rowid` when `by_row`.
-type TableDigest = ([u8; 32], Option<HashMap<i64, super::keys::Key>>);
+/// One table's digest, and its rows' when read row by row.
+type TableDigest = ([u8; 32], Option<super::keys::Rows>);
+
+/// One row's values (after the first `first` columns) as the digests read them:
+/// each value tagged with its type and length, after a newline.
+fn encode_row(
+    row: &rusqlite::Row<'_>,
+    first: usize,
+    columns: usize,
+    buf: &mut Vec<u8>,
+) -> rusqlite::Result<()> {
+    buf.push(b'\n');
+    for i in first..columns {
+        match row.get_ref(i)? {
+            ValueRef::Null => buf.push(0),
+            ValueRef::Integer(v) => {
+                buf.push(1);
+                buf.extend_from_slice(&v.to_le_bytes());
+            }
+            ValueRef::Real(v) => {
+                buf.push(2);
+                buf.extend_from_slice(&v.to_bits().to_le_bytes());
+            }
+            ValueRef::Text(v) => {
+                buf.push(3);
+                buf.extend_from_slice(&(v.len() as u64).to_le_bytes());
+                buf.extend_from_slice(v);
+            }
+            ValueRef::Blob(v) => {
+                buf.push(4);
+                buf.extend_from_slice(&(v.len() as u64).to_le_bytes());
+                buf.extend_from_slice(v);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The digest of a table read row by row: the SHA-256 of its rows' digests in
+/// `rowid` order (the order a full scan returns them).
+fn rows_digest(rows: &super::keys::Rows) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    for key in rows.keys() {
+        hasher.update(key.to_le_bytes());
+    }
+    hasher.finalize().into()
+}
 
 /// The SHA-256 of one table's rows, in the order a full scan returns them (its key
 /// order), each value tagged with its type and length. With `by_row`, each row is
 /// hashed alone (its digest kept by `rowid`) and the table's digest is made of those.
 fn table_hash(db: &Path, table: &str, by_row: bool) -> anyhow::Result<TableDigest> {
+    #[cfg(test)]
+    tests::WHOLE_READS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let conn = store::open_read(db)?;
     let quoted = table.replace('"', "\"\"");
     let rowid = if by_row { "rowid, " } else { "" };
@@ -220,48 +335,166 @@ fn table_hash(db: &Path, table: &str, by_row: bool) -> anyhow::Result<TableDiges
     let columns = stmt.column_count();
     let mut rows = stmt.query([])?;
     let mut hasher = Sha256::new();
-    let mut keys = by_row.then(HashMap::new);
+    let (mut ids, mut keys) = (Vec::new(), Vec::new());
     // Values are gathered into a buffer and hashed in large pieces.
     let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
     while let Some(row) = rows.next()? {
-        if keys.is_some() {
+        if by_row {
             buf.clear();
         }
-        buf.push(b'\n');
-        for i in first..columns {
-            match row.get_ref(i)? {
-                ValueRef::Null => buf.push(0),
-                ValueRef::Integer(v) => {
-                    buf.push(1);
-                    buf.extend_from_slice(&v.to_le_bytes());
-                }
-                ValueRef::Real(v) => {
-                    buf.push(2);
-                    buf.extend_from_slice(&v.to_bits().to_le_bytes());
-                }
-                ValueRef::Text(v) => {
-                    buf.push(3);
-                    buf.extend_from_slice(&(v.len() as u64).to_le_bytes());
-                    buf.extend_from_slice(v);
-                }
-                ValueRef::Blob(v) => {
-                    buf.push(4);
-                    buf.extend_from_slice(&(v.len() as u64).to_le_bytes());
-                    buf.extend_from_slice(v);
-                }
-            }
-        }
-        if let Some(keys) = &mut keys {
-            let key = super::keys::row_key(&buf);
-            hasher.update(key.to_le_bytes());
-            keys.insert(row.get::<_, i64>(0)?, key);
+        encode_row(row, first, columns, &mut buf)?;
+        if by_row {
+            ids.push(row.get::<_, i64>(0)?);
+            keys.push(super::keys::row_key(&buf));
         } else if buf.len() >= 1 << 16 {
             hasher.update(&buf);
             buf.clear();
         }
     }
-    if keys.is_none() {
+    if !by_row {
         hasher.update(&buf);
+        return Ok((hasher.finalize().into(), None));
     }
-    Ok((hasher.finalize().into(), keys))
+    let rows = super::keys::Rows::new(ids, keys)
+        .with_context(|| format!("the rows of table {table} are not in rowid order"))?;
+    Ok((rows_digest(&rows), Some(rows)))
+}
+
+/// The digests of a table read row by row whose rows `changed` (ascending `rowid`s)
+/// changed since `before`: those rows read again, the others kept.
+fn update_rows(
+    db: &Path,
+    table: &str,
+    before: &super::keys::Rows,
+    changed: &[i64],
+) -> anyhow::Result<TableDigest> {
+    let conn = store::open_read(db)?;
+    let quoted = table.replace('"', "\"\"");
+    let mut stmt = conn
+        .prepare(&format!(
+            "SELECT rowid, * FROM \"{quoted}\" WHERE rowid = ?1"
+        ))
+        .with_context(|| format!("reading table {table}"))?;
+    let columns = stmt.column_count();
+    let mut buf = Vec::new();
+    let mut now = Vec::with_capacity(changed.len());
+    for &id in changed {
+        let mut rows = stmt.query([id])?;
+        let key = match rows.next()? {
+            Some(row) => {
+                buf.clear();
+                encode_row(row, 1, columns, &mut buf)?;
+                Some(super::keys::row_key(&buf))
+            }
+            None => None,
+        };
+        now.push((id, key));
+    }
+    let rows = before.updated(&now);
+    Ok((rows_digest(&rows), Some(rows)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tables read whole by [`table_hash`] (only this module's test reads digests).
+    pub(super) static WHOLE_READS: std::sync::atomic::AtomicUsize =
+        std::sync::atomic::AtomicUsize::new(0);
+
+    fn whole_reads() -> usize {
+        WHOLE_READS.swap(0, std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The digests and fingerprint content of `db`, read whole, and read again from
+    /// the record at `cache` (written by the first run when it had none).
+    fn both(db: &Path, cache: &Path) -> [(String, Vec<u8>, super::super::keys::Digests); 2] {
+        [
+            dataset_content(db, None).unwrap(),
+            dataset_content(db, Some(cache)).unwrap(),
+        ]
+    }
+
+    /// How many tables a run with the record at `cache` reads whole.
+    fn read_whole_with(db: &Path, cache: &Path) -> usize {
+        whole_reads();
+        dataset_content(db, Some(cache)).unwrap();
+        whole_reads()
+    }
+
+    fn same(pair: &[(String, Vec<u8>, super::super::keys::Digests); 2], what: &str) {
+        let [(whole, schema, a), (kept, schema2, b)] = pair;
+        assert_eq!(whole, kept, "{what}: fingerprint content");
+        assert_eq!(schema, schema2, "{what}: schema");
+        assert_eq!(a.tables, b.tables, "{what}: table digests");
+        assert_eq!(a.rows, b.rows, "{what}: row digests");
+    }
+
+    #[test]
+    fn digests_kept_from_the_change_log_equal_the_digests_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("roost.db");
+        store::init_db(&db, false, crate::idx::build).unwrap();
+        let cache = dir.path().join(".site.digests");
+        let first = both(&db, &cache);
+        same(&first, "the first run");
+        assert!(cache.is_file(), "the record is written");
+        let edit = |sql: &str| {
+            rusqlite::Connection::open(&db)
+                .unwrap()
+                .execute_batch(sql)
+                .unwrap()
+        };
+        let tables = first[0].2.tables.len();
+        let conn = store::open_read(&db).unwrap();
+        let logged = store::changelog::state(&conn)
+            .unwrap()
+            .unwrap()
+            .logged
+            .len();
+        drop(conn);
+        assert!(
+            logged > 30 && logged < tables,
+            "{logged} of {tables} tables logged"
+        );
+        let mut previous = first[0].0.clone();
+        for (what, sql, whole) in [
+            ("nothing", "", 0),
+            ("a title", "UPDATE issues SET title = title || ' x' WHERE id = 1", 0),
+            ("a body", "UPDATE issue_bodies SET body = 'b' WHERE rowid = (SELECT min(rowid) FROM issue_bodies)", 0),
+            ("a row removed", "DELETE FROM issue_labels WHERE rowid = (SELECT max(rowid) FROM issue_labels)", 1),
+            ("a row added", "INSERT INTO meta (key, value) VALUES ('note', 'x')", 1),
+            ("a rowid moved", "PRAGMA foreign_keys = OFF; UPDATE issues SET id = 1000000 WHERE id = 2", 0),
+            ("a search facet", "INSERT INTO search_facets (name, value, doc) VALUES ('x.y', 'z', 1)", 1),
+        ] {
+            if !sql.is_empty() {
+                edit(sql);
+            }
+            // Only the tables the log does not follow, and those it names that are
+            // not read row by row, are read whole.
+            let copy = dir.path().join("before.digests");
+            std::fs::copy(&cache, &copy).unwrap();
+            assert_eq!(read_whole_with(&db, &copy), tables - logged + whole, "{what}");
+            let now = both(&db, &cache);
+            same(&now, what);
+            assert_eq!(now[0].0 == previous, sql.is_empty(), "{what}: seen");
+            previous = now[0].0.clone();
+        }
+        // The file put back as it was (the same inode) and edited again: another
+        // history at the same log entries.
+        let saved = std::fs::read(&db).unwrap();
+        edit("UPDATE issues SET title = 'a' WHERE id = 3; UPDATE issues SET title = 'b' WHERE id = 4");
+        same(&both(&db, &cache), "two more titles");
+        std::fs::write(&db, &saved).unwrap();
+        edit("UPDATE issues SET title = 'c' WHERE id = 5; UPDATE issues SET title = 'd' WHERE id = 6");
+        same(&both(&db, &cache), "an older copy edited again");
+        // A record of another file is not used.
+        let copy = dir.path().join("copy.db");
+        std::fs::copy(&db, &copy).unwrap();
+        rusqlite::Connection::open(&copy)
+            .unwrap()
+            .execute_batch("UPDATE issues SET title = 'other' WHERE id = 3")
+            .unwrap();
+        same(&both(&copy, &cache), "a copy edited");
+    }
 }

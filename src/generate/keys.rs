@@ -232,7 +232,86 @@ pub(crate) fn row_key(bytes: &[u8]) -> Key {
 #[derive(Debug, Default)]
 pub(crate) struct Digests {
     pub tables: HashMap<String, [u8; 32]>,
-    pub rows: HashMap<String, HashMap<i64, Key>>,
+    pub rows: HashMap<String, Rows>,
+}
+
+/// The digests of one table's rows, in `rowid` order. A table's rowids are mostly
+/// one run from its first (every record table is numbered so by `db import`), so a
+/// lookup is mostly an index.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Rows {
+    ids: Vec<i64>,
+    keys: Vec<Key>,
+}
+
+impl Rows {
+    /// The rows `ids` (ascending) with their `keys`; `None` when the ids are not
+    /// ascending or the lengths differ.
+    pub(crate) fn new(ids: Vec<i64>, keys: Vec<Key>) -> Option<Rows> {
+        (ids.len() == keys.len() && ids.windows(2).all(|w| w[0] < w[1]))
+            .then_some(Rows { ids, keys })
+    }
+
+    /// The digest of row `id`.
+    pub(crate) fn get(&self, id: i64) -> Option<Key> {
+        let first = *self.ids.first()?;
+        let at = usize::try_from(id.wrapping_sub(first)).ok();
+        if let Some(i) = at.filter(|&i| self.ids.get(i) == Some(&id)) {
+            return Some(self.keys[i]);
+        }
+        self.ids.binary_search(&id).ok().map(|i| self.keys[i])
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub(crate) fn ids(&self) -> &[i64] {
+        &self.ids
+    }
+
+    pub(crate) fn keys(&self) -> &[Key] {
+        &self.keys
+    }
+
+    /// These rows with `changed` (ascending ids; `None`: the row is gone) applied.
+    pub(crate) fn updated(&self, changed: &[(i64, Option<Key>)]) -> Rows {
+        let mut out = Rows {
+            ids: Vec::with_capacity(self.ids.len() + changed.len()),
+            keys: Vec::with_capacity(self.ids.len() + changed.len()),
+        };
+        let (mut a, mut b) = (0, 0);
+        while a < self.ids.len() || b < changed.len() {
+            let old = self.ids.get(a).copied();
+            let new = changed.get(b).map(|c| c.0);
+            match (old, new) {
+                (Some(o), Some(n)) if n <= o => {
+                    if let Some(key) = changed[b].1 {
+                        out.ids.push(n);
+                        out.keys.push(key);
+                    }
+                    b += 1;
+                    if n == o {
+                        a += 1;
+                    }
+                }
+                (Some(o), _) => {
+                    out.ids.push(o);
+                    out.keys.push(self.keys[a]);
+                    a += 1;
+                }
+                (None, Some(n)) => {
+                    if let Some(key) = changed[b].1 {
+                        out.ids.push(n);
+                        out.keys.push(key);
+                    }
+                    b += 1;
+                }
+                (None, None) => break,
+            }
+        }
+        out
+    }
 }
 
 /// A length-prefixed field into a hasher.
@@ -245,8 +324,8 @@ fn field(h: &mut Sha256, bytes: &[u8]) {
 pub(crate) struct Resource<'a> {
     /// Salt, resource and whole tables, hashed once.
     base: Sha256,
-    own: Option<&'a HashMap<i64, Key>>,
-    links: Vec<Option<&'a HashMap<i64, Key>>>,
+    own: Option<&'a Rows>,
+    links: Vec<Option<&'a Rows>>,
     inputs: &'static Inputs,
     table: &'a str,
 }
@@ -293,9 +372,8 @@ impl<'a> Resource<'a> {
     /// The digest of one record: its row and the rows it links to (absent rows
     /// count as zero).
     pub(crate) fn record(&self, id: i64, links: &[Option<i64>]) -> Key {
-        let row = |map: Option<&HashMap<i64, Key>>, id: Option<i64>| -> Key {
-            id.and_then(|id| map.and_then(|m| m.get(&id)).copied())
-                .unwrap_or(0)
+        let row = |map: Option<&Rows>, id: Option<i64>| -> Key {
+            id.and_then(|id| map.and_then(|m| m.get(id))).unwrap_or(0)
         };
         let mut h = Sha256::new();
         h.update(id.to_le_bytes());
@@ -625,7 +703,7 @@ mod tests {
     fn a_table_read_outside_the_declared_inputs_fails_the_run() {
         let digests = Digests {
             tables: HashMap::new(),
-            rows: HashMap::from([("sponsors".to_string(), HashMap::new())]),
+            rows: HashMap::from([("sponsors".to_string(), Rows::default())]),
         };
         let resource = Resource::new(&digests, b"salt", "get_sponsor", "sponsors t", "").unwrap();
         let read = |tables: &[&str]| tables.iter().map(|t| t.to_string()).collect();
@@ -684,7 +762,13 @@ mod tests {
 
     #[test]
     fn a_file_key_follows_its_records_and_their_links() {
-        let rows = |pairs: &[(i64, Key)]| pairs.iter().copied().collect::<HashMap<_, _>>();
+        let rows = |pairs: &[(i64, Key)]| {
+            Rows::new(
+                pairs.iter().map(|p| p.0).collect(),
+                pairs.iter().map(|p| p.1).collect(),
+            )
+            .unwrap()
+        };
         let mut digests = Digests::default();
         digests
             .rows
@@ -704,7 +788,7 @@ mod tests {
         let before = key(&digests, 1);
         assert_eq!(key(&digests, 1), before);
         assert_ne!(key(&digests, 2), before);
-        digests.rows.get_mut("repositories").unwrap().insert(7, 71);
+        digests.rows.insert("repositories".into(), rows(&[(7, 71)]));
         assert_ne!(key(&digests, 1), before);
     }
 }

@@ -119,11 +119,36 @@ impl Previous {
 
     /// The entry of `path`, if the previous generation has that file.
     pub(super) fn get(&self, path: &str) -> Option<&ManifestEntry> {
-        let entries = self.entries(self.chunk_of(path)?);
-        entries
+        self.find(path).map(|at| self.at(at))
+    }
+
+    /// Where the entry of `path` is (its chunk, its index there), if the previous
+    /// generation has that file.
+    pub(super) fn find(&self, path: &str) -> Option<(usize, usize)> {
+        let chunk = self.chunk_of(path)?;
+        self.entries(chunk)
             .binary_search_by(|e| e.path.as_str().cmp(path))
             .ok()
-            .map(|i| &entries[i])
+            .map(|i| (chunk, i))
+    }
+
+    /// The entry at `at` (from [`Previous::find`]).
+    pub(super) fn at(&self, (chunk, i): (usize, usize)) -> &ManifestEntry {
+        &self.entries(chunk)[i]
+    }
+
+    /// Where the entry of `path` is, looked at first right after `after` (a file's
+    /// precompressed sibling mostly follows it in path order), then searched.
+    pub(super) fn find_after(&self, after: (usize, usize), path: &str) -> Option<(usize, usize)> {
+        let (chunk, i) = after;
+        let next = if i + 1 < self.entries(chunk).len() {
+            Some((chunk, i + 1))
+        } else {
+            (chunk + 1 < self.chunks.len() && !self.entries(chunk + 1).is_empty())
+                .then_some((chunk + 1, 0))
+        };
+        next.filter(|&n| self.at(n).path == path)
+            .or_else(|| self.find(path))
     }
 
     /// The paths it lists that `files` (sorted by path) does not, given that every

@@ -280,7 +280,7 @@ fn read_scope<R>(
 fn table_rows(keying: Option<&Keying>, from: &str) -> Option<usize> {
     keying
         .and_then(|k| k.digests.rows.get(keys::own_table(from)))
-        .map(HashMap::len)
+        .map(keys::Rows::len)
 }
 
 /// Runs `read` (which renders bodies on `conn`) watching the tables its statements

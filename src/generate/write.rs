@@ -178,18 +178,25 @@ impl Writer {
     /// file's bytes); false, with nothing listed, when the previous manifest lacks one.
     fn keep_in_place(&self, rel: &Path, siblings: bool, out: &mut Vec<ManifestEntry>) -> bool {
         let listed = out.len();
-        let mut entry = |rel: &Path| -> Option<u64> {
-            let entry = self.previous.get(&Self::key(rel))?;
-            out.push(entry.clone());
-            Some(entry.size)
+        let mut entry = |rel: &Path, after: Option<(usize, usize)>| -> Option<(usize, usize)> {
+            let key = Self::key(rel);
+            let at = match after {
+                Some(after) => self.previous.find_after(after, &key)?,
+                None => self.previous.find(&key)?,
+            };
+            out.push(self.previous.at(at).clone());
+            Some(at)
         };
-        let whole = entry(rel).is_some_and(|size| {
+        let whole = entry(rel, None).is_some_and(|at| {
+            let size = self.previous.at(at).size;
+            let mut at = at;
             !siblings
                 || size < PRECOMPRESS_MIN as u64
-                || self
-                    .precompress
-                    .siblings()
-                    .all(|(extension, _)| entry(&sibling(rel, extension)).is_some())
+                || self.precompress.siblings().all(|(extension, _)| {
+                    entry(&sibling(rel, extension), Some(at))
+                        .inspect(|&next| at = next)
+                        .is_some()
+                })
         });
         if !whole {
             out.truncate(listed);

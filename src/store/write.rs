@@ -18,6 +18,7 @@
 use rusqlite::{Connection, Statement, ToSql};
 
 mod atomic;
+pub mod changelog;
 mod code;
 mod community;
 mod issues;

@@ -55,6 +55,8 @@ pub(in crate::store) fn write_atomically(
                 "INSERT INTO meta (key, value) VALUES ('schema_version', ?1)",
                 [SCHEMA_VERSION],
             )?;
+            // Last: the build's own rows are not changes.
+            super::changelog::install(&tx)?;
             tx.commit()?;
             conn.execute_batch("ANALYZE;")?;
             conn.close().map_err(|(_, e)| e)?;

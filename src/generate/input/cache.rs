@@ -1,0 +1,368 @@
+//! The dataset's digests recorded beside the tree, `<parent>/.<name>.digests`, with
+//! the point of the dataset's change log ([`crate::store::changelog`]) they describe,
+//! so the next run reads again only the tables and rows the log names since.
+//!
+//! The record holds the file it was made from (device and inode: a dataset rebuilt or
+//! replaced by another file is another), the dataset's identity (`user_version`, new
+//! at every build), its `schema_version` (moved by every schema change: a trigger
+//! dropped, a table altered, `VACUUM`) and schema digest, the log's last entry (its
+//! `seq` and random nonce: a file restored from an older copy and edited again has
+//! another entry at that `seq`), and the digests of every table whose changes are
+//! logged (with its rows' when it is read row by row). Any of them different, and the
+//! record is not used: every table is read whole. It is written aside and renamed into
+//! place, not synced: it describes the dataset, not a generation, and a record lost or
+//! torn fails its checksum and costs one full read.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fs;
+use std::path::Path;
+
+use rusqlite::Connection;
+use sha2::{Digest, Sha256};
+
+use crate::generate::keys::{Digests, Key, Rows};
+use crate::store::changelog;
+
+const MAGIC: &[u8] = b"roost dataset digests 1\n";
+
+/// The file a dataset is read from: a rebuilt or replaced dataset is another file
+/// (another inode, or the same inode number given to a new file: another birth time
+/// where the file system keeps one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct FileIdentity {
+    dev: u64,
+    ino: u64,
+    born: u64,
+}
+
+impl FileIdentity {
+    pub(super) fn of(path: &Path) -> Option<FileIdentity> {
+        use std::os::unix::fs::MetadataExt as _;
+        let m = fs::metadata(path).ok()?;
+        let born = m
+            .created()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as u64);
+        Some(FileIdentity {
+            dev: m.dev(),
+            ino: m.ino(),
+            born,
+        })
+    }
+}
+
+/// A table's digest, and its rows' when read row by row.
+type Table = ([u8; 32], Option<Rows>);
+
+/// A record read back.
+pub(super) struct Cached {
+    file: FileIdentity,
+    identity: i64,
+    schema_version: i64,
+    schema_hash: [u8; 32],
+    last: Option<(i64, Vec<u8>)>,
+    tables: HashMap<String, Table>,
+}
+
+/// What a table's digests can be made from.
+pub(super) enum Kept {
+    /// Nothing changed: the recorded digest (and rows).
+    Whole([u8; 32], Option<Rows>),
+    /// The recorded rows, with these rows (ascending `rowid`s) to read again.
+    Rows(Rows, Vec<i64>),
+    /// Read the table whole.
+    Nothing,
+}
+
+/// A table's changes since the record.
+enum Change {
+    Whole,
+    Rows(BTreeSet<i64>),
+}
+
+/// What a run can take from the record.
+#[derive(Default)]
+pub(super) struct Reuse {
+    tables: HashMap<String, Table>,
+    changes: HashMap<String, Change>,
+    logged: std::collections::HashSet<String>,
+    /// The record describes the dataset as it is now (nothing logged since).
+    current: bool,
+}
+
+/// What of `cached` the dataset of `conn` (whose log is `log`, read from `file`, with
+/// the schema digest `schema_hash`) lets a run keep; nothing when it is another file,
+/// another build, another schema or another history.
+pub(super) fn reusable(
+    conn: &Connection,
+    cached: Cached,
+    log: &changelog::State,
+    file: FileIdentity,
+    schema_hash: &[u8; 32],
+) -> rusqlite::Result<Reuse> {
+    let same = cached.file == file
+        && cached.identity == log.identity
+        && cached.schema_version == log.schema_version
+        && &cached.schema_hash == schema_hash;
+    if !same {
+        return Ok(Reuse::default());
+    }
+    let from = match &cached.last {
+        None => 0,
+        Some((seq, nonce)) => {
+            if changelog::nonce_at(conn, *seq)?.as_ref() != Some(nonce) {
+                return Ok(Reuse::default());
+            }
+            *seq
+        }
+    };
+    let to = log.last.as_ref().map_or(0, |(seq, _)| *seq);
+    let mut changes: HashMap<String, Change> = HashMap::new();
+    if to > from {
+        for (table, row) in changelog::since(conn, from, to)? {
+            let change = changes
+                .entry(table)
+                .or_insert_with(|| Change::Rows(BTreeSet::new()));
+            match (change, row) {
+                (Change::Rows(rows), Some(row)) => {
+                    rows.insert(row);
+                }
+                (change, _) => *change = Change::Whole,
+            }
+        }
+    }
+    Ok(Reuse {
+        tables: cached.tables,
+        changes,
+        logged: log.logged.iter().cloned().collect(),
+        current: cached.last == log.last,
+    })
+}
+
+impl Reuse {
+    /// What the digests of `table` (read row by row when `by_row`) can be made from.
+    pub(super) fn take(&mut self, table: &str, by_row: bool) -> Kept {
+        if !self.logged.contains(table) {
+            return Kept::Nothing;
+        }
+        let Some((digest, rows)) = self.tables.remove(table) else {
+            return Kept::Nothing;
+        };
+        if by_row != rows.is_some() {
+            return Kept::Nothing;
+        }
+        match (self.changes.get(table), rows) {
+            (None, rows) => Kept::Whole(digest, rows),
+            // Past a quarter of the table, one pass costs less than lookups.
+            (Some(Change::Rows(changed)), Some(rows)) if changed.len() <= rows.len() / 4 => {
+                Kept::Rows(rows, changed.iter().copied().collect())
+            }
+            _ => Kept::Nothing,
+        }
+    }
+
+    /// Whether the record describes the dataset as it is now: no need to write it.
+    pub(super) fn current(&self) -> bool {
+        self.current
+    }
+}
+
+/// The record at `path`; `None` when it is absent, unreadable or torn.
+pub(super) fn read(path: &Path) -> Option<Cached> {
+    decode(&fs::read(path).ok()?)
+}
+
+fn decode(bytes: &[u8]) -> Option<Cached> {
+    let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(32)?)?;
+    if Sha256::digest(body).as_slice() != sum {
+        return None;
+    }
+    let mut r = Reader(body.strip_prefix(MAGIC)?);
+    let file = FileIdentity {
+        dev: r.u64()?,
+        ino: r.u64()?,
+        born: r.u64()?,
+    };
+    let identity = r.i64()?;
+    let schema_version = r.i64()?;
+    let schema_hash = r.hash()?;
+    let last = match r.take(1)?[0] {
+        0 => None,
+        _ => {
+            let seq = r.i64()?;
+            let n = r.u64()? as usize;
+            Some((seq, r.take(n)?.to_vec()))
+        }
+    };
+    let count = r.u64()?;
+    let mut tables = HashMap::new();
+    for _ in 0..count {
+        let n = r.u64()? as usize;
+        let name = std::str::from_utf8(r.take(n)?).ok()?.to_string();
+        let digest = r.hash()?;
+        let rows = match r.take(1)?[0] {
+            0 => None,
+            _ => {
+                let n = r.u64()? as usize;
+                let ids = r.take(n.checked_mul(8)?)?;
+                let keys = r.take(n.checked_mul(16)?)?;
+                let ids = ids
+                    .chunks_exact(8)
+                    .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+                    .collect();
+                let keys = keys
+                    .chunks_exact(16)
+                    .map(|c| Key::from_le_bytes(c.try_into().unwrap_or([0; 16])))
+                    .collect();
+                Some(Rows::new(ids, keys)?)
+            }
+        };
+        tables.insert(name, (digest, rows));
+    }
+    r.0.is_empty().then_some(Cached {
+        file,
+        identity,
+        schema_version,
+        schema_hash,
+        last,
+        tables,
+    })
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let (head, rest) = self.0.split_at_checked(n)?;
+        self.0 = rest;
+        Some(head)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+    fn i64(&mut self) -> Option<i64> {
+        Some(i64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+    fn hash(&mut self) -> Option<[u8; 32]> {
+        self.take(32)?.try_into().ok()
+    }
+}
+
+fn encode(
+    log: &changelog::State,
+    file: FileIdentity,
+    schema_hash: &[u8; 32],
+    tables: &[&str],
+    digests: &Digests,
+) -> Vec<u8> {
+    let rows: usize = tables
+        .iter()
+        .filter_map(|t| digests.rows.get(*t))
+        .map(Rows::len)
+        .sum();
+    let mut out = Vec::with_capacity(1024 + rows * 24);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&file.dev.to_le_bytes());
+    out.extend_from_slice(&file.ino.to_le_bytes());
+    out.extend_from_slice(&file.born.to_le_bytes());
+    out.extend_from_slice(&log.identity.to_le_bytes());
+    out.extend_from_slice(&log.schema_version.to_le_bytes());
+    out.extend_from_slice(schema_hash);
+    match &log.last {
+        None => out.push(0),
+        Some((seq, nonce)) => {
+            out.push(1);
+            out.extend_from_slice(&seq.to_le_bytes());
+            out.extend_from_slice(&(nonce.len() as u64).to_le_bytes());
+            out.extend_from_slice(nonce);
+        }
+    }
+    let tables: Vec<(&str, &[u8; 32])> = tables
+        .iter()
+        .filter_map(|t| Some((*t, digests.tables.get(*t)?)))
+        .collect();
+    out.extend_from_slice(&(tables.len() as u64).to_le_bytes());
+    for (name, digest) in tables {
+        out.extend_from_slice(&(name.len() as u64).to_le_bytes());
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(digest);
+        match digests.rows.get(name) {
+            None => out.push(0),
+            Some(rows) => {
+                out.push(1);
+                out.extend_from_slice(&(rows.len() as u64).to_le_bytes());
+                for id in rows.ids() {
+                    out.extend_from_slice(&id.to_le_bytes());
+                }
+                for key in rows.keys() {
+                    out.extend_from_slice(&key.to_le_bytes());
+                }
+            }
+        }
+    }
+    let sum = Sha256::digest(&out);
+    out.extend_from_slice(&sum);
+    out
+}
+
+/// Writes the record of `digests` (of the tables `tables`, those whose changes are
+/// logged) at the log's point `log`: written aside, then renamed into place.
+pub(super) fn write(
+    path: &Path,
+    log: &changelog::State,
+    file: FileIdentity,
+    schema_hash: &[u8; 32],
+    tables: &[&str],
+    digests: &Digests,
+) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let bytes = encode(log, file, schema_hash, tables, digests);
+    let temp = crate::atomic::with_suffix(path, &format!(".tmp-{}", std::process::id()));
+    crate::atomic::replace_file(
+        &temp,
+        path,
+        |temp| fs::write(temp, &bytes).with_context(|| format!("writing {}", temp.display())),
+        |e| anyhow::Error::new(e).context(format!("renaming into {}", path.display())),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_reads_back_only_whole() {
+        let log = changelog::State {
+            identity: 7,
+            schema_version: 3,
+            logged: vec!["a".into(), "b".into()],
+            last: Some((12, vec![1, 2, 3])),
+        };
+        let file = FileIdentity {
+            dev: 1,
+            ino: 2,
+            born: 3,
+        };
+        let mut digests = Digests::default();
+        digests.tables.insert("a".into(), [1; 32]);
+        digests.tables.insert("b".into(), [2; 32]);
+        digests.rows.insert(
+            "b".into(),
+            Rows::new(vec![1, 2, 9], vec![10, 20, 90]).unwrap(),
+        );
+        let bytes = encode(&log, file, &[5; 32], &["a", "b"], &digests);
+        let back = decode(&bytes).unwrap();
+        assert_eq!(back.file, file);
+        assert_eq!((back.identity, back.schema_version), (7, 3));
+        assert_eq!(back.last, log.last);
+        assert_eq!(back.tables["a"], ([1; 32], None));
+        assert_eq!(back.tables["b"].1.as_ref().unwrap().get(9), Some(90));
+        for cut in [0, MAGIC.len(), bytes.len() / 2, bytes.len() - 1] {
+            assert!(decode(&bytes[..cut]).is_none(), "torn at {cut}");
+        }
+        let mut flipped = bytes.clone();
+        flipped[MAGIC.len() + 3] ^= 1;
+        assert!(decode(&flipped).is_none());
+    }
+}
