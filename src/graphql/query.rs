@@ -20,7 +20,7 @@ use rusqlite::types::Value;
 use super::db::{Conn, RequestDb};
 use super::limits::cost;
 use super::loaders::Waves;
-use super::plain::{authors_as_cards, Listed};
+use super::plain::{authors_as_cards, organizations_as_cards, Listed};
 use super::records::*;
 use super::types::{limit_cost, limit_or, list_cost, TYPICAL_LIST};
 use crate::catalog;
@@ -626,16 +626,26 @@ impl CoreQuery {
         &self,
         ctx: &Context<'_>,
         login: String,
-    ) -> Result<Vec<Repository>> {
-        let select = Select::from(
-            "repository_contributors rc JOIN repositories t ON t.id = rc.repository_id",
-        )
+    ) -> Result<Listed<OrgCarded<Repository>>> {
+        // With the organizations' cards when the selection asks no more of them (see
+        // `recentIssues`).
+        let cards = organizations_as_cards(&ctx.item.node.selection_set.node);
+        let joins = if cards { ORGANIZATION_JOIN } else { "" };
+        let select = Select::from(&format!(
+            "repository_contributors rc JOIN repositories t ON t.id = rc.repository_id{joins}"
+        ))
         .with_lc(
             "rc.member_id = (SELECT id FROM members WHERE login_lc = ?)",
             Some(login),
         );
-        let order = "rc.contributions_count DESC, t.id";
-        list(ctx, Some(MAX_LIMIT), select, order).await
+        // The repository's id as the contributions' index has it (`t.id` is the same
+        // value, but not that index's column): no sort.
+        let order = "rc.contributions_count DESC, rc.repository_id";
+        if cards {
+            return Ok(Listed(list(ctx, Some(MAX_LIMIT), select, order).await?));
+        }
+        let repositories: Vec<Repository> = list(ctx, Some(MAX_LIMIT), select, order).await?;
+        Ok(Listed(OrgCarded::uncarded(repositories)))
     }
 
     /// Members by their contributions summed over the selected repositories (all, or

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::limits::cost;
 use super::loaders::{contributor_totals, many, one};
-use super::plain::{authors_as_cards, Listed};
+use super::plain::{authors_as_cards, organizations_as_cards, Listed};
 use super::records::contributions::{DayCount, ACTIVITIES};
 use super::records::relations as l;
 use super::records::relations::ListKey;
@@ -425,8 +425,15 @@ resolved! {
         count repositories_count = repositories;
 
         /// The project's repositories, most stars first.
-        many repositories: Vec<Repository> = l::ProjectRepositories,
-            "list_cost(TYPICAL_LIST, child_complexity)";
+        #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
+        async fn repositories(&self, ctx: &Context<'_>) -> Result<Listed<OrgCarded<Repository>>> {
+            // With the organizations' cards when the selection asks no more of them.
+            if organizations_as_cards(&ctx.item.node.selection_set.node) {
+                return Ok(Listed(many(ctx, l::ProjectRepositoryCards(self.id)).await?));
+            }
+            let repositories = many(ctx, l::ProjectRepositories(self.id)).await?;
+            Ok(Listed(OrgCarded::uncarded(repositories)))
+        }
 
         /// The 5 newest issues of the project's repositories.
         many recent_issues: Vec<Issue> = l::ProjectIssues, "list_cost(5, child_complexity)";

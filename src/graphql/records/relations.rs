@@ -305,6 +305,12 @@ relation!(
     children::<Repository>("project_repositories pr JOIN repositories t ON t.id = pr.repository_id",
         "pr.project_id", "1", "t.stars_count DESC, t.id"));
 relation!(
+    /// [`ProjectRepositories`] with their organizations' cards.
+    ProjectRepositoryCards => OrgCarded<Repository>, limit MAX_LIMIT,
+    children::<OrgCarded<Repository>>(
+        "project_repositories pr JOIN repositories t ON t.id = pr.repository_id",
+        "pr.project_id", "1", "t.stars_count DESC, t.id"));
+relation!(
     ProjectIssues => Issue, limit 5,
     children::<Issue>("project_repositories pr JOIN issues t ON t.repository_id = pr.repository_id",
         "pr.project_id", "1", NEWEST_FIRST));

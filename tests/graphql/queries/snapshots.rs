@@ -206,6 +206,19 @@ async fn plain_root_lists_answer_the_bytes_resolved_lists_do() {
     let release = "id tagName name description url isPreRelease organizationName \
                    repositoryName projectName publishedAt createdAt";
     let card = "id login name avatarUrl";
+    let repository = "id key name description url commitsCount contributorsCount forksCount \
+                      openIssuesCount starsCount subscribersCount isArchived license createdAt \
+                      updatedAt";
+    // The member with the most repositories, some of organizations the API does not
+    // expose (their `organization` is null).
+    let member = strings(
+        &app.sql(),
+        "SELECT m.login FROM members m JOIN repository_contributors rc ON rc.member_id = m.id \
+         JOIN repositories r ON r.id = rc.repository_id \
+         JOIN organizations o ON o.id = r.organization_id \
+         GROUP BY m.id ORDER BY COUNT(*) + 10 * MAX(o.is_affiliated = 0) DESC, m.id LIMIT 1",
+        [],
+    );
     let project = strings(
         &app.sql(),
         "SELECT substr(key, 13) FROM projects WHERE is_active = 1 ORDER BY id LIMIT 1",
@@ -225,6 +238,15 @@ async fn plain_root_lists_answer_the_bytes_resolved_lists_do() {
         "sponsors { who: name name @skip(if: true) kind: sponsorType }".to_string(),
         "recentReleases(limit: 9) { when: publishedAt author { handle: login } tag: tagName }"
             .to_string(),
+        format!(
+            "topContributedRepositories(login: {}) {{ {repository} organization {{ {card} }} }}",
+            json!(member[0])
+        ),
+        format!(
+            "topContributedRepositories(login: {}) {{ stars: starsCount \
+             organization {{ handle: login }} key }}",
+            json!(member[0].to_uppercase())
+        ),
     ];
     for list in lists {
         let (head, fields) = list.split_once(" {").unwrap();
@@ -242,6 +264,48 @@ async fn plain_root_lists_answer_the_bytes_resolved_lists_do() {
             "{list}: {body}"
         );
     }
+}
+
+/// A project's repositories with their organizations' cards, read in the list's
+/// statement and written directly, answer the bytes the resolved list (each
+/// organization loaded) does.
+#[tokio::test]
+async fn plain_project_repositories_answer_the_bytes_resolved_lists_do() {
+    let app = app();
+    let projects = strings(
+        &app.sql(),
+        "SELECT substr(p.key, 13) FROM projects p \
+         JOIN project_repositories pr ON pr.project_id = p.id WHERE p.is_active = 1 \
+         GROUP BY p.id ORDER BY COUNT(*) DESC, p.id LIMIT 3",
+        [],
+    );
+    assert!(!projects.is_empty());
+    let fields = "id key name description url commitsCount contributorsCount forksCount \
+                  openIssuesCount starsCount subscribersCount isArchived license createdAt \
+                  updatedAt organization { id login name avatarUrl }";
+    let mut repositories = 0;
+    for project in &projects {
+        let ask = |list: &str| format!("{{ project(key: {}) {{ key {list} }} }}", json!(project));
+        let direct = app
+            .post(&ask(&format!("repositories {{ {fields} }}")), json!({}))
+            .await;
+        let resolved = app
+            .post(
+                &ask(&format!(
+                    "repositories {{ ... on Repository {{ {fields} }} }}"
+                )),
+                json!({}),
+            )
+            .await;
+        assert_eq!(direct.status.as_u16(), 200, "{}", direct.text());
+        assert_eq!(direct.text(), resolved.text(), "{project}");
+        let body = direct.json();
+        assert!(body.get("errors").is_none(), "{body}");
+        repositories += body["data"]["project"]["repositories"]
+            .as_array()
+            .map_or(0, Vec::len);
+    }
+    assert!(repositories >= 2, "{repositories} repositories");
 }
 
 /// The new records of every snapshot, asked in one request: each snapshot's lists,
