@@ -25,8 +25,8 @@ use async_graphql::registry::Registry;
 use async_graphql::{ContextSelectionSet, OutputType, Positioned, ServerResult, Value};
 
 use super::records::{
-    Carded, Contributor, Event, Issue, OrgCarded, Organization, Post, PullRequest, Release,
-    Repository, Sponsor, User,
+    Carded, Contributor, Event, HealthMetrics, Issue, OrgCarded, Organization, Post, PullRequest,
+    Release, Repository, Sponsor, User,
 };
 
 /// A record type whose plain fields can be written directly.
@@ -319,18 +319,32 @@ impl PlainValue for async_graphql::ID {
     }
 }
 
-impl PlainValue for Option<String> {
+impl PlainValue for i64 {
     fn write(&self, out: &mut Vec<u8>) {
-        match self {
-            Some(s) => string(s, out),
+        out.extend_from_slice(itoa::Buffer::new().format(*self).as_bytes());
+    }
+}
+
+/// A float as async-graphql writes it: its `serde_json::Number`, or null when JSON
+/// has no number for it.
+impl PlainValue for f64 {
+    fn write(&self, out: &mut Vec<u8>) {
+        match serde_json::Number::from_f64(*self) {
+            Some(n) => {
+                // Writing a number into a vector cannot fail.
+                let _ = serde_json::to_writer(&mut *out, &n);
+            }
             None => out.extend_from_slice(b"null"),
         }
     }
 }
 
-impl PlainValue for i64 {
+impl<T: PlainValue> PlainValue for Option<T> {
     fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(itoa::Buffer::new().format(*self).as_bytes());
+        match self {
+            Some(v) => v.write(out),
+            None => out.extend_from_slice(b"null"),
+        }
     }
 }
 
@@ -496,6 +510,19 @@ plain! {
     }
 }
 
+plain! {
+    HealthMetrics {
+        node_id, created_at, project_key, project_name, score, stars_count, forks_count,
+        contributors_count, open_issues_count, open_pull_requests_count,
+        unanswered_issues_count, unassigned_issues_count, total_issues_count,
+        recent_releases_count, total_releases_count, is_funding_requirements_compliant,
+        is_leader_requirements_compliant, age_days, age_days_requirement, last_commit_days,
+        last_commit_days_requirement, last_pull_request_days,
+        last_pull_request_days_requirement, last_release_days, last_release_days_requirement,
+        owasp_page_last_update_days, owasp_page_last_update_days_requirement,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -538,6 +565,7 @@ mod tests {
         every_field_is_in_the_schema::<Carded<PullRequest>>();
         every_field_is_in_the_schema::<OrgCarded<Repository>>();
         every_field_is_in_the_schema::<Organization>();
+        every_field_is_in_the_schema::<HealthMetrics>();
     }
 
     /// Every ASCII byte, alone and at every place of a word of eight (where the

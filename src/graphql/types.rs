@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use super::limits::cost;
 use super::loaders::{contributor_totals, many, one};
 use super::plain::{authors_as_cards, organizations_as_cards, Listed};
-use super::records::contributions::{DayCount, ACTIVITIES};
+use super::records::contributions::{day, day_text, Dated, ACTIVITIES};
 use super::records::relations as l;
 use super::records::relations::ListKey;
 use super::records::*;
@@ -85,13 +85,18 @@ pub const COMMITTEE_TOTALS: usize = 10;
 /// number of records of every kind; days without activity are left out.
 async fn contribution_data(
     ctx: &Context<'_>,
-    key: impl ListKey<Item = DayCount>,
+    key: impl ListKey<Item = Dated>,
 ) -> Result<Json<Value>> {
-    let days = many(ctx, key).await?;
+    // In the order they were created: a day's records are consecutive.
+    let records = many(ctx, key).await?;
     let mut map = Map::new();
-    for d in days {
-        let n = map.get(&d.day).and_then(Value::as_i64).unwrap_or(0) + d.count;
-        map.insert(d.day, Value::from(n));
+    let mut days = records.iter().map(|r| day(r.created_at)).peekable();
+    while let Some(d) = days.next() {
+        let mut n = 1;
+        while days.next_if_eq(&d).is_some() {
+            n += 1;
+        }
+        map.insert(day_text(d), Value::from(n));
     }
     Ok(Json(Value::Object(map)))
 }
@@ -103,13 +108,16 @@ const STATS_KEYS: [&str; 4] = ["commits", "issues", "pullRequests", "releases"];
 /// `contributionStats`: the records of `contributionData` by kind, and their total.
 async fn contribution_stats(
     ctx: &Context<'_>,
-    key: impl ListKey<Item = DayCount>,
+    key: impl ListKey<Item = Dated>,
 ) -> Result<Json<Value>> {
-    let days = many(ctx, key).await?;
+    let records = many(ctx, key).await?;
     let mut map = Map::new();
     let mut total = 0;
     for key in STATS_KEYS {
-        let n: i64 = days.iter().filter(|d| d.kind == key).map(|d| d.count).sum();
+        let kind = ACTIVITIES.iter().position(|a| a.name == key);
+        let n = kind.map_or(0, |kind| {
+            records.iter().filter(|r| r.kind == kind as i64).count() as i64
+        });
         total += n;
         map.insert(key.to_string(), Value::from(n));
     }
@@ -462,8 +470,8 @@ resolved! {
         }
 
         /// The project's health measurements, newest first.
-        up_to health_metrics_list(limit = 30): Vec<HealthMetrics> = l::ProjectHealthMetrics,
-            "limit_cost(limit, 30, child_complexity)";
+        up_to health_metrics_list(limit = 30): Listed<HealthMetrics> =
+            Listed(l::ProjectHealthMetrics), "limit_cost(limit, 30, child_complexity)";
     }
 }
 

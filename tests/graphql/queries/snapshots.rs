@@ -266,9 +266,9 @@ async fn plain_root_lists_answer_the_bytes_resolved_lists_do() {
     }
 }
 
-/// A project's repositories with their organizations' cards, read in the list's
-/// statement and written directly, answer the bytes the resolved list (each
-/// organization loaded) does.
+/// A project's repositories with their organizations' cards (read in the list's
+/// statement) and its health measurements, written directly, answer the bytes the
+/// resolved lists (each organization loaded) do.
 #[tokio::test]
 async fn plain_project_repositories_answer_the_bytes_resolved_lists_do() {
     let app = app();
@@ -280,32 +280,58 @@ async fn plain_project_repositories_answer_the_bytes_resolved_lists_do() {
         [],
     );
     assert!(!projects.is_empty());
-    let fields = "id key name description url commitsCount contributorsCount forksCount \
-                  openIssuesCount starsCount subscribersCount isArchived license createdAt \
-                  updatedAt organization { id login name avatarUrl }";
-    let mut repositories = 0;
+    let repository = "id key name description url commitsCount contributorsCount forksCount \
+                      openIssuesCount starsCount subscribersCount isArchived license createdAt \
+                      updatedAt organization { id login name avatarUrl }";
+    let health = "id createdAt projectKey projectName score starsCount forksCount \
+                  contributorsCount openIssuesCount openPullRequestsCount \
+                  unansweredIssuesCount unassignedIssuesCount totalIssuesCount \
+                  recentReleasesCount totalReleasesCount isFundingRequirementsCompliant \
+                  isLeaderRequirementsCompliant ageDays ageDaysRequirement lastCommitDays \
+                  lastCommitDaysRequirement lastPullRequestDays lastPullRequestDaysRequirement \
+                  lastReleaseDays lastReleaseDaysRequirement owaspPageLastUpdateDays \
+                  owaspPageLastUpdateDaysRequirement";
+    let (mut repositories, mut measurements) = (0, 0);
     for project in &projects {
-        let ask = |list: &str| format!("{{ project(key: {}) {{ key {list} }} }}", json!(project));
-        let direct = app
-            .post(&ask(&format!("repositories {{ {fields} }}")), json!({}))
-            .await;
-        let resolved = app
-            .post(
-                &ask(&format!(
-                    "repositories {{ ... on Repository {{ {fields} }} }}"
-                )),
-                json!({}),
+        let ask = |list: &str, fields: &str| {
+            format!(
+                "{{ project(key: {}) {{ key {list} {{ {fields} }} }} }}",
+                json!(project)
             )
-            .await;
-        assert_eq!(direct.status.as_u16(), 200, "{}", direct.text());
-        assert_eq!(direct.text(), resolved.text(), "{project}");
-        let body = direct.json();
-        assert!(body.get("errors").is_none(), "{body}");
-        repositories += body["data"]["project"]["repositories"]
-            .as_array()
-            .map_or(0, Vec::len);
+        };
+        for (list, kind, fields) in [
+            ("repositories", "Repository", repository),
+            (
+                "healthMetricsList(limit: 30)",
+                "ProjectHealthMetrics",
+                health,
+            ),
+        ] {
+            let direct = app.post(&ask(list, fields), json!({})).await;
+            let resolved = app
+                .post(
+                    &ask(list, &format!("... on {kind} {{ {fields} }}")),
+                    json!({}),
+                )
+                .await;
+            assert_eq!(direct.status.as_u16(), 200, "{}", direct.text());
+            assert_eq!(direct.text(), resolved.text(), "{project}");
+            let body = direct.json();
+            assert!(body.get("errors").is_none(), "{body}");
+            let items = body["data"]["project"]
+                .as_object()
+                .and_then(|project| project.values().nth(1))
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            if kind == "Repository" {
+                repositories += items;
+            } else {
+                measurements += items;
+            }
+        }
     }
     assert!(repositories >= 2, "{repositories} repositories");
+    assert!(measurements >= 2, "{measurements} measurements");
 }
 
 /// The new records of every snapshot, asked in one request: each snapshot's lists,
