@@ -277,6 +277,16 @@ pub fn authors_as_cards(set: &SelectionSet) -> bool {
     cards_only(set, "author", &CARD)
 }
 
+/// The fields of a release a [`super::records::SummaryRelease`] leaves out.
+const NOT_SUMMARY: [&str; 3] = ["description", "url", "createdAt"];
+
+/// Whether a selection of releases asks for none of the fields a summary leaves out,
+/// and no more of their authors than their cards.
+pub fn releases_as_summaries(set: &SelectionSet) -> bool {
+    authors_as_cards(set)
+        && fields(set).all(|f| f.is_some_and(|f| !NOT_SUMMARY.contains(&f.name.node.as_str())))
+}
+
 /// Whether a selection of repositories asks no more of their organizations than
 /// their cards (as [`authors_as_cards`]).
 pub fn organizations_as_cards(set: &SelectionSet) -> bool {

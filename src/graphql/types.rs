@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::limits::cost;
 use super::loaders::{contributor_totals, many, one};
-use super::plain::{authors_as_cards, organizations_as_cards, Listed};
+use super::plain::{authors_as_cards, organizations_as_cards, releases_as_summaries, Listed};
 use super::records::contributions::{day, day_text, Dated, ACTIVITIES};
 use super::records::relations as l;
 use super::records::relations::ListKey;
@@ -653,7 +653,11 @@ resolved! {
         /// Published releases new in the snapshot, most recently published first.
         #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
         async fn new_releases(&self, ctx: &Context<'_>) -> Result<Listed<Release>> {
-            let releases = if authors_as_cards(&ctx.item.node.selection_set.node) {
+            let set = &ctx.item.node.selection_set.node;
+            let releases = if releases_as_summaries(set) {
+                let releases = many(ctx, l::SnapshotReleaseSummaries(self.id)).await?;
+                releases.into_iter().map(|r| r.0).collect()
+            } else if authors_as_cards(set) {
                 let releases = many(ctx, l::SnapshotReleaseCards(self.id)).await?;
                 releases.into_iter().map(|r| r.0).collect()
             } else {

@@ -512,6 +512,10 @@ snapshot_list!(
     /// [`SnapshotReleases`] with their authors' cards only.
     SnapshotReleaseCards => CardRelease, "snapshot_releases", SNAPSHOT_RELEASES,
     "1", PUBLISHED_FIRST);
+snapshot_list!(
+    /// [`SnapshotReleases`] as summaries, with their authors' cards.
+    SnapshotReleaseSummaries => SummaryRelease, "snapshot_releases", SNAPSHOT_RELEASES,
+    "1", PUBLISHED_FIRST);
 snapshot_list!(SnapshotUsers => User, "snapshot_members",
     "snapshot_members s JOIN members t ON t.id = s.member_id", "1",
     CREATED_FIRST);

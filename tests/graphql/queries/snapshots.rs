@@ -137,6 +137,16 @@ async fn plain_lists_answer_the_bytes_resolved_lists_do() {
              tag: tagName id } } newUsers { created: createdAt ... { login } }"
                 .to_string(),
         ),
+        // The snapshot page's releases: read as summaries (no description, url or
+        // creation time) with their authors' cards.
+        (
+            "newReleases { id name organizationName projectName publishedAt repositoryName \
+             tagName isPreRelease author { avatarUrl id login name } }"
+                .to_string(),
+            "newReleases { ... on Release { id name organizationName projectName publishedAt \
+             repositoryName tagName isPreRelease author { avatarUrl id login name } } }"
+                .to_string(),
+        ),
         // A key selected twice anywhere in the operation: async-graphql merges the
         // two lists object by object, so neither is written directly.
         (
