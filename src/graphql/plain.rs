@@ -287,6 +287,29 @@ pub fn releases_as_summaries(set: &SelectionSet) -> bool {
         && fields(set).all(|f| f.is_some_and(|f| !NOT_SUMMARY.contains(&f.name.node.as_str())))
 }
 
+/// The fields of a repository a [`super::records::RepositorySummary`] reads.
+const REPOSITORY_SUMMARY: [&str; 11] = [
+    "id",
+    "key",
+    "name",
+    "url",
+    "contributorsCount",
+    "forksCount",
+    "openIssuesCount",
+    "starsCount",
+    "subscribersCount",
+    "isArchived",
+    "organization",
+];
+
+/// Whether a selection of repositories asks only for the fields of a summary, and no
+/// more of their organizations than their cards.
+pub fn repositories_as_summaries(set: &SelectionSet) -> bool {
+    organizations_as_cards(set)
+        && fields(set)
+            .all(|f| f.is_some_and(|f| REPOSITORY_SUMMARY.contains(&f.name.node.as_str())))
+}
+
 /// Whether a selection of repositories asks no more of their organizations than
 /// their cards (as [`authors_as_cards`]).
 pub fn organizations_as_cards(set: &SelectionSet) -> bool {

@@ -20,7 +20,7 @@ use rusqlite::types::Value;
 use super::db::{Conn, RequestDb};
 use super::limits::cost;
 use super::loaders::Waves;
-use super::plain::{authors_as_cards, organizations_as_cards, Listed};
+use super::plain::{authors_as_cards, organizations_as_cards, repositories_as_summaries, Listed};
 use super::records::*;
 use super::types::{limit_cost, limit_or, list_cost, TYPICAL_LIST};
 use crate::catalog;
@@ -629,7 +629,9 @@ impl CoreQuery {
     ) -> Result<Listed<OrgCarded<Repository>>> {
         // With the organizations' cards when the selection asks no more of them (see
         // `recentIssues`).
-        let cards = organizations_as_cards(&ctx.item.node.selection_set.node);
+        let set = &ctx.item.node.selection_set.node;
+        let summaries = repositories_as_summaries(set);
+        let cards = organizations_as_cards(set);
         let joins = if cards { ORGANIZATION_JOIN } else { "" };
         let select = Select::from(&format!(
             "repository_contributors rc JOIN repositories t ON t.id = rc.repository_id{joins}"
@@ -641,6 +643,11 @@ impl CoreQuery {
         // The repository's id as the contributions' index has it (`t.id` is the same
         // value, but not that index's column): no sort.
         let order = "rc.contributions_count DESC, rc.repository_id";
+        if summaries {
+            let repositories: Vec<RepositorySummary> =
+                list(ctx, Some(MAX_LIMIT), select, order).await?;
+            return Ok(Listed(repositories.into_iter().map(|r| r.0).collect()));
+        }
         if cards {
             return Ok(Listed(list(ctx, Some(MAX_LIMIT), select, order).await?));
         }

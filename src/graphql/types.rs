@@ -13,7 +13,10 @@ use serde_json::{Map, Value};
 
 use super::limits::cost;
 use super::loaders::{contributor_totals, many, one};
-use super::plain::{authors_as_cards, organizations_as_cards, releases_as_summaries, Listed};
+use super::plain::{
+    authors_as_cards, organizations_as_cards, releases_as_summaries, repositories_as_summaries,
+    Listed,
+};
 use super::records::contributions::{day, day_text, Dated, ACTIVITIES};
 use super::records::relations as l;
 use super::records::relations::ListKey;
@@ -435,8 +438,14 @@ resolved! {
         /// The project's repositories, most stars first.
         #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
         async fn repositories(&self, ctx: &Context<'_>) -> Result<Listed<OrgCarded<Repository>>> {
-            // With the organizations' cards when the selection asks no more of them.
-            if organizations_as_cards(&ctx.item.node.selection_set.node) {
+            // With the organizations' cards when the selection asks no more of them,
+            // as summaries when it asks no more than theirs.
+            let set = &ctx.item.node.selection_set.node;
+            if repositories_as_summaries(set) {
+                let repositories = many(ctx, l::ProjectRepositorySummaries(self.id)).await?;
+                return Ok(Listed(repositories.into_iter().map(|r| r.0).collect()));
+            }
+            if organizations_as_cards(set) {
                 return Ok(Listed(many(ctx, l::ProjectRepositoryCards(self.id)).await?));
             }
             let repositories = many(ctx, l::ProjectRepositories(self.id)).await?;

@@ -11,7 +11,10 @@ use async_graphql::parser::types::Field;
 use async_graphql::registry::Registry;
 use async_graphql::{ContextSelectionSet, OutputType, Positioned, ServerResult, Value};
 
-use super::{lc_node_id, Issue, Organization, PullRequest, Repository, Table, User, AUTHOR_JOIN};
+use super::{
+    lc_node_id, repo_node_id, Issue, Organization, PullRequest, Repository, Table, User,
+    AUTHOR_JOIN,
+};
 use crate::graphql::db::Cols;
 use crate::schema::{concatcp, Selected};
 
@@ -101,6 +104,64 @@ impl Selected for OrgCarded<Repository> {
             record,
             organization: Some(organization),
         })
+    }
+}
+
+/// A repository read without the fields a list of repositories seldom shows (its
+/// description, license, languages, topics, commit count, size and times), with its
+/// organization's card: in place of an [`OrgCarded`] repository when the selection
+/// asks for none of those ([`crate::graphql::plain::repositories_as_summaries`]).
+/// The fields left out are empty, and nothing asks for them.
+#[derive(Clone)]
+pub struct RepositorySummary(pub OrgCarded<Repository>);
+
+impl Table for RepositorySummary {
+    const TABLE: &'static str = Repository::TABLE;
+    const JOINS: &'static str = concatcp!(Repository::JOINS, ORGANIZATION_JOIN);
+}
+
+impl Selected for RepositorySummary {
+    const COLUMNS: &'static str = concatcp!(
+        "t.id, t.organization_id, t.name_lc, t.name, t.url, t.contributors_count, \
+         t.forks_count, t.open_issues_count, t.stars_count, t.subscribers_count, \
+         t.is_archived, (SELECT ro.login FROM organizations ro WHERE ro.id = t.organization_id)",
+        ORGANIZATION_CARD_COLUMNS
+    );
+    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        let mut record = Repository {
+            node_id: Default::default(),
+            id: c.get()?,
+            organization_id: c.get()?,
+            key: c.get()?,
+            name: c.get()?,
+            description: None,
+            url: c.get()?,
+            commits_count: 0,
+            contributors_count: c.get()?,
+            forks_count: c.get()?,
+            open_issues_count: c.get()?,
+            stars_count: c.get()?,
+            subscribers_count: c.get()?,
+            is_archived: c.get()?,
+            license: String::new(),
+            languages: Vec::new(),
+            topics: Vec::new(),
+            created_at: String::new(),
+            updated_at: String::new(),
+            size: None,
+        };
+        let organization: String = c.get()?;
+        record.node_id = repo_node_id("Repository", &organization, &record.name, &[]);
+        let card = if c.get::<bool>()? {
+            Some(organization_card(c)?)
+        } else {
+            c.skip(4);
+            None
+        };
+        Ok(RepositorySummary(OrgCarded {
+            record,
+            organization: Some(card),
+        }))
     }
 }
 

@@ -346,6 +346,12 @@ relation!(
         "project_repositories pr JOIN repositories t ON t.id = pr.repository_id",
         "pr.project_id", "1", "t.stars_count DESC, t.id"));
 relation!(
+    /// [`ProjectRepositories`] as summaries, with their organizations' cards.
+    ProjectRepositorySummaries => RepositorySummary, limit MAX_LIMIT,
+    children::<RepositorySummary>(
+        "project_repositories pr JOIN repositories t ON t.id = pr.repository_id",
+        "pr.project_id", "1", "t.stars_count DESC, t.id"));
+relation!(
     ProjectIssues => Issue, limit 5,
     project_first_children::<Issue>(NEWEST_FIRST));
 relation!(

@@ -316,6 +316,13 @@ async fn plain_project_repositories_answer_the_bytes_resolved_lists_do() {
                 "ProjectHealthMetrics",
                 health,
             ),
+            // The project page's: read as summaries.
+            (
+                "repositories",
+                "Repository",
+                "id contributorsCount forksCount isArchived key name openIssuesCount \
+                 organization { id login } starsCount subscribersCount url",
+            ),
         ] {
             let direct = app.post(&ask(list, fields), json!({})).await;
             let resolved = app
