@@ -284,9 +284,10 @@ async fn plain_project_repositories_answer_the_bytes_resolved_lists_do() {
     let app = app();
     let projects = strings(
         &app.sql(),
-        "SELECT substr(p.key, 13) FROM projects p \
-         JOIN project_repositories pr ON pr.project_id = p.id WHERE p.is_active = 1 \
-         GROUP BY p.id ORDER BY COUNT(*) DESC, p.id LIMIT 3",
+        "SELECT substr(p.key, 13) FROM projects p WHERE p.is_active = 1 \
+         ORDER BY (SELECT COUNT(*) FROM project_repositories pr WHERE pr.project_id = p.id) \
+           * (SELECT COUNT(*) FROM project_health_metrics h WHERE h.project_id = p.id) DESC, \
+           p.id LIMIT 3",
         [],
     );
     assert!(!projects.is_empty());
@@ -335,11 +336,8 @@ async fn plain_project_repositories_answer_the_bytes_resolved_lists_do() {
             assert_eq!(direct.text(), resolved.text(), "{project}");
             let body = direct.json();
             assert!(body.get("errors").is_none(), "{body}");
-            let items = body["data"]["project"]
-                .as_object()
-                .and_then(|project| project.values().nth(1))
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len);
+            let name = list.split('(').next().unwrap();
+            let items = body["data"]["project"][name].as_array().map_or(0, Vec::len);
             if kind == "Repository" {
                 repositories += items;
             } else {
