@@ -211,17 +211,6 @@ async fn recent<T: Record>(
     .await
 }
 
-/// Records whose authors are left to their `author` field (loaded).
-fn uncarded<T>(records: Vec<T>) -> Vec<Carded<T>> {
-    records
-        .into_iter()
-        .map(|record| Carded {
-            record,
-            author: None,
-        })
-        .collect()
-}
-
 /// The author filter of the recent lists.
 const BY_AUTHOR: &str = "t.author_id = (SELECT id FROM members WHERE login_lc = ?)";
 const BY_ORGANIZATION: &str = "o.login_lc = ?";
@@ -507,7 +496,7 @@ impl CoreQuery {
             .with_lc(BY_AUTHOR, login)
             .with_lc(BY_ORGANIZATION, organization);
         let issues: Vec<Issue> = recent(ctx, limit, select, NEWEST_FIRST, distinct).await?;
-        Ok(Listed(uncarded(issues)))
+        Ok(Listed(Carded::uncarded(issues)))
     }
 
     /// Pull requests, newest first; optionally by one author (`login`), in one
@@ -551,7 +540,7 @@ impl CoreQuery {
             ));
         }
         let pulls: Vec<PullRequest> = recent(ctx, limit, select, NEWEST_FIRST, distinct).await?;
-        Ok(Listed(uncarded(pulls)))
+        Ok(Listed(Carded::uncarded(pulls)))
     }
 
     /// Milestones, newest first; optionally by author, organization and state (`open`

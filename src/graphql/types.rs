@@ -456,8 +456,15 @@ resolved! {
         many recent_issues: Vec<Issue> = l::ProjectIssues, "list_cost(5, child_complexity)";
 
         /// The 5 most recently published releases of the project's repositories.
-        many recent_releases: Vec<Release> = l::ProjectReleases,
-            "list_cost(5, child_complexity)";
+        #[graphql(complexity = "list_cost(5, child_complexity)")]
+        async fn recent_releases(&self, ctx: &Context<'_>) -> Result<Listed<Release>> {
+            // With the authors' cards when the selection asks no more of them.
+            if authors_as_cards(&ctx.item.node.selection_set.node) {
+                let releases = many(ctx, l::ProjectReleaseCards(self.id)).await?;
+                return Ok(Listed(releases.into_iter().map(|r| r.0).collect()));
+            }
+            Ok(Listed(many(ctx, l::ProjectReleases(self.id)).await?))
+        }
 
         /// The newest milestones of the project's repositories.
         up_to recent_milestones(limit = 5): Vec<Milestone> = l::ProjectMilestones,
@@ -467,8 +474,18 @@ resolved! {
             "list_cost(TYPICAL_LIST, child_complexity)";
 
         /// The 5 newest pull requests of the project's repositories.
-        many recent_pull_requests: Vec<PullRequest> = l::ProjectPullRequests,
-            "list_cost(5, child_complexity)";
+        #[graphql(complexity = "list_cost(5, child_complexity)")]
+        async fn recent_pull_requests(
+            &self,
+            ctx: &Context<'_>,
+        ) -> Result<Listed<Carded<PullRequest>>> {
+            // With the authors' cards when the selection asks no more of them.
+            if authors_as_cards(&ctx.item.node.selection_set.node) {
+                return Ok(Listed(many(ctx, l::ProjectPullRequestCards(self.id)).await?));
+            }
+            let pulls = many(ctx, l::ProjectPullRequests(self.id)).await?;
+            Ok(Listed(Carded::uncarded(pulls)))
+        }
 
         /// The project's newest health measurement; null when it has none.
         async fn health_metrics_latest(&self, ctx: &Context<'_>) -> Result<Option<HealthMetrics>> {

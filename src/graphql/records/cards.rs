@@ -66,6 +66,19 @@ macro_rules! carded {
 carded!(Issue);
 carded!(PullRequest);
 
+impl<T> Carded<T> {
+    /// Records whose authors are left to their `author` field (loaded).
+    pub fn uncarded(records: Vec<T>) -> Vec<Carded<T>> {
+        records
+            .into_iter()
+            .map(|record| Carded {
+                record,
+                author: None,
+            })
+            .collect()
+    }
+}
+
 /// The join of a repository's organization `ao` as the API exposes it (affiliated
 /// organizations only: `Repository.organization` is null for the others).
 pub const ORGANIZATION_JOIN: &str = " LEFT JOIN api_organizations ao ON ao.id = t.organization_id";

@@ -352,6 +352,14 @@ relation!(
         "project_repositories pr JOIN repositories t ON t.id = pr.repository_id",
         "pr.project_id", "1", "t.stars_count DESC, t.id"));
 relation!(
+    /// [`ProjectPullRequests`] with their authors' cards.
+    ProjectPullRequestCards => Carded<PullRequest>, limit 5,
+    project_first_children::<Carded<PullRequest>>(NEWEST_FIRST));
+relation!(
+    /// [`ProjectReleases`] with their authors' cards.
+    ProjectReleaseCards => CardRelease, limit 5,
+    project_first_children::<CardRelease>(PUBLISHED_FIRST));
+relation!(
     ProjectIssues => Issue, limit 5,
     project_first_children::<Issue>(NEWEST_FIRST));
 relation!(

@@ -317,6 +317,19 @@ async fn plain_project_repositories_answer_the_bytes_resolved_lists_do() {
                 "ProjectHealthMetrics",
                 health,
             ),
+            // With the authors' cards, read in the lists' statements.
+            (
+                "recentReleases",
+                "Release",
+                "id author { id avatarUrl login name } name organizationName publishedAt \
+                 repositoryName tagName url",
+            ),
+            (
+                "recentPullRequests",
+                "PullRequest",
+                "id author { id avatarUrl login name } createdAt organizationName \
+                 repositoryName title url",
+            ),
             // The project page's: read as summaries.
             (
                 "repositories",
@@ -340,7 +353,7 @@ async fn plain_project_repositories_answer_the_bytes_resolved_lists_do() {
             let items = body["data"]["project"][name].as_array().map_or(0, Vec::len);
             if kind == "Repository" {
                 repositories += items;
-            } else {
+            } else if kind == "ProjectHealthMetrics" {
                 measurements += items;
             }
         }
