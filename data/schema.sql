@@ -227,7 +227,13 @@ CREATE TABLE milestones (
 );
 CREATE INDEX milestones_created ON milestones (created_at, updated_at, id);
 CREATE INDEX milestones_updated ON milestones (updated_at, id);
-CREATE INDEX milestones_author ON milestones (author_id);
+-- A repository's milestones newest first (GraphQL's recent milestones of a
+-- repository, and of a project's repositories).
+CREATE INDEX milestones_repo
+    ON milestones (repository_id, created_at DESC, updated_at DESC, id DESC);
+-- A member's milestones newest first (GraphQL's recent milestones by author).
+CREATE INDEX milestones_author
+    ON milestones (author_id, created_at DESC, updated_at DESC, id DESC);
 CREATE INDEX milestones_state ON milestones (state);
 
 CREATE TABLE releases (
@@ -249,7 +255,15 @@ CREATE INDEX releases_published ON releases (published_at, created_at, id);
 CREATE INDEX releases_created ON releases (created_at, id);
 -- A member's and a repository's releases per day (contribution data).
 CREATE INDEX releases_author ON releases (author_id, created_at);
+-- A member's releases most recently published first (GraphQL's recent releases by
+-- author): the first few without sorting every release of the member.
+CREATE INDEX releases_author_published
+    ON releases (author_id, published_at DESC, created_at DESC, id DESC);
 CREATE INDEX releases_repo_created ON releases (repository_id, created_at);
+-- A repository's releases most recently published first (GraphQL's recent releases
+-- of a repository, and of a project's repositories).
+CREATE INDEX releases_repo_published
+    ON releases (repository_id, published_at DESC, created_at DESC, id DESC);
 
 CREATE TABLE chapters (
     id         INTEGER PRIMARY KEY,

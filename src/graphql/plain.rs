@@ -25,7 +25,8 @@ use async_graphql::registry::Registry;
 use async_graphql::{ContextSelectionSet, OutputType, Positioned, ServerResult, Value};
 
 use super::records::{
-    Carded, Contributor, Event, Issue, Post, PullRequest, Release, Sponsor, User,
+    Carded, Contributor, Event, HealthMetrics, Issue, OrgCarded, Organization, Post, PullRequest,
+    Release, Repository, Sponsor, User,
 };
 
 /// A record type whose plain fields can be written directly.
@@ -266,15 +267,63 @@ fn value(v: &Value, out: &mut Vec<u8>) -> serde_json::Result<()> {
 /// The fields of a member's card ([`super::records::CardRelease`]).
 const CARD: [&str; 4] = ["id", "login", "name", "avatarUrl"];
 
+/// The fields of an organization's card ([`super::records::OrgCarded`]).
+const ORGANIZATION_CARD: [&str; 4] = ["id", "login", "name", "avatarUrl"];
+
 /// Whether a selection of releases asks no more of their authors than their cards:
 /// every selection is a field (a fragment could ask for anything), and every field
 /// selected of an `author` is a card field.
 pub fn authors_as_cards(set: &SelectionSet) -> bool {
+    cards_only(set, "author", &CARD)
+}
+
+/// The fields of a release a [`super::records::SummaryRelease`] leaves out.
+const NOT_SUMMARY: [&str; 3] = ["description", "url", "createdAt"];
+
+/// Whether a selection of releases asks for none of the fields a summary leaves out,
+/// and no more of their authors than their cards.
+pub fn releases_as_summaries(set: &SelectionSet) -> bool {
+    authors_as_cards(set)
+        && fields(set).all(|f| f.is_some_and(|f| !NOT_SUMMARY.contains(&f.name.node.as_str())))
+}
+
+/// The fields of a repository a [`super::records::RepositorySummary`] reads.
+const REPOSITORY_SUMMARY: [&str; 11] = [
+    "id",
+    "key",
+    "name",
+    "url",
+    "contributorsCount",
+    "forksCount",
+    "openIssuesCount",
+    "starsCount",
+    "subscribersCount",
+    "isArchived",
+    "organization",
+];
+
+/// Whether a selection of repositories asks only for the fields of a summary, and no
+/// more of their organizations than their cards.
+pub fn repositories_as_summaries(set: &SelectionSet) -> bool {
+    organizations_as_cards(set)
+        && fields(set)
+            .all(|f| f.is_some_and(|f| REPOSITORY_SUMMARY.contains(&f.name.node.as_str())))
+}
+
+/// Whether a selection of repositories asks no more of their organizations than
+/// their cards (as [`authors_as_cards`]).
+pub fn organizations_as_cards(set: &SelectionSet) -> bool {
+    cards_only(set, "organization", &ORGANIZATION_CARD)
+}
+
+/// Whether every selection of `set` is a field, and every field selected of
+/// `object` one of `card`.
+fn cards_only(set: &SelectionSet, object: &str, card: &[&str]) -> bool {
     fields(set).all(|field| match field {
         None => false,
-        Some(field) if field.name.node != "author" => true,
-        Some(author) => fields(&author.selection_set.node)
-            .all(|f| f.is_some_and(|f| CARD.contains(&f.name.node.as_str()))),
+        Some(field) if field.name.node != object => true,
+        Some(object) => fields(&object.selection_set.node)
+            .all(|f| f.is_some_and(|f| card.contains(&f.name.node.as_str()))),
     })
 }
 
@@ -303,18 +352,32 @@ impl PlainValue for async_graphql::ID {
     }
 }
 
-impl PlainValue for Option<String> {
+impl PlainValue for i64 {
     fn write(&self, out: &mut Vec<u8>) {
-        match self {
-            Some(s) => string(s, out),
+        out.extend_from_slice(itoa::Buffer::new().format(*self).as_bytes());
+    }
+}
+
+/// A float as async-graphql writes it: its `serde_json::Number`, or null when JSON
+/// has no number for it.
+impl PlainValue for f64 {
+    fn write(&self, out: &mut Vec<u8>) {
+        match serde_json::Number::from_f64(*self) {
+            Some(n) => {
+                // Writing a number into a vector cannot fail.
+                let _ = serde_json::to_writer(&mut *out, &n);
+            }
             None => out.extend_from_slice(b"null"),
         }
     }
 }
 
-impl PlainValue for i64 {
+impl<T: PlainValue> PlainValue for Option<T> {
     fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(itoa::Buffer::new().format(*self).as_bytes());
+        match self {
+            Some(v) => v.write(out),
+            None => out.extend_from_slice(b"null"),
+        }
     }
 }
 
@@ -346,10 +409,11 @@ fn names(name: &str, field: &str) -> bool {
     name.next().is_none()
 }
 
-/// Writes the author's card with `plan`, when it was read with the record.
-fn card(author: &Option<Option<User>>, plan: Option<&Plan>, out: &mut Vec<u8>) -> Option<()> {
-    match author.as_ref()? {
-        Some(author) => plan?.write(author, out),
+/// Writes a card (an author's, an organization's) with `plan`, when it was read with
+/// the record.
+fn card<T: Plain>(card: &Option<Option<T>>, plan: Option<&Plan>, out: &mut Vec<u8>) -> Option<()> {
+    match card.as_ref()? {
+        Some(card) => plan?.write(card, out),
         None => {
             out.extend_from_slice(b"null");
             Some(())
@@ -359,11 +423,12 @@ fn card(author: &Option<Option<User>>, plan: Option<&Plan>, out: &mut Vec<u8>) -
 
 /// The [`Plain`] implementation of a record type: the stored fields named, each
 /// answered under its GraphQL name (`[record]`: the fields of `self.record`, a record
-/// read with its author's card), and `with author` for a record whose author may have
-/// been read with it ([`card`]), the last index. A field left out (one that loads, a
-/// float) sends the list through async-graphql.
+/// read with its author's card), and `with author: User` for a record whose author
+/// (or another object) may have been read with it ([`card`]), the last index. A field
+/// left out (one that loads, a float) sends the list through async-graphql.
 macro_rules! plain {
-    ($ty:ty $([$record:ident])? { $($field:ident),+ $(,)? } $(with $author:ident)?) => {
+    ($ty:ty $([$record:ident])? { $($field:ident),+ $(,)? }
+     $(with $author:ident: $card:ty)?) => {
         impl Plain for $ty {
             const FIELDS: &'static [&'static str] =
                 &[$(stringify!($field)),+ $(, stringify!($author))?];
@@ -372,7 +437,7 @@ macro_rules! plain {
                 let at = Self::FIELDS.iter().position(|field| names(name, field))?;
                 $(
                     if Self::FIELDS[at] == stringify!($author) {
-                        return Some((at, Some(Plan::of::<User>(_set)?)));
+                        return Some((at, Some(Plan::of::<$card>(_set)?)));
                     }
                 )?
                 Some((at, None))
@@ -405,7 +470,7 @@ plain! {
         node_id, tag_name, name, description, url, is_pre_release, organization_name,
         repository_name, project_name, published_at, created_at,
     }
-    with author
+    with author: User
 }
 
 plain! {
@@ -450,7 +515,7 @@ plain! {
         node_id, number, title, state, body, url, organization_name, repository_name,
         created_at, updated_at,
     }
-    with author
+    with author: User
 }
 
 plain! {
@@ -458,7 +523,37 @@ plain! {
         node_id, number, title, state, url, organization_name, repository_name, created_at,
         updated_at, closed_at, merged_at,
     }
-    with author
+    with author: User
+}
+
+// Languages and topics (lists) and the size go through async-graphql.
+plain! {
+    OrgCarded<Repository> [record] {
+        node_id, key, name, description, url, commits_count, contributors_count,
+        forks_count, open_issues_count, stars_count, subscribers_count, is_archived,
+        license, created_at, updated_at,
+    }
+    with organization: Organization
+}
+
+plain! {
+    Organization {
+        node_id, login, name, avatar_url, company, location, description, url,
+        followers_count, created_at, updated_at, email, collaborators_count,
+    }
+}
+
+plain! {
+    HealthMetrics {
+        node_id, created_at, project_key, project_name, score, stars_count, forks_count,
+        contributors_count, open_issues_count, open_pull_requests_count,
+        unanswered_issues_count, unassigned_issues_count, total_issues_count,
+        recent_releases_count, total_releases_count, is_funding_requirements_compliant,
+        is_leader_requirements_compliant, age_days, age_days_requirement, last_commit_days,
+        last_commit_days_requirement, last_pull_request_days,
+        last_pull_request_days_requirement, last_release_days, last_release_days_requirement,
+        owasp_page_last_update_days, owasp_page_last_update_days_requirement,
+    }
 }
 
 #[cfg(test)]
@@ -501,6 +596,9 @@ mod tests {
         every_field_is_in_the_schema::<Event>();
         every_field_is_in_the_schema::<Carded<Issue>>();
         every_field_is_in_the_schema::<Carded<PullRequest>>();
+        every_field_is_in_the_schema::<OrgCarded<Repository>>();
+        every_field_is_in_the_schema::<Organization>();
+        every_field_is_in_the_schema::<HealthMetrics>();
     }
 
     /// Every ASCII byte, alone and at every place of a word of eight (where the

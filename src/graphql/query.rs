@@ -20,7 +20,7 @@ use rusqlite::types::Value;
 use super::db::{Conn, RequestDb};
 use super::limits::cost;
 use super::loaders::Waves;
-use super::plain::{authors_as_cards, Listed};
+use super::plain::{authors_as_cards, organizations_as_cards, repositories_as_summaries, Listed};
 use super::records::*;
 use super::types::{limit_cost, limit_or, list_cost, TYPICAL_LIST};
 use crate::catalog;
@@ -209,17 +209,6 @@ async fn recent<T: Record>(
         Ok(out)
     })
     .await
-}
-
-/// Records whose authors are left to their `author` field (loaded).
-fn uncarded<T>(records: Vec<T>) -> Vec<Carded<T>> {
-    records
-        .into_iter()
-        .map(|record| Carded {
-            record,
-            author: None,
-        })
-        .collect()
 }
 
 /// The author filter of the recent lists.
@@ -507,7 +496,7 @@ impl CoreQuery {
             .with_lc(BY_AUTHOR, login)
             .with_lc(BY_ORGANIZATION, organization);
         let issues: Vec<Issue> = recent(ctx, limit, select, NEWEST_FIRST, distinct).await?;
-        Ok(Listed(uncarded(issues)))
+        Ok(Listed(Carded::uncarded(issues)))
     }
 
     /// Pull requests, newest first; optionally by one author (`login`), in one
@@ -551,7 +540,7 @@ impl CoreQuery {
             ));
         }
         let pulls: Vec<PullRequest> = recent(ctx, limit, select, NEWEST_FIRST, distinct).await?;
-        Ok(Listed(uncarded(pulls)))
+        Ok(Listed(Carded::uncarded(pulls)))
     }
 
     /// Milestones, newest first; optionally by author, organization and state (`open`
@@ -626,16 +615,33 @@ impl CoreQuery {
         &self,
         ctx: &Context<'_>,
         login: String,
-    ) -> Result<Vec<Repository>> {
-        let select = Select::from(
-            "repository_contributors rc JOIN repositories t ON t.id = rc.repository_id",
-        )
+    ) -> Result<Listed<OrgCarded<Repository>>> {
+        // With the organizations' cards when the selection asks no more of them (see
+        // `recentIssues`).
+        let set = &ctx.item.node.selection_set.node;
+        let summaries = repositories_as_summaries(set);
+        let cards = organizations_as_cards(set);
+        let joins = if cards { ORGANIZATION_JOIN } else { "" };
+        let select = Select::from(&format!(
+            "repository_contributors rc JOIN repositories t ON t.id = rc.repository_id{joins}"
+        ))
         .with_lc(
             "rc.member_id = (SELECT id FROM members WHERE login_lc = ?)",
             Some(login),
         );
-        let order = "rc.contributions_count DESC, t.id";
-        list(ctx, Some(MAX_LIMIT), select, order).await
+        // The repository's id as the contributions' index has it (`t.id` is the same
+        // value, but not that index's column): no sort.
+        let order = "rc.contributions_count DESC, rc.repository_id";
+        if summaries {
+            let repositories: Vec<RepositorySummary> =
+                list(ctx, Some(MAX_LIMIT), select, order).await?;
+            return Ok(Listed(repositories.into_iter().map(|r| r.0).collect()));
+        }
+        if cards {
+            return Ok(Listed(list(ctx, Some(MAX_LIMIT), select, order).await?));
+        }
+        let repositories: Vec<Repository> = list(ctx, Some(MAX_LIMIT), select, order).await?;
+        Ok(Listed(OrgCarded::uncarded(repositories)))
     }
 
     /// Members by their contributions summed over the selected repositories (all, or

@@ -13,8 +13,11 @@ use serde_json::{Map, Value};
 
 use super::limits::cost;
 use super::loaders::{contributor_totals, many, one};
-use super::plain::{authors_as_cards, Listed};
-use super::records::contributions::{DayCount, ACTIVITIES};
+use super::plain::{
+    authors_as_cards, organizations_as_cards, releases_as_summaries, repositories_as_summaries,
+    Listed,
+};
+use super::records::contributions::{day, day_text, Dated, ACTIVITIES};
 use super::records::relations as l;
 use super::records::relations::ListKey;
 use super::records::*;
@@ -85,13 +88,18 @@ pub const COMMITTEE_TOTALS: usize = 10;
 /// number of records of every kind; days without activity are left out.
 async fn contribution_data(
     ctx: &Context<'_>,
-    key: impl ListKey<Item = DayCount>,
+    key: impl ListKey<Item = Dated>,
 ) -> Result<Json<Value>> {
-    let days = many(ctx, key).await?;
+    // In the order they were created: a day's records are consecutive.
+    let records = many(ctx, key).await?;
     let mut map = Map::new();
-    for d in days {
-        let n = map.get(&d.day).and_then(Value::as_i64).unwrap_or(0) + d.count;
-        map.insert(d.day, Value::from(n));
+    let mut days = records.iter().map(|r| day(r.created_at)).peekable();
+    while let Some(d) = days.next() {
+        let mut n = 1;
+        while days.next_if_eq(&d).is_some() {
+            n += 1;
+        }
+        map.insert(day_text(d), Value::from(n));
     }
     Ok(Json(Value::Object(map)))
 }
@@ -103,13 +111,16 @@ const STATS_KEYS: [&str; 4] = ["commits", "issues", "pullRequests", "releases"];
 /// `contributionStats`: the records of `contributionData` by kind, and their total.
 async fn contribution_stats(
     ctx: &Context<'_>,
-    key: impl ListKey<Item = DayCount>,
+    key: impl ListKey<Item = Dated>,
 ) -> Result<Json<Value>> {
-    let days = many(ctx, key).await?;
+    let records = many(ctx, key).await?;
     let mut map = Map::new();
     let mut total = 0;
     for key in STATS_KEYS {
-        let n: i64 = days.iter().filter(|d| d.kind == key).map(|d| d.count).sum();
+        let kind = ACTIVITIES.iter().position(|a| a.name == key);
+        let n = kind.map_or(0, |kind| {
+            records.iter().filter(|r| r.kind == kind as i64).count() as i64
+        });
         total += n;
         map.insert(key.to_string(), Value::from(n));
     }
@@ -425,15 +436,35 @@ resolved! {
         count repositories_count = repositories;
 
         /// The project's repositories, most stars first.
-        many repositories: Vec<Repository> = l::ProjectRepositories,
-            "list_cost(TYPICAL_LIST, child_complexity)";
+        #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
+        async fn repositories(&self, ctx: &Context<'_>) -> Result<Listed<OrgCarded<Repository>>> {
+            // With the organizations' cards when the selection asks no more of them,
+            // as summaries when it asks no more than theirs.
+            let set = &ctx.item.node.selection_set.node;
+            if repositories_as_summaries(set) {
+                let repositories = many(ctx, l::ProjectRepositorySummaries(self.id)).await?;
+                return Ok(Listed(repositories.into_iter().map(|r| r.0).collect()));
+            }
+            if organizations_as_cards(set) {
+                return Ok(Listed(many(ctx, l::ProjectRepositoryCards(self.id)).await?));
+            }
+            let repositories = many(ctx, l::ProjectRepositories(self.id)).await?;
+            Ok(Listed(OrgCarded::uncarded(repositories)))
+        }
 
         /// The 5 newest issues of the project's repositories.
         many recent_issues: Vec<Issue> = l::ProjectIssues, "list_cost(5, child_complexity)";
 
         /// The 5 most recently published releases of the project's repositories.
-        many recent_releases: Vec<Release> = l::ProjectReleases,
-            "list_cost(5, child_complexity)";
+        #[graphql(complexity = "list_cost(5, child_complexity)")]
+        async fn recent_releases(&self, ctx: &Context<'_>) -> Result<Listed<Release>> {
+            // With the authors' cards when the selection asks no more of them.
+            if authors_as_cards(&ctx.item.node.selection_set.node) {
+                let releases = many(ctx, l::ProjectReleaseCards(self.id)).await?;
+                return Ok(Listed(releases.into_iter().map(|r| r.0).collect()));
+            }
+            Ok(Listed(many(ctx, l::ProjectReleases(self.id)).await?))
+        }
 
         /// The newest milestones of the project's repositories.
         up_to recent_milestones(limit = 5): Vec<Milestone> = l::ProjectMilestones,
@@ -443,8 +474,18 @@ resolved! {
             "list_cost(TYPICAL_LIST, child_complexity)";
 
         /// The 5 newest pull requests of the project's repositories.
-        many recent_pull_requests: Vec<PullRequest> = l::ProjectPullRequests,
-            "list_cost(5, child_complexity)";
+        #[graphql(complexity = "list_cost(5, child_complexity)")]
+        async fn recent_pull_requests(
+            &self,
+            ctx: &Context<'_>,
+        ) -> Result<Listed<Carded<PullRequest>>> {
+            // With the authors' cards when the selection asks no more of them.
+            if authors_as_cards(&ctx.item.node.selection_set.node) {
+                return Ok(Listed(many(ctx, l::ProjectPullRequestCards(self.id)).await?));
+            }
+            let pulls = many(ctx, l::ProjectPullRequests(self.id)).await?;
+            Ok(Listed(Carded::uncarded(pulls)))
+        }
 
         /// The project's newest health measurement; null when it has none.
         async fn health_metrics_latest(&self, ctx: &Context<'_>) -> Result<Option<HealthMetrics>> {
@@ -455,8 +496,8 @@ resolved! {
         }
 
         /// The project's health measurements, newest first.
-        up_to health_metrics_list(limit = 30): Vec<HealthMetrics> = l::ProjectHealthMetrics,
-            "limit_cost(limit, 30, child_complexity)";
+        up_to health_metrics_list(limit = 30): Listed<HealthMetrics> =
+            Listed(l::ProjectHealthMetrics), "limit_cost(limit, 30, child_complexity)";
     }
 }
 
@@ -638,7 +679,11 @@ resolved! {
         /// Published releases new in the snapshot, most recently published first.
         #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
         async fn new_releases(&self, ctx: &Context<'_>) -> Result<Listed<Release>> {
-            let releases = if authors_as_cards(&ctx.item.node.selection_set.node) {
+            let set = &ctx.item.node.selection_set.node;
+            let releases = if releases_as_summaries(set) {
+                let releases = many(ctx, l::SnapshotReleaseSummaries(self.id)).await?;
+                releases.into_iter().map(|r| r.0).collect()
+            } else if authors_as_cards(set) {
                 let releases = many(ctx, l::SnapshotReleaseCards(self.id)).await?;
                 releases.into_iter().map(|r| r.0).collect()
             } else {

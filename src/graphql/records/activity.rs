@@ -167,6 +167,11 @@ impl Table for Milestone {
     const JOINS: &'static str = REPO_JOINS;
 }
 
+/// The name of the active project a release's repository belongs to, if any.
+const PROJECT_NAME: &str = "(SELECT p.name FROM project_repositories pr \
+     JOIN api_projects p ON p.id = pr.project_id \
+     WHERE pr.repository_id = t.repository_id ORDER BY pr.project_id LIMIT 1)";
+
 selected! {
     /// A published release.
     #[derive(SimpleObject, Clone)]
@@ -189,11 +194,7 @@ selected! {
         pub organization_name: String = get("o.login"),
         pub repository_name: String = get("r.name"),
         /// The name of the active project the repository belongs to, if any.
-        pub project_name: Option<String> = get(
-            "(SELECT p.name FROM project_repositories pr \
-              JOIN api_projects p ON p.id = pr.project_id \
-              WHERE pr.repository_id = t.repository_id ORDER BY pr.project_id LIMIT 1)"
-        ),
+        pub project_name: Option<String> = get(PROJECT_NAME),
         pub published_at: Option<String> = opt_ts("t.published_at"),
         pub created_at: String = ts("t.created_at"),
     } => release_id
@@ -268,5 +269,46 @@ impl Selected for CardRelease {
         let mut release = Release::read(c)?;
         release.author = Some(read_card(c)?);
         Ok(CardRelease(release))
+    }
+}
+
+/// A release read without its description, url and creation time, with its author's
+/// card: in place of a [`CardRelease`] when the selection asks for none of those
+/// ([`crate::graphql::plain::releases_as_summaries`]), as a list of a month's new
+/// releases does. The fields left out are empty, and nothing asks for them.
+#[derive(Clone)]
+pub struct SummaryRelease(pub Release);
+
+impl Table for SummaryRelease {
+    const TABLE: &'static str = AuthoredRelease::TABLE;
+    const JOINS: &'static str = AuthoredRelease::JOINS;
+}
+
+impl Selected for SummaryRelease {
+    const COLUMNS: &'static str = concatcp!(
+        "t.tag_name, t.name, t.is_pre_release, t.author_id, o.login, r.name, ",
+        PROJECT_NAME,
+        ", t.published_at",
+        CARD_COLUMNS
+    );
+    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        let mut release = Release {
+            node_id: Default::default(),
+            tag_name: c.get()?,
+            name: c.get()?,
+            description: String::new(),
+            url: String::new(),
+            is_pre_release: c.get()?,
+            author_id: c.get()?,
+            author: None,
+            organization_name: c.get()?,
+            repository_name: c.get()?,
+            project_name: c.get()?,
+            published_at: c.opt_ts()?,
+            created_at: String::new(),
+        };
+        release_id(&mut release, c)?;
+        release.author = Some(read_card(c)?);
+        Ok(SummaryRelease(release))
     }
 }

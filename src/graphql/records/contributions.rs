@@ -5,10 +5,12 @@
 //! Each kind of activity is one [`Activity`] (its table, or the view of what the API
 //! exposes of it);
 //! each kind of entity one [`Scope`] (how a record of activity belongs to it). The
-//! statement of a scope counts every activity in one grouped query per kind, joined
-//! with `UNION ALL`, for all the requested entities at once: a page with N entities
-//! costs one statement, whatever N and whatever the number of days.
+//! statement of a scope reads the records of every kind in the days counted (one
+//! index range per kind, joined with `UNION ALL`), for all the requested entities at
+//! once: a page with N entities costs one statement, whatever N and whatever the
+//! number of days. They are counted per day as they are read.
 
+use crate::schema::Ts;
 use crate::selected;
 
 /// A kind of activity: its name in `contributionStats` and its table, or the view of
@@ -65,21 +67,24 @@ pub const USER_SCOPE: Scope = Scope {
 };
 
 selected! {
-    /// The number of records of one kind of activity created on one day.
-    #[derive(Clone)]
-    pub struct DayCount {
-        /// The [`Activity`] name.
-        pub kind: String = get("kind"),
-        /// `YYYY-MM-DD` (UTC).
-        pub day: String = get("day"),
-        pub count: i64 = get("n"),
+    /// A record of activity of an entity: its kind and when it was created.
+    #[derive(Clone, Copy)]
+    pub struct Dated {
+        /// The index of its [`Activity`] in [`ACTIVITIES`].
+        pub kind: i64 = get("kind"),
+        /// Microseconds since the Unix epoch.
+        pub created_at: i64 = get("created_at"),
     }
 }
 
-/// The statement of a relation (see `relations::ListKey`): for the entities in `?1`,
-/// `(entity id, position, kind, day, count)` for every day with activity, at most
-/// `?2` rows per entity.
-pub fn day_counts(scope: &Scope) -> String {
+/// The statement of a relation read whole (see `relations::ListKey`, two sort keys):
+/// for the entities in `?1`, `(entity id, created_at, kind, kind, created_at)` for
+/// every record of activity in the days counted. Each kind is one range of an index
+/// on the entity (or its repository) and `created_at`: the bounds lead the join, so
+/// the range is searched rather than every record of the entity read. The records
+/// are counted per day in Rust ([`day`]): grouping, numbering and ordering them in
+/// SQLite cost several times reading them (one sorter each, for a few hundred rows).
+pub fn dated(scope: &Scope) -> String {
     // The newest activity of each kind: one step down an index each.
     let newest: Vec<String> = ACTIVITIES
         .iter()
@@ -90,19 +95,17 @@ pub fn day_counts(scope: &Scope) -> String {
             )
         })
         .collect();
-    let counts: Vec<String> = ACTIVITIES
+    let records: Vec<String> = ACTIVITIES
         .iter()
-        .map(|a| {
+        .enumerate()
+        .map(|(kind, a)| {
             format!(
-                "SELECT {entity} AS grp, '{name}' AS kind, \
-                    date(x.created_at / 1000000, 'unixepoch') AS day, COUNT(*) AS n \
-                 FROM {table} x{joins} CROSS JOIN bounds b \
+                "SELECT {entity}, x.created_at, {kind}, {kind}, x.created_at \
+                 FROM bounds b CROSS JOIN {table} x{joins} \
                  WHERE {entity} IN (SELECT value FROM json_each(?1)) \
-                   AND x.created_at >= b.lo AND x.created_at <= b.hi \
-                 GROUP BY grp, day",
+                   AND x.created_at >= b.lo AND x.created_at <= b.hi",
                 entity = scope.entity,
                 joins = scope.joins,
-                name = a.name,
                 table = a.table,
             )
         })
@@ -111,14 +114,54 @@ pub fn day_counts(scope: &Scope) -> String {
         "WITH newest AS (SELECT MAX(v) AS hi FROM ({newest})), \
          bounds AS (SELECT hi, (hi / {DAY_MICROS} - {back}) * {DAY_MICROS} AS lo \
                     FROM newest WHERE hi IS NOT NULL) \
-         SELECT * FROM (SELECT grp, ROW_NUMBER() OVER (PARTITION BY grp ORDER BY day, kind) AS pos, \
-                kind, day, n FROM ({counts})) \
-         WHERE pos <= ?2 ORDER BY grp, pos",
+         {records}",
         newest = newest.join(" UNION ALL "),
         back = DAYS - 1,
-        counts = counts.join(" UNION ALL "),
+        records = records.join(" UNION ALL "),
     )
 }
 
-/// Rows per entity at most: every day, every kind.
-pub const MAX_ROWS: i64 = DAYS * ACTIVITIES.len() as i64;
+/// The day (since the Unix epoch) of a timestamp, as SQLite's
+/// `date(created_at / 1000000, 'unixepoch')` takes it: whole seconds first (toward
+/// zero, as SQL's integer division), then the day they fall in.
+pub fn day(created_at: i64) -> i64 {
+    (created_at / 1_000_000).div_euclid(86_400)
+}
+
+/// A [`day`] as `YYYY-MM-DD`.
+pub fn day_text(day: i64) -> String {
+    let mut text = Ts(day.saturating_mul(DAY_MICROS)).format();
+    text.truncate(10);
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Days and their text as SQLite's `date(t / 1000000, 'unixepoch')` gives them,
+    /// around the epoch and the turn of a day.
+    #[test]
+    fn days_are_sqlite_dates() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        for t in [
+            0,
+            1,
+            -1,
+            -999_999,
+            -1_000_000,
+            -1_000_001,
+            86_399_999_999,
+            86_400_000_000,
+            -86_400_000_000,
+            -86_400_000_001,
+            1_782_345_600_123_456,
+            253_402_300_799_000_000,
+        ] {
+            let expected: String = conn
+                .query_row("SELECT date(?1 / 1000000, 'unixepoch')", [t], |r| r.get(0))
+                .unwrap();
+            assert_eq!(day_text(day(t)), expected, "{t}");
+        }
+    }
+}

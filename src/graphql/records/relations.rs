@@ -8,7 +8,7 @@ use std::hash::Hash;
 
 use rusqlite::types::Value;
 
-use super::contributions::{self, DayCount};
+use super::contributions::{self, Dated};
 use super::*;
 
 /// A relation: a parent record and how many of its children to load.
@@ -88,6 +88,43 @@ fn first_children<T: Table>(grp: &str, filter: &str, order: &str) -> String {
         cols = T::COLUMNS,
         table = T::TABLE,
         joins = T::JOINS,
+    )
+}
+
+/// Like [`first_children`] for children reached through a link table (a project's
+/// repositories, `link` aliased with the parent column `grp` and the linked id
+/// `linked`): each linked record's first `limit` children are found by a statement of
+/// their own on the index of the child column `child` and the order, and the parent
+/// keeps the first `limit` of those. Numbering every child of every linked record
+/// read them all (a project's issues) to keep five.
+fn linked_first_children<T: Table>(
+    link: &str,
+    grp: &str,
+    linked: &str,
+    child: &str,
+    order: &str,
+) -> String {
+    format!(
+        "SELECT w.grp, w.pos, {cols} FROM (SELECT * FROM (SELECT {grp} AS grp, \
+            ROW_NUMBER() OVER (PARTITION BY {grp} ORDER BY {order}) AS pos, t.id AS id \
+          FROM {link} JOIN {table} t ON t.id IN (SELECT t.id FROM {table} t \
+            WHERE t.{child} = {linked} ORDER BY {order} LIMIT ?2) \
+          WHERE {grp} IN (SELECT value FROM json_each(?1))) WHERE pos <= ?2) w \
+         CROSS JOIN {table} t{joins} WHERE t.id = w.id",
+        cols = T::COLUMNS,
+        table = T::TABLE,
+        joins = T::JOINS,
+    )
+}
+
+/// The newest `T` of a project's repositories ([`linked_first_children`]).
+fn project_first_children<T: Table>(order: &str) -> String {
+    linked_first_children::<T>(
+        "project_repositories pr",
+        "pr.project_id",
+        "pr.repository_id",
+        "repository_id",
+        order,
     )
 }
 
@@ -289,9 +326,7 @@ relation!(
 relation!(
     /// The newest pull requests of a project's repositories.
     ProjectPullRequests => PullRequest, limit 5,
-    children::<PullRequest>(
-        "project_repositories pr JOIN pull_requests t ON t.repository_id = pr.repository_id",
-        "pr.project_id", "1", NEWEST_FIRST));
+    project_first_children::<PullRequest>(NEWEST_FIRST));
 relation!(BoardCandidates => EntityLeader, limit MAX_LIMIT, leaders(), bind "board_candidate");
 relation!(BoardMembers => EntityLeader, limit MAX_LIMIT, leaders(), bind "board_member");
 relation!(
@@ -305,17 +340,34 @@ relation!(
     children::<Repository>("project_repositories pr JOIN repositories t ON t.id = pr.repository_id",
         "pr.project_id", "1", "t.stars_count DESC, t.id"));
 relation!(
+    /// [`ProjectRepositories`] with their organizations' cards.
+    ProjectRepositoryCards => OrgCarded<Repository>, limit MAX_LIMIT,
+    children::<OrgCarded<Repository>>(
+        "project_repositories pr JOIN repositories t ON t.id = pr.repository_id",
+        "pr.project_id", "1", "t.stars_count DESC, t.id"));
+relation!(
+    /// [`ProjectRepositories`] as summaries, with their organizations' cards.
+    ProjectRepositorySummaries => RepositorySummary, limit MAX_LIMIT,
+    children::<RepositorySummary>(
+        "project_repositories pr JOIN repositories t ON t.id = pr.repository_id",
+        "pr.project_id", "1", "t.stars_count DESC, t.id"));
+relation!(
+    /// [`ProjectPullRequests`] with their authors' cards.
+    ProjectPullRequestCards => Carded<PullRequest>, limit 5,
+    project_first_children::<Carded<PullRequest>>(NEWEST_FIRST));
+relation!(
+    /// [`ProjectReleases`] with their authors' cards.
+    ProjectReleaseCards => CardRelease, limit 5,
+    project_first_children::<CardRelease>(PUBLISHED_FIRST));
+relation!(
     ProjectIssues => Issue, limit 5,
-    children::<Issue>("project_repositories pr JOIN issues t ON t.repository_id = pr.repository_id",
-        "pr.project_id", "1", NEWEST_FIRST));
+    project_first_children::<Issue>(NEWEST_FIRST));
 relation!(
     ProjectReleases => Release, limit 5,
-    children::<Release>("project_repositories pr JOIN api_releases t ON t.repository_id = pr.repository_id",
-        "pr.project_id", "1", PUBLISHED_FIRST));
+    project_first_children::<Release>(PUBLISHED_FIRST));
 relation!(
     ProjectMilestones(limit) => Milestone,
-    children::<Milestone>("project_repositories pr JOIN milestones t ON t.repository_id = pr.repository_id",
-        "pr.project_id", "1", NEWEST_FIRST));
+    project_first_children::<Milestone>(NEWEST_FIRST));
 relation!(
     RepositoryIssues => Issue, limit 5,
     first_children::<Issue>("t.repository_id", "1", NEWEST_FIRST));
@@ -405,18 +457,40 @@ relation!(
 relation!(
     /// The topics of a project's repositories, sorted.
     ProjectTopics => Text, limit MAX_LIMIT, project_union("topics"));
-relation!(
-    /// A project's activity per day.
-    ProjectContributions => DayCount, limit contributions::MAX_ROWS,
-    contributions::day_counts(&contributions::PROJECT_SCOPE));
-relation!(
-    /// A chapter's activity per day.
-    ChapterContributions => DayCount, limit contributions::MAX_ROWS,
-    contributions::day_counts(&contributions::CHAPTER_SCOPE));
-relation!(
-    /// A member's activity per day.
-    UserContributions => DayCount, limit contributions::MAX_ROWS,
-    contributions::day_counts(&contributions::USER_SCOPE));
+/// The records of activity of an entity in the days counted, read whole and in the
+/// order they were created (the heat maps count them per day).
+macro_rules! activity {
+    ($(#[$doc:meta])* $key:ident, $scope:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub struct $key(pub i64);
+        impl ListKey for $key {
+            type Item = Dated;
+            /// `created_at`, then the kind.
+            const KEYS: usize = 2;
+            fn sql() -> String {
+                contributions::dated(&$scope)
+            }
+            fn parent(self) -> i64 {
+                self.0
+            }
+            /// Every record: a list read whole is cut in memory.
+            fn limit(self) -> i64 {
+                i64::MAX
+            }
+        }
+    };
+}
+
+activity!(
+    /// A project's activity.
+    ProjectContributions, contributions::PROJECT_SCOPE);
+activity!(
+    /// A chapter's activity.
+    ChapterContributions, contributions::CHAPTER_SCOPE);
+activity!(
+    /// A member's activity.
+    UserContributions, contributions::USER_SCOPE);
 
 /// A snapshot's new records of one kind (`link` joins `snapshot_id` in `s` to the
 /// records in `t`), newest first, read whole (see [`whole_children`]).
@@ -451,6 +525,10 @@ snapshot_list!(SnapshotReleases => AuthoredRelease, "snapshot_releases", SNAPSHO
 snapshot_list!(
     /// [`SnapshotReleases`] with their authors' cards only.
     SnapshotReleaseCards => CardRelease, "snapshot_releases", SNAPSHOT_RELEASES,
+    "1", PUBLISHED_FIRST);
+snapshot_list!(
+    /// [`SnapshotReleases`] as summaries, with their authors' cards.
+    SnapshotReleaseSummaries => SummaryRelease, "snapshot_releases", SNAPSHOT_RELEASES,
     "1", PUBLISHED_FIRST);
 snapshot_list!(SnapshotUsers => User, "snapshot_members",
     "snapshot_members s JOIN members t ON t.id = s.member_id", "1",

@@ -137,6 +137,16 @@ async fn plain_lists_answer_the_bytes_resolved_lists_do() {
              tag: tagName id } } newUsers { created: createdAt ... { login } }"
                 .to_string(),
         ),
+        // The snapshot page's releases: read as summaries (no description, url or
+        // creation time) with their authors' cards.
+        (
+            "newReleases { id name organizationName projectName publishedAt repositoryName \
+             tagName isPreRelease author { avatarUrl id login name } }"
+                .to_string(),
+            "newReleases { ... on Release { id name organizationName projectName publishedAt \
+             repositoryName tagName isPreRelease author { avatarUrl id login name } } }"
+                .to_string(),
+        ),
         // A key selected twice anywhere in the operation: async-graphql merges the
         // two lists object by object, so neither is written directly.
         (
@@ -206,6 +216,19 @@ async fn plain_root_lists_answer_the_bytes_resolved_lists_do() {
     let release = "id tagName name description url isPreRelease organizationName \
                    repositoryName projectName publishedAt createdAt";
     let card = "id login name avatarUrl";
+    let repository = "id key name description url commitsCount contributorsCount forksCount \
+                      openIssuesCount starsCount subscribersCount isArchived license createdAt \
+                      updatedAt";
+    // The member with the most repositories, some of organizations the API does not
+    // expose (their `organization` is null).
+    let member = strings(
+        &app.sql(),
+        "SELECT m.login FROM members m JOIN repository_contributors rc ON rc.member_id = m.id \
+         JOIN repositories r ON r.id = rc.repository_id \
+         JOIN organizations o ON o.id = r.organization_id \
+         GROUP BY m.id ORDER BY COUNT(*) + 10 * MAX(o.is_affiliated = 0) DESC, m.id LIMIT 1",
+        [],
+    );
     let project = strings(
         &app.sql(),
         "SELECT substr(key, 13) FROM projects WHERE is_active = 1 ORDER BY id LIMIT 1",
@@ -225,6 +248,15 @@ async fn plain_root_lists_answer_the_bytes_resolved_lists_do() {
         "sponsors { who: name name @skip(if: true) kind: sponsorType }".to_string(),
         "recentReleases(limit: 9) { when: publishedAt author { handle: login } tag: tagName }"
             .to_string(),
+        format!(
+            "topContributedRepositories(login: {}) {{ {repository} organization {{ {card} }} }}",
+            json!(member[0])
+        ),
+        format!(
+            "topContributedRepositories(login: {}) {{ stars: starsCount \
+             organization {{ handle: login }} key }}",
+            json!(member[0].to_uppercase())
+        ),
     ];
     for list in lists {
         let (head, fields) = list.split_once(" {").unwrap();
@@ -242,6 +274,92 @@ async fn plain_root_lists_answer_the_bytes_resolved_lists_do() {
             "{list}: {body}"
         );
     }
+}
+
+/// A project's repositories with their organizations' cards (read in the list's
+/// statement) and its health measurements, written directly, answer the bytes the
+/// resolved lists (each organization loaded) do.
+#[tokio::test]
+async fn plain_project_repositories_answer_the_bytes_resolved_lists_do() {
+    let app = app();
+    let projects = strings(
+        &app.sql(),
+        "SELECT substr(p.key, 13) FROM projects p WHERE p.is_active = 1 \
+         ORDER BY (SELECT COUNT(*) FROM project_repositories pr WHERE pr.project_id = p.id) \
+           * (SELECT COUNT(*) FROM project_health_metrics h WHERE h.project_id = p.id) DESC, \
+           p.id LIMIT 3",
+        [],
+    );
+    assert!(!projects.is_empty());
+    let repository = "id key name description url commitsCount contributorsCount forksCount \
+                      openIssuesCount starsCount subscribersCount isArchived license createdAt \
+                      updatedAt organization { id login name avatarUrl }";
+    let health = "id createdAt projectKey projectName score starsCount forksCount \
+                  contributorsCount openIssuesCount openPullRequestsCount \
+                  unansweredIssuesCount unassignedIssuesCount totalIssuesCount \
+                  recentReleasesCount totalReleasesCount isFundingRequirementsCompliant \
+                  isLeaderRequirementsCompliant ageDays ageDaysRequirement lastCommitDays \
+                  lastCommitDaysRequirement lastPullRequestDays lastPullRequestDaysRequirement \
+                  lastReleaseDays lastReleaseDaysRequirement owaspPageLastUpdateDays \
+                  owaspPageLastUpdateDaysRequirement";
+    let (mut repositories, mut measurements) = (0, 0);
+    for project in &projects {
+        let ask = |list: &str, fields: &str| {
+            format!(
+                "{{ project(key: {}) {{ key {list} {{ {fields} }} }} }}",
+                json!(project)
+            )
+        };
+        for (list, kind, fields) in [
+            ("repositories", "Repository", repository),
+            (
+                "healthMetricsList(limit: 30)",
+                "ProjectHealthMetrics",
+                health,
+            ),
+            // With the authors' cards, read in the lists' statements.
+            (
+                "recentReleases",
+                "Release",
+                "id author { id avatarUrl login name } name organizationName publishedAt \
+                 repositoryName tagName url",
+            ),
+            (
+                "recentPullRequests",
+                "PullRequest",
+                "id author { id avatarUrl login name } createdAt organizationName \
+                 repositoryName title url",
+            ),
+            // The project page's: read as summaries.
+            (
+                "repositories",
+                "Repository",
+                "id contributorsCount forksCount isArchived key name openIssuesCount \
+                 organization { id login } starsCount subscribersCount url",
+            ),
+        ] {
+            let direct = app.post(&ask(list, fields), json!({})).await;
+            let resolved = app
+                .post(
+                    &ask(list, &format!("... on {kind} {{ {fields} }}")),
+                    json!({}),
+                )
+                .await;
+            assert_eq!(direct.status.as_u16(), 200, "{}", direct.text());
+            assert_eq!(direct.text(), resolved.text(), "{project}");
+            let body = direct.json();
+            assert!(body.get("errors").is_none(), "{body}");
+            let name = list.split('(').next().unwrap();
+            let items = body["data"]["project"][name].as_array().map_or(0, Vec::len);
+            if kind == "Repository" {
+                repositories += items;
+            } else if kind == "ProjectHealthMetrics" {
+                measurements += items;
+            }
+        }
+    }
+    assert!(repositories >= 2, "{repositories} repositories");
+    assert!(measurements >= 2, "{measurements} measurements");
 }
 
 /// The new records of every snapshot, asked in one request: each snapshot's lists,
