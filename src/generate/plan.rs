@@ -85,43 +85,7 @@ pub(super) fn partition(
     keys: &[u32],
     count: usize,
 ) -> Vec<Group> {
-    let rows: Vec<&[u32]> = if params.is_empty() {
-        vec![&[][..]; count]
-    } else {
-        keys.chunks(params.len()).collect()
-    };
-    let multi: Vec<bool> = params
-        .iter()
-        .map(|&i| matches!(spec.params[i].kind, ParamKind::Choices(_)))
-        .collect();
-    // Bucket key: per parameter 0 = absent, else value index + 1 (single) or a
-    // non-empty bit mask of value indices (repeatable). The choices of each value,
-    // once: absent, and the value itself (or every subset holding it) when a request
-    // can name it.
-    let options: Vec<Vec<Vec<u64>>> = values
-        .iter()
-        .enumerate()
-        .map(|(k, values)| {
-            let n = values.len().min(20);
-            values
-                .iter()
-                .enumerate()
-                .map(|(index, v)| {
-                    let mut options = vec![0u64];
-                    if !requestable(spec.params[params[k]].kind, v) {
-                        // A value no request can name (an empty string, a choice
-                        // outside the allowed set) only appears with the filter absent.
-                    } else if multi[k] {
-                        let bit = 1u64 << index;
-                        options.extend((1u64..(1 << n)).filter(|mask| mask & bit != 0));
-                    } else {
-                        options.push(index as u64 + 1);
-                    }
-                    options
-                })
-                .collect()
-        })
-        .collect();
+    let (rows, multi, options) = choices_of_rows(spec, params, values, keys, count);
     // The buckets in order of first appearance, each with its rows in order. Rows
     // with the same filter values fall into the same buckets: the buckets of each
     // distinct combination of values are found once and kept.
@@ -189,32 +153,95 @@ pub(super) fn partition(
         .into_iter()
         .zip(members)
         .map(|(key, rows)| {
-            let filters = key
-                .iter()
-                .enumerate()
-                .filter(|(_, &c)| c != 0)
-                .map(|(k, &c)| {
-                    let param = params[k];
-                    let value = if multi[k] {
-                        FilterValue::Many(
-                            (0..values[k].len())
-                                .filter(|bit| c & (1 << bit) != 0)
-                                .map(|bit| values[k][bit].to_string())
-                                .collect(),
-                        )
-                    } else {
-                        let v = &values[k][(c - 1) as usize];
-                        match spec.params[param].kind {
-                            ParamKind::Bool => FilterValue::Bool(v == "true"),
-                            _ => FilterValue::One(v.to_string()),
-                        }
-                    };
-                    (param, value)
-                })
-                .collect();
+            let filters = filters_of(spec, params, values, &multi, &key);
             (filters, rows)
         })
         .collect()
+}
+
+/// The filters of a bucket key: per parameter 0 = absent, else value index + 1
+/// (single) or a bit mask of value indices (repeatable).
+fn filters_of(
+    spec: &ListSpec,
+    params: &[usize],
+    values: &[Vec<String>],
+    multi: &[bool],
+    key: &[u64],
+) -> Vec<(usize, FilterValue)> {
+    key.iter()
+        .enumerate()
+        .filter(|(_, &c)| c != 0)
+        .map(|(k, &c)| {
+            let param = params[k];
+            let value = if multi[k] {
+                FilterValue::Many(
+                    (0..values[k].len())
+                        .filter(|bit| c & (1 << bit) != 0)
+                        .map(|bit| values[k][bit].to_string())
+                        .collect(),
+                )
+            } else {
+                let v = &values[k][(c - 1) as usize];
+                match spec.params[param].kind {
+                    ParamKind::Bool => FilterValue::Bool(v == "true"),
+                    _ => FilterValue::One(v.to_string()),
+                }
+            };
+            (param, value)
+        })
+        .collect()
+}
+
+/// The rows' filter keys (one slice per row), which filters are repeatable, and, per
+/// filter and value, the bucket
+/// choices the value falls into: absent, and the value itself (or every subset holding
+/// it) when a request can name it.
+#[allow(clippy::type_complexity)]
+fn choices_of_rows<'a>(
+    spec: &ListSpec,
+    params: &[usize],
+    values: &[Vec<String>],
+    keys: &'a [u32],
+    count: usize,
+) -> (Vec<&'a [u32]>, Vec<bool>, Vec<Vec<Vec<u64>>>) {
+    let rows: Vec<&[u32]> = if params.is_empty() {
+        vec![&[][..]; count]
+    } else {
+        keys.chunks(params.len()).collect()
+    };
+    let multi: Vec<bool> = params
+        .iter()
+        .map(|&i| matches!(spec.params[i].kind, ParamKind::Choices(_)))
+        .collect();
+    // Bucket key: per parameter 0 = absent, else value index + 1 (single) or a
+    // non-empty bit mask of value indices (repeatable). The choices of each value,
+    // once: absent, and the value itself (or every subset holding it) when a request
+    // can name it.
+    let options: Vec<Vec<Vec<u64>>> = values
+        .iter()
+        .enumerate()
+        .map(|(k, values)| {
+            let n = values.len().min(20);
+            values
+                .iter()
+                .enumerate()
+                .map(|(index, v)| {
+                    let mut options = vec![0u64];
+                    if !requestable(spec.params[params[k]].kind, v) {
+                        // A value no request can name (an empty string, a choice
+                        // outside the allowed set) only appears with the filter absent.
+                    } else if multi[k] {
+                        let bit = 1u64 << index;
+                        options.extend((1u64..(1 << n)).filter(|mask| mask & bit != 0));
+                    } else {
+                        options.push(index as u64 + 1);
+                    }
+                    options
+                })
+                .collect()
+        })
+        .collect();
+    (rows, multi, options)
 }
 
 /// Whether a filter value can be written in a request (and so needs files).
@@ -238,43 +265,7 @@ mod tests {
         keys: &[u32],
         count: usize,
     ) -> Vec<Group> {
-        let rows: Vec<&[u32]> = if params.is_empty() {
-            vec![&[][..]; count]
-        } else {
-            keys.chunks(params.len()).collect()
-        };
-        let multi: Vec<bool> = params
-            .iter()
-            .map(|&i| matches!(spec.params[i].kind, ParamKind::Choices(_)))
-            .collect();
-        // Bucket key: per parameter 0 = absent, else value index + 1 (single) or a
-        // non-empty bit mask of value indices (repeatable). The choices of each value,
-        // once: absent, and the value itself (or every subset holding it) when a request
-        // can name it.
-        let options: Vec<Vec<Vec<u64>>> = values
-            .iter()
-            .enumerate()
-            .map(|(k, values)| {
-                let n = values.len().min(20);
-                values
-                    .iter()
-                    .enumerate()
-                    .map(|(index, v)| {
-                        let mut options = vec![0u64];
-                        if !requestable(spec.params[params[k]].kind, v) {
-                            // A value no request can name (an empty string, a choice
-                            // outside the allowed set) only appears with the filter absent.
-                        } else if multi[k] {
-                            let bit = 1u64 << index;
-                            options.extend((1u64..(1 << n)).filter(|mask| mask & bit != 0));
-                        } else {
-                            options.push(index as u64 + 1);
-                        }
-                        options
-                    })
-                    .collect()
-            })
-            .collect();
+        let (rows, multi, options) = choices_of_rows(spec, params, values, keys, count);
         let mut buckets: HashMap<Vec<u64>, Vec<u32>> = HashMap::new();
         let mut order: Vec<Vec<u64>> = Vec::new();
         let mut choices: Vec<&[u64]> = Vec::with_capacity(params.len());
@@ -323,29 +314,7 @@ mod tests {
         order
             .into_iter()
             .map(|key| {
-                let filters = key
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &c)| c != 0)
-                    .map(|(k, &c)| {
-                        let param = params[k];
-                        let value = if multi[k] {
-                            FilterValue::Many(
-                                (0..values[k].len())
-                                    .filter(|bit| c & (1 << bit) != 0)
-                                    .map(|bit| values[k][bit].to_string())
-                                    .collect(),
-                            )
-                        } else {
-                            let v = &values[k][(c - 1) as usize];
-                            match spec.params[param].kind {
-                                ParamKind::Bool => FilterValue::Bool(v == "true"),
-                                _ => FilterValue::One(v.to_string()),
-                            }
-                        };
-                        (param, value)
-                    })
-                    .collect();
+                let filters = filters_of(spec, params, values, &multi, &key);
                 let rows = buckets.remove(&key).unwrap_or_default();
                 (filters, rows)
             })

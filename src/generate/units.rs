@@ -91,10 +91,11 @@ fn decode(bytes: &[u8], key: Key) -> Option<Record> {
     r.0.is_empty().then_some(record)
 }
 
-struct Reader<'a>(&'a [u8]);
+/// Reads little-endian fields from the front of a byte slice (`None` past its end).
+pub(super) struct Reader<'a>(pub(super) &'a [u8]);
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+    pub(super) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let (head, rest) = self.0.split_at_checked(n)?;
         self.0 = rest;
         Some(head)
@@ -102,11 +103,17 @@ impl<'a> Reader<'a> {
     fn u32(&mut self) -> Option<u32> {
         Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
     }
-    fn u64(&mut self) -> Option<u64> {
+    pub(super) fn u64(&mut self) -> Option<u64> {
         Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
     }
     fn u128(&mut self) -> Option<u128> {
         Some(u128::from_le_bytes(self.take(16)?.try_into().ok()?))
+    }
+    pub(super) fn i64(&mut self) -> Option<i64> {
+        Some(i64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+    pub(super) fn hash(&mut self) -> Option<[u8; 32]> {
+        self.take(32)?.try_into().ok()
     }
 }
 

@@ -21,6 +21,7 @@ use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
 use crate::generate::keys::{Digests, Key, Rows};
+use crate::generate::units::Reader;
 use crate::store::changelog;
 
 const MAGIC: &[u8] = b"roost dataset digests 1\n";
@@ -228,25 +229,6 @@ fn decode(bytes: &[u8]) -> Option<Cached> {
         last,
         tables,
     })
-}
-
-struct Reader<'a>(&'a [u8]);
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        let (head, rest) = self.0.split_at_checked(n)?;
-        self.0 = rest;
-        Some(head)
-    }
-    fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-    fn i64(&mut self) -> Option<i64> {
-        Some(i64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-    fn hash(&mut self) -> Option<[u8; 32]> {
-        self.take(32)?.try_into().ok()
-    }
 }
 
 fn encode(

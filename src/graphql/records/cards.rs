@@ -214,49 +214,34 @@ impl<T> OrgCarded<T> {
     }
 }
 
-/// The GraphQL type of `T`, as [`Carded`]'s.
-impl<T: OutputType + Clone> OutputType for OrgCarded<T> {
-    fn type_name() -> Cow<'static, str> {
-        T::type_name()
-    }
+/// The GraphQL type of `T` for a wrapper of a `T` record: resolved by async-graphql as
+/// `T` (what the card holds then loaded as usual) when a list cannot be written
+/// directly.
+macro_rules! as_record_type {
+    ($wrapper:ident) => {
+        impl<T: OutputType + Clone> OutputType for $wrapper<T> {
+            fn type_name() -> Cow<'static, str> {
+                T::type_name()
+            }
 
-    fn qualified_type_name() -> String {
-        T::qualified_type_name()
-    }
+            fn qualified_type_name() -> String {
+                T::qualified_type_name()
+            }
 
-    fn create_type_info(registry: &mut Registry) -> String {
-        T::create_type_info(registry)
-    }
+            fn create_type_info(registry: &mut Registry) -> String {
+                T::create_type_info(registry)
+            }
 
-    async fn resolve(
-        &self,
-        ctx: &ContextSelectionSet<'_>,
-        field: &Positioned<Field>,
-    ) -> ServerResult<Value> {
-        self.record.resolve(ctx, field).await
-    }
+            async fn resolve(
+                &self,
+                ctx: &ContextSelectionSet<'_>,
+                field: &Positioned<Field>,
+            ) -> ServerResult<Value> {
+                self.record.resolve(ctx, field).await
+            }
+        }
+    };
 }
 
-/// The GraphQL type of `T`: resolved by async-graphql as `T` (its `author` then loaded
-/// as usual) when a list cannot be written directly.
-impl<T: OutputType + Clone> OutputType for Carded<T> {
-    fn type_name() -> Cow<'static, str> {
-        T::type_name()
-    }
-
-    fn qualified_type_name() -> String {
-        T::qualified_type_name()
-    }
-
-    fn create_type_info(registry: &mut Registry) -> String {
-        T::create_type_info(registry)
-    }
-
-    async fn resolve(
-        &self,
-        ctx: &ContextSelectionSet<'_>,
-        field: &Positioned<Field>,
-    ) -> ServerResult<Value> {
-        self.record.resolve(ctx, field).await
-    }
-}
+as_record_type!(Carded);
+as_record_type!(OrgCarded);
