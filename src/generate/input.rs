@@ -183,6 +183,9 @@ fn executable_identity() -> Option<String> {
 /// recorded one when the log names none of its rows since, and for a table read row
 /// by row the rows it names are read again and the others kept. The digests are the
 /// same either way (a test compares them).
+// Long because its steps share one snapshot and one running hash: the schema, the
+// log's position and the recorded digests are read in one transaction before any
+// row, and every table's digest joins the dataset's hash in table-name order.
 fn dataset_content(
     db: &Path,
     cache: Option<&Path>,
