@@ -125,20 +125,7 @@ pub(super) fn partition(
             };
             members[b as usize].push(row as u32);
             found.push(b);
-            // Next combination (odometer).
-            let mut k = 0;
-            loop {
-                if k == combo.len() {
-                    break;
-                }
-                combo[k] += 1;
-                if combo[k] < choices[k].len() {
-                    break;
-                }
-                combo[k] = 0;
-                k += 1;
-            }
-            if k == combo.len() {
+            if !next_combination(&mut combo, &choices) {
                 break;
             }
         }
@@ -244,6 +231,19 @@ fn choices_of_rows<'a>(
     (rows, multi, options)
 }
 
+/// Moves `combo` to the next combination of one choice per position (an odometer over
+/// `choices`); false once every combination has been seen.
+fn next_combination(combo: &mut [usize], choices: &[&[u64]]) -> bool {
+    for (digit, options) in combo.iter_mut().zip(choices) {
+        *digit += 1;
+        if *digit < options.len() {
+            return true;
+        }
+        *digit = 0;
+    }
+    false
+}
+
 /// Whether a filter value can be written in a request (and so needs files).
 fn requestable(kind: ParamKind, value: &str) -> bool {
     match kind {
@@ -288,20 +288,7 @@ mod tests {
                         buckets.insert(key.clone(), vec![row as u32]);
                     }
                 }
-                // Next combination (odometer).
-                let mut k = 0;
-                loop {
-                    if k == combo.len() {
-                        break;
-                    }
-                    combo[k] += 1;
-                    if combo[k] < choices[k].len() {
-                        break;
-                    }
-                    combo[k] = 0;
-                    k += 1;
-                }
-                if k == combo.len() {
+                if !next_combination(&mut combo, &choices) {
                     break;
                 }
             }
