@@ -15,8 +15,9 @@ use rusqlite::{params, Connection};
 use serde_json::{json, Map, Value};
 
 use super::{Index, INDEXES, TOP_CONTRIBUTORS};
-use crate::catalog::short_key;
-use crate::records::Ts;
+use crate::schema::community::graphql::{Chapter, Committee, Event, Organization, Project};
+use crate::schema::{Cols, Selected};
+use crate::selected;
 use crate::store::StoreError;
 
 /// The tables beside the FTS tables.
@@ -151,10 +152,6 @@ fn write(
     Ok(())
 }
 
-fn ts(micros: i64) -> String {
-    Ts(micros).format()
-}
-
 /// Texts of one kind of entity per entity id, in display order.
 fn texts_by_entity(
     conn: &Connection,
@@ -194,6 +191,18 @@ struct Contributor {
     name: String,
 }
 
+selected! {
+    /// One of an entity's top contributors: the entity (`grp`), the member's card and
+    /// the contributions summed over the entity's repositories.
+    struct ContributorRow {
+        entity: i64 = get("w.grp"),
+        login: String = get("m.login"),
+        name: String = get("m.name"),
+        avatar_url: String = get("m.avatar_url"),
+        contributions: i64 = get("w.n"),
+    }
+}
+
 /// The top contributors of each entity linked to repositories through `link`
 /// (`project_repositories`, with the entity column `entity`): members by their
 /// contributions summed over those repositories, most first, then by login (the
@@ -203,9 +212,8 @@ fn contributors(
     link: &str,
     entity: &str,
 ) -> rusqlite::Result<HashMap<i64, Vec<Contributor>>> {
-    let sql = format!(
-        "SELECT w.grp, m.login, m.name, m.avatar_url, w.n FROM ( \
-           SELECT grp, mid, n, ROW_NUMBER() OVER (PARTITION BY grp \
+    let from = format!(
+        "( SELECT grp, mid, n, ROW_NUMBER() OVER (PARTITION BY grp \
              ORDER BY n DESC, login_lc, mid) AS pos FROM ( \
                SELECT lk.{entity} AS grp, rc.member_id AS mid, \
                  SUM(rc.contributions_count) AS n, m.login_lc AS login_lc \
@@ -213,28 +221,23 @@ fn contributors(
                JOIN repository_contributors rc ON rc.repository_id = lk.repository_id \
                JOIN members m ON m.id = rc.member_id \
                GROUP BY lk.{entity}, rc.member_id)) w \
-         JOIN members m ON m.id = w.mid WHERE w.pos <= ?1 ORDER BY w.grp, w.pos"
+         JOIN members m ON m.id = w.mid WHERE w.pos <= {TOP_CONTRIBUTORS} ORDER BY w.grp, w.pos"
     );
     let mut out: HashMap<i64, Vec<Contributor>> = HashMap::new();
-    let mut stmt = conn.prepare(&sql)?;
-    let mut rows = stmt.query([TOP_CONTRIBUTORS])?;
-    while let Some(row) = rows.next()? {
-        let login: String = row.get(1)?;
-        let name: String = row.get(2)?;
-        let avatar: String = row.get(3)?;
-        let n: i64 = row.get(4)?;
-        out.entry(row.get(0)?).or_default().push(Contributor {
+    each::<ContributorRow>(conn, &from, |row| {
+        out.entry(row.entity).or_default().push(Contributor {
             hit: json!({
-                "avatarUrl": avatar,
-                "contributionsCount": n,
-                "id": login,
-                "login": login,
-                "name": name,
+                "avatarUrl": row.avatar_url,
+                "contributionsCount": row.contributions,
+                "id": row.login,
+                "login": row.login,
+                "name": row.name,
             }),
-            login,
-            name,
+            login: row.login,
+            name: row.name,
         });
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -250,18 +253,34 @@ fn contributor_parts(list: Vec<Contributor>) -> (Value, Vec<String>) {
     (Value::Array(hits), words)
 }
 
-/// Every row of `sql` made into a document by `doc`, in the statement's order.
-fn docs(
+/// Every row of `SELECT <R's columns> FROM <from>` read as `R` (its select list and
+/// reader declared once, with [`selected!`]) and handed to `each`, in the statement's
+/// order.
+fn each<R: Selected>(
     conn: &Connection,
-    sql: &str,
-    mut doc: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<Doc>,
-) -> rusqlite::Result<Vec<Doc>> {
-    let mut stmt = conn.prepare(sql)?;
+    from: &str,
+    mut each: impl FnMut(R) -> rusqlite::Result<()>,
+) -> rusqlite::Result<()> {
+    let mut stmt = conn.prepare(&format!("SELECT {} FROM {from}", R::COLUMNS))?;
     let mut rows = stmt.query([])?;
-    let mut out = Vec::new();
     while let Some(row) = rows.next()? {
-        out.push(doc(row)?);
+        each(R::read(&mut Cols::new(conn, row))?)?;
     }
+    Ok(())
+}
+
+/// Every row of `SELECT <R's columns> FROM <from>` made into a document by `doc`, in
+/// the statement's order.
+fn docs<R: Selected>(
+    conn: &Connection,
+    from: &str,
+    mut doc: impl FnMut(R) -> rusqlite::Result<Doc>,
+) -> rusqlite::Result<Vec<Doc>> {
+    let mut out = Vec::new();
+    each::<R>(conn, from, |row| {
+        out.push(doc(row)?);
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -273,55 +292,60 @@ fn object(value: Value) -> Map<String, Value> {
     }
 }
 
+selected! {
+    /// A chapter as its search document reads it: its GraphQL record, and the times
+    /// its sort variants order by.
+    struct ChapterRow {
+        chapter: Chapter = flatten(Chapter),
+        created: i64 = get("t.created_at"),
+        updated: i64 = get("t.updated_at"),
+    }
+}
+
 fn chapters(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     let mut leaders = leaders(conn, "chapter")?;
     let mut urls = related_urls(conn, "chapter")?;
     let mut contributors = contributors(conn, "chapter_repositories", "chapter_id")?;
-    let sql = "SELECT t.id, t.key, t.name, t.country, t.region, t.latitude, t.longitude, \
-            t.summary, t.url, t.created_at, t.updated_at, COALESCE(t.suggested_location, '') \
-         FROM api_chapters t \
-         ORDER BY t.created_at, t.updated_at DESC, t.id";
-    docs(conn, sql, |row| {
-        let id: i64 = row.get(0)?;
-        let key = short_key(&row.get::<_, String>(1)?, "www-chapter-").to_string();
-        let name: String = row.get(2)?;
-        let country: String = row.get(3)?;
-        let region: String = row.get(4)?;
-        let (lat, lng): (Option<f64>, Option<f64>) = (row.get(5)?, row.get(6)?);
-        let (created, updated): (i64, i64) = (row.get(9)?, row.get(10)?);
-        let suggested: String = row.get(11)?;
-        let leaders = leaders.remove(&id).unwrap_or_default();
-        let (top, top_words) = contributor_parts(contributors.remove(&id).unwrap_or_default());
+    let from = "api_chapters t ORDER BY t.created_at, t.updated_at DESC, t.id";
+    docs(conn, from, |row: ChapterRow| {
+        let ChapterRow {
+            chapter: c,
+            created,
+            updated,
+        } = row;
+        let suggested = c.suggested_location.unwrap_or_default();
+        let leaders = leaders.remove(&c.id).unwrap_or_default();
+        let (top, top_words) = contributor_parts(contributors.remove(&c.id).unwrap_or_default());
         let mut hit = object(json!({
-            "country": country,
-            "createdAt": ts(created),
-            "isActive": true,
-            "key": key,
+            "country": c.country,
+            "createdAt": c.created_at,
+            "isActive": c.is_active,
+            "key": c.key,
             "leaders": leaders,
-            "name": name,
-            "region": region,
-            "relatedUrls": urls.remove(&id).unwrap_or_default(),
+            "name": c.name,
+            "region": c.region,
+            "relatedUrls": urls.remove(&c.id).unwrap_or_default(),
             "suggestedLocation": suggested,
-            "summary": row.get::<_, String>(7)?,
+            "summary": c.summary,
             "topContributors": top,
-            "updatedAt": ts(updated),
-            "url": row.get::<_, String>(8)?,
+            "updatedAt": c.updated_at,
+            "url": c.url,
         }));
-        if let (Some(lat), Some(lng)) = (lat, lng) {
+        if let (Some(lat), Some(lng)) = (c.latitude, c.longitude) {
             hit.insert("_geoloc".into(), json!({ "lat": lat, "lng": lng }));
         }
         let mut body = leaders;
         body.extend(top_words);
-        body.extend([suggested, country.clone(), region]);
+        body.extend([suggested, c.country.clone(), c.region]);
         Ok(Doc {
             hit,
-            head: vec![name.clone()],
+            head: vec![c.name.clone()],
             body,
             facets: vec![
-                ("idx_country", country),
-                ("idx_is_active", "true".into()),
-                ("idx_key", key),
-                ("idx_name", name),
+                ("idx_country", c.country),
+                ("idx_is_active", c.is_active.to_string()),
+                ("idx_key", c.key),
+                ("idx_name", c.name),
             ],
             sorts: vec![
                 ("created_at", Key::Int(created)),
@@ -335,33 +359,28 @@ fn committees(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     let mut leaders = leaders(conn, "committee")?;
     let mut urls = related_urls(conn, "committee")?;
     let mut contributors = contributors(conn, "committee_repositories", "committee_id")?;
-    let sql = "SELECT t.id, t.key, t.name, t.summary, t.url, t.created_at, t.updated_at \
-         FROM api_committees t \
-         ORDER BY lower(t.name), t.created_at, t.updated_at DESC, t.id";
-    docs(conn, sql, |row| {
-        let id: i64 = row.get(0)?;
-        let key = short_key(&row.get::<_, String>(1)?, "www-committee-").to_string();
-        let name: String = row.get(2)?;
-        let leaders = leaders.remove(&id).unwrap_or_default();
-        let (top, top_words) = contributor_parts(contributors.remove(&id).unwrap_or_default());
+    let from = "api_committees t ORDER BY lower(t.name), t.created_at, t.updated_at DESC, t.id";
+    docs(conn, from, |c: Committee| {
+        let leaders = leaders.remove(&c.id).unwrap_or_default();
+        let (top, top_words) = contributor_parts(contributors.remove(&c.id).unwrap_or_default());
         let hit = object(json!({
-            "createdAt": ts(row.get(5)?),
-            "key": key,
+            "createdAt": c.created_at,
+            "key": c.key,
             "leaders": leaders,
-            "name": name,
-            "relatedUrls": urls.remove(&id).unwrap_or_default(),
-            "summary": row.get::<_, String>(3)?,
+            "name": c.name,
+            "relatedUrls": urls.remove(&c.id).unwrap_or_default(),
+            "summary": c.summary,
             "topContributors": top,
-            "updatedAt": ts(row.get(6)?),
-            "url": row.get::<_, String>(4)?,
+            "updatedAt": c.updated_at,
+            "url": c.url,
         }));
         let mut body = leaders;
         body.extend(top_words);
         Ok(Doc {
             hit,
-            head: vec![name.clone()],
+            head: vec![c.name.clone()],
             body,
-            facets: vec![("idx_key", key), ("idx_name", name)],
+            facets: vec![("idx_key", c.key), ("idx_name", c.name)],
             sorts: Vec::new(),
         })
     })
@@ -392,55 +411,63 @@ struct ProjectRepos {
 /// Repositories shown on a project's hit, as the original index keeps them.
 const PROJECT_REPOSITORIES: usize = 4;
 
+selected! {
+    /// A repository of a project (`pr`), with its organization (`o`).
+    struct ProjectRepositoryRow {
+        project: i64 = get("pr.project_id"),
+        name: String = get("r.name"),
+        description: Option<String> = get("r.description"),
+        contributors: i64 = get("r.contributors_count"),
+        forks: i64 = get("r.forks_count"),
+        open_issues: i64 = get("r.open_issues_count"),
+        stars: i64 = get("r.stars_count"),
+        license: String = get("r.license"),
+        languages: String = get("r.languages"),
+        topics: String = get("r.topics"),
+        login: String = get("o.login"),
+        organization: String = get("o.name"),
+        company: String = get("o.company"),
+    }
+}
+
 fn project_repositories(conn: &Connection) -> rusqlite::Result<HashMap<i64, ProjectRepos>> {
     let mut out: HashMap<i64, ProjectRepos> = HashMap::new();
-    let mut stmt = conn.prepare(
-        "SELECT pr.project_id, r.name, r.description, r.contributors_count, r.forks_count, \
-            r.open_issues_count, r.stars_count, r.license, r.languages, r.topics, o.login, \
-            o.name, o.company \
-         FROM project_repositories pr JOIN repositories r ON r.id = pr.repository_id \
+    let from = "project_repositories pr JOIN repositories r ON r.id = pr.repository_id \
          JOIN organizations o ON o.id = r.organization_id \
-         ORDER BY pr.project_id, r.stars_count DESC, r.id",
-    )?;
-    let mut rows = stmt.query([])?;
-    while let Some(row) = rows.next()? {
-        let p = out.entry(row.get(0)?).or_default();
-        let name: String = row.get(1)?;
-        let description: Option<String> = row.get(2)?;
-        let contributors: i64 = row.get(3)?;
-        let login: String = row.get(10)?;
-        p.contributors += contributors;
-        p.open_issues += row.get::<_, i64>(5)?;
+         ORDER BY pr.project_id, r.stars_count DESC, r.id";
+    each(conn, from, |row: ProjectRepositoryRow| {
+        let p = out.entry(row.project).or_default();
+        p.contributors += row.contributors;
+        p.open_issues += row.open_issues;
         p.count += 1;
-        p.languages.extend(string_list(&row.get::<_, String>(8)?));
-        p.topics.extend(string_list(&row.get::<_, String>(9)?));
-        let org_name: String = row.get(11)?;
-        let company: String = row.get(12)?;
-        p.organizations.insert(if org_name.is_empty() {
-            login.clone()
+        p.languages.extend(string_list(&row.languages));
+        p.topics.extend(string_list(&row.topics));
+        p.organizations.insert(if row.organization.is_empty() {
+            row.login.clone()
         } else {
-            org_name
+            row.organization
         });
-        if !company.is_empty() {
-            p.companies.insert(company);
+        if !row.company.is_empty() {
+            p.companies.insert(row.company);
         }
         if p.top.len() < PROJECT_REPOSITORIES {
             p.top.push(json!({
-                "contributorsCount": contributors,
-                "description": description.clone().unwrap_or_default(),
-                "forksCount": row.get::<_, i64>(4)?,
-                "key": name.to_lowercase(),
+                "contributorsCount": row.contributors,
+                "description": row.description.clone().unwrap_or_default(),
+                "forksCount": row.forks,
+                "key": row.name.to_lowercase(),
                 "latestRelease": "",
-                "license": row.get::<_, String>(7)?,
-                "name": name,
-                "ownerKey": login.to_lowercase(),
-                "starsCount": row.get::<_, i64>(6)?,
+                "license": row.license,
+                "name": row.name,
+                "ownerKey": row.login.to_lowercase(),
+                "starsCount": row.stars,
             }));
         }
-        p.words.push(name.clone());
-        p.words.extend(description);
-        p.names.push(name);
-    }
+        p.words.push(row.name.clone());
+        p.words.extend(row.description);
+        p.names.push(row.name);
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -449,6 +476,16 @@ fn counts(conn: &Connection, sql: &str) -> rusqlite::Result<HashMap<i64, i64>> {
     let mut stmt = conn.prepare(sql)?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
     rows.collect()
+}
+
+selected! {
+    /// A project as its search document reads it: its GraphQL record, and the raw
+    /// values its ranking and sort variants order by.
+    struct ProjectRow {
+        project: Project = flatten(Project),
+        level_rank: i64 = get("t.level_rank"),
+        updated: i64 = get("t.updated_at"),
+    }
 }
 
 // Long because a project's search document has the most fields of any index (the
@@ -470,65 +507,55 @@ fn projects(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
          GROUP BY pr.project_id",
     )?;
     // Read in a neutral order; the ranking needs the contributor counts.
-    let mut stmt = conn.prepare(
-        "SELECT t.id, t.key, t.name, t.level, t.level_rank, t.type, t.description, t.summary, \
-            t.url, t.stars, t.forks, t.updated_at \
-         FROM api_projects t ORDER BY t.id",
-    )?;
-    let mut rows = stmt.query([])?;
     let mut ranked = Vec::new();
-    while let Some(row) = rows.next()? {
-        let id: i64 = row.get(0)?;
-        let key = short_key(&row.get::<_, String>(1)?, "www-project-").to_string();
-        let name: String = row.get(2)?;
-        let level: String = row.get(3)?;
-        let level_rank: i64 = row.get(4)?;
-        let description: String = row.get(6)?;
-        let stars: i64 = row.get(9)?;
-        let forks: i64 = row.get(10)?;
-        let updated: i64 = row.get(11)?;
-        let r = repos.remove(&id).unwrap_or_default();
-        let leaders = leaders.remove(&id).unwrap_or_default();
-        let (top, top_words) = contributor_parts(contributors.remove(&id).unwrap_or_default());
+    each(conn, "api_projects t ORDER BY t.id", |row: ProjectRow| {
+        let ProjectRow {
+            project: p,
+            level_rank,
+            updated,
+        } = row;
+        let r = repos.remove(&p.id).unwrap_or_default();
+        let leaders = leaders.remove(&p.id).unwrap_or_default();
+        let (top, top_words) = contributor_parts(contributors.remove(&p.id).unwrap_or_default());
         let join = |set: &std::collections::BTreeSet<String>| {
             set.iter().cloned().collect::<Vec<_>>().join(", ")
         };
         let hit = object(json!({
             "contributorsCount": r.contributors,
-            "forksCount": forks,
-            "isActive": true,
-            "issuesCount": open_issues.get(&id).copied().unwrap_or(0),
-            "key": key,
+            "forksCount": p.forks_count,
+            "isActive": p.is_active,
+            "issuesCount": open_issues.get(&p.id).copied().unwrap_or(0),
+            "key": p.key,
             "languages": r.languages,
             "leaders": leaders,
-            "level": level,
-            "name": name,
+            "level": p.level,
+            "name": p.name,
             "openIssuesCount": r.open_issues,
-            "openPullRequestsCount": open_pulls.get(&id).copied().unwrap_or(0),
+            "openPullRequestsCount": open_pulls.get(&p.id).copied().unwrap_or(0),
             "organizations": join(&r.organizations),
             "repositories": Value::Array(r.top),
             "repositoriesCount": r.count,
-            "starsCount": stars,
-            "summary": row.get::<_, String>(7)?,
+            "starsCount": p.stars_count,
+            "summary": p.summary,
             "topContributors": top,
             "topics": r.topics,
-            "type": row.get::<_, String>(5)?,
-            "updatedAt": ts(updated),
-            "url": row.get::<_, String>(8)?,
+            "type": p.kind,
+            "updatedAt": p.updated_at,
+            "url": p.url,
         }));
         let mut body = r.words;
         body.extend(r.languages.iter().cloned());
         body.extend(r.topics.iter().cloned());
-        body.push(description);
+        body.push(p.description);
         body.push(join(&r.companies));
         body.push(join(&r.organizations));
         body.extend(leaders);
         body.extend(top_words);
-        body.push(level);
+        body.push(p.level);
         let mut facets = vec![
-            ("idx_is_active", "true".to_string()),
-            ("idx_key", key),
-            ("idx_name", name.clone()),
+            ("idx_is_active", p.is_active.to_string()),
+            ("idx_key", p.key),
+            ("idx_name", p.name.clone()),
         ];
         facets.extend(r.names.into_iter().map(|n| ("idx_repositories.name", n)));
         // The original's custom ranking: level, stars, contributors, forks, last
@@ -536,32 +563,56 @@ fn projects(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
         // production and is left out); the id last.
         let rank = (
             std::cmp::Reverse(level_rank),
-            std::cmp::Reverse(stars),
+            std::cmp::Reverse(p.stars_count),
             std::cmp::Reverse(r.contributors),
-            std::cmp::Reverse(forks),
+            std::cmp::Reverse(p.forks_count),
             std::cmp::Reverse(updated),
-            id,
+            p.id,
         );
         ranked.push((
             rank,
             Doc {
                 hit,
-                head: vec![name.clone()],
+                head: vec![p.name.clone()],
                 body,
                 facets,
                 sorts: vec![
                     ("contributors_count", Key::Int(r.contributors)),
-                    ("forks_count", Key::Int(forks)),
+                    ("forks_count", Key::Int(p.forks_count)),
                     ("level_raw", Key::Int(level_rank)),
-                    ("name", Key::Text(name.to_lowercase())),
-                    ("stars_count", Key::Int(stars)),
+                    ("name", Key::Text(p.name.to_lowercase())),
+                    ("stars_count", Key::Int(p.stars_count)),
                     ("updated_at", Key::Int(updated)),
                 ],
             },
         ));
-    }
+        Ok(())
+    })?;
     ranked.sort_by_key(|a| a.0);
     Ok(ranked.into_iter().map(|(_, d)| d).collect())
+}
+
+selected! {
+    /// An open issue (`i`) as its search document reads it: with its repository
+    /// (`r`), the first active project holding that repository (`p`) and its author
+    /// (`a`, none for an unknown one).
+    struct IssueRow {
+        id: i64 = get("i.id"),
+        title: String = get("i.title"),
+        url: String = get("i.url"),
+        created_at: String = ts("i.created_at"),
+        updated_at: String = ts("i.updated_at"),
+        repository: String = get("r.name"),
+        languages: String = get("r.languages"),
+        topics: String = get("r.topics"),
+        repository_description: String = get("COALESCE(r.description, '')"),
+        project: String = get("p.name"),
+        project_url: String = get("p.url"),
+        project_description: String = get("p.description"),
+        project_level: String = get("p.level"),
+        author_login: String = get("COALESCE(a.login, '')"),
+        author_name: String = get("COALESCE(a.name, '')"),
+    }
 }
 
 fn issues(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
@@ -580,10 +631,7 @@ fn issues(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     // The open issues of repositories that belong to an active project (the first by
     // id, as GraphQL's `projectName`), newest first, then by the repository's
     // contributors, stars and forks (the original's custom ranking).
-    let sql = "SELECT i.id, i.title, i.url, i.created_at, i.updated_at, r.name, r.languages, \
-            r.topics, COALESCE(r.description, ''), p.name, p.url, p.description, p.level, \
-            COALESCE(a.login, ''), COALESCE(a.name, '') \
-         FROM issues i \
+    let from = "issues i \
          JOIN repositories r ON r.id = i.repository_id \
          JOIN api_projects p ON p.id = (SELECT pr.project_id FROM project_repositories pr \
             JOIN api_projects pp ON pp.id = pr.project_id \
@@ -593,41 +641,37 @@ fn issues(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
          WHERE i.state = 'open' \
          ORDER BY i.created_at DESC, i.updated_at DESC, r.contributors_count DESC, \
             r.stars_count DESC, r.forks_count DESC, i.id";
-    docs(conn, sql, |row| {
-        let id: i64 = row.get(0)?;
-        let title: String = row.get(1)?;
-        let repository: String = row.get(5)?;
-        let languages = string_list(&row.get::<_, String>(6)?);
-        let topics = string_list(&row.get::<_, String>(7)?);
-        let project: String = row.get(9)?;
-        let labels = labels.remove(&id).unwrap_or_default();
+    docs(conn, from, |row: IssueRow| {
+        let languages = string_list(&row.languages);
+        let topics = string_list(&row.topics);
+        let labels = labels.remove(&row.id).unwrap_or_default();
         let hit = object(json!({
-            "createdAt": ts(row.get(3)?),
+            "createdAt": row.created_at,
             "labels": labels,
-            "projectName": project,
-            "projectUrl": row.get::<_, String>(10)?,
+            "projectName": row.project,
+            "projectUrl": row.project_url,
             "repositoryLanguages": languages,
-            "title": title,
-            "updatedAt": ts(row.get(4)?),
-            "url": row.get::<_, String>(2)?,
+            "title": row.title,
+            "updatedAt": row.updated_at,
+            "url": row.url,
         }));
         let mut body = labels;
         body.extend(languages);
-        body.push(row.get(11)?);
-        body.push(row.get(8)?);
+        body.push(row.project_description);
+        body.push(row.repository_description);
         body.extend(topics.iter().cloned());
-        body.push(row.get(13)?);
-        body.push(row.get(14)?);
-        body.push(row.get(12)?);
+        body.push(row.author_login);
+        body.push(row.author_name);
+        body.push(row.project_level);
         let mut facets = vec![
-            ("idx_project_name", project.clone()),
-            ("idx_repository_name", repository.clone()),
-            ("idx_title", title.clone()),
+            ("idx_project_name", row.project.clone()),
+            ("idx_repository_name", row.repository.clone()),
+            ("idx_title", row.title.clone()),
         ];
         facets.extend(topics.into_iter().map(|t| ("idx_repository_topics", t)));
         Ok(Doc {
             hit,
-            head: vec![title, project, repository],
+            head: vec![row.title, row.project, row.repository],
             body,
             facets,
             sorts: Vec::new(),
@@ -635,77 +679,95 @@ fn issues(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     })
 }
 
+selected! {
+    /// An organization as its search document reads it: its GraphQL record and how
+    /// many repositories it has.
+    struct OrganizationRow {
+        organization: Organization = flatten(Organization),
+        repositories: i64 = get("(SELECT COUNT(*) FROM repositories r WHERE r.organization_id = t.id)"),
+    }
+}
+
 fn organizations(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
-    let sql = "SELECT t.id, t.login, t.name, t.description, t.location, t.avatar_url, t.url, \
-            t.followers_count, t.collaborators_count, t.created_at, \
-            (SELECT COUNT(*) FROM repositories r WHERE r.organization_id = t.id) \
-         FROM api_organizations t \
+    let from = "api_organizations t \
          ORDER BY t.followers_count DESC, t.collaborators_count DESC, t.created_at DESC, t.id";
-    docs(conn, sql, |row| {
-        let login: String = row.get(1)?;
-        let name: String = row.get(2)?;
+    docs(conn, from, |row: OrganizationRow| {
+        let o = row.organization;
         let hit = object(json!({
-            "avatarUrl": row.get::<_, String>(5)?,
-            "collaboratorsCount": row.get::<_, i64>(8)?,
-            "createdAt": ts(row.get(9)?),
-            "description": row.get::<_, String>(3)?,
-            "followersCount": row.get::<_, i64>(7)?,
-            "location": row.get::<_, String>(4)?,
-            "login": login,
-            "name": name,
-            "publicRepositoriesCount": row.get::<_, i64>(10)?,
-            "url": row.get::<_, String>(6)?,
+            "avatarUrl": o.avatar_url,
+            "collaboratorsCount": o.collaborators_count,
+            "createdAt": o.created_at,
+            "description": o.description,
+            "followersCount": o.followers_count,
+            "location": o.location,
+            "login": o.login,
+            "name": o.name,
+            "publicRepositoriesCount": row.repositories,
+            "url": o.url,
         }));
         Ok(Doc {
             hit,
-            head: vec![name],
-            body: vec![login],
+            head: vec![o.name],
+            body: vec![o.login],
             ..Doc::default()
         })
     })
 }
 
+selected! {
+    /// A member as its search document reads it, with how many badges they hold.
+    struct UserRow {
+        login: String = get("t.login"),
+        name: String = get("t.name"),
+        avatar_url: String = get("t.avatar_url"),
+        url: String = get("t.url"),
+        bio: String = get("t.bio"),
+        company: String = get("t.company"),
+        location: String = get("t.location"),
+        title: String = get("t.title"),
+        followers: i64 = get("t.followers_count"),
+        following: i64 = get("t.following_count"),
+        repositories: i64 = get("t.public_repositories_count"),
+        created_at: String = ts("t.created_at"),
+        updated_at: String = ts("t.updated_at"),
+        badges: i64 = get("(SELECT COUNT(*) FROM member_badges b WHERE b.member_id = t.id)"),
+    }
+}
+
 fn users(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     // Ranked by contributions (summed over repositories), followers, public
     // repositories, all descending, then the oldest account first; the id last.
-    let sql = "SELECT t.id, t.login, t.name, t.avatar_url, t.url, t.bio, t.company, t.location, \
-            t.title, t.followers_count, t.following_count, t.public_repositories_count, \
-            t.created_at, t.updated_at, \
-            (SELECT COUNT(*) FROM member_badges b WHERE b.member_id = t.id) AS badges, \
-            COALESCE(c.n, 0) AS contributions \
-         FROM members t LEFT JOIN (SELECT member_id, SUM(contributions_count) AS n \
+    let from = "members t LEFT JOIN (SELECT member_id, SUM(contributions_count) AS n \
             FROM repository_contributors GROUP BY member_id) c ON c.member_id = t.id \
-         ORDER BY contributions DESC, t.followers_count DESC, \
+         ORDER BY COALESCE(c.n, 0) DESC, t.followers_count DESC, \
             t.public_repositories_count DESC, t.created_at, t.id";
-    docs(conn, sql, |row| {
-        let login: String = row.get(1)?;
-        let name: String = row.get(2)?;
-        let bio: String = row.get(5)?;
-        let company: String = row.get(6)?;
-        let location: String = row.get(7)?;
-        let title: String = row.get(8)?;
+    docs(conn, from, |u: UserRow| {
         let hit = object(json!({
-            "avatarUrl": row.get::<_, String>(3)?,
-            "badgeCount": row.get::<_, i64>(14)?,
-            "bio": bio,
-            "company": company,
-            "createdAt": ts(row.get(12)?),
-            "followersCount": row.get::<_, i64>(9)?,
-            "followingCount": row.get::<_, i64>(10)?,
-            "key": login,
-            "location": location,
-            "login": login,
-            "name": name,
-            "publicRepositoriesCount": row.get::<_, i64>(11)?,
-            "title": title,
-            "updatedAt": ts(row.get(13)?),
-            "url": row.get::<_, String>(4)?,
+            "avatarUrl": u.avatar_url,
+            "badgeCount": u.badges,
+            "bio": u.bio,
+            "company": u.company,
+            "createdAt": u.created_at,
+            "followersCount": u.followers,
+            "followingCount": u.following,
+            "key": u.login,
+            "location": u.location,
+            "login": u.login,
+            "name": u.name,
+            "publicRepositoriesCount": u.repositories,
+            "title": u.title,
+            "updatedAt": u.updated_at,
+            "url": u.url,
         }));
         Ok(Doc {
             hit,
-            head: vec![login.clone(), name.clone()],
-            body: vec![company, location, bio],
-            facets: vec![("idx_key", login), ("idx_name", name), ("idx_title", title)],
+            head: vec![u.login.clone(), u.name.clone()],
+            body: vec![u.company, u.location, u.bio],
+            facets: vec![
+                ("idx_key", u.login),
+                ("idx_name", u.name),
+                ("idx_title", u.title),
+            ],
             sorts: Vec::new(),
         })
     })
@@ -713,64 +775,67 @@ fn users(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
 
 fn events(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     // Latest first.
-    let sql = "SELECT t.key, t.name, t.category, t.start_date, t.end_date, t.url, t.summary, \
-            t.suggested_location \
-         FROM events t ORDER BY t.start_date DESC, t.id";
-    docs(conn, sql, |row| {
-        let key: String = row.get(0)?;
-        let name: String = row.get(1)?;
-        let category: String = row.get(2)?;
-        let summary: String = row.get(6)?;
-        let location: String = row.get(7)?;
-        let hit = object(json!({
-            "category": category,
-            "endDate": row.get::<_, Option<String>>(4)?,
-            "key": key,
-            "name": name,
-            "startDate": row.get::<_, String>(3)?,
-            "suggestedLocation": location,
-            "summary": summary,
-            "url": row.get::<_, Option<String>>(5)?.unwrap_or_default(),
-        }));
-        Ok(Doc {
-            hit,
-            head: vec![name],
-            body: vec![summary, location],
-            facets: vec![("idx_category", category), ("idx_key", key)],
-            sorts: Vec::new(),
-        })
-    })
+    docs(
+        conn,
+        "events t ORDER BY t.start_date DESC, t.id",
+        |e: Event| {
+            let hit = object(json!({
+                "category": e.category,
+                "endDate": e.end_date,
+                "key": e.key,
+                "name": e.name,
+                "startDate": e.start_date,
+                "suggestedLocation": e.suggested_location,
+                "summary": e.summary,
+                "url": e.url.unwrap_or_default(),
+            }));
+            Ok(Doc {
+                hit,
+                head: vec![e.name],
+                body: vec![e.summary, e.suggested_location],
+                facets: vec![("idx_category", e.category), ("idx_key", e.key)],
+                sorts: Vec::new(),
+            })
+        },
+    )
+}
+
+selected! {
+    /// A published program as its search document reads it: its status and
+    /// experience levels as the dataset keeps them (the hit shows those texts).
+    struct ProgramRow {
+        key: String = get("t.key"),
+        name: String = get("t.name"),
+        description: String = get("t.description"),
+        status: String = get("t.status"),
+        experience_levels: String = get("t.experience_levels"),
+        started_at: String = ts("t.started_at"),
+        ended_at: String = ts("t.ended_at"),
+    }
 }
 
 fn programs(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     // Published programs only, in the order of their records (the original index has
     // no custom ranking). Its searchable attributes, in their order: the description,
     // the experience levels, the name.
-    let sql = "SELECT t.key, t.name, t.description, t.status, t.experience_levels, \
-            t.started_at, t.ended_at \
-         FROM api_programs t ORDER BY t.id";
-    docs(conn, sql, |row| {
-        let key: String = row.get(0)?;
-        let name: String = row.get(1)?;
-        let description: String = row.get(2)?;
-        let status: String = row.get(3)?;
-        let levels = string_list(&row.get::<_, String>(4)?);
+    docs(conn, "api_programs t ORDER BY t.id", |p: ProgramRow| {
+        let levels = string_list(&p.experience_levels);
         let hit = object(json!({
-            "description": description,
-            "endedAt": ts(row.get(6)?),
+            "description": p.description,
+            "endedAt": p.ended_at,
             "experienceLevels": levels,
-            "key": key,
-            "name": name,
-            "startedAt": ts(row.get(5)?),
-            "status": status,
+            "key": p.key,
+            "name": p.name,
+            "startedAt": p.started_at,
+            "status": p.status,
         }));
-        let mut facets = vec![("idx_status", status)];
+        let mut facets = vec![("idx_status", p.status)];
         facets.extend(levels.iter().map(|l| ("idx_experience_levels", l.clone())));
         let mut body = levels;
-        body.push(name);
+        body.push(p.name);
         Ok(Doc {
             hit,
-            head: vec![description],
+            head: vec![p.description],
             body,
             facets,
             sorts: Vec::new(),
