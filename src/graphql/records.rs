@@ -70,10 +70,10 @@ pub use cards::*;
 pub use community::*;
 pub use members::*;
 
-pub use crate::schema::code::graphql::{Milestone, Repository};
+pub use crate::schema::code::graphql::{Milestone, Release, Repository};
 pub use crate::schema::community::graphql::{
-    Board, Chapter, Committee, Event, HealthMetrics, MemberSnapshot, Organization, Project,
-    Snapshot, Sponsor,
+    Badge, Board, Chapter, Committee, Event, HealthMetrics, MemberSnapshot, Organization, Post,
+    Project, Snapshot, Sponsor, User,
 };
 pub use crate::schema::issues::graphql::{Issue, PullRequest};
 pub use crate::schema::mentorship::graphql::{Module, Program};

@@ -234,6 +234,7 @@ pub mod rest {
 pub mod graphql {
     use async_graphql::SimpleObject;
 
+    use crate::schema::community::graphql::User;
     use crate::schema::{repo_node_id, Cols};
     use crate::selected;
 
@@ -298,5 +299,50 @@ pub mod graphql {
             pub created_at: String = ts("t.created_at"),
             pub updated_at: String = ts("t.updated_at"),
         } => numbered("Milestone")
+    }
+
+    /// The name of the active project a release's repository belongs to, if any.
+    pub const PROJECT_NAME: &str = "(SELECT p.name FROM project_repositories pr \
+         JOIN api_projects p ON p.id = pr.project_id \
+         WHERE pr.repository_id = t.repository_id ORDER BY pr.project_id LIMIT 1)";
+
+    selected! {
+        /// A published release.
+        #[derive(SimpleObject, Clone)]
+        #[graphql(complex)]
+        pub struct Release: node {
+            /// Case-sensitive; may contain `/`.
+            pub tag_name: String = get("t.tag_name"),
+            pub name: String = get("t.name"),
+            /// Markdown.
+            pub description: String = get("t.description"),
+            pub url: String = get("t.url"),
+            pub is_pre_release: bool = get("t.is_pre_release"),
+            #[graphql(skip)]
+            pub author_id: Option<i64> = get("t.author_id"),
+            /// The author when it was read with the release ([`AuthoredRelease`]): `None`
+            /// when it was not, `Some(None)` for a release without an author.
+            #[graphql(skip)]
+            pub author: Option<Option<User>> = later(),
+            /// The login of the repository's organization.
+            pub organization_name: String = get("o.login"),
+            pub repository_name: String = get("r.name"),
+            /// The name of the active project the repository belongs to, if any.
+            pub project_name: Option<String> = get(PROJECT_NAME),
+            pub published_at: Option<String> = opt_ts("t.published_at"),
+            pub created_at: String = ts("t.created_at"),
+        } => release_id
+    }
+
+    /// A release's node id, from its organization, repository and tag (kept as it is:
+    /// tags are case-sensitive).
+    pub fn release_id(rec: &mut Release, _: &mut Cols) -> rusqlite::Result<()> {
+        rec.node_id = repo_node_id(
+            "Release",
+            &rec.organization_name,
+            &rec.repository_name,
+            &["@", &rec.tag_name],
+        );
+        Ok(())
     }
 }

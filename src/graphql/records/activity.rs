@@ -1,6 +1,7 @@
-//! The records of the code-hosting activity: repositories and their contributors,
-//! issues and their labels, pull requests, milestones and releases, each with the
-//! columns it is read from.
+//! How the GraphQL API reads the code-hosting activity: repositories and their
+//! contributors, issues and their labels, pull requests, milestones and releases (the
+//! records themselves declared in [`crate::schema`]), with the tables and joins they
+//! are read from, and releases read with their authors.
 
 use std::collections::HashMap;
 
@@ -8,13 +9,13 @@ use async_graphql::{SimpleObject, ID};
 
 use super::cards::{read_card, CARD_COLUMNS};
 use super::{
-    column_count, node_id, repo_node_id, Issue, Milestone, PullRequest, Repository, Table, User,
+    column_count, node_id, Issue, Milestone, PullRequest, Release, Repository, Table, User,
     AUTHOR_COLUMNS, REPO_JOINS,
 };
 use crate::catalog::short_key;
 use crate::graphql::db::Cols;
+use crate::schema::code::graphql::{release_id, PROJECT_NAME};
 use crate::schema::{concatcp, Selected};
-use crate::selected;
 use crate::store::lc;
 
 // ----------------------------------------------------------------------------------
@@ -165,51 +166,6 @@ text!(
 impl Table for Milestone {
     const TABLE: &'static str = "milestones";
     const JOINS: &'static str = REPO_JOINS;
-}
-
-/// The name of the active project a release's repository belongs to, if any.
-const PROJECT_NAME: &str = "(SELECT p.name FROM project_repositories pr \
-     JOIN api_projects p ON p.id = pr.project_id \
-     WHERE pr.repository_id = t.repository_id ORDER BY pr.project_id LIMIT 1)";
-
-selected! {
-    /// A published release.
-    #[derive(SimpleObject, Clone)]
-    #[graphql(complex)]
-    pub struct Release: node {
-        /// Case-sensitive; may contain `/`.
-        pub tag_name: String = get("t.tag_name"),
-        pub name: String = get("t.name"),
-        /// Markdown.
-        pub description: String = get("t.description"),
-        pub url: String = get("t.url"),
-        pub is_pre_release: bool = get("t.is_pre_release"),
-        #[graphql(skip)]
-        pub author_id: Option<i64> = get("t.author_id"),
-        /// The author when it was read with the release ([`AuthoredRelease`]): `None`
-        /// when it was not, `Some(None)` for a release without an author.
-        #[graphql(skip)]
-        pub author: Option<Option<User>> = later(),
-        /// The login of the repository's organization.
-        pub organization_name: String = get("o.login"),
-        pub repository_name: String = get("r.name"),
-        /// The name of the active project the repository belongs to, if any.
-        pub project_name: Option<String> = get(PROJECT_NAME),
-        pub published_at: Option<String> = opt_ts("t.published_at"),
-        pub created_at: String = ts("t.created_at"),
-    } => release_id
-}
-
-/// A release's node id, from its organization, repository and tag (kept as it is:
-/// tags are case-sensitive).
-fn release_id(rec: &mut Release, _: &mut Cols) -> rusqlite::Result<()> {
-    rec.node_id = repo_node_id(
-        "Release",
-        &rec.organization_name,
-        &rec.repository_name,
-        &["@", &rec.tag_name],
-    );
-    Ok(())
 }
 
 impl Table for Release {

@@ -1,8 +1,8 @@
 //! The records of the community: chapters, committees and projects with their leaders
 //! and chat channels, project health measurements, affiliated organizations,
-//! snapshots, blog posts and the overall totals, each with the columns it is read
-//! from. Events and sponsors are declared whole in [`crate::schema::community`];
-//! members and their badges are in [`super::members`].
+//! snapshots and the overall totals, each with the columns it is read from. Events,
+//! sponsors, members, their badges and blog posts are declared whole in
+//! [`crate::schema::community`].
 
 use async_graphql::{SimpleObject, ID};
 
@@ -10,7 +10,6 @@ use super::{node_id, Chapter, HealthMetrics, Project, Table};
 use crate::graphql::db::Cols;
 use crate::schema::exposure::snapshot_counts;
 use crate::schema::Selected;
-use crate::selected;
 
 // ----------------------------------------------------------------------------------
 // Chapters, committees, leaders, channels
@@ -224,23 +223,6 @@ counts! {
         pub users: i64,
     }
     const COLUMNS = snapshot_counts!();
-}
-
-// ----------------------------------------------------------------------------------
-// Posts
-
-selected! {
-    /// A post of the community's blog.
-    #[derive(SimpleObject, Clone)]
-    pub struct Post: node {
-        pub title: String = get("t.title"),
-        pub url: String = get("t.url"),
-        pub author_name: String = get("t.author_name"),
-        pub author_image_url: String = get("t.author_image_url"),
-        pub published_at: String = ts("t.published_at"),
-        pub created_at: String = ts("t.created_at"),
-        pub updated_at: String = ts("t.updated_at"),
-    } => keyed("Post", url)
 }
 
 // ----------------------------------------------------------------------------------
