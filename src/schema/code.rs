@@ -10,8 +10,7 @@ pub mod interchange {
     use serde::Deserialize;
 
     use crate::schema::{Color, Ts};
-    use crate::stored;
-    use crate::vocab::State;
+    use crate::{numbered_stored, stored};
 
     stored! {
         #[derive(Debug, Clone, Deserialize)]
@@ -84,20 +83,11 @@ pub mod interchange {
         }
     }
 
-    stored! {
+    numbered_stored! {
+        body: column;
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
         pub struct Milestone in "milestones" {
-            pub organization: String => elsewhere,
-            pub repository: String => elsewhere,
-            pub number: u64 => column,
-            pub title: String => column,
-            pub state: State => column,
-            #[serde(default)]
-            pub body: String => column,
-            #[serde(default)]
-            pub author: Option<String> => elsewhere,
-            pub url: String => column,
             #[serde(default)]
             pub open_issues_count: u64 => column,
             #[serde(default)]
@@ -236,7 +226,7 @@ pub mod graphql {
 
     use crate::schema::community::graphql::User;
     use crate::schema::{repo_node_id, Cols};
-    use crate::selected;
+    use crate::{numbered_record, selected};
 
     selected! {
         /// A code repository (of any organization).
@@ -276,23 +266,12 @@ pub mod graphql {
         Ok(())
     }
 
-    selected! {
+    numbered_record! {
+        body: "t.body";
         /// A milestone.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
         pub struct Milestone: node {
-            pub number: i64 = get("t.number"),
-            pub title: String = get("t.title"),
-            /// `open` or `closed`.
-            pub state: String = get("t.state"),
-            /// Markdown.
-            pub body: String = get("t.body"),
-            pub url: String = get("t.url"),
-            #[graphql(skip)]
-            pub author_id: Option<i64> = get("t.author_id"),
-            /// The login of the repository's organization.
-            pub organization_name: String = get("o.login"),
-            pub repository_name: String = get("r.name"),
             pub open_issues_count: i64 = get("t.open_issues_count"),
             pub closed_issues_count: i64 = get("t.closed_issues_count"),
             pub due_on: Option<String> = opt_ts("t.due_on"),

@@ -9,26 +9,16 @@
 pub mod interchange {
     use serde::Deserialize;
 
+    use crate::numbered_stored;
     use crate::schema::Ts;
-    use crate::stored;
-    use crate::vocab::State;
 
-    stored! {
+    numbered_stored! {
+        body: elsewhere;
         /// `Default` only so that code building issues (the synthetic datasets) names
         /// the fields it sets and leaves a new optional one to its default.
         #[derive(Debug, Clone, Default, Deserialize)]
         #[serde(deny_unknown_fields)]
         pub struct Issue in "issues" {
-            pub organization: String => elsewhere,
-            pub repository: String => elsewhere,
-            pub number: u64 => column,
-            pub title: String => column,
-            pub state: State => column,
-            #[serde(default)]
-            pub body: String => elsewhere,
-            #[serde(default)]
-            pub author: Option<String> => elsewhere,
-            pub url: String => column,
             #[serde(default)]
             pub labels: Vec<String> => elsewhere,
             pub created_at: Ts => column,
@@ -38,21 +28,12 @@ pub mod interchange {
         }
     }
 
-    stored! {
+    numbered_stored! {
+        body: elsewhere;
         /// `Default`: as [`Issue`].
         #[derive(Debug, Clone, Default, Deserialize)]
         #[serde(deny_unknown_fields)]
         pub struct PullRequest in "pull_requests" {
-            pub organization: String => elsewhere,
-            pub repository: String => elsewhere,
-            pub number: u64 => column,
-            pub title: String => column,
-            pub state: State => column,
-            #[serde(default)]
-            pub body: String => elsewhere,
-            #[serde(default)]
-            pub author: Option<String> => elsewhere,
-            pub url: String => column,
             pub created_at: Ts => column,
             pub updated_at: Ts => column,
             #[serde(default)]
@@ -108,45 +89,25 @@ pub mod rest {
 pub mod graphql {
     use async_graphql::SimpleObject;
 
-    use crate::selected;
+    use crate::numbered_record;
 
-    selected! {
+    numbered_record! {
+        body: "(SELECT b.body FROM issue_bodies b WHERE b.issue_id = t.id)";
         /// An issue.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
         pub struct Issue: node, id {
-            pub number: i64 = get("t.number"),
-            pub title: String = get("t.title"),
-            /// `open` or `closed`.
-            pub state: String = get("t.state"),
-            /// Markdown.
-            pub body: String = get("(SELECT b.body FROM issue_bodies b WHERE b.issue_id = t.id)"),
-            pub url: String = get("t.url"),
-            #[graphql(skip)]
-            pub author_id: Option<i64> = get("t.author_id"),
-            /// The login of the repository's organization.
-            pub organization_name: String = get("o.login"),
-            pub repository_name: String = get("r.name"),
             pub created_at: String = ts("t.created_at"),
             pub updated_at: String = ts("t.updated_at"),
         } => numbered("Issue")
     }
 
-    selected! {
+    numbered_record! {
+        body: none;
         /// A pull request.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
         pub struct PullRequest: node {
-            pub number: i64 = get("t.number"),
-            pub title: String = get("t.title"),
-            /// `open` or `closed`.
-            pub state: String = get("t.state"),
-            pub url: String = get("t.url"),
-            #[graphql(skip)]
-            pub author_id: Option<i64> = get("t.author_id"),
-            /// The login of the repository's organization.
-            pub organization_name: String = get("o.login"),
-            pub repository_name: String = get("r.name"),
             pub created_at: String = ts("t.created_at"),
             pub updated_at: String = ts("t.updated_at"),
             /// Null while open.
@@ -155,4 +116,78 @@ pub mod graphql {
             pub merged_at: Option<String> = opt_ts("t.merged_at"),
         } => numbered("PullRequest")
     }
+}
+
+/// Declares with [`selected!`](crate::selected) a GraphQL record numbered in its
+/// repository (an issue, a pull request, a milestone). The fields they share come
+/// first, in this order: number, title, state, the body when `body:` gives its SQL
+/// (`none` for a record without one), url, author, and the organization's and
+/// repository's names. The record's own fields follow.
+#[macro_export]
+macro_rules! numbered_record {
+    (body: none; $($rest:tt)*) => {
+        $crate::numbered_record!(@fields [] $($rest)*);
+    };
+    (body: $body:literal; $($rest:tt)*) => {
+        $crate::numbered_record!(@fields [
+            /// Markdown.
+            pub body: String = get($body),
+        ] $($rest)*);
+    };
+    (
+        @fields [$($body:tt)*]
+        $(#[$attr:meta])*
+        pub struct $name:ident : node $(, $id:ident)? { $($own:tt)* }
+        $($tail:tt)*
+    ) => {
+        $crate::selected! {
+            $(#[$attr])*
+            pub struct $name: node $(, $id)? {
+                pub number: i64 = get("t.number"),
+                pub title: String = get("t.title"),
+                /// `open` or `closed`.
+                pub state: String = get("t.state"),
+                $($body)*
+                pub url: String = get("t.url"),
+                #[graphql(skip)]
+                pub author_id: Option<i64> = get("t.author_id"),
+                /// The login of the repository's organization.
+                pub organization_name: String = get("o.login"),
+                pub repository_name: String = get("r.name"),
+                $($own)*
+            }
+            $($tail)*
+        }
+    };
+}
+
+/// Declares with [`stored!`](crate::stored) an interchange record numbered in its
+/// repository (an issue, a pull request, a milestone). The fields they share come
+/// first, in this order: the organization's and repository's names, number, title,
+/// state, the body (kept as `body:` says: a `column` of the record's table, or
+/// `elsewhere`), the author's login and the url. The record's own fields follow.
+#[macro_export]
+macro_rules! numbered_stored {
+    (
+        body: $body:ident;
+        $(#[$attr:meta])*
+        pub struct $name:ident in $table:literal { $($own:tt)* }
+    ) => {
+        $crate::stored! {
+            $(#[$attr])*
+            pub struct $name in $table {
+                pub organization: String => elsewhere,
+                pub repository: String => elsewhere,
+                pub number: u64 => column,
+                pub title: String => column,
+                pub state: $crate::vocab::State => column,
+                #[serde(default)]
+                pub body: String => $body,
+                #[serde(default)]
+                pub author: Option<String> => elsewhere,
+                pub url: String => column,
+                $($own)*
+            }
+        }
+    };
 }
