@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_graphql::ErrorExtensions as _;
-use rusqlite::{Connection, Params};
+use rusqlite::{Connection, Params, Row};
 
 use super::totals::{Totals, TotalsCache};
 use crate::error::InternalCause;
@@ -245,12 +245,23 @@ impl Conn<'_> {
         params: P,
         mut map: impl FnMut(&mut Cols) -> rusqlite::Result<T>,
     ) -> rusqlite::Result<Vec<T>> {
+        self.rows_at(sql, params, |conn, row| map(&mut Cols::new(conn, row)))
+    }
+
+    /// Runs one statement and maps every row, read by column index (a list written as
+    /// JSON straight from its rows borrows each text where SQLite holds it).
+    pub fn rows_at<T, P: Params>(
+        &self,
+        sql: &str,
+        params: P,
+        mut map: impl FnMut(&Connection, &Row<'_>) -> rusqlite::Result<T>,
+    ) -> rusqlite::Result<Vec<T>> {
         self.statements.fetch_add(1, Ordering::Relaxed);
         let mut st = self.conn.prepare_cached(sql)?;
         let mut rows = st.query(params)?;
         let mut out = Vec::new();
         while let Some(row) = rows.next()? {
-            out.push(map(&mut Cols::new(self.conn, row))?);
+            out.push(map(self.conn, row)?);
         }
         Ok(out)
     }

@@ -23,11 +23,14 @@ use std::time::Duration;
 use async_graphql::dataloader::{DataLoader, Loader};
 use async_graphql::futures_util::future::BoxFuture;
 use async_graphql::{Context, Result};
+use bytes::Bytes;
 use rusqlite::types::Value;
+use rusqlite::{Connection, Row};
 
-use super::db::{ids_json, Conn, DbError, RequestDb};
-use super::records::relations::{ListKey, MAX_SORT_KEYS};
+use super::db::{ids_json, Cols, Conn, DbError, RequestDb};
+use super::records::relations::{ListKey, SnapshotReleaseSummaries, MAX_SORT_KEYS};
 use super::records::Selected;
+use super::rows::{ReleasePlan, SnapshotReleaseRows};
 use super::totals::Totals;
 
 /// The request's loader.
@@ -164,43 +167,11 @@ impl<K: ListKey> Loader<K> for Batch {
                 let mut out = HashMap::new();
                 for (limit, keys) in by_limit {
                     let parents: Vec<i64> = keys.iter().map(|k| k.parent()).collect();
-                    let mut groups = HashMap::new();
-                    match K::numbered() {
-                        Some((count, numbered)) => {
-                            // Parents with more links than the limit are read numbered,
-                            // the others whole.
-                            let counts: HashMap<i64, i64> = conn
-                                .rows(&count, [ids_json(parents.iter().copied())], |c| {
-                                    Ok((c.get()?, c.get()?))
-                                })?
-                                .into_iter()
-                                .collect();
-                            let (long, short): (Vec<i64>, Vec<i64>) = parents
-                                .iter()
-                                .partition(|p| counts.get(p).is_some_and(|&n| n > limit));
-                            if !short.is_empty() {
-                                read_children::<K>(
-                                    conn,
-                                    &K::sql(),
-                                    K::KEYS,
-                                    &short,
-                                    limit,
-                                    &mut groups,
-                                )?;
-                            }
-                            if !long.is_empty() {
-                                read_children::<K>(conn, &numbered, 1, &long, limit, &mut groups)?;
-                            }
-                        }
-                        None => read_children::<K>(
-                            conn,
-                            &K::sql(),
-                            K::KEYS,
-                            &parents,
-                            limit,
-                            &mut groups,
-                        )?,
-                    }
+                    let mut groups = children::<K, _>(conn, &parents, limit, |conn, row, at| {
+                        let mut c = Cols::new(conn, row);
+                        c.skip(at);
+                        K::Item::read(&mut c)
+                    })?;
                     for key in keys {
                         let children = groups.remove(&key.parent()).unwrap_or_default();
                         out.insert(key, Arc::new(children));
@@ -212,16 +183,122 @@ impl<K: ListKey> Loader<K> for Batch {
     }
 }
 
+/// A snapshot's new releases as JSON written from their rows ([`super::rows`]): each
+/// plan's keys are read with one statement into one buffer, and each snapshot's
+/// array is put together from its releases' objects in order.
+impl Loader<SnapshotReleaseRows> for Batch {
+    type Value = Bytes;
+    type Error = DbError;
+
+    async fn load(
+        &self,
+        keys: &[SnapshotReleaseRows],
+    ) -> Result<HashMap<SnapshotReleaseRows, Bytes>, Self::Error> {
+        let mut by_plan: BTreeMap<(ReleasePlan, i64), Vec<SnapshotReleaseRows>> = BTreeMap::new();
+        for key in keys {
+            by_plan.entry((key.1, key.limit())).or_default().push(*key);
+        }
+        self.db
+            .run(move |conn| {
+                let mut out = HashMap::new();
+                for ((plan, limit), keys) in by_plan {
+                    let parents: Vec<i64> = keys.iter().map(|k| k.0).collect();
+                    let mut objects = Vec::with_capacity(64 * 1024);
+                    let mut raw = Vec::new();
+                    let groups = children::<SnapshotReleaseSummaries, _>(
+                        conn,
+                        &parents,
+                        limit,
+                        |_, row, at| {
+                            let start = objects.len();
+                            plan.write(row, at, &mut raw, &mut objects)?;
+                            Ok(start..objects.len())
+                        },
+                    )?;
+                    for key in keys {
+                        let ranges = groups.get(&key.0).map_or(&[][..], Vec::as_slice);
+                        let size: usize = ranges.iter().map(|r| r.len() + 1).sum();
+                        let mut json = Vec::with_capacity(size + 2);
+                        json.push(b'[');
+                        for (i, range) in ranges.iter().enumerate() {
+                            if i > 0 {
+                                json.push(b',');
+                            }
+                            json.extend_from_slice(&objects[range.clone()]);
+                        }
+                        json.push(b']');
+                        out.insert(key, Bytes::from(json));
+                    }
+                }
+                Ok(out)
+            })
+            .await
+    }
+}
+
+/// The first `limit` children of each of `parents` in order, each read by `read`
+/// from its row (its item columns from the index it is given): the statement of
+/// [`ListKey::sql`], or for a list read whole the count of each parent's links first
+/// and the numbered statement for the parents with more than the limit.
+fn children<K: ListKey, T>(
+    conn: &Conn,
+    parents: &[i64],
+    limit: i64,
+    mut read: impl FnMut(&Connection, &Row<'_>, usize) -> rusqlite::Result<T>,
+) -> rusqlite::Result<HashMap<i64, Vec<T>>> {
+    let mut groups = HashMap::new();
+    match K::numbered() {
+        Some((count, numbered)) => {
+            // Parents with more links than the limit are read numbered, the others
+            // whole.
+            let counts: HashMap<i64, i64> = conn
+                .rows(&count, [ids_json(parents.iter().copied())], |c| {
+                    Ok((c.get()?, c.get()?))
+                })?
+                .into_iter()
+                .collect();
+            let (long, short): (Vec<i64>, Vec<i64>) = parents
+                .iter()
+                .partition(|p| counts.get(p).is_some_and(|&n| n > limit));
+            if !short.is_empty() {
+                read_children::<K, T>(
+                    conn,
+                    &K::sql(),
+                    K::KEYS,
+                    &short,
+                    limit,
+                    &mut read,
+                    &mut groups,
+                )?;
+            }
+            if !long.is_empty() {
+                read_children::<K, T>(conn, &numbered, 1, &long, limit, &mut read, &mut groups)?;
+            }
+        }
+        None => read_children::<K, T>(
+            conn,
+            &K::sql(),
+            K::KEYS,
+            parents,
+            limit,
+            &mut read,
+            &mut groups,
+        )?,
+    }
+    Ok(groups)
+}
+
 /// Reads the children of `parents` with `sql` (a [`ListKey::sql`] statement with
 /// `keys` sort-key columns; with one, a numbered statement taking the limit and
 /// [`ListKey::bound`]), each parent's first `limit` in order into `groups`.
-fn read_children<K: ListKey>(
+fn read_children<K: ListKey, T>(
     conn: &Conn,
     sql: &str,
     keys: usize,
     parents: &[i64],
     limit: i64,
-    groups: &mut HashMap<i64, Vec<K::Item>>,
+    read: &mut impl FnMut(&Connection, &Row<'_>, usize) -> rusqlite::Result<T>,
+    groups: &mut HashMap<i64, Vec<T>>,
 ) -> rusqlite::Result<()> {
     let mut args = vec![Value::Text(ids_json(parents.iter().copied()))];
     // A list read whole (more than one key) is cut here, not in SQL.
@@ -229,13 +306,13 @@ fn read_children<K: ListKey>(
         args.push(Value::Integer(limit));
         args.extend(K::bound());
     }
-    let mut rows = conn.rows(sql, rusqlite::params_from_iter(args), |c| {
-        let parent: i64 = c.get()?;
+    let mut rows = conn.rows_at(sql, rusqlite::params_from_iter(args), |conn, row| {
+        let parent: i64 = row.get(0)?;
         let mut order = [0; MAX_SORT_KEYS];
-        for key in order.iter_mut().take(keys) {
-            *key = c.get()?;
+        for (i, key) in order.iter_mut().take(keys).enumerate() {
+            *key = row.get(1 + i)?;
         }
-        Ok((parent, order, Some(K::Item::read(c)?)))
+        Ok((parent, order, Some(read(conn, row, 1 + keys)?)))
     })?;
     // The rows sorted by parent and order through their indexes: the records
     // themselves (several hundred bytes each) move only once, into their parent's

@@ -35,6 +35,7 @@ mod plain;
 mod query;
 mod records;
 mod root;
+mod rows;
 mod run;
 mod totals;
 mod types;

@@ -78,6 +78,39 @@ impl<T: Plain> OutputType for Listed<T> {
     }
 }
 
+/// The value of a list field of `T` that may have been written as JSON straight from
+/// its rows ([`super::rows`]) rather than read into records.
+pub enum Rows<T> {
+    /// The list's JSON array, as the records would have written it.
+    Written(bytes::Bytes),
+    Records(Listed<T>),
+}
+
+impl<T: Plain> OutputType for Rows<T> {
+    fn type_name() -> Cow<'static, str> {
+        Vec::<T>::type_name()
+    }
+
+    fn qualified_type_name() -> String {
+        Vec::<T>::qualified_type_name()
+    }
+
+    fn create_type_info(registry: &mut Registry) -> String {
+        Vec::<T>::create_type_info(registry)
+    }
+
+    async fn resolve(
+        &self,
+        ctx: &ContextSelectionSet<'_>,
+        field: &Positioned<Field>,
+    ) -> ServerResult<Value> {
+        match self {
+            Rows::Written(json) => Ok(Value::Binary(json.clone())),
+            Rows::Records(records) => records.resolve(ctx, field).await,
+        }
+    }
+}
+
 /// The JSON array of `items` with the fields of `set`, or `None` if one of them is
 /// not plain.
 fn list<T: Plain>(items: &[T], set: &SelectionSet) -> Option<Vec<u8>> {
@@ -160,8 +193,21 @@ impl Plan {
 /// bytes async-graphql's values serialise to): `"`, `\` and the control characters,
 /// in their short form where JSON has one. Eight bytes at a time are checked for one
 /// that needs escaping, as most texts have none.
-fn string(s: &str, out: &mut Vec<u8>) {
-    let bytes = s.as_bytes();
+pub(super) fn string(s: &str, out: &mut Vec<u8>) {
+    // Text that is a `str` is UTF-8: nothing to check, so nothing fails.
+    let _ = escape(s.as_bytes(), true, out);
+}
+
+/// Writes `bytes`, text as SQLite holds it, as [`string`] writes it, or fails when it
+/// is not UTF-8 (as reading it into a `String` does). The check rides on the escaping's
+/// eight bytes at a time: a word without a byte above 0x7F is ASCII, and the rest of
+/// the text is checked from the first byte that is not.
+pub(super) fn text(bytes: &[u8], out: &mut Vec<u8>) -> Result<(), std::str::Utf8Error> {
+    escape(bytes, false, out)
+}
+
+fn escape(bytes: &[u8], mut checked: bool, out: &mut Vec<u8>) -> Result<(), std::str::Utf8Error> {
+    const HIGH: u64 = u64::MAX / 255 * 0x80;
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     let mut start = 0;
@@ -169,12 +215,17 @@ fn string(s: &str, out: &mut Vec<u8>) {
     while at < bytes.len() {
         if let Some(word) = bytes.get(at..at + 8) {
             let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
-            if !any_to_escape(word) {
+            if !any_to_escape(word) && (checked || word & HIGH == 0) {
                 at += 8;
                 continue;
             }
         }
         let b = bytes[at];
+        if !checked && b > 0x7F {
+            // Every byte before `at` is ASCII, so `at` starts a character.
+            std::str::from_utf8(&bytes[at..])?;
+            checked = true;
+        }
         let short = match b {
             b'"' => Some(b'"'),
             b'\\' => Some(b'\\'),
@@ -201,6 +252,7 @@ fn string(s: &str, out: &mut Vec<u8>) {
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
+    Ok(())
 }
 
 /// Whether one of the eight bytes of `word` is below 0x20, `"` or `\` (the exact
@@ -629,6 +681,27 @@ mod tests {
                 serde_json::to_string(&text).unwrap(),
                 "{text:?}"
             );
+        }
+    }
+
+    /// Text read as bytes is written as the same text is, and fails where it is not
+    /// UTF-8, wherever the first byte that is not ASCII falls in a word of eight.
+    #[test]
+    fn texts_as_bytes_are_checked_and_escaped_as_strings() {
+        for at in 0..17 {
+            for middle in ["é", "\"", "🦀", "\u{7f}", "\n"] {
+                let s = format!("{}{middle}{}", "x".repeat(at), "y\"z".repeat(5));
+                let (mut from_bytes, mut from_str) = (Vec::new(), Vec::new());
+                text(s.as_bytes(), &mut from_bytes).unwrap();
+                string(&s, &mut from_str);
+                assert_eq!(from_bytes, from_str, "{s:?}");
+            }
+            for bad in [&[0xFF][..], &[0xC3], &[0xE2, 0x82], &[0xED, 0xA0, 0x80]] {
+                let mut bytes = "x".repeat(at).into_bytes();
+                bytes.extend_from_slice(bad);
+                bytes.extend_from_slice(b"plain ascii after");
+                assert!(text(&bytes, &mut Vec::new()).is_err(), "{bytes:?}");
+            }
         }
     }
 

@@ -23,9 +23,13 @@
 //!
 //! A document is parsed once per text ([`Documents`]): the frontend sends the same
 //! few documents with other variables, and parsing one (async-graphql's parser) cost
-//! more than a sixth of the home page's executed request.
+//! more than a sixth of the home page's executed request. A request that passed the
+//! checking schema is not checked again when it comes back with the same text,
+//! operation name and variables ([`Checked`]): the frontend's page requests repeat,
+//! and checking one (async-graphql's validation rules and the guard) cost about a
+//! tenth of an executed page.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use async_graphql::extensions::{Extension, ExtensionContext, ExtensionFactory, NextExecute};
@@ -45,6 +49,7 @@ pub struct Schemas {
     checking: RoostSchema,
     executing: RoostSchema,
     documents: Documents,
+    checked: Checked,
 }
 
 /// Documents kept parsed, by their text: at most [`Documents::MAX_DOCUMENTS`]
@@ -82,6 +87,47 @@ impl Documents {
     }
 }
 
+/// The requests the checking schema let through, by their document's text, operation
+/// name and variables: checking is a function of those alone (the guard's limits and
+/// async-graphql's rules), so a request asked again is not checked again. Kept within
+/// the bounds of [`Documents`], and forgotten all at once the same way; a refused
+/// request is never kept (it is checked again to word its errors).
+#[derive(Default)]
+pub struct Checked {
+    kept: Mutex<(HashSet<String>, usize)>,
+}
+
+impl Checked {
+    const MAX_REQUESTS: usize = 4096;
+    const MAX_BYTES: usize = 4 << 20;
+
+    /// The text that identifies a request's check, or `None` when its variables
+    /// cannot be written (it is then checked every time).
+    fn key(params: &Params) -> Option<String> {
+        let variables = serde_json::to_string(&params.variables).ok()?;
+        let name = params.operation_name.as_deref();
+        serde_json::to_string(&(name, variables, &params.query)).ok()
+    }
+
+    fn passed(&self, key: &str) -> bool {
+        let kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.0.contains(key)
+    }
+
+    fn pass(&self, key: String) {
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        let (keys, bytes) = &mut *kept;
+        if keys.len() >= Self::MAX_REQUESTS || *bytes + key.len() > Self::MAX_BYTES {
+            keys.clear();
+            *bytes = 0;
+        }
+        if key.len() <= Self::MAX_BYTES && !keys.contains(&key) {
+            *bytes += key.len();
+            keys.insert(key);
+        }
+    }
+}
+
 /// What a request asks for, before it becomes an async-graphql request.
 #[derive(Debug, Clone)]
 pub struct Params {
@@ -112,6 +158,7 @@ impl Schemas {
             checking: checking.finish(),
             executing: executing.finish(),
             documents: Documents::default(),
+            checked: Checked::default(),
         }
     }
 
@@ -131,22 +178,33 @@ impl Schemas {
         // A document that does not parse is parsed again by the guard, which words
         // the error.
         let parsed = self.documents.parse(&params.query);
-        let mut checked = Request::new(params.query.clone())
-            .variables(params.variables.clone())
-            .data(Arc::new(OperationName(params.operation_name.clone())));
-        if let Some(doc) = &parsed {
-            checked.set_parsed_query(ExecutableDocument::clone(doc));
-            checked = checked.data(Parsed(Arc::clone(doc)));
-        }
-        if let Some(name) = &params.operation_name {
-            checked = checked.operation_name(name.clone());
-        }
-        // The checking schema executes nothing: an error there is a refusal.
-        let response = self.checking.execute(checked).await;
-        let parsed = match parsed {
-            // The checking request's handle is gone with it.
-            Some(doc) if response.errors.is_empty() => doc,
-            _ => return Outcome::Rejected(response),
+        let key = parsed.as_ref().and_then(|_| Checked::key(&params));
+        let parsed = match (parsed, &key) {
+            (Some(doc), Some(key)) if self.checked.passed(key) => doc,
+            (parsed, _) => {
+                let mut checked = Request::new(params.query.clone())
+                    .variables(params.variables.clone())
+                    .data(Arc::new(OperationName(params.operation_name.clone())));
+                if let Some(doc) = &parsed {
+                    checked.set_parsed_query(ExecutableDocument::clone(doc));
+                    checked = checked.data(Parsed(Arc::clone(doc)));
+                }
+                if let Some(name) = &params.operation_name {
+                    checked = checked.operation_name(name.clone());
+                }
+                // The checking schema executes nothing: an error there is a refusal.
+                let response = self.checking.execute(checked).await;
+                match parsed {
+                    // The checking request's handle is gone with it.
+                    Some(doc) if response.errors.is_empty() => {
+                        if let Some(key) = key {
+                            self.checked.pass(key);
+                        }
+                        doc
+                    }
+                    _ => return Outcome::Rejected(response),
+                }
+            }
         };
         let order = KeyOrder::of_operation(&parsed, params.operation_name.as_deref());
         let mut request = Request::new(params.query).variables(params.variables);
@@ -205,6 +263,36 @@ impl Extension for CheckOnly {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A request is known as checked only with its own text, operation name and
+    /// variables; a full store starts again.
+    #[test]
+    fn checks_are_kept_per_text_operation_and_variables() {
+        let params = |query: &str, name: Option<&str>, limit: i64| Params {
+            query: query.to_string(),
+            variables: Variables::from_json(serde_json::json!({ "limit": limit })),
+            operation_name: name.map(str::to_string),
+        };
+        let checked = Checked::default();
+        let key = |p: &Params| Checked::key(p).unwrap();
+        let first = params("query Q($limit: Int) { a(limit: $limit) }", None, 5);
+        checked.pass(key(&first));
+        assert!(checked.passed(&key(&first)));
+        for other in [
+            params("query Q($limit: Int) { a(limit: $limit) }", None, 50_000),
+            params("query Q($limit: Int) { a(limit: $limit) }", Some("Q"), 5),
+            params("query Q($limit: Int) { b(limit: $limit) }", None, 5),
+        ] {
+            assert!(!checked.passed(&key(&other)), "{other:?}");
+        }
+        for i in 0..Checked::MAX_REQUESTS {
+            checked.pass(key(&params("{ a }", None, i as i64)));
+        }
+        let kept = checked.kept.lock().unwrap();
+        assert!(kept.0.len() <= Checked::MAX_REQUESTS);
+        assert!(!kept.0.contains(&key(&first)));
+        assert_eq!(kept.1, kept.0.iter().map(String::len).sum::<usize>());
+    }
 
     #[test]
     fn a_text_is_parsed_once_and_a_full_store_starts_again() {

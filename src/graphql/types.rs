@@ -9,18 +9,20 @@
 //! their SQL reads: [`super::limits::cost`]).
 
 use async_graphql::{ComplexObject, Context, Json, Result, SimpleObject};
+use bytes::Bytes;
 use serde_json::{Map, Value};
 
 use super::limits::cost;
-use super::loaders::{contributor_totals, many, one};
+use super::loaders::{contributor_totals, many, one, RequestLoader};
 use super::plain::{
     authors_as_cards, organizations_as_cards, releases_as_summaries, repositories_as_summaries,
-    Listed,
+    Direct, Listed, Rows,
 };
 use super::records::contributions::{day, day_text, Dated, ACTIVITIES};
 use super::records::relations as l;
 use super::records::relations::ListKey;
 use super::records::*;
+use super::rows::{ReleasePlan, SnapshotReleaseRows};
 
 /// A `limit` argument: `None` (an empty list) for 0 or less, capped at [`MAX_LIMIT`].
 pub fn clamp_limit(limit: i32) -> Option<i64> {
@@ -678,8 +680,16 @@ resolved! {
 
         /// Published releases new in the snapshot, most recently published first.
         #[graphql(complexity = "list_cost(TYPICAL_LIST, child_complexity)")]
-        async fn new_releases(&self, ctx: &Context<'_>) -> Result<Listed<Release>> {
+        async fn new_releases(&self, ctx: &Context<'_>) -> Result<Rows<Release>> {
             let set = &ctx.item.node.selection_set.node;
+            if ctx.data_opt::<Direct>().is_some() {
+                if let Some(plan) = ReleasePlan::of(set) {
+                    let loader = ctx.data::<RequestLoader>()?;
+                    let key = SnapshotReleaseRows(self.id, plan);
+                    let json = loader.load_one(key).await?;
+                    return Ok(Rows::Written(json.unwrap_or_else(|| Bytes::from_static(b"[]"))));
+                }
+            }
             let releases = if releases_as_summaries(set) {
                 let releases = many(ctx, l::SnapshotReleaseSummaries(self.id)).await?;
                 releases.into_iter().map(|r| r.0).collect()
@@ -690,7 +700,7 @@ resolved! {
                 let releases = many(ctx, l::SnapshotReleases(self.id)).await?;
                 releases.into_iter().map(|r| r.0).collect()
             };
-            Ok(Listed(releases))
+            Ok(Rows::Records(Listed(releases)))
         }
 
         /// Members new in the snapshot, newest first.

@@ -201,6 +201,84 @@ async fn plain_lists_answer_the_bytes_resolved_lists_do() {
     }
 }
 
+/// A snapshot's `newReleases` asking only for what a release summary holds, under the
+/// fields' own names, are written as JSON straight from their rows
+/// (src/graphql/rows.rs): the same bytes as async-graphql's resolution of the same
+/// selection (behind a fragment), in any field order, for subsets, for two lists of
+/// one snapshot with different selections (one load of two plans), and for every
+/// snapshot of a list at once (one statement for all of them).
+#[tokio::test]
+async fn release_rows_answer_the_bytes_records_do() {
+    let app = app();
+    let page = "id name organizationName projectName publishedAt repositoryName tagName \
+                author { avatarUrl id login name }";
+    let selections = [
+        page,
+        "author { name login avatarUrl id } isPreRelease tagName publishedAt projectName \
+         repositoryName organizationName name id",
+        "id",
+        "author { id }",
+        "publishedAt isPreRelease",
+        "projectName author { login }",
+    ];
+    let keys = strings(
+        &app.sql(),
+        "SELECT key FROM snapshots WHERE status = 'completed'",
+        [],
+    );
+    let fragment = |fields: &str| format!("... on Release {{ {fields} }}");
+    let compare = |direct: String, resolved: String| {
+        let app = &app;
+        async move {
+            let direct = app.post(&direct, json!({})).await;
+            let resolved = app.post(&resolved, json!({})).await;
+            assert_eq!(direct.status.as_u16(), 200, "{}", direct.text());
+            assert!(direct.json().get("errors").is_none(), "{}", direct.text());
+            assert_eq!(direct.text(), resolved.text());
+            direct.json()
+        }
+    };
+    let (mut releases, mut authors, mut without) = (0, 0, 0);
+    for fields in selections {
+        for key in &keys {
+            let ask = |fields: &str| {
+                format!(
+                    "{{ snapshot(key: {}) {{ key newReleases {{ {fields} }} }} }}",
+                    json!(key)
+                )
+            };
+            let body = compare(ask(fields), ask(&fragment(fields))).await;
+            let list = body["data"]["snapshot"]["newReleases"].as_array().unwrap();
+            if fields == page {
+                releases += list.len();
+                authors += list.iter().filter(|r| r["author"].is_object()).count();
+                without += list.iter().filter(|r| r["author"].is_null()).count();
+            }
+        }
+        // Every snapshot's releases in one load.
+        let ask = |fields: &str| format!("{{ snapshots {{ key newReleases {{ {fields} }} }} }}");
+        compare(ask(fields), ask(&fragment(fields))).await;
+    }
+    // Two selections of one snapshot's releases: two plans in one load.
+    for key in &keys {
+        let ask = |a: &str, b: &str| {
+            format!(
+                "{{ snapshot(key: {}) {{ a: newReleases {{ {a} }} b: newReleases {{ {b} }} }} }}",
+                json!(key)
+            )
+        };
+        compare(
+            ask("tagName id", "author { login } name"),
+            ask(&fragment("tagName id"), &fragment("author { login } name")),
+        )
+        .await;
+    }
+    // Enough of the sample to mean something: releases with and without an author.
+    assert!(releases >= 5, "{releases} releases");
+    assert!(authors >= 1, "{authors} authors");
+    assert!(without >= 1, "{without} releases without an author");
+}
+
 /// The root lists written without async-graphql's per-field resolution (sponsors,
 /// upcoming events, blog posts, contributors, recent releases with their authors'
 /// cards) answer the bytes the same lists answer through it (a fragment sends a list

@@ -1,0 +1,563 @@
+//! A month's new releases written as JSON straight from their rows.
+//!
+//! A plain list ([`super::plain`]) is written from records: each row is first read
+//! into a [`super::records::Release`] (a `String` allocated and copied per text
+//! column, the author's card another record), then written, then freed. For the
+//! snapshot page's hundreds of releases that reading and freeing cost several times
+//! the writing. Here a selection of releases that asks only for what a
+//! [`super::records::SummaryRelease`] reads, under the fields' own names, becomes a
+//! [`ReleasePlan`]: the fields in the selection's order, packed into one integer so
+//! that it can travel in the dataloader's key ([`SnapshotReleaseRows`]). The loader
+//! reads the same statement as [`SnapshotReleaseSummaries`] and writes each row's
+//! object with the plan, each text escaped from where SQLite holds it, into one
+//! buffer; no record is made. An alias (a key the integer cannot hold), or anything a
+//! plain list refuses, leaves the list to [`super::plain`] as before, and a test
+//! compares the bytes of the two paths (`release_rows_answer_the_bytes_records_do`).
+
+use std::str::Utf8Error;
+
+use async_graphql::parser::types::{Field, Selection, SelectionSet};
+use rusqlite::types::{Type, ValueRef};
+use rusqlite::Row;
+
+use super::plain::{string, text};
+use super::records::relations::{ListKey, SnapshotReleaseSummaries};
+use crate::schema::{lc, Ts};
+
+/// The fields of a release a [`ReleasePlan`] writes, by their GraphQL names, in the
+/// order of their codes (1 to 9).
+const RELEASE_FIELDS: [&str; 9] = [
+    "id",
+    "tagName",
+    "name",
+    "isPreRelease",
+    "organizationName",
+    "repositoryName",
+    "projectName",
+    "publishedAt",
+    "author",
+];
+
+/// The keys of [`RELEASE_FIELDS`] as JSON, with their colons.
+const RELEASE_KEYS: [&[u8]; 9] = [
+    b"\"id\":",
+    b"\"tagName\":",
+    b"\"name\":",
+    b"\"isPreRelease\":",
+    b"\"organizationName\":",
+    b"\"repositoryName\":",
+    b"\"projectName\":",
+    b"\"publishedAt\":",
+    b"\"author\":",
+];
+
+/// The code of `author` in [`RELEASE_FIELDS`].
+const AUTHOR: u64 = 9;
+
+/// The fields of an author's card, by their GraphQL names, in the order of their
+/// codes (1 to 4).
+const CARD_FIELDS: [&str; 4] = ["id", "login", "name", "avatarUrl"];
+
+/// The keys of [`CARD_FIELDS`] as JSON, with their colons.
+const CARD_KEYS: [&[u8]; 4] = [b"\"id\":", b"\"login\":", b"\"name\":", b"\"avatarUrl\":"];
+
+/// Bits of a release field's code, and where the author's fields start.
+const FIELD_BITS: u32 = 4;
+const CARD_SHIFT: u32 = FIELD_BITS * RELEASE_FIELDS.len() as u32;
+/// Bits of a card field's code.
+const CARD_BITS: u32 = 3;
+
+/// The columns of [`super::records::SummaryRelease::COLUMNS`], from the first item
+/// column of a row: a row is read here by these positions.
+mod col {
+    pub const TAG_NAME: usize = 0;
+    pub const NAME: usize = 1;
+    pub const IS_PRE_RELEASE: usize = 2;
+    pub const ORGANIZATION: usize = 4;
+    pub const REPOSITORY: usize = 5;
+    pub const PROJECT_NAME: usize = 6;
+    pub const PUBLISHED_AT: usize = 7;
+    pub const HAS_AUTHOR: usize = 8;
+    pub const AUTHOR_LOGIN: usize = 10;
+    pub const AUTHOR_NAME: usize = 11;
+    pub const AUTHOR_AVATAR: usize = 12;
+}
+
+/// How to write a release of a selection: the codes of its fields in the selection's
+/// order, four bits each from the lowest (0 ends the list), then from bit
+/// [`CARD_SHIFT`] the codes of the author's fields, three bits each. Each field
+/// appears once, so the list fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ReleasePlan(u64);
+
+impl ReleasePlan {
+    /// The plan of `set`, or `None` when it asks for anything but the fields of
+    /// [`RELEASE_FIELDS`] and an author's [`CARD_FIELDS`], each once, unaliased,
+    /// without arguments or directives.
+    pub fn of(set: &SelectionSet) -> Option<ReleasePlan> {
+        let mut code = 0;
+        let mut at = 0;
+        for field in fields(set, RELEASE_FIELDS.len())? {
+            let index = RELEASE_FIELDS
+                .iter()
+                .position(|f| *f == field.name.node.as_str())?;
+            let field_code = index as u64 + 1;
+            if field_code == AUTHOR {
+                let mut card = 0;
+                let mut card_at = 0;
+                for field in fields(&field.selection_set.node, CARD_FIELDS.len())? {
+                    let index = CARD_FIELDS
+                        .iter()
+                        .position(|f| *f == field.name.node.as_str())?;
+                    card |= (index as u64 + 1) << card_at;
+                    card_at += CARD_BITS;
+                }
+                code |= card << CARD_SHIFT;
+            }
+            code |= field_code << at;
+            at += FIELD_BITS;
+        }
+        Some(ReleasePlan(code))
+    }
+
+    /// The release fields' codes in order.
+    fn steps(self) -> impl Iterator<Item = u64> {
+        codes(self.0 & ((1 << CARD_SHIFT) - 1), FIELD_BITS)
+    }
+
+    /// The author's fields' codes in order.
+    fn card_steps(self) -> impl Iterator<Item = u64> {
+        codes(self.0 >> CARD_SHIFT, CARD_BITS)
+    }
+
+    /// Writes the release of `row` (its item columns from `at`) as a JSON object of
+    /// the plan's fields, as async-graphql writes a [`super::records::Release`] read
+    /// from it. `raw` is a buffer for node ids' natural keys.
+    pub fn write(
+        self,
+        row: &Row<'_>,
+        at: usize,
+        raw: &mut Vec<u8>,
+        out: &mut Vec<u8>,
+    ) -> rusqlite::Result<()> {
+        let release = ReleaseRow::read(row, at)?;
+        let check = |written: Result<(), Utf8Error>, column: usize| {
+            written.map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(at + column, Type::Text, Box::new(e))
+            })
+        };
+        out.push(b'{');
+        for (i, step) in self.steps().enumerate() {
+            key(i, RELEASE_KEYS[step as usize - 1], out);
+            match step {
+                1 => {
+                    raw.clear();
+                    raw.extend_from_slice(b"Release:");
+                    check(push_lc(raw, release.organization), col::ORGANIZATION)?;
+                    raw.push(b'/');
+                    check(push_lc(raw, release.repository), col::REPOSITORY)?;
+                    raw.push(b'@');
+                    check(push_text(raw, release.tag_name), col::TAG_NAME)?;
+                    node_id(raw, out);
+                }
+                2 => check(text(release.tag_name, out), col::TAG_NAME)?,
+                3 => check(text(release.name, out), col::NAME)?,
+                4 => out.extend_from_slice(if release.is_pre_release {
+                    b"true"
+                } else {
+                    b"false"
+                }),
+                5 => check(text(release.organization, out), col::ORGANIZATION)?,
+                6 => check(text(release.repository, out), col::REPOSITORY)?,
+                7 => match release.project_name {
+                    Some(name) => check(text(name, out), col::PROJECT_NAME)?,
+                    None => out.extend_from_slice(b"null"),
+                },
+                8 => match release.published_at {
+                    Some(t) => timestamp(t, out),
+                    None => out.extend_from_slice(b"null"),
+                },
+                _ => match &release.author {
+                    Some(author) => {
+                        out.push(b'{');
+                        for (i, step) in self.card_steps().enumerate() {
+                            key(i, CARD_KEYS[step as usize - 1], out);
+                            match step {
+                                1 => {
+                                    raw.clear();
+                                    raw.extend_from_slice(b"User:");
+                                    check(push_lc(raw, author.login), col::AUTHOR_LOGIN)?;
+                                    node_id(raw, out);
+                                }
+                                2 => check(text(author.login, out), col::AUTHOR_LOGIN)?,
+                                3 => check(text(author.name, out), col::AUTHOR_NAME)?,
+                                _ => check(text(author.avatar_url, out), col::AUTHOR_AVATAR)?,
+                            }
+                        }
+                        out.push(b'}');
+                    }
+                    None => out.extend_from_slice(b"null"),
+                },
+            }
+        }
+        out.push(b'}');
+        Ok(())
+    }
+}
+
+/// The columns of a release's row, each read once, its text borrowed from the row
+/// (checked to be UTF-8 where it is written), with the types (and the errors for any
+/// other type) of the record's fields.
+struct ReleaseRow<'r> {
+    tag_name: &'r [u8],
+    name: &'r [u8],
+    is_pre_release: bool,
+    organization: &'r [u8],
+    repository: &'r [u8],
+    project_name: Option<&'r [u8]>,
+    published_at: Option<i64>,
+    author: Option<CardRow<'r>>,
+}
+
+/// An author's card in a release's row.
+struct CardRow<'r> {
+    login: &'r [u8],
+    name: &'r [u8],
+    avatar_url: &'r [u8],
+}
+
+impl<'r> ReleaseRow<'r> {
+    fn read(row: &'r Row<'_>, at: usize) -> rusqlite::Result<ReleaseRow<'r>> {
+        let author = if integer(row, at + col::HAS_AUTHOR)? != 0 {
+            Some(CardRow {
+                login: bytes(row, at + col::AUTHOR_LOGIN)?,
+                name: bytes(row, at + col::AUTHOR_NAME)?,
+                avatar_url: bytes(row, at + col::AUTHOR_AVATAR)?,
+            })
+        } else {
+            None
+        };
+        Ok(ReleaseRow {
+            tag_name: bytes(row, at + col::TAG_NAME)?,
+            name: bytes(row, at + col::NAME)?,
+            is_pre_release: integer(row, at + col::IS_PRE_RELEASE)? != 0,
+            organization: bytes(row, at + col::ORGANIZATION)?,
+            repository: bytes(row, at + col::REPOSITORY)?,
+            project_name: optional_bytes(row, at + col::PROJECT_NAME)?,
+            published_at: optional_integer(row, at + col::PUBLISHED_AT)?,
+            author,
+        })
+    }
+}
+
+/// The fields of `set`, at most `most` of them, each once and plain: unaliased (its
+/// key is its name), without arguments or directives; `None` for anything else.
+fn fields(set: &SelectionSet, most: usize) -> Option<Vec<&Field>> {
+    if set.items.is_empty() || set.items.len() > most {
+        return None;
+    }
+    let mut out: Vec<&Field> = Vec::with_capacity(set.items.len());
+    for selection in &set.items {
+        let Selection::Field(field) = &selection.node else {
+            return None;
+        };
+        let field = &field.node;
+        if field.alias.is_some()
+            || !field.arguments.is_empty()
+            || !field.directives.is_empty()
+            || out.iter().any(|f| f.name.node == field.name.node)
+        {
+            return None;
+        }
+        out.push(field);
+    }
+    Some(out)
+}
+
+/// The codes packed in `bits`-bit fields of `packed`, up to the first 0.
+fn codes(mut packed: u64, bits: u32) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        let code = packed & ((1 << bits) - 1);
+        packed >>= bits;
+        (code != 0).then_some(code)
+    })
+}
+
+/// An object's key: the comma before every key but the first, then the key.
+fn key(i: usize, key: &[u8], out: &mut Vec<u8>) {
+    if i > 0 {
+        out.push(b',');
+    }
+    out.extend_from_slice(key);
+}
+
+/// The node id of the natural key `raw` (`Type:key`), as a JSON string: base64 with
+/// the standard alphabet and padding ([`crate::schema::node_id`]), which needs no
+/// escaping.
+fn node_id(raw: &[u8], out: &mut Vec<u8>) {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let sextet = |n: u32, shift: u32| ALPHABET[((n >> shift) & 63) as usize];
+    out.reserve(raw.len().div_ceil(3) * 4 + 2);
+    out.push(b'"');
+    let mut chunks = raw.chunks_exact(3);
+    for chunk in &mut chunks {
+        let n = u32::from(chunk[0]) << 16 | u32::from(chunk[1]) << 8 | u32::from(chunk[2]);
+        out.extend_from_slice(&[sextet(n, 18), sextet(n, 12), sextet(n, 6), sextet(n, 0)]);
+    }
+    match *chunks.remainder() {
+        [a] => {
+            let n = u32::from(a) << 16;
+            out.extend_from_slice(&[sextet(n, 18), sextet(n, 12), b'=', b'=']);
+        }
+        [a, b] => {
+            let n = u32::from(a) << 16 | u32::from(b) << 8;
+            out.extend_from_slice(&[sextet(n, 18), sextet(n, 12), sextet(n, 6), b'=']);
+        }
+        _ => {}
+    }
+    out.push(b'"');
+}
+
+/// Appends [`lc`]`(text)`, as the node ids of [`crate::schema`] lower-case a key, or
+/// fails when `text` is not UTF-8.
+fn push_lc(out: &mut Vec<u8>, text: &[u8]) -> Result<(), Utf8Error> {
+    if text.is_ascii() {
+        let start = out.len();
+        out.extend_from_slice(text);
+        out[start..].make_ascii_lowercase();
+    } else {
+        out.extend_from_slice(lc(std::str::from_utf8(text)?).as_bytes());
+    }
+    Ok(())
+}
+
+/// Appends `text`, or fails when it is not UTF-8.
+fn push_text(out: &mut Vec<u8>, text: &[u8]) -> Result<(), Utf8Error> {
+    if !text.is_ascii() {
+        std::str::from_utf8(text)?;
+    }
+    out.extend_from_slice(text);
+    Ok(())
+}
+
+/// `t` (microseconds since 1970) as [`Ts::format`] writes it, as a JSON string:
+/// `YYYY-MM-DDTHH:MM:SSZ`, with six fraction digits when the fraction is not zero.
+/// The calendar date is computed here for the years 1970 to 9999 (days to civil
+/// date, Howard Hinnant's algorithm); other times go through [`Ts::format`].
+fn timestamp(t: i64, out: &mut Vec<u8>) {
+    /// 10000-01-01T00:00:00Z in microseconds.
+    const END: i64 = 253_402_300_800_000_000;
+    if !(0..END).contains(&t) {
+        string(&Ts(t).format(), out);
+        return;
+    }
+    let (seconds, micros) = (t / 1_000_000, t % 1_000_000);
+    let (days, second) = (seconds / 86_400, seconds % 86_400);
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let mut text = *b"\"0000-00-00T00:00:00.000000Z\"";
+    let mut put = |at: usize, width: usize, mut n: i64| {
+        for i in (at..at + width).rev() {
+            text[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+    };
+    put(1, 4, year);
+    put(6, 2, month);
+    put(9, 2, day);
+    put(12, 2, second / 3_600);
+    put(15, 2, second / 60 % 60);
+    put(18, 2, second % 60);
+    if micros == 0 {
+        out.extend_from_slice(&text[..20]);
+        out.extend_from_slice(b"Z\"");
+    } else {
+        put(21, 6, micros);
+        out.extend_from_slice(&text);
+    }
+}
+
+/// Column `i` as the bytes of its text (an error for any other type, as reading a
+/// `String` is).
+fn bytes<'r>(row: &'r Row<'_>, i: usize) -> rusqlite::Result<&'r [u8]> {
+    match row.get_ref(i)? {
+        ValueRef::Text(text) => Ok(text),
+        value => Err(mismatch(i, value)),
+    }
+}
+
+/// Column `i` as the bytes of its text, or `None` when it is null.
+fn optional_bytes<'r>(row: &'r Row<'_>, i: usize) -> rusqlite::Result<Option<&'r [u8]>> {
+    match row.get_ref(i)? {
+        ValueRef::Null => Ok(None),
+        ValueRef::Text(text) => Ok(Some(text)),
+        value => Err(mismatch(i, value)),
+    }
+}
+
+/// Column `i` as an integer (an error for any other type, as reading an `i64` is).
+fn integer(row: &Row<'_>, i: usize) -> rusqlite::Result<i64> {
+    let value = row.get_ref(i)?;
+    value.as_i64().map_err(|_| mismatch(i, value))
+}
+
+/// Column `i` as an integer, or `None` when it is null.
+fn optional_integer(row: &Row<'_>, i: usize) -> rusqlite::Result<Option<i64>> {
+    match row.get_ref(i)? {
+        ValueRef::Null => Ok(None),
+        value => value.as_i64().map(Some).map_err(|_| mismatch(i, value)),
+    }
+}
+
+/// The error of reading column `i`, holding `value`, as a type it is not.
+fn mismatch(i: usize, value: ValueRef<'_>) -> rusqlite::Error {
+    rusqlite::Error::InvalidColumnType(i, String::new(), value.data_type())
+}
+
+/// A snapshot's new releases written with a plan: the loader reads them with the
+/// statements of [`SnapshotReleaseSummaries`] (whole, or numbered for a snapshot with
+/// more than its limit) and answers each key with the JSON array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SnapshotReleaseRows(pub i64, pub ReleasePlan);
+
+impl SnapshotReleaseRows {
+    /// The relation whose statements and limit read the rows.
+    pub fn relation(self) -> SnapshotReleaseSummaries {
+        SnapshotReleaseSummaries(self.0)
+    }
+
+    pub fn limit(self) -> i64 {
+        self.relation().limit()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use async_graphql::parser::parse_query;
+    use async_graphql::parser::types::{DocumentOperations, Selection};
+
+    /// The selection set of `newReleases` in `{ newReleases { ... } }`.
+    fn plan(fields: &str) -> Option<ReleasePlan> {
+        let doc = parse_query(format!("{{ newReleases {{ {fields} }} }}")).unwrap();
+        let DocumentOperations::Single(op) = &doc.operations else {
+            unreachable!()
+        };
+        let Selection::Field(field) = &op.node.selection_set.node.items[0].node else {
+            unreachable!()
+        };
+        ReleasePlan::of(&field.node.selection_set.node)
+    }
+
+    #[test]
+    fn plans_keep_the_selection_order_and_refuse_the_rest() {
+        let page = plan(
+            "id name organizationName projectName publishedAt repositoryName tagName \
+             isPreRelease author { avatarUrl id login name }",
+        )
+        .unwrap();
+        assert_eq!(
+            page.steps().collect::<Vec<_>>(),
+            [1, 3, 5, 7, 8, 6, 2, 4, 9]
+        );
+        assert_eq!(page.card_steps().collect::<Vec<_>>(), [4, 1, 2, 3]);
+        let short = plan("publishedAt").unwrap();
+        assert_eq!(short.steps().collect::<Vec<_>>(), [8]);
+        assert_eq!(short.card_steps().count(), 0);
+        for refused in [
+            "tag: tagName",
+            "tagName author { handle: login }",
+            "tagName tagName",
+            "author { login login }",
+            "description",
+            "createdAt",
+            "url",
+            "__typename",
+            "author { bio }",
+            "name @include(if: true)",
+            "... on Release { name }",
+            "author { ... on User { login } }",
+        ] {
+            assert_eq!(plan(refused), None, "{refused}");
+        }
+    }
+
+    /// The ids written here are the ids [`crate::schema`] makes, ASCII or not, of
+    /// every length modulo three.
+    #[test]
+    fn node_ids_are_the_schema_ids() {
+        for (org, repo, tag) in [
+            ("Org", "Repo", "V1.0"),
+            ("Org", "Repo", "V1.01"),
+            ("Org", "Repo", "V1.012"),
+            ("ÉOrg", "Repo-É", "ü/1"),
+        ] {
+            let mut raw = b"Release:".to_vec();
+            push_lc(&mut raw, org.as_bytes()).unwrap();
+            raw.push(b'/');
+            push_lc(&mut raw, repo.as_bytes()).unwrap();
+            raw.push(b'@');
+            push_text(&mut raw, tag.as_bytes()).unwrap();
+            let mut out = Vec::new();
+            node_id(&raw, &mut out);
+            let id = crate::schema::repo_node_id("Release", org, repo, &["@", tag]);
+            assert_eq!(String::from_utf8(out).unwrap(), format!("\"{}\"", id.0));
+        }
+        assert!(push_lc(&mut Vec::new(), &[b'A', 0xFF]).is_err());
+    }
+
+    #[test]
+    fn keys_are_the_fields_as_json() {
+        for (key, field) in RELEASE_KEYS.iter().zip(RELEASE_FIELDS) {
+            assert_eq!(*key, format!("\"{field}\":").as_bytes());
+        }
+        for (key, field) in CARD_KEYS.iter().zip(CARD_FIELDS) {
+            assert_eq!(*key, format!("\"{field}\":").as_bytes());
+        }
+    }
+
+    /// Timestamps as [`Ts::format`] writes them: either side of every field's
+    /// rollover, leap days, with and without a fraction, and outside 1970 to 9999.
+    #[test]
+    fn timestamps_are_written_as_ts_formats_them() {
+        let mut times = vec![
+            0,
+            1,
+            999_999,
+            1_000_000,
+            951_782_400_000_000,
+            951_868_799_999_999,
+            4_107_542_400_000_000,
+            253_402_300_799_999_999,
+            253_402_300_800_000_000,
+            -1,
+            -86_400_000_000,
+            i64::MAX,
+            i64::MIN,
+        ];
+        let mut t: i64 = 12_345;
+        for _ in 0..20_000 {
+            t = t
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            times.push((t >> 8).rem_euclid(253_402_300_800_000_000));
+            times.push((t >> 8).rem_euclid(253_402_300_800) * 1_000_000);
+        }
+        for t in times {
+            let mut out = Vec::new();
+            timestamp(t, &mut out);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                serde_json::to_string(&Ts(t).format()).unwrap(),
+                "{t}"
+            );
+        }
+    }
+}
