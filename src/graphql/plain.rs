@@ -42,6 +42,23 @@ pub trait Plain: OutputType {
     fn write(&self, field: usize, plan: Option<&Plan>, out: &mut Vec<u8>) -> Option<()>;
 }
 
+/// The GraphQL type of a wrapper of a list of `T`: the list's own (`[T!]!`).
+macro_rules! as_list_of_t {
+    () => {
+        fn type_name() -> Cow<'static, str> {
+            Vec::<T>::type_name()
+        }
+
+        fn qualified_type_name() -> String {
+            Vec::<T>::qualified_type_name()
+        }
+
+        fn create_type_info(registry: &mut Registry) -> String {
+            Vec::<T>::create_type_info(registry)
+        }
+    };
+}
+
 /// The value of a list field of `T`: written directly when its selection allows it.
 pub struct Listed<T>(pub Vec<T>);
 
@@ -52,17 +69,7 @@ pub struct Listed<T>(pub Vec<T>);
 pub struct Direct;
 
 impl<T: Plain> OutputType for Listed<T> {
-    fn type_name() -> Cow<'static, str> {
-        Vec::<T>::type_name()
-    }
-
-    fn qualified_type_name() -> String {
-        Vec::<T>::qualified_type_name()
-    }
-
-    fn create_type_info(registry: &mut Registry) -> String {
-        Vec::<T>::create_type_info(registry)
-    }
+    as_list_of_t!();
 
     async fn resolve(
         &self,
@@ -87,17 +94,7 @@ pub enum Rows<T> {
 }
 
 impl<T: Plain> OutputType for Rows<T> {
-    fn type_name() -> Cow<'static, str> {
-        Vec::<T>::type_name()
-    }
-
-    fn qualified_type_name() -> String {
-        Vec::<T>::qualified_type_name()
-    }
-
-    fn create_type_info(registry: &mut Registry) -> String {
-        Vec::<T>::create_type_info(registry)
-    }
+    as_list_of_t!();
 
     async fn resolve(
         &self,
