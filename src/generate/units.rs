@@ -86,7 +86,7 @@ fn decode(bytes: &[u8], key: Key) -> Option<Record> {
         let len = r.u32()? as usize;
         let path = std::str::from_utf8(r.take(len)?).ok()?.to_string();
         let size = r.u64()?;
-        let sha256 = hex::encode(r.take(32)?);
+        let sha256 = hex_of(r.take(32)?);
         record.entries.push(ManifestEntry { path, size, sha256 });
     }
     r.0.is_empty().then_some(record)
@@ -131,13 +131,44 @@ fn encode(record: &Record, key: Key) -> anyhow::Result<Vec<u8>> {
         out.extend_from_slice(&u32::try_from(e.path.len())?.to_le_bytes());
         out.extend_from_slice(e.path.as_bytes());
         out.extend_from_slice(&e.size.to_le_bytes());
-        let mut sha = [0u8; 32];
-        hex::decode_to_slice(&e.sha256, &mut sha)?;
+        let sha = bytes_of_hex(&e.sha256)
+            .ok_or_else(|| anyhow::anyhow!("{}: a SHA-256 that is not hex", e.path))?;
         out.extend_from_slice(&sha);
     }
     let sum = Sha256::digest(&out);
     out.extend_from_slice(&sum);
     Ok(out)
+}
+
+/// Lowercase hex of `bytes`: what `hex::encode` gives, without its per-character
+/// iterator (a record holds a hash per file of its unit).
+fn hex_of(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = Vec::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(DIGITS[usize::from(b >> 4)]);
+        out.push(DIGITS[usize::from(b & 15)]);
+    }
+    String::from_utf8(out).unwrap_or_else(|_| hex::encode(bytes))
+}
+
+/// The 32 bytes of a SHA-256 written in hex (either case); `None` for anything else.
+fn bytes_of_hex(text: &str) -> Option<[u8; 32]> {
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    };
+    let text = text.as_bytes();
+    if text.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (byte, pair) in out.iter_mut().zip(text.chunks_exact(2)) {
+        *byte = digit(pair[0])? << 4 | digit(pair[1])?;
+    }
+    Some(out)
 }
 
 /// Writes the record of the unit `key` into `dir` (created when missing): written
@@ -333,6 +364,21 @@ mod tests {
         let mut flipped = bytes.clone();
         flipped[MAGIC.len() + 20] ^= 1;
         assert_eq!(decode(&flipped, 42), None, "a flipped bit");
+    }
+
+    #[test]
+    fn hashes_are_written_and_read_as_the_hex_crate_does() {
+        for seed in [&b""[..], b"a", b"roost"] {
+            let sha = Sha256::digest(seed);
+            assert_eq!(hex_of(&sha), hex::encode(sha));
+            assert_eq!(bytes_of_hex(&hex::encode(sha)), Some(sha.into()));
+            assert_eq!(
+                bytes_of_hex(&hex::encode(sha).to_uppercase()),
+                Some(sha.into())
+            );
+        }
+        assert_eq!(bytes_of_hex("ab"), None, "too short");
+        assert_eq!(bytes_of_hex(&"g".repeat(64)), None, "not hex");
     }
 
     #[test]
