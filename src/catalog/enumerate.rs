@@ -36,9 +36,14 @@ pub struct ScopeRows {
 }
 
 /// Every record of a list scope in one ordering (`upcoming` applies
-/// `is_upcoming=true`), with the values of the `links` SQL expressions over its row.
+/// `is_upcoming=true`), with the values of the `links` SQL expressions over its row;
+/// with `among`, only the records with those ids (in the same order, the values
+/// numbered among them).
 // Long because the one statement and the numbering of each row's filter values as it
-// is read share the row loop (numbering afterwards would read the rows twice).
+// is read share the row loop (numbering afterwards would read the rows twice). Its
+// arguments are the scope's coordinates, the links asked for and the ids it is
+// narrowed to.
+#[allow(clippy::too_many_arguments)]
 pub fn scope_rows(
     conn: &Connection,
     spec: &ListSpec,
@@ -47,6 +52,7 @@ pub fn scope_rows(
     ordering: Option<OrderChoice>,
     today: &str,
     links: &[&str],
+    among: Option<&[i64]>,
 ) -> rusqlite::Result<ScopeRows> {
     let params: Vec<usize> = spec
         .params
@@ -65,7 +71,11 @@ pub fn scope_rows(
             query.filters.push((i, FilterValue::Bool(true)));
         }
     }
-    let (cond, args) = where_clause(spec, snapshot, &query, today);
+    let (mut cond, args) = where_clause(spec, snapshot, &query, today);
+    if let Some(ids) = among {
+        let ids: Vec<String> = ids.iter().map(i64::to_string).collect();
+        let _ = write!(cond, " AND t.id IN ({})", ids.join(", "));
+    }
     let mut columns = "t.id".to_string();
     for link in links {
         let _ = write!(columns, ", {link}");
@@ -139,12 +149,29 @@ pub fn detail_rows(
     spec: &DetailSpec,
     links: &[&str],
 ) -> rusqlite::Result<Vec<DetailRow>> {
+    detail_rows_among(conn, spec, links, None)
+}
+
+/// [`detail_rows`]; with `among`, only the records with those ids.
+pub fn detail_rows_among(
+    conn: &Connection,
+    spec: &DetailSpec,
+    links: &[&str],
+    among: Option<&[i64]>,
+) -> rusqlite::Result<Vec<DetailRow>> {
     let mut columns = "t.id".to_string();
     for link in links {
         let _ = write!(columns, ", {link}");
     }
+    let cond = match among {
+        Some(ids) => {
+            let ids: Vec<String> = ids.iter().map(i64::to_string).collect();
+            format!("WHERE t.id IN ({})", ids.join(", "))
+        }
+        None => String::new(),
+    };
     let sql = format!(
-        "SELECT {columns}, {} FROM {} ORDER BY t.id",
+        "SELECT {columns}, {} FROM {} {cond} ORDER BY t.id",
         spec.id_exprs.join(", "),
         spec.from,
     );

@@ -26,7 +26,7 @@ pub use answer::{
     detail, list_page, list_page_of, render_page, root, snapshot_id, snapshot_keys, total_pages,
     AnswerError,
 };
-pub use enumerate::{bodies, detail_rows, scope_rows, DetailRow, ScopeRows};
+pub use enumerate::{bodies, detail_rows, detail_rows_among, scope_rows, DetailRow, ScopeRows};
 pub use query::{
     canonical_ids, encode, order_sql, ordering_values, parse_query, FieldError, FilterValue,
     ListQuery, OrderChoice, COMPONENT,

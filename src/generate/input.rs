@@ -227,6 +227,10 @@ fn dataset_content(
     }
     conn.execute_batch("COMMIT")?;
     drop(conn);
+    let mut since = reuse.recorded_tables().map(|tables| super::keys::Since {
+        tables,
+        rows: Default::default(),
+    });
     let by_row = super::keys::row_tables();
     let logged: std::collections::HashSet<&str> = log
         .as_ref()
@@ -239,6 +243,16 @@ fn dataset_content(
             (name.as_str(), rows, reuse.take(name, rows))
         })
         .collect();
+    if let Some(since) = &mut since {
+        for (name, _, kept) in &kept {
+            let changed = match kept {
+                cache::Kept::Whole(_, Some(_)) => Vec::new(),
+                cache::Kept::Rows(_, changed) => changed.clone(),
+                _ => continue,
+            };
+            since.rows.insert(name.to_string(), changed);
+        }
+    }
     let hashes = kept
         .into_par_iter()
         .map(|(name, rows, kept)| match kept {
@@ -247,7 +261,10 @@ fn dataset_content(
             cache::Kept::Nothing => table_hash(db, name, rows),
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let mut digests = super::keys::Digests::default();
+    let mut digests = super::keys::Digests {
+        since,
+        ..Default::default()
+    };
     let mut record = Vec::new();
     for ((name, _), (hash, rows)) in tables.iter().zip(hashes) {
         hasher.update((name.len() as u64).to_le_bytes());

@@ -186,13 +186,23 @@ pub(crate) fn unit_key(
     identity: &str,
     tables: &BTreeSet<&str>,
 ) -> Option<Key> {
+    unit_key_of(&digests.tables, salt, identity, tables)
+}
+
+/// [`unit_key`] with the table digests `tables_now`.
+pub(crate) fn unit_key_of(
+    tables_now: &HashMap<String, [u8; 32]>,
+    salt: &[u8],
+    identity: &str,
+    tables: &BTreeSet<&str>,
+) -> Option<Key> {
     let mut h = Sha256::new();
     field(&mut h, b"unit");
     field(&mut h, salt);
     field(&mut h, identity.as_bytes());
     for t in tables {
         field(&mut h, t.as_bytes());
-        field(&mut h, digests.tables.get(*t)?);
+        field(&mut h, tables_now.get(*t)?);
     }
     Some(key_of(h))
 }
@@ -233,6 +243,19 @@ pub(crate) fn row_key(bytes: &[u8]) -> Key {
 pub(crate) struct Digests {
     pub tables: HashMap<String, [u8; 32]>,
     pub rows: HashMap<String, Rows>,
+    /// The digests the previous run recorded and what changed since, when this run
+    /// made its digests from them.
+    pub since: Option<Since>,
+}
+
+/// The dataset as the previous run recorded it ([`super::input`]): every logged
+/// table's digest then, and for the tables read row by row whose changes the log
+/// named row by row, the `rowid`s it named since (ascending; a table absent here
+/// changed in ways the log does not say row by row, or was read whole).
+#[derive(Debug, Default)]
+pub(crate) struct Since {
+    pub tables: HashMap<String, [u8; 32]>,
+    pub rows: HashMap<String, Vec<i64>>,
 }
 
 /// The digests of one table's rows, in `rowid` order. A table's rowids are mostly
@@ -704,6 +727,7 @@ mod tests {
         let digests = Digests {
             tables: HashMap::new(),
             rows: HashMap::from([("sponsors".to_string(), Rows::default())]),
+            since: None,
         };
         let resource = Resource::new(&digests, b"salt", "get_sponsor", "sponsors t", "").unwrap();
         let read = |tables: &[&str]| tables.iter().map(|t| t.to_string()).collect();

@@ -77,49 +77,253 @@ struct Page<'g> {
     key: Option<Key>,
 }
 
+/// A list unit's identity and key.
+struct ListUnit<'a> {
+    spec: &'static ListSpec,
+    snapshot: &'a Option<(i64, String)>,
+    upcoming: bool,
+    ordering: Option<OrderChoice>,
+    today: &'a str,
+    /// How the unit's key spells it ([`keys::unit_key`]).
+    identity: &'a str,
+    key: Option<Key>,
+}
+
 /// Every page of every filter combination of one list in one scope and ordering.
 /// Pages whose key the live generation had are linked from it; the records of the
-/// others are rendered once each and the pages written.
-// Long because the unit runs in three steps over shared state (the scope's rows and
-// keys, the pages): link what is unchanged, render the records the rest needs, write
-// the rest; each is commented where it starts.
-#[allow(clippy::too_many_arguments)]
+/// others are rendered once each and the pages written. When only rows of the list's
+/// own table changed since the previous run, and none of them in what the scope reads
+/// (its order, filters, condition and links: [`kept_scope`]), the scope the previous
+/// run recorded is partitioned instead of read, and its pages that hold no changed
+/// row are placed from its record.
 fn render_list_unit(
     w: &Writer,
     conn: &mut rusqlite::Connection,
-    spec: &'static ListSpec,
-    snapshot: &Option<(i64, String)>,
-    upcoming: bool,
-    ordering: Option<OrderChoice>,
-    today: &str,
+    unit: &ListUnit,
     keying: Option<&Keying>,
     unit_tables: Option<&BTreeSet<&str>>,
 ) -> anyhow::Result<Placed> {
-    let scope = list_scope(upcoming, today);
+    let spec = unit.spec;
+    let scope = list_scope(unit.upcoming, unit.today);
     let resource = keying
         .and_then(|k| keys::Resource::new(k.digests, k.salt, spec.operation_id, spec.from, &scope));
     let links = resource.as_ref().map(|r| r.link_sql()).unwrap_or_default();
+    let records = keying.map(|k| k.records);
+    if let (Some(k), Some(tables), Some(_)) = (keying, unit_tables, &resource) {
+        if let Some(kept) = kept_scope(conn, unit, k, tables, &links)? {
+            let previous = kept.previous;
+            let placed = list_pages(
+                w,
+                conn,
+                unit,
+                keying,
+                resource.as_ref(),
+                &kept.rows,
+                Some((kept.record, &kept.changed)),
+            )?;
+            if let Some(placed) = placed {
+                if let (Some(dir), Some(key)) = (records, unit.key) {
+                    units::link_scope(dir, previous, key);
+                }
+                return Ok(placed);
+            }
+        }
+    }
     let rows = read_scope(conn, unit_tables, spec.operation_id, |conn| {
         catalog::scope_rows(
             conn,
             spec,
-            snapshot.as_ref().map(|s| s.0),
-            upcoming,
-            ordering,
-            today,
+            unit.snapshot.as_ref().map(|s| s.0),
+            unit.upcoming,
+            unit.ordering,
+            unit.today,
             &links,
+            None,
         )
     })?;
-    let records: Vec<Key> = match &resource {
-        Some(r) => rows
-            .ids
-            .iter()
-            .enumerate()
-            .map(|(i, id)| r.record(*id, &rows.links[i * links.len()..(i + 1) * links.len()]))
-            .collect(),
-        None => Vec::new(),
+    let placed = list_pages(w, conn, unit, keying, resource.as_ref(), &rows, None)?
+        .ok_or_else(|| anyhow!("{}: pages without a previous record", spec.operation_id))?;
+    if let (Some(dir), Some(key), Some(_)) = (records, unit.key, &resource) {
+        if own_table_is_plain(spec.from) {
+            // Best effort: without it the next run reads the scope.
+            let _ = units::write_scope(dir, key, &rows);
+        }
+    }
+    Ok(placed)
+}
+
+/// Whether a list's records come from its own table itself (not an exposure view):
+/// the rows the change log names are then the rows the scope reads.
+fn own_table_is_plain(from: &str) -> bool {
+    from.split_whitespace().next() == Some(keys::own_table(from))
+}
+
+/// What a list unit keeps from the previous run: the scope it recorded, its record,
+/// which of its rows changed, and its key.
+struct KeptScope {
+    rows: catalog::ScopeRows,
+    record: units::Record,
+    changed: Vec<bool>,
+    previous: Key,
+}
+
+/// The scope of this list unit as the previous run recorded it, when it is the scope
+/// now: every table the unit reads but its own has the digest the previous run
+/// recorded, the live generation has the unit as the previous run's digests key it
+/// (so its record and scope are of the rows then), the change log names row by row
+/// what changed in its own table since, and those rows, read again through the
+/// scope's own statement with their neighbours in the recorded order, come back in
+/// that order with the same links and filter values (a row whose order moved would
+/// leave its neighbours; one that entered or left the scope would be one too many or
+/// too few). `None` when any of it does not hold: the scope is read.
+fn kept_scope(
+    conn: &mut rusqlite::Connection,
+    unit: &ListUnit,
+    k: &Keying,
+    tables: &BTreeSet<&str>,
+    links: &[&str],
+) -> anyhow::Result<Option<KeptScope>> {
+    let spec = unit.spec;
+    let Some((previous, changed_ids)) = previous_unit(conn, spec.from, unit.identity, k, tables)
+    else {
+        return Ok(None);
     };
-    let dir: Vec<String> = match snapshot {
+    let Some(rows) = units::read_scope(k.records, previous) else {
+        return Ok(None);
+    };
+    let n = rows.ids.len();
+    // Past a quarter of the scope, reading it costs less than looking rows up.
+    if changed_ids.len() > n / 4 || rows.links.len() != n * links.len() {
+        return Ok(None);
+    }
+    let Some(record) = units::read(k.records, previous) else {
+        return Ok(None);
+    };
+    let changed: Vec<bool> = rows
+        .ids
+        .iter()
+        .map(|id| changed_ids.binary_search(id).is_ok())
+        .collect();
+    let near =
+        |i: usize| changed[i] || (i > 0 && changed[i - 1]) || changed.get(i + 1) == Some(&true);
+    let expected: Vec<usize> = (0..n).filter(|&i| near(i)).collect();
+    let mut among: Vec<i64> = expected.iter().map(|&i| rows.ids[i]).collect();
+    among.extend(changed_ids);
+    among.sort_unstable();
+    among.dedup();
+    let now = read_scope(conn, Some(tables), spec.operation_id, |conn| {
+        catalog::scope_rows(
+            conn,
+            spec,
+            unit.snapshot.as_ref().map(|s| s.0),
+            unit.upcoming,
+            unit.ordering,
+            unit.today,
+            links,
+            Some(&among),
+        )
+    })?;
+    let (l, p) = (links.len(), rows.params.len());
+    let same = now.ids.len() == expected.len()
+        && now.params == rows.params
+        && expected.iter().enumerate().all(|(j, &i)| {
+            now.ids[j] == rows.ids[i]
+                && now.links[j * l..(j + 1) * l] == rows.links[i * l..(i + 1) * l]
+                && (0..p).all(|q| {
+                    now.values[q][now.keys[j * p + q] as usize]
+                        == rows.values[q][rows.keys[i * p + q] as usize]
+                })
+        });
+    Ok(same.then_some(KeptScope {
+        rows,
+        record,
+        changed,
+        previous,
+    }))
+}
+
+/// The key the previous run gave the unit `identity` over `from` reading `tables`, and
+/// the rows of its own table changed since (`rowid`s, ascending, as many as changed),
+/// when that is all that changed: the run made its digests from the previous run's
+/// ([`keys::Since`]), every other table the unit reads has the digest it had then,
+/// the change log named the own table's changes row by row, the live generation has
+/// the unit as those digests key it (so its record, and scope, are of the rows then),
+/// and the own table is a plain table whose `id` is its `rowid`.
+fn previous_unit<'k>(
+    conn: &rusqlite::Connection,
+    from: &str,
+    identity: &str,
+    k: &Keying<'k>,
+    tables: &BTreeSet<&str>,
+) -> Option<(Key, &'k [i64])> {
+    let since = k.digests.since.as_ref()?;
+    let own = keys::own_table(from);
+    let others_same = tables
+        .iter()
+        .all(|t| *t == own || since.tables.get(*t) == k.digests.tables.get(*t));
+    let changed = since.rows.get(own).filter(|ids| !ids.is_empty())?;
+    if !(others_same && own_table_is_plain(from)) {
+        return None;
+    }
+    let previous = keys::unit_key_of(&since.tables, k.salt, identity, tables)?;
+    (k.files.had(previous) && id_is_rowid(conn, own)).then_some((previous, changed.as_slice()))
+}
+
+/// Whether the `id` of `table` is its `rowid` (the change log names rowids; the
+/// scope's statement, ids).
+fn id_is_rowid(conn: &rusqlite::Connection, table: &str) -> bool {
+    conn.query_row(
+        "SELECT count(*) = 1 AND sum(name = 'id' AND pk = 1 AND upper(type) = 'INTEGER') = 1 \
+         FROM pragma_table_info(?1) WHERE pk > 0",
+        [table],
+        |r| r.get::<_, bool>(0),
+    )
+    .unwrap_or(false)
+}
+
+/// The pages of a list unit over its scope's `rows`: keyed, linked, rendered and
+/// written. With `previous` (the unit's record in the previous run and which rows
+/// changed since, the scope being the same), a page holding no changed row has the
+/// key and files the record gives it and is placed from them; `None` when the
+/// pages are not the record's, before anything is placed.
+// Long because the unit runs in three steps over shared state (the scope's rows and
+// keys, the pages): link what is unchanged, render the records the rest needs, write
+// the rest; each is commented where it starts.
+fn list_pages(
+    w: &Writer,
+    conn: &mut rusqlite::Connection,
+    unit: &ListUnit,
+    keying: Option<&Keying>,
+    resource: Option<&keys::Resource>,
+    rows: &catalog::ScopeRows,
+    previous: Option<(units::Record, &[bool])>,
+) -> anyhow::Result<Option<Placed>> {
+    let spec = unit.spec;
+    let links = resource.map(|r| r.link_sql()).unwrap_or_default();
+    let record_of = |i: usize| -> Key {
+        let l = links.len();
+        resource.map_or(0, |r| {
+            r.record(rows.ids[i], &rows.links[i * l..(i + 1) * l])
+        })
+    };
+    // Every record's digest, unless only the pages holding changed rows are keyed.
+    let records: Vec<Key> = match (&previous, resource) {
+        (None, Some(_)) => (0..rows.ids.len()).map(record_of).collect(),
+        _ => Vec::new(),
+    };
+    let (mut recorded, changed) = match previous {
+        Some((record, changed)) => {
+            let mut entries = record.entries.into_iter();
+            let groups: Vec<(Key, Vec<ManifestEntry>)> = record
+                .groups
+                .iter()
+                .map(|&(key, n)| (key, entries.by_ref().take(n as usize).collect()))
+                .collect();
+            (Some(groups), changed)
+        }
+        None => (None, &[][..]),
+    };
+    let dir: Vec<String> = match unit.snapshot {
         Some((_, key)) => tree::snapshot_list_dir(key, spec),
         None => vec![spec.path.to_string()],
     };
@@ -129,15 +333,17 @@ fn render_list_unit(
         .position(|p| p.kind == ParamKind::Upcoming);
     let groups = partition(spec, &rows.params, &rows.values, &rows.keys, rows.ids.len());
 
-    // The pages, each with its file and key.
+    // The pages, each with its file and key; with a previous record, the files of
+    // those that hold no changed row.
     let mut pages: Vec<Page> = Vec::new();
+    let mut kept: Vec<Option<Vec<ManifestEntry>>> = Vec::new();
     for (filters, members) in &groups {
         let mut query = ListQuery {
-            ordering,
+            ordering: unit.ordering,
             filters: filters.clone(),
             ..ListQuery::default()
         };
-        if upcoming {
+        if unit.upcoming {
             if let Some(i) = upcoming_param {
                 query.filters.push((i, FilterValue::Bool(true)));
                 query.filters.sort_by_key(|(i, _)| *i);
@@ -152,10 +358,32 @@ fn render_list_unit(
             let start = ((page - 1) * catalog::PAGE_SIZE) as usize;
             let end = (start + catalog::PAGE_SIZE as usize).min(members.len());
             let members = &members[start..end];
-            let key = resource.as_ref().map(|r| {
-                let on_page: Vec<Key> = members.iter().map(|&m| records[m as usize]).collect();
-                r.file(&rel, page, total, &on_page)
-            });
+            let mut key = None;
+            let mut files = None;
+            if let Some(recorded) = &mut recorded {
+                let Some((recorded_key, entries)) = recorded.get_mut(pages.len()) else {
+                    return Ok(None);
+                };
+                if entries.first().map(|e| Path::new(&e.path)) != Some(rel.as_path()) {
+                    return Ok(None);
+                }
+                if !members.iter().any(|&m| changed[m as usize]) {
+                    key = Some(*recorded_key);
+                    files = Some(std::mem::take(entries));
+                }
+            }
+            if files.is_none() {
+                key = resource.map(|r| {
+                    let on_page: Vec<Key> = members
+                        .iter()
+                        .map(|&m| match records.get(m as usize) {
+                            Some(key) => *key,
+                            None => record_of(m as usize),
+                        })
+                        .collect();
+                    r.file(&rel, page, total, &on_page)
+                });
+            }
             pages.push(Page {
                 rel,
                 page,
@@ -163,16 +391,28 @@ fn render_list_unit(
                 members,
                 key,
             });
+            kept.push(files);
         }
     }
+    if recorded.is_some_and(|r| r.len() != pages.len()) {
+        return Ok(None);
+    }
 
-    // Pages the live generation has: linked.
+    // Pages the live generation has: placed from the record, or linked.
     let linked = pages
         .par_iter()
-        .map(|p| -> anyhow::Result<Option<Vec<ManifestEntry>>> {
+        .zip(kept)
+        .map(|(p, files)| -> anyhow::Result<Option<Vec<ManifestEntry>>> {
             let (Some(key), Some(k)) = (p.key, keying) else {
                 return Ok(None);
             };
+            if let Some(entries) = files {
+                let record = units::Record {
+                    groups: vec![(key, u32::try_from(entries.len())?)],
+                    entries,
+                };
+                return Ok(w.place_recorded(record, false, |key| k.files.kept(key)));
+            }
             if !k.files.had(key) {
                 return Ok(None);
             }
@@ -199,11 +439,11 @@ fn render_list_unit(
         .map(|(id, _)| *id)
         .collect();
     let mut bodies: HashMap<i64, Vec<u8>> = HashMap::with_capacity(wanted_ids.len());
-    let table_rows = table_rows(keying, spec.from).unwrap_or(match snapshot {
+    let table_rows = table_rows(keying, spec.from).unwrap_or(match unit.snapshot {
         None => rows.ids.len(),
         Some(_) => usize::MAX,
     });
-    read_bodies(conn, resource.as_ref(), spec.operation_id, |conn| {
+    read_bodies(conn, resource, spec.operation_id, |conn| {
         catalog::bodies(
             conn,
             &spec.item,
@@ -241,7 +481,7 @@ fn render_list_unit(
             Ok(out)
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(pages.iter().map(|p| p.key).zip(parts).collect())
+    Ok(Some(pages.iter().map(|p| p.key).zip(parts).collect()))
 }
 
 /// The scope part of a list unit's keys: the date, for the `is_upcoming` scope.
@@ -305,21 +545,37 @@ fn read_bodies(
 }
 
 /// Every record of a detail resource. Records whose key the live generation had are
-/// linked from it; the others are rendered and written.
+/// linked from it; the others are rendered and written. When only rows of its own
+/// table changed since the previous run ([`previous_unit`]), the records of the
+/// others keep the keys and files of the previous run's record (the unit's scope
+/// says which record each is), and only the changed rows are read.
 fn render_details_unit(
     w: &Writer,
     conn: &mut rusqlite::Connection,
     spec: &'static catalog::DetailSpec,
+    identity: &str,
+    unit_key: Option<Key>,
     keying: Option<&Keying>,
     unit_tables: Option<&BTreeSet<&str>>,
 ) -> anyhow::Result<Placed> {
     let resource = keying
         .and_then(|k| keys::Resource::new(k.digests, k.salt, spec.operation_id, spec.from, ""));
     let links = resource.as_ref().map(|r| r.link_sql()).unwrap_or_default();
-    let rows = read_scope(conn, unit_tables, spec.operation_id, |conn| {
-        catalog::detail_rows(conn, spec, &links)
-    })?;
     let mut placed: Placed = Vec::new();
+    // The id of each record placed, in `placed`'s order, when every one has a key.
+    let mut ids: Vec<i64> = Vec::new();
+    let mut among = None;
+    if let (Some(k), Some(tables), Some(_)) = (keying, unit_tables, &resource) {
+        if let Some((previous, changed)) = previous_unit(conn, spec.from, identity, k, tables) {
+            if let Some(kept) = kept_details(w, k, previous, changed) {
+                (placed, ids) = kept;
+                among = Some(changed);
+            }
+        }
+    }
+    let rows = read_scope(conn, unit_tables, spec.operation_id, |conn| {
+        catalog::detail_rows_among(conn, spec, &links, among)
+    })?;
     let mut todo: HashMap<i64, (PathBuf, Option<Key>)> = HashMap::new();
     let mut wanted = Vec::new();
     for row in rows {
@@ -334,6 +590,7 @@ fn render_details_unit(
                 let mut out = Vec::new();
                 if w.link_unchanged(&rel, true, k.files.kept(key), &mut out)? {
                     placed.push((Some(key), out));
+                    ids.push(row.id);
                     continue;
                 }
             }
@@ -354,13 +611,69 @@ fn render_details_unit(
                     let mut out = Vec::new();
                     w.put(rel, &body, &mut out)?;
                     placed.push((*key, out));
+                    ids.push(id);
                     Ok(())
                 }
                 None => Ok(()),
             },
         )
     })?;
+    if let (Some(k), Some(key), Some(_)) = (keying, unit_key, &resource) {
+        if own_table_is_plain(spec.from) && ids.len() == placed.len() {
+            let scope = catalog::ScopeRows {
+                ids,
+                ..catalog::ScopeRows::default()
+            };
+            // Best effort: without it the next run reads every row.
+            let _ = units::write_scope(k.records, key, &scope);
+        }
+    }
     Ok(placed)
+}
+
+/// The records of a detail unit the previous run placed ([`previous_unit`]) whose
+/// rows did not change, placed from its record (nothing read or keyed), with their
+/// ids; `None` when its record or scope is missing or torn, or a file cannot be
+/// linked (nothing is placed then).
+fn kept_details(
+    w: &Writer,
+    k: &Keying,
+    previous: Key,
+    changed: &[i64],
+) -> Option<(Placed, Vec<i64>)> {
+    let scope = units::read_scope(k.records, previous)?;
+    let record = units::read(k.records, previous)?;
+    if scope.ids.len() != record.groups.len() || changed.len() > scope.ids.len() / 4 {
+        return None;
+    }
+    let mut kept = units::Record::default();
+    let mut ids = Vec::with_capacity(scope.ids.len());
+    let mut entries = record.entries.into_iter();
+    for (&(key, n), &id) in record.groups.iter().zip(&scope.ids) {
+        let files = entries.by_ref().take(n as usize);
+        if changed.binary_search(&id).is_ok() {
+            files.for_each(drop);
+            continue;
+        }
+        kept.groups.push((key, n));
+        kept.entries.extend(files);
+        ids.push(id);
+    }
+    let groups = std::mem::take(&mut kept.groups);
+    let placed_entries = w.place_recorded(
+        units::Record {
+            groups: groups.clone(),
+            entries: kept.entries,
+        },
+        false,
+        |key| k.files.kept(key),
+    )?;
+    let mut entries = placed_entries.into_iter();
+    let placed = groups
+        .iter()
+        .map(|&(key, n)| (Some(key), entries.by_ref().take(n as usize).collect()))
+        .collect();
+    Some((placed, ids))
 }
 
 /// The docs page, rendered once every unit is written: its examples are files of the
@@ -427,19 +740,17 @@ pub(super) fn render_unit(
             if let Some(files) = skip_unit(w, keying, unit_key) {
                 return Ok((files, true));
             }
-            let placed = conns.with(|conn| {
-                render_list_unit(
-                    w,
-                    conn,
-                    spec,
-                    snapshot,
-                    *upcoming,
-                    *ordering,
-                    &opts.today,
-                    keying,
-                    tables.as_ref(),
-                )
-            })?;
+            let list = ListUnit {
+                spec,
+                snapshot,
+                upcoming: *upcoming,
+                ordering: *ordering,
+                today: &opts.today,
+                identity: &identity,
+                key: unit_key,
+            };
+            let placed =
+                conns.with(|conn| render_list_unit(w, conn, &list, keying, tables.as_ref()))?;
             out = record_unit(keying, unit_key, placed)?;
         }
         Unit::Details { spec } => {
@@ -449,8 +760,9 @@ pub(super) fn render_unit(
             if let Some(files) = skip_unit(w, keying, unit_key) {
                 return Ok((files, true));
             }
-            let placed =
-                conns.with(|conn| render_details_unit(w, conn, spec, keying, tables.as_ref()))?;
+            let placed = conns.with(|conn| {
+                render_details_unit(w, conn, spec, &identity, unit_key, keying, tables.as_ref())
+            })?;
             out = record_unit(keying, unit_key, placed)?;
         }
     }

@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+use crate::catalog::ScopeRows;
 use crate::manifest::ManifestEntry;
 
 use super::keys::Key;
@@ -85,7 +86,7 @@ fn decode(bytes: &[u8], key: Key) -> Option<Record> {
         let len = r.u32()? as usize;
         let path = std::str::from_utf8(r.take(len)?).ok()?.to_string();
         let size = r.u64()?;
-        let sha256 = hex::encode(r.take(32)?);
+        let sha256 = hex_of(r.take(32)?);
         record.entries.push(ManifestEntry { path, size, sha256 });
     }
     r.0.is_empty().then_some(record)
@@ -130,8 +131,8 @@ fn encode(record: &Record, key: Key) -> anyhow::Result<Vec<u8>> {
         out.extend_from_slice(&u32::try_from(e.path.len())?.to_le_bytes());
         out.extend_from_slice(e.path.as_bytes());
         out.extend_from_slice(&e.size.to_le_bytes());
-        let mut sha = [0u8; 32];
-        hex::decode_to_slice(&e.sha256, &mut sha)?;
+        let sha = bytes_of_hex(&e.sha256)
+            .ok_or_else(|| anyhow::anyhow!("{}: a SHA-256 that is not hex", e.path))?;
         out.extend_from_slice(&sha);
     }
     let sum = Sha256::digest(&out);
@@ -139,23 +140,165 @@ fn encode(record: &Record, key: Key) -> anyhow::Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Lowercase hex of `bytes`: what `hex::encode` gives, without its per-character
+/// iterator (a record holds a hash per file of its unit).
+fn hex_of(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = Vec::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(DIGITS[usize::from(b >> 4)]);
+        out.push(DIGITS[usize::from(b & 15)]);
+    }
+    String::from_utf8(out).unwrap_or_else(|_| hex::encode(bytes))
+}
+
+/// The 32 bytes of a SHA-256 written in hex (either case); `None` for anything else.
+fn bytes_of_hex(text: &str) -> Option<[u8; 32]> {
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    };
+    let text = text.as_bytes();
+    if text.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (byte, pair) in out.iter_mut().zip(text.chunks_exact(2)) {
+        *byte = digit(pair[0])? << 4 | digit(pair[1])?;
+    }
+    Some(out)
+}
+
 /// Writes the record of the unit `key` into `dir` (created when missing): written
 /// aside, then renamed into place.
 pub(super) fn write(dir: &Path, key: Key, record: &Record) -> anyhow::Result<()> {
+    put(dir, &file_name(key), &encode(record, key)?)
+}
+
+/// Writes `bytes` as `name` into `dir` (created when missing): aside, then renamed
+/// into place.
+fn put(dir: &Path, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
     use anyhow::Context;
-    let bytes = encode(record, key)?;
     fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let target = dir.join(file_name(key));
+    let target = dir.join(name);
     let temp = crate::atomic::with_suffix(&target, &format!(".tmp-{}", std::process::id()));
     crate::atomic::replace_file(
         &temp,
         &target,
-        |temp| fs::write(temp, &bytes).with_context(|| format!("writing {}", temp.display())),
+        |temp| fs::write(temp, bytes).with_context(|| format!("writing {}", temp.display())),
         |e| anyhow::Error::new(e).context(format!("renaming into {}", target.display())),
     )
 }
 
-/// Removes from `dir` the records whose key `in_use` rejects, and the temporary files
+const SCOPE_MAGIC: &[u8] = b"roost unit scope 1\n";
+const SCOPE_SUFFIX: &str = ".scope";
+
+fn scope_name(key: Key) -> String {
+    format!("{key:032x}{SCOPE_SUFFIX}")
+}
+
+/// The rows a list unit read (its *scope*: ids in order, links, filter values) beside
+/// its record, `<key>.scope`: a later run whose unit differs only by rows of its own
+/// table whose scope values did not change takes its partition from them instead of
+/// reading the scope again ([`super::render`]). Like a record, a unit's key
+/// determines its scope.
+pub(super) fn write_scope(dir: &Path, key: Key, rows: &ScopeRows) -> anyhow::Result<()> {
+    put(dir, &scope_name(key), &encode_scope(rows)?)
+}
+
+/// The scope of the unit `key` read back; `None` when absent, torn or malformed.
+pub(super) fn read_scope(dir: &Path, key: Key) -> Option<ScopeRows> {
+    decode_scope(&fs::read(dir.join(scope_name(key))).ok()?)
+}
+
+/// Gives the unit `to` the scope of the unit `from` (the same rows): a hard link, as
+/// the bytes do not name their unit. False when it could not be placed.
+pub(super) fn link_scope(dir: &Path, from: Key, to: Key) -> bool {
+    if from == to {
+        return true;
+    }
+    let target = dir.join(scope_name(to));
+    let temp = crate::atomic::with_suffix(&target, &format!(".tmp-{}", std::process::id()));
+    let _ = fs::remove_file(&temp);
+    fs::hard_link(dir.join(scope_name(from)), &temp).is_ok() && fs::rename(&temp, &target).is_ok()
+}
+
+fn encode_scope(rows: &ScopeRows) -> anyhow::Result<Vec<u8>> {
+    let n = rows.ids.len();
+    let links = rows.links.len().checked_div(n).unwrap_or(0);
+    let params = rows.params.len();
+    anyhow::ensure!(
+        rows.links.len() == n * links && rows.keys.len() == n * params,
+        "a scope's columns have unequal lengths"
+    );
+    let mut out = Vec::with_capacity(64 + n * (8 + 9 * links + 4 * params));
+    out.extend_from_slice(SCOPE_MAGIC);
+    for count in [n, links, params] {
+        out.extend_from_slice(&(count as u64).to_le_bytes());
+    }
+    for (param, values) in rows.params.iter().zip(&rows.values) {
+        out.extend_from_slice(&(*param as u64).to_le_bytes());
+        out.extend_from_slice(&(values.len() as u64).to_le_bytes());
+        for v in values {
+            out.extend_from_slice(&u32::try_from(v.len())?.to_le_bytes());
+            out.extend_from_slice(v.as_bytes());
+        }
+    }
+    for id in &rows.ids {
+        out.extend_from_slice(&id.to_le_bytes());
+    }
+    for link in &rows.links {
+        out.push(u8::from(link.is_some()));
+        out.extend_from_slice(&link.unwrap_or(0).to_le_bytes());
+    }
+    for key in &rows.keys {
+        out.extend_from_slice(&key.to_le_bytes());
+    }
+    let sum = Sha256::digest(&out);
+    out.extend_from_slice(&sum);
+    Ok(out)
+}
+
+fn decode_scope(bytes: &[u8]) -> Option<ScopeRows> {
+    let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(32)?)?;
+    if Sha256::digest(body).as_slice() != sum {
+        return None;
+    }
+    let mut r = Reader(body.strip_prefix(SCOPE_MAGIC)?);
+    let mut count = || usize::try_from(r.u64()?).ok();
+    let (n, links, params) = (count()?, count()?, count()?);
+    let mut rows = ScopeRows::default();
+    for _ in 0..params {
+        rows.params.push(usize::try_from(r.u64()?).ok()?);
+        let len = usize::try_from(r.u64()?).ok()?;
+        let mut values = Vec::with_capacity(len.min(r.0.len() / 4));
+        for _ in 0..len {
+            let size = r.u32()? as usize;
+            values.push(std::str::from_utf8(r.take(size)?).ok()?.to_string());
+        }
+        rows.values.push(values);
+    }
+    let ids = r.take(n.checked_mul(8)?)?;
+    rows.ids = ids
+        .chunks_exact(8)
+        .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+        .collect();
+    let linked = r.take(n.checked_mul(links)?.checked_mul(9)?)?;
+    rows.links = linked
+        .chunks_exact(9)
+        .map(|c| (c[0] != 0).then(|| i64::from_le_bytes(c[1..].try_into().unwrap_or([0; 8]))))
+        .collect();
+    let keys = r.take(n.checked_mul(params)?.checked_mul(4)?)?;
+    rows.keys = keys
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap_or([0; 4])))
+        .collect();
+    r.0.is_empty().then_some(rows)
+}
+
+/// Removes from `dir` the records (and scopes) whose key `in_use` rejects, and the temporary files
 /// of processes that no longer exist. Best effort.
 pub(super) fn collect_garbage(dir: &Path, in_use: impl Fn(Key) -> bool) {
     let Ok(entries) = fs::read_dir(dir) else {
@@ -168,10 +311,13 @@ pub(super) fn collect_garbage(dir: &Path, in_use: impl Fn(Key) -> bool) {
             Some((_, pid)) => pid
                 .parse::<u32>()
                 .is_ok_and(|pid| !crate::atomic::process_is_alive(pid)),
-            None => u128::from_str_radix(&name, 16)
-                .ok()
-                .filter(|_| name.len() == 32)
-                .is_none_or(|key| !in_use(key)),
+            None => {
+                let key = name.strip_suffix(SCOPE_SUFFIX).unwrap_or(&name);
+                u128::from_str_radix(key, 16)
+                    .ok()
+                    .filter(|_| key.len() == 32)
+                    .is_none_or(|key| !in_use(key))
+            }
         };
         if stale {
             let _ = fs::remove_file(entry.path());
@@ -221,14 +367,72 @@ mod tests {
     }
 
     #[test]
+    fn hashes_are_written_and_read_as_the_hex_crate_does() {
+        for seed in [&b""[..], b"a", b"roost"] {
+            let sha = Sha256::digest(seed);
+            assert_eq!(hex_of(&sha), hex::encode(sha));
+            assert_eq!(bytes_of_hex(&hex::encode(sha)), Some(sha.into()));
+            assert_eq!(
+                bytes_of_hex(&hex::encode(sha).to_uppercase()),
+                Some(sha.into())
+            );
+        }
+        assert_eq!(bytes_of_hex("ab"), None, "too short");
+        assert_eq!(bytes_of_hex(&"g".repeat(64)), None, "not hex");
+    }
+
+    #[test]
     fn garbage_collection_keeps_the_records_in_use() {
         let dir = tempfile::tempdir().unwrap();
         write(dir.path(), 1, &sample()).unwrap();
         write(dir.path(), 2, &sample()).unwrap();
+        write_scope(dir.path(), 1, &scope()).unwrap();
+        write_scope(dir.path(), 2, &scope()).unwrap();
         fs::write(dir.path().join("stray"), b"x").unwrap();
         collect_garbage(dir.path(), |k| k == 2);
         assert_eq!(read(dir.path(), 1), None);
         assert_eq!(read(dir.path(), 2), Some(sample()));
+        assert!(read_scope(dir.path(), 1).is_none());
+        assert!(read_scope(dir.path(), 2).is_some());
         assert!(!dir.path().join("stray").exists());
+    }
+
+    fn scope() -> ScopeRows {
+        ScopeRows {
+            ids: vec![5, 3, 9],
+            links: vec![Some(1), None, Some(2), Some(7), Some(1), Some(-4)],
+            keys: vec![0, 1, 1, 0, 0, 0],
+            values: vec![vec!["open".into(), "closed".into()], vec!["é".into()]],
+            params: vec![2, 4],
+        }
+    }
+
+    fn same_scope(a: &ScopeRows, b: &ScopeRows) -> bool {
+        (&a.ids, &a.links, &a.keys, &a.values, &a.params)
+            == (&b.ids, &b.links, &b.keys, &b.values, &b.params)
+    }
+
+    #[test]
+    fn a_scope_reads_back_only_whole_and_links_to_another_unit() {
+        let bytes = encode_scope(&scope()).unwrap();
+        assert!(same_scope(&decode_scope(&bytes).unwrap(), &scope()));
+        for cut in [0, 1, SCOPE_MAGIC.len(), bytes.len() / 2, bytes.len() - 1] {
+            assert!(decode_scope(&bytes[..cut]).is_none(), "torn at {cut}");
+        }
+        let mut flipped = bytes.clone();
+        flipped[SCOPE_MAGIC.len() + 30] ^= 1;
+        assert!(decode_scope(&flipped).is_none(), "a flipped bit");
+        let empty = ScopeRows {
+            values: vec![vec![]],
+            params: vec![0],
+            ..ScopeRows::default()
+        };
+        let back = decode_scope(&encode_scope(&empty).unwrap()).unwrap();
+        assert!(same_scope(&back, &empty));
+        let dir = tempfile::tempdir().unwrap();
+        write_scope(dir.path(), 1, &scope()).unwrap();
+        assert!(link_scope(dir.path(), 1, 2));
+        assert!(same_scope(&read_scope(dir.path(), 2).unwrap(), &scope()));
+        assert!(!link_scope(dir.path(), 3, 4), "no scope to link");
     }
 }

@@ -163,6 +163,17 @@ impl Reuse {
         }
     }
 
+    /// Every recorded table's digest, before any is taken; `None` when the record is
+    /// not used.
+    pub(super) fn recorded_tables(&self) -> Option<HashMap<String, [u8; 32]>> {
+        (!self.tables.is_empty()).then(|| {
+            self.tables
+                .iter()
+                .map(|(name, (digest, _))| (name.clone(), *digest))
+                .collect()
+        })
+    }
+
     /// Whether the record describes the dataset as it is now: no need to write it.
     pub(super) fn current(&self) -> bool {
         self.current
