@@ -89,6 +89,31 @@ struct ListUnit<'a> {
     key: Option<Key>,
 }
 
+impl ListUnit<'_> {
+    /// Reads the unit's scope (only the rows `among` names, when given) through its
+    /// statement, watching that it reads only `tables` ([`read_scope`]).
+    fn read_rows(
+        &self,
+        conn: &mut rusqlite::Connection,
+        tables: Option<&BTreeSet<&str>>,
+        links: &[&str],
+        among: Option<&[i64]>,
+    ) -> anyhow::Result<catalog::ScopeRows> {
+        read_scope(conn, tables, self.spec.operation_id, |conn| {
+            catalog::scope_rows(
+                conn,
+                self.spec,
+                self.snapshot.as_ref().map(|s| s.0),
+                self.upcoming,
+                self.ordering,
+                self.today,
+                links,
+                among,
+            )
+        })
+    }
+}
+
 /// Every page of every filter combination of one list in one scope and ordering.
 /// Pages whose key the live generation had are linked from it; the records of the
 /// others are rendered once each and the pages written. When only rows of the list's
@@ -129,18 +154,7 @@ fn render_list_unit(
             }
         }
     }
-    let rows = read_scope(conn, unit_tables, spec.operation_id, |conn| {
-        catalog::scope_rows(
-            conn,
-            spec,
-            unit.snapshot.as_ref().map(|s| s.0),
-            unit.upcoming,
-            unit.ordering,
-            unit.today,
-            &links,
-            None,
-        )
-    })?;
+    let rows = unit.read_rows(conn, unit_tables, &links, None)?;
     let placed = list_pages(w, conn, unit, keying, resource.as_ref(), &rows, None)?
         .ok_or_else(|| anyhow!("{}: pages without a previous record", spec.operation_id))?;
     if let (Some(dir), Some(key), Some(_)) = (records, unit.key, &resource) {
@@ -211,18 +225,7 @@ fn kept_scope(
     among.extend(changed_ids);
     among.sort_unstable();
     among.dedup();
-    let now = read_scope(conn, Some(tables), spec.operation_id, |conn| {
-        catalog::scope_rows(
-            conn,
-            spec,
-            unit.snapshot.as_ref().map(|s| s.0),
-            unit.upcoming,
-            unit.ordering,
-            unit.today,
-            links,
-            Some(&among),
-        )
-    })?;
+    let now = unit.read_rows(conn, Some(tables), links, Some(&among))?;
     let (l, p) = (links.len(), rows.params.len());
     let same = now.ids.len() == expected.len()
         && now.params == rows.params
