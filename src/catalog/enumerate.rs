@@ -54,13 +54,7 @@ pub fn scope_rows(
     links: &[&str],
     among: Option<&[i64]>,
 ) -> rusqlite::Result<ScopeRows> {
-    let params: Vec<usize> = spec
-        .params
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.kind.enumerable())
-        .map(|(i, _)| i)
-        .collect();
+    let params = spec.enumerable_params();
     let mut query = ListQuery::default();
     if upcoming {
         if let Some(i) = spec

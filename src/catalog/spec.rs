@@ -104,6 +104,18 @@ pub struct ListSpec {
     pub upcoming: Option<UpcomingRules>,
 }
 
+impl ListSpec {
+    /// The positions in [`ListSpec::params`] of the filters whose values are
+    /// pre-rendered ([`ParamKind::enumerable`]), in declared order: the filters a
+    /// list's tree folders are named after.
+    pub fn enumerable_params(&self) -> Vec<usize> {
+        (self.params.iter().enumerate())
+            .filter(|(_, p)| p.kind.enumerable())
+            .map(|(i, _)| i)
+            .collect()
+    }
+}
+
 #[derive(Debug)]
 pub struct SnapshotLink {
     pub table: &'static str,
