@@ -204,14 +204,13 @@ impl Loader<SnapshotReleaseRows> for Batch {
                 for ((plan, limit), keys) in by_plan {
                     let parents: Vec<i64> = keys.iter().map(|k| k.0).collect();
                     let mut objects = Vec::with_capacity(64 * 1024);
-                    let mut raw = Vec::new();
                     let groups = children::<SnapshotReleaseSummaries, _>(
                         conn,
                         &parents,
                         limit,
                         |_, row, at| {
                             let start = objects.len();
-                            plan.write(row, at, &mut raw, &mut objects)?;
+                            plan.write(row, at, &mut objects)?;
                             Ok(start..objects.len())
                         },
                     )?;

@@ -22,7 +22,7 @@ use rusqlite::Row;
 
 use super::plain::{string, text};
 use super::records::relations::{ListKey, SnapshotReleaseSummaries};
-use crate::schema::{lc, Ts};
+use crate::schema::{write_lc_node_id, write_repo_node_id, Ts};
 
 /// The fields of a release a [`ReleasePlan`] writes, by their GraphQL names, in the
 /// order of their codes (1 to 9).
@@ -67,20 +67,25 @@ const CARD_SHIFT: u32 = FIELD_BITS * RELEASE_FIELDS.len() as u32;
 /// Bits of a card field's code.
 const CARD_BITS: u32 = 3;
 
-/// The columns of [`super::records::SummaryRelease::COLUMNS`], from the first item
-/// column of a row: a row is read here by these positions.
+/// The columns a row is read by here, from its first item column: the positions of
+/// [`SummaryRow`]'s fields, and of the [`Card`]'s columns in its `author`'s.
 mod col {
-    pub const TAG_NAME: usize = 0;
-    pub const NAME: usize = 1;
-    pub const IS_PRE_RELEASE: usize = 2;
-    pub const ORGANIZATION: usize = 4;
-    pub const REPOSITORY: usize = 5;
-    pub const PROJECT_NAME: usize = 6;
-    pub const PUBLISHED_AT: usize = 7;
-    pub const HAS_AUTHOR: usize = 8;
-    pub const AUTHOR_LOGIN: usize = 10;
-    pub const AUTHOR_NAME: usize = 11;
-    pub const AUTHOR_AVATAR: usize = 12;
+    use super::super::records::{Card, SummaryRow, CARD_AT};
+    use crate::schema::ColumnsOf;
+
+    type Row = ColumnsOf<SummaryRow>;
+    pub const TAG_NAME: usize = Row::tag_name;
+    pub const NAME: usize = Row::name;
+    pub const IS_PRE_RELEASE: usize = Row::is_pre_release;
+    pub const ORGANIZATION: usize = Row::organization_name;
+    pub const REPOSITORY: usize = Row::repository_name;
+    pub const PROJECT_NAME: usize = Row::project_name;
+    pub const PUBLISHED_AT: usize = Row::published_at;
+    pub const HAS_AUTHOR: usize = Row::author;
+    const CARD: usize = Row::author + CARD_AT;
+    pub const AUTHOR_LOGIN: usize = CARD + ColumnsOf::<Card>::login;
+    pub const AUTHOR_NAME: usize = CARD + ColumnsOf::<Card>::name;
+    pub const AUTHOR_AVATAR: usize = CARD + ColumnsOf::<Card>::avatar_url;
 }
 
 /// How to write a release of a selection: the codes of its fields in the selection's
@@ -132,33 +137,27 @@ impl ReleasePlan {
 
     /// Writes the release of `row` (its item columns from `at`) as a JSON object of
     /// the plan's fields, as async-graphql writes a [`super::records::Release`] read
-    /// from it. `raw` is a buffer for node ids' natural keys.
-    pub fn write(
-        self,
-        row: &Row<'_>,
-        at: usize,
-        raw: &mut Vec<u8>,
-        out: &mut Vec<u8>,
-    ) -> rusqlite::Result<()> {
+    /// from it.
+    pub fn write(self, row: &Row<'_>, at: usize, out: &mut Vec<u8>) -> rusqlite::Result<()> {
         let release = ReleaseRow::read(row, at)?;
         let check = |written: Result<(), Utf8Error>, column: usize| {
-            written.map_err(|e| {
-                rusqlite::Error::FromSqlConversionFailure(at + column, Type::Text, Box::new(e))
-            })
+            written.map_err(|e| not_utf8(at + column, e))
         };
+        let utf8 = |text, column: usize| utf8(text, at + column);
         out.push(b'{');
         for (i, step) in self.steps().enumerate() {
             key(i, RELEASE_KEYS[step as usize - 1], out);
             match step {
                 1 => {
-                    raw.clear();
-                    raw.extend_from_slice(b"Release:");
-                    check(push_lc(raw, release.organization), col::ORGANIZATION)?;
-                    raw.push(b'/');
-                    check(push_lc(raw, release.repository), col::REPOSITORY)?;
-                    raw.push(b'@');
-                    check(push_text(raw, release.tag_name), col::TAG_NAME)?;
-                    node_id(raw, out);
+                    out.push(b'"');
+                    write_repo_node_id(
+                        out,
+                        "Release",
+                        utf8(release.organization, col::ORGANIZATION)?,
+                        utf8(release.repository, col::REPOSITORY)?,
+                        &["@", utf8(release.tag_name, col::TAG_NAME)?],
+                    );
+                    out.push(b'"');
                 }
                 2 => check(text(release.tag_name, out), col::TAG_NAME)?,
                 3 => check(text(release.name, out), col::NAME)?,
@@ -184,10 +183,10 @@ impl ReleasePlan {
                             key(i, CARD_KEYS[step as usize - 1], out);
                             match step {
                                 1 => {
-                                    raw.clear();
-                                    raw.extend_from_slice(b"User:");
-                                    check(push_lc(raw, author.login), col::AUTHOR_LOGIN)?;
-                                    node_id(raw, out);
+                                    out.push(b'"');
+                                    let login = utf8(author.login, col::AUTHOR_LOGIN)?;
+                                    write_lc_node_id(out, "User", login);
+                                    out.push(b'"');
                                 }
                                 2 => check(text(author.login, out), col::AUTHOR_LOGIN)?,
                                 3 => check(text(author.name, out), col::AUTHOR_NAME)?,
@@ -291,53 +290,15 @@ fn key(i: usize, key: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(key);
 }
 
-/// The node id of the natural key `raw` (`Type:key`), as a JSON string: base64 with
-/// the standard alphabet and padding ([`crate::schema::node_id`]), which needs no
-/// escaping.
-fn node_id(raw: &[u8], out: &mut Vec<u8>) {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let sextet = |n: u32, shift: u32| ALPHABET[((n >> shift) & 63) as usize];
-    out.reserve(raw.len().div_ceil(3) * 4 + 2);
-    out.push(b'"');
-    let mut chunks = raw.chunks_exact(3);
-    for chunk in &mut chunks {
-        let n = u32::from(chunk[0]) << 16 | u32::from(chunk[1]) << 8 | u32::from(chunk[2]);
-        out.extend_from_slice(&[sextet(n, 18), sextet(n, 12), sextet(n, 6), sextet(n, 0)]);
-    }
-    match *chunks.remainder() {
-        [a] => {
-            let n = u32::from(a) << 16;
-            out.extend_from_slice(&[sextet(n, 18), sextet(n, 12), b'=', b'=']);
-        }
-        [a, b] => {
-            let n = u32::from(a) << 16 | u32::from(b) << 8;
-            out.extend_from_slice(&[sextet(n, 18), sextet(n, 12), sextet(n, 6), b'=']);
-        }
-        _ => {}
-    }
-    out.push(b'"');
+/// Column `i`'s text `text` as a `str`, or the error of reading a `String` that is
+/// not UTF-8.
+fn utf8(text: &[u8], i: usize) -> rusqlite::Result<&str> {
+    std::str::from_utf8(text).map_err(|e| not_utf8(i, e))
 }
 
-/// Appends [`lc`]`(text)`, as the node ids of [`crate::schema`] lower-case a key, or
-/// fails when `text` is not UTF-8.
-fn push_lc(out: &mut Vec<u8>, text: &[u8]) -> Result<(), Utf8Error> {
-    if text.is_ascii() {
-        let start = out.len();
-        out.extend_from_slice(text);
-        out[start..].make_ascii_lowercase();
-    } else {
-        out.extend_from_slice(lc(std::str::from_utf8(text)?).as_bytes());
-    }
-    Ok(())
-}
-
-/// Appends `text`, or fails when it is not UTF-8.
-fn push_text(out: &mut Vec<u8>, text: &[u8]) -> Result<(), Utf8Error> {
-    if !text.is_ascii() {
-        std::str::from_utf8(text)?;
-    }
-    out.extend_from_slice(text);
-    Ok(())
+/// The error of column `i`'s text not being UTF-8.
+fn not_utf8(i: usize, e: Utf8Error) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(i, Type::Text, Box::new(e))
 }
 
 /// `t` (microseconds since 1970) as [`Ts::format`] writes it, as a JSON string:
@@ -487,30 +448,6 @@ mod tests {
         ] {
             assert_eq!(plan(refused), None, "{refused}");
         }
-    }
-
-    /// The ids written here are the ids [`crate::schema`] makes, ASCII or not, of
-    /// every length modulo three.
-    #[test]
-    fn node_ids_are_the_schema_ids() {
-        for (org, repo, tag) in [
-            ("Org", "Repo", "V1.0"),
-            ("Org", "Repo", "V1.01"),
-            ("Org", "Repo", "V1.012"),
-            ("ÉOrg", "Repo-É", "ü/1"),
-        ] {
-            let mut raw = b"Release:".to_vec();
-            push_lc(&mut raw, org.as_bytes()).unwrap();
-            raw.push(b'/');
-            push_lc(&mut raw, repo.as_bytes()).unwrap();
-            raw.push(b'@');
-            push_text(&mut raw, tag.as_bytes()).unwrap();
-            let mut out = Vec::new();
-            node_id(&raw, &mut out);
-            let id = crate::schema::repo_node_id("Release", org, repo, &["@", tag]);
-            assert_eq!(String::from_utf8(out).unwrap(), format!("\"{}\"", id.0));
-        }
-        assert!(push_lc(&mut Vec::new(), &[b'A', 0xFF]).is_err());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use async_graphql::{SimpleObject, ID};
 
-use super::cards::{read_card, CARD_COLUMNS};
+use super::cards::{read_card, AUTHOR_CARD, CARD_COLUMNS};
 use super::{
     column_count, node_id, Issue, Milestone, PullRequest, Release, Repository, Table, User,
     AUTHOR_COLUMNS, REPO_JOINS,
@@ -240,31 +240,42 @@ impl Table for SummaryRelease {
     const JOINS: &'static str = AuthoredRelease::JOINS;
 }
 
+crate::selected! {
+    /// The columns of a [`SummaryRelease`], as it reads them; [`crate::graphql::rows`]
+    /// writes a release from them by their positions ([`crate::schema::ColumnsOf`]).
+    pub struct SummaryRow {
+        pub tag_name: String = get("t.tag_name"),
+        pub name: String = get("t.name"),
+        pub is_pre_release: bool = get("t.is_pre_release"),
+        pub author_id: Option<i64> = get("t.author_id"),
+        pub organization_name: String = get("o.login"),
+        pub repository_name: String = get("r.name"),
+        pub project_name: Option<String> = get(PROJECT_NAME),
+        pub published_at: Option<String> = opt_ts("t.published_at"),
+        pub author: Option<User> = with(read_card, AUTHOR_CARD),
+    }
+}
+
 impl Selected for SummaryRelease {
-    const COLUMNS: &'static str = concatcp!(
-        "t.tag_name, t.name, t.is_pre_release, t.author_id, o.login, r.name, ",
-        PROJECT_NAME,
-        ", t.published_at",
-        CARD_COLUMNS
-    );
+    const COLUMNS: &'static str = SummaryRow::COLUMNS;
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        let row = SummaryRow::read(c)?;
         let mut release = Release {
             node_id: Default::default(),
-            tag_name: c.get()?,
-            name: c.get()?,
+            tag_name: row.tag_name,
+            name: row.name,
             description: String::new(),
             url: String::new(),
-            is_pre_release: c.get()?,
-            author_id: c.get()?,
-            author: None,
-            organization_name: c.get()?,
-            repository_name: c.get()?,
-            project_name: c.get()?,
-            published_at: c.opt_ts()?,
+            is_pre_release: row.is_pre_release,
+            author_id: row.author_id,
+            author: Some(row.author),
+            organization_name: row.organization_name,
+            repository_name: row.repository_name,
+            project_name: row.project_name,
+            published_at: row.published_at,
             created_at: String::new(),
         };
         release_id(&mut release, c)?;
-        release.author = Some(read_card(c)?);
         Ok(SummaryRelease(release))
     }
 }
