@@ -8,12 +8,15 @@
 //! [`super::records::SummaryRelease`] reads, under the fields' own names, becomes a
 //! [`ReleasePlan`]: the fields in the selection's order, packed into one integer so
 //! that it can travel in the dataloader's key ([`SnapshotReleaseRows`]). The loader
-//! reads the same statement as [`SnapshotReleaseSummaries`] and writes each row's
-//! object with the plan, each text escaped from where SQLite holds it, into one
-//! buffer; no record is made. An alias (a key the integer cannot hold), or anything a
+//! reads the releases' rows ([`super::records::ReleaseRow`], the statements of
+//! [`SnapshotReleaseRowsOf`]) and writes each row's object with the plan, each text
+//! escaped from where SQLite holds it, into one buffer; no record is made. A
+//! release's `projectName` is its repository's in the dataset file's kept facts
+//! ([`super::totals`]), not a subquery per release. An alias (a key the integer cannot hold), or anything a
 //! plain list refuses, leaves the list to [`super::plain`] as before, and a test
 //! compares the bytes of the two paths (`release_rows_answer_the_bytes_records_do`).
 
+use std::collections::HashMap;
 use std::str::Utf8Error;
 
 use async_graphql::parser::types::{Field, Selection, SelectionSet};
@@ -21,7 +24,7 @@ use rusqlite::types::{Type, ValueRef};
 use rusqlite::Row;
 
 use super::plain::{string, text};
-use super::records::relations::{ListKey, SnapshotReleaseSummaries};
+use super::records::relations::{ListKey, SnapshotReleaseRowsOf};
 use crate::schema::{write_lc_node_id, write_repo_node_id, Ts};
 
 /// The fields of a release a [`ReleasePlan`] writes, by their GraphQL names, in the
@@ -51,7 +54,8 @@ const RELEASE_KEYS: [&[u8]; 9] = [
     b"\"author\":",
 ];
 
-/// The code of `author` in [`RELEASE_FIELDS`].
+/// The codes of `projectName` and `author` in [`RELEASE_FIELDS`].
+const PROJECT_NAME: u64 = 7;
 const AUTHOR: u64 = 9;
 
 /// The fields of an author's card, by their GraphQL names, in the order of their
@@ -68,18 +72,18 @@ const CARD_SHIFT: u32 = FIELD_BITS * RELEASE_FIELDS.len() as u32;
 const CARD_BITS: u32 = 3;
 
 /// The columns a row is read by here, from its first item column: the positions of
-/// [`SummaryRow`]'s fields, and of the [`Card`]'s columns in its `author`'s.
+/// [`ReleaseRow`]'s fields, and of the [`Card`]'s columns in its `author`'s.
 mod col {
-    use super::super::records::{Card, SummaryRow, CARD_AT};
+    use super::super::records::{Card, ReleaseRow, CARD_AT};
     use crate::schema::ColumnsOf;
 
-    type Row = ColumnsOf<SummaryRow>;
+    type Row = ColumnsOf<ReleaseRow>;
     pub const TAG_NAME: usize = Row::tag_name;
     pub const NAME: usize = Row::name;
     pub const IS_PRE_RELEASE: usize = Row::is_pre_release;
     pub const ORGANIZATION: usize = Row::organization_name;
     pub const REPOSITORY: usize = Row::repository_name;
-    pub const PROJECT_NAME: usize = Row::project_name;
+    pub const REPOSITORY_ID: usize = Row::repository_id;
     pub const PUBLISHED_AT: usize = Row::published_at;
     pub const HAS_AUTHOR: usize = Row::author;
     const CARD: usize = Row::author + CARD_AT;
@@ -125,6 +129,12 @@ impl ReleasePlan {
         Some(ReleasePlan(code))
     }
 
+    /// Whether the plan writes `projectName`: [`ReleasePlan::write`] needs the
+    /// repositories' projects.
+    pub fn needs_projects(self) -> bool {
+        self.steps().any(|step| step == PROJECT_NAME)
+    }
+
     /// The release fields' codes in order.
     fn steps(self) -> impl Iterator<Item = u64> {
         codes(self.0 & ((1 << CARD_SHIFT) - 1), FIELD_BITS)
@@ -137,8 +147,16 @@ impl ReleasePlan {
 
     /// Writes the release of `row` (its item columns from `at`) as a JSON object of
     /// the plan's fields, as async-graphql writes a [`super::records::Release`] read
-    /// from it.
-    pub fn write(self, row: &Row<'_>, at: usize, out: &mut Vec<u8>) -> rusqlite::Result<()> {
+    /// from it. `projects` is the project name of each repository
+    /// ([`crate::graphql::totals::Totals::repository_project`]), needed when the plan
+    /// [`ReleasePlan::needs_projects`].
+    pub fn write(
+        self,
+        row: &Row<'_>,
+        at: usize,
+        projects: Option<&HashMap<i64, Option<String>>>,
+        out: &mut Vec<u8>,
+    ) -> rusqlite::Result<()> {
         let release = ReleaseRow::read(row, at)?;
         let check = |written: Result<(), Utf8Error>, column: usize| {
             written.map_err(|e| not_utf8(at + column, e))
@@ -168,10 +186,15 @@ impl ReleasePlan {
                 }),
                 5 => check(text(release.organization, out), col::ORGANIZATION)?,
                 6 => check(text(release.repository, out), col::REPOSITORY)?,
-                7 => match release.project_name {
-                    Some(name) => check(text(name, out), col::PROJECT_NAME)?,
-                    None => out.extend_from_slice(b"null"),
-                },
+                7 => {
+                    let project = projects
+                        .and_then(|projects| projects.get(&release.repository_id))
+                        .and_then(Option::as_deref);
+                    match project {
+                        Some(name) => string(name, out),
+                        None => out.extend_from_slice(b"null"),
+                    }
+                }
                 8 => match release.published_at {
                     Some(t) => timestamp(t, out),
                     None => out.extend_from_slice(b"null"),
@@ -213,7 +236,7 @@ struct ReleaseRow<'r> {
     is_pre_release: bool,
     organization: &'r [u8],
     repository: &'r [u8],
-    project_name: Option<&'r [u8]>,
+    repository_id: i64,
     published_at: Option<i64>,
     author: Option<CardRow<'r>>,
 }
@@ -242,7 +265,7 @@ impl<'r> ReleaseRow<'r> {
             is_pre_release: integer(row, at + col::IS_PRE_RELEASE)? != 0,
             organization: bytes(row, at + col::ORGANIZATION)?,
             repository: bytes(row, at + col::REPOSITORY)?,
-            project_name: optional_bytes(row, at + col::PROJECT_NAME)?,
+            repository_id: integer(row, at + col::REPOSITORY_ID)?,
             published_at: optional_integer(row, at + col::PUBLISHED_AT)?,
             author,
         })
@@ -354,15 +377,6 @@ fn bytes<'r>(row: &'r Row<'_>, i: usize) -> rusqlite::Result<&'r [u8]> {
     }
 }
 
-/// Column `i` as the bytes of its text, or `None` when it is null.
-fn optional_bytes<'r>(row: &'r Row<'_>, i: usize) -> rusqlite::Result<Option<&'r [u8]>> {
-    match row.get_ref(i)? {
-        ValueRef::Null => Ok(None),
-        ValueRef::Text(text) => Ok(Some(text)),
-        value => Err(mismatch(i, value)),
-    }
-}
-
 /// Column `i` as an integer (an error for any other type, as reading an `i64` is).
 fn integer(row: &Row<'_>, i: usize) -> rusqlite::Result<i64> {
     let value = row.get_ref(i)?;
@@ -383,15 +397,15 @@ fn mismatch(i: usize, value: ValueRef<'_>) -> rusqlite::Error {
 }
 
 /// A snapshot's new releases written with a plan: the loader reads them with the
-/// statements of [`SnapshotReleaseSummaries`] (whole, or numbered for a snapshot with
+/// statements of [`SnapshotReleaseRowsOf`] (whole, or numbered for a snapshot with
 /// more than its limit) and answers each key with the JSON array.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SnapshotReleaseRows(pub i64, pub ReleasePlan);
 
 impl SnapshotReleaseRows {
     /// The relation whose statements and limit read the rows.
-    pub fn relation(self) -> SnapshotReleaseSummaries {
-        SnapshotReleaseSummaries(self.0)
+    pub fn relation(self) -> SnapshotReleaseRowsOf {
+        SnapshotReleaseRowsOf(self.0)
     }
 
     pub fn limit(self) -> i64 {

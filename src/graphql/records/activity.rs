@@ -241,25 +241,41 @@ impl Table for SummaryRelease {
 }
 
 crate::selected! {
-    /// The columns of a [`SummaryRelease`], as it reads them; [`crate::graphql::rows`]
-    /// writes a release from them by their positions ([`crate::schema::ColumnsOf`]).
-    pub struct SummaryRow {
+    /// The columns of a release that [`crate::graphql::rows`] writes it from (by
+    /// their positions, [`crate::schema::ColumnsOf`]): a [`SummaryRelease`]'s, with
+    /// the repository's id in place of its project's name, which the dataset file's
+    /// kept facts give ([`crate::graphql::totals::Totals::repository_project`]).
+    #[derive(Clone)]
+    pub struct ReleaseRow {
         pub tag_name: String = get("t.tag_name"),
         pub name: String = get("t.name"),
         pub is_pre_release: bool = get("t.is_pre_release"),
         pub author_id: Option<i64> = get("t.author_id"),
         pub organization_name: String = get("o.login"),
         pub repository_name: String = get("r.name"),
-        pub project_name: Option<String> = get(PROJECT_NAME),
+        pub repository_id: i64 = get("t.repository_id"),
         pub published_at: Option<String> = opt_ts("t.published_at"),
         pub author: Option<User> = with(read_card, AUTHOR_CARD),
+    }
+}
+
+impl Table for ReleaseRow {
+    const TABLE: &'static str = AuthoredRelease::TABLE;
+    const JOINS: &'static str = AuthoredRelease::JOINS;
+}
+
+crate::selected! {
+    /// The columns of a [`SummaryRelease`]: a [`ReleaseRow`]'s, then its project's name.
+    pub struct SummaryRow {
+        pub row: ReleaseRow = flatten(ReleaseRow),
+        pub project_name: Option<String> = get(PROJECT_NAME),
     }
 }
 
 impl Selected for SummaryRelease {
     const COLUMNS: &'static str = SummaryRow::COLUMNS;
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let row = SummaryRow::read(c)?;
+        let SummaryRow { row, project_name } = SummaryRow::read(c)?;
         let mut release = Release {
             node_id: Default::default(),
             tag_name: row.tag_name,
@@ -271,7 +287,7 @@ impl Selected for SummaryRelease {
             author: Some(row.author),
             organization_name: row.organization_name,
             repository_name: row.repository_name,
-            project_name: row.project_name,
+            project_name,
             published_at: row.published_at,
             created_at: String::new(),
         };
