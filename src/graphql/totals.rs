@@ -11,7 +11,14 @@
 //! counts of distinct contributors (`statsOverview.contributorsStats`,
 //! `Organization.stats.totalContributors`) are the lengths of the same rankings. The
 //! same pass notes each member's top project (`Contributor.projectKey`), which those
-//! rankings' contributors read instead of a subquery per member.
+//! rankings' contributors read instead of a subquery per member (as every list of
+//! contributors does).
+//!
+//! Other facts of the file that requests read per row or per request are kept
+//! beside the sums, computed in the same call: each repository's project
+//! (`Release.projectName` of a month's new releases), each organization's id by
+//! login, the sums over its repositories (`Organization.stats`) and the highest
+//! repository id (the plan of an organization's recent releases and milestones).
 //!
 //! The sums are kept per set of GraphQL routes ([`super::db::Db`]) for the file they
 //! were computed from, named by its [`FileId`]. They are computed ahead of the

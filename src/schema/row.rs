@@ -87,7 +87,7 @@ pub const fn after_separator(s: &'static str) -> &'static str {
 /// The columns of a [`Selected`] type `T` by field: [`selected!`] gives
 /// `ColumnsOf<T>` a constant named after each field, the position of the field's
 /// first column in `T::COLUMNS`, so that a row can be read by position without a
-/// position kept by hand (`ColumnsOf::<SummaryRow>::tag_name`).
+/// position kept by hand (`ColumnsOf::<Release>::tag_name`).
 pub struct ColumnsOf<T>(PhantomData<T>);
 
 /// The columns of a select list: its expressions separated by commas outside
