@@ -28,8 +28,7 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, Row};
 
 use super::db::{ids_json, Cols, Conn, DbError, RequestDb};
-use super::records::relations::{ListKey, SnapshotReleaseSummaries, MAX_SORT_KEYS};
-use super::records::Selected;
+use super::records::relations::{ListKey, SnapshotReleaseRowsOf, MAX_SORT_KEYS};
 use super::rows::{ReleasePlan, SnapshotReleaseRows};
 use super::totals::Totals;
 
@@ -167,10 +166,11 @@ impl<K: ListKey> Loader<K> for Batch {
                 let mut out = HashMap::new();
                 for (limit, keys) in by_limit {
                     let parents: Vec<i64> = keys.iter().map(|k| k.parent()).collect();
+                    let mut read = K::reader(conn)?;
                     let mut groups = children::<K, _>(conn, &parents, limit, |conn, row, at| {
                         let mut c = Cols::new(conn, row);
                         c.skip(at);
-                        K::Item::read(&mut c)
+                        read(&mut c)
                     })?;
                     for key in keys {
                         let children = groups.remove(&key.parent()).unwrap_or_default();
@@ -204,14 +204,19 @@ impl Loader<SnapshotReleaseRows> for Batch {
                 for ((plan, limit), keys) in by_plan {
                     let parents: Vec<i64> = keys.iter().map(|k| k.0).collect();
                     let mut objects = Vec::with_capacity(64 * 1024);
-                    let mut raw = Vec::new();
-                    let groups = children::<SnapshotReleaseSummaries, _>(
+                    let totals = if plan.needs_projects() {
+                        Some(conn.contributor_totals()?)
+                    } else {
+                        None
+                    };
+                    let projects = totals.as_ref().map(|t| &t.repository_project);
+                    let groups = children::<SnapshotReleaseRowsOf, _>(
                         conn,
                         &parents,
                         limit,
                         |_, row, at| {
                             let start = objects.len();
-                            plan.write(row, at, &mut raw, &mut objects)?;
+                            plan.write(row, at, projects, &mut objects)?;
                             Ok(start..objects.len())
                         },
                     )?;

@@ -19,7 +19,7 @@ use rusqlite::types::Value;
 
 use super::db::{Conn, RequestDb};
 use super::limits::cost;
-use super::loaders::Waves;
+use super::loaders::{contributor_totals, Waves};
 use super::plain::{authors_as_cards, organizations_as_cards, repositories_as_summaries, Listed};
 use super::records::*;
 use super::types::{limit_cost, limit_or, list_cost, TYPICAL_LIST};
@@ -261,19 +261,15 @@ async fn in_organization_joining<T: Table>(
     let (Some(organization), None) = (organization, login) else {
         return Ok(Select::table::<T>());
     };
-    let organization = lc(organization);
-    let large = run(ctx, move |conn| {
-        let rows = conn.rows(
-            "SELECT (SELECT COUNT(*) FROM repositories r WHERE r.organization_id = \
-                (SELECT o.id FROM organizations o WHERE o.login_lc = ?1)) * ?2 \
-              >= (SELECT COALESCE(MAX(r.id), 0) FROM repositories r)",
-            rusqlite::params![organization, LARGE_ORGANIZATION],
-            |c| c.get::<bool>(),
-        )?;
-        Ok(rows.first().copied().unwrap_or(false))
-    })
-    .await?;
-    if !large {
+    // The organization's repositories counted against the highest repository id, as
+    // kept per dataset file ([`super::totals`]).
+    let totals = contributor_totals(ctx).await?;
+    let repositories = totals
+        .organization_ids
+        .get(&lc(organization))
+        .and_then(|id| totals.organization_sums.get(id))
+        .map_or(0, |sums| sums.repositories);
+    if repositories.saturating_mul(LARGE_ORGANIZATION) < totals.max_repository_id {
         return Ok(Select::table::<T>());
     }
     // `CROSS JOIN` keeps `t` the outer loop: the index in the `ORDER BY`'s order.
@@ -740,13 +736,22 @@ impl CoreQuery {
             "rc.member_id AS mid, SUM(rc.contributions_count) AS n, ? AS scope, \
              m.login_lc AS login_lc",
         );
+        // Each member's top project from the contribution sums (one look-up each, not
+        // a subquery).
         let sql = format!(
             "SELECT {cols} FROM ({ranked} GROUP BY rc.member_id \
                ORDER BY n DESC, login_lc, mid LIMIT ?) g \
              JOIN members m ON m.id = g.mid ORDER BY g.n DESC, g.login_lc, g.mid",
-            cols = Contributor::COLUMNS,
+            cols = Contributor::RANKED_COLUMNS,
         );
-        Ok(Listed(fetch(ctx, sql, args).await?))
+        let contributors = run(ctx, move |conn| {
+            let totals = conn.contributor_totals()?;
+            conn.rows(&sql, rusqlite::params_from_iter(args), |c| {
+                Contributor::read_ranked(c, &totals.top_project)
+            })
+        })
+        .await?;
+        Ok(Listed(contributors))
     }
 }
 

@@ -8,12 +8,15 @@
 //! [`super::records::SummaryRelease`] reads, under the fields' own names, becomes a
 //! [`ReleasePlan`]: the fields in the selection's order, packed into one integer so
 //! that it can travel in the dataloader's key ([`SnapshotReleaseRows`]). The loader
-//! reads the same statement as [`SnapshotReleaseSummaries`] and writes each row's
-//! object with the plan, each text escaped from where SQLite holds it, into one
-//! buffer; no record is made. An alias (a key the integer cannot hold), or anything a
+//! reads the releases' rows ([`super::records::ReleaseRow`], the statements of
+//! [`SnapshotReleaseRowsOf`]) and writes each row's object with the plan, each text
+//! escaped from where SQLite holds it, into one buffer; no record is made. A
+//! release's `projectName` is its repository's in the dataset file's kept facts
+//! ([`super::totals`]), not a subquery per release. An alias (a key the integer cannot hold), or anything a
 //! plain list refuses, leaves the list to [`super::plain`] as before, and a test
 //! compares the bytes of the two paths (`release_rows_answer_the_bytes_records_do`).
 
+use std::collections::HashMap;
 use std::str::Utf8Error;
 
 use async_graphql::parser::types::{Field, Selection, SelectionSet};
@@ -21,8 +24,8 @@ use rusqlite::types::{Type, ValueRef};
 use rusqlite::Row;
 
 use super::plain::{string, text};
-use super::records::relations::{ListKey, SnapshotReleaseSummaries};
-use crate::schema::{lc, Ts};
+use super::records::relations::{ListKey, SnapshotReleaseRowsOf};
+use crate::schema::{write_lc_node_id, write_repo_node_id, Ts};
 
 /// The fields of a release a [`ReleasePlan`] writes, by their GraphQL names, in the
 /// order of their codes (1 to 9).
@@ -51,7 +54,8 @@ const RELEASE_KEYS: [&[u8]; 9] = [
     b"\"author\":",
 ];
 
-/// The code of `author` in [`RELEASE_FIELDS`].
+/// The codes of `projectName` and `author` in [`RELEASE_FIELDS`].
+const PROJECT_NAME: u64 = 7;
 const AUTHOR: u64 = 9;
 
 /// The fields of an author's card, by their GraphQL names, in the order of their
@@ -67,20 +71,25 @@ const CARD_SHIFT: u32 = FIELD_BITS * RELEASE_FIELDS.len() as u32;
 /// Bits of a card field's code.
 const CARD_BITS: u32 = 3;
 
-/// The columns of [`super::records::SummaryRelease::COLUMNS`], from the first item
-/// column of a row: a row is read here by these positions.
+/// The columns a row is read by here, from its first item column: the positions of
+/// [`ReleaseRow`]'s fields, and of the [`Card`]'s columns in its `author`'s.
 mod col {
-    pub const TAG_NAME: usize = 0;
-    pub const NAME: usize = 1;
-    pub const IS_PRE_RELEASE: usize = 2;
-    pub const ORGANIZATION: usize = 4;
-    pub const REPOSITORY: usize = 5;
-    pub const PROJECT_NAME: usize = 6;
-    pub const PUBLISHED_AT: usize = 7;
-    pub const HAS_AUTHOR: usize = 8;
-    pub const AUTHOR_LOGIN: usize = 10;
-    pub const AUTHOR_NAME: usize = 11;
-    pub const AUTHOR_AVATAR: usize = 12;
+    use super::super::records::{Card, ReleaseRow, CARD_AT};
+    use crate::schema::ColumnsOf;
+
+    type Row = ColumnsOf<ReleaseRow>;
+    pub const TAG_NAME: usize = Row::tag_name;
+    pub const NAME: usize = Row::name;
+    pub const IS_PRE_RELEASE: usize = Row::is_pre_release;
+    pub const ORGANIZATION: usize = Row::organization_name;
+    pub const REPOSITORY: usize = Row::repository_name;
+    pub const REPOSITORY_ID: usize = Row::repository_id;
+    pub const PUBLISHED_AT: usize = Row::published_at;
+    pub const HAS_AUTHOR: usize = Row::author;
+    const CARD: usize = Row::author + CARD_AT;
+    pub const AUTHOR_LOGIN: usize = CARD + ColumnsOf::<Card>::login;
+    pub const AUTHOR_NAME: usize = CARD + ColumnsOf::<Card>::name;
+    pub const AUTHOR_AVATAR: usize = CARD + ColumnsOf::<Card>::avatar_url;
 }
 
 /// How to write a release of a selection: the codes of its fields in the selection's
@@ -120,6 +129,12 @@ impl ReleasePlan {
         Some(ReleasePlan(code))
     }
 
+    /// Whether the plan writes `projectName`: [`ReleasePlan::write`] needs the
+    /// repositories' projects.
+    pub fn needs_projects(self) -> bool {
+        self.steps().any(|step| step == PROJECT_NAME)
+    }
+
     /// The release fields' codes in order.
     fn steps(self) -> impl Iterator<Item = u64> {
         codes(self.0 & ((1 << CARD_SHIFT) - 1), FIELD_BITS)
@@ -132,33 +147,35 @@ impl ReleasePlan {
 
     /// Writes the release of `row` (its item columns from `at`) as a JSON object of
     /// the plan's fields, as async-graphql writes a [`super::records::Release`] read
-    /// from it. `raw` is a buffer for node ids' natural keys.
+    /// from it. `projects` is the project name of each repository
+    /// ([`crate::graphql::totals::Totals::repository_project`]), needed when the plan
+    /// [`ReleasePlan::needs_projects`].
     pub fn write(
         self,
         row: &Row<'_>,
         at: usize,
-        raw: &mut Vec<u8>,
+        projects: Option<&HashMap<i64, Option<String>>>,
         out: &mut Vec<u8>,
     ) -> rusqlite::Result<()> {
         let release = ReleaseRow::read(row, at)?;
         let check = |written: Result<(), Utf8Error>, column: usize| {
-            written.map_err(|e| {
-                rusqlite::Error::FromSqlConversionFailure(at + column, Type::Text, Box::new(e))
-            })
+            written.map_err(|e| not_utf8(at + column, e))
         };
+        let utf8 = |text, column: usize| utf8(text, at + column);
         out.push(b'{');
         for (i, step) in self.steps().enumerate() {
             key(i, RELEASE_KEYS[step as usize - 1], out);
             match step {
                 1 => {
-                    raw.clear();
-                    raw.extend_from_slice(b"Release:");
-                    check(push_lc(raw, release.organization), col::ORGANIZATION)?;
-                    raw.push(b'/');
-                    check(push_lc(raw, release.repository), col::REPOSITORY)?;
-                    raw.push(b'@');
-                    check(push_text(raw, release.tag_name), col::TAG_NAME)?;
-                    node_id(raw, out);
+                    out.push(b'"');
+                    write_repo_node_id(
+                        out,
+                        "Release",
+                        utf8(release.organization, col::ORGANIZATION)?,
+                        utf8(release.repository, col::REPOSITORY)?,
+                        &["@", utf8(release.tag_name, col::TAG_NAME)?],
+                    );
+                    out.push(b'"');
                 }
                 2 => check(text(release.tag_name, out), col::TAG_NAME)?,
                 3 => check(text(release.name, out), col::NAME)?,
@@ -169,10 +186,15 @@ impl ReleasePlan {
                 }),
                 5 => check(text(release.organization, out), col::ORGANIZATION)?,
                 6 => check(text(release.repository, out), col::REPOSITORY)?,
-                7 => match release.project_name {
-                    Some(name) => check(text(name, out), col::PROJECT_NAME)?,
-                    None => out.extend_from_slice(b"null"),
-                },
+                7 => {
+                    let project = projects
+                        .and_then(|projects| projects.get(&release.repository_id))
+                        .and_then(Option::as_deref);
+                    match project {
+                        Some(name) => string(name, out),
+                        None => out.extend_from_slice(b"null"),
+                    }
+                }
                 8 => match release.published_at {
                     Some(t) => timestamp(t, out),
                     None => out.extend_from_slice(b"null"),
@@ -184,10 +206,10 @@ impl ReleasePlan {
                             key(i, CARD_KEYS[step as usize - 1], out);
                             match step {
                                 1 => {
-                                    raw.clear();
-                                    raw.extend_from_slice(b"User:");
-                                    check(push_lc(raw, author.login), col::AUTHOR_LOGIN)?;
-                                    node_id(raw, out);
+                                    out.push(b'"');
+                                    let login = utf8(author.login, col::AUTHOR_LOGIN)?;
+                                    write_lc_node_id(out, "User", login);
+                                    out.push(b'"');
                                 }
                                 2 => check(text(author.login, out), col::AUTHOR_LOGIN)?,
                                 3 => check(text(author.name, out), col::AUTHOR_NAME)?,
@@ -214,7 +236,7 @@ struct ReleaseRow<'r> {
     is_pre_release: bool,
     organization: &'r [u8],
     repository: &'r [u8],
-    project_name: Option<&'r [u8]>,
+    repository_id: i64,
     published_at: Option<i64>,
     author: Option<CardRow<'r>>,
 }
@@ -243,7 +265,7 @@ impl<'r> ReleaseRow<'r> {
             is_pre_release: integer(row, at + col::IS_PRE_RELEASE)? != 0,
             organization: bytes(row, at + col::ORGANIZATION)?,
             repository: bytes(row, at + col::REPOSITORY)?,
-            project_name: optional_bytes(row, at + col::PROJECT_NAME)?,
+            repository_id: integer(row, at + col::REPOSITORY_ID)?,
             published_at: optional_integer(row, at + col::PUBLISHED_AT)?,
             author,
         })
@@ -291,53 +313,15 @@ fn key(i: usize, key: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(key);
 }
 
-/// The node id of the natural key `raw` (`Type:key`), as a JSON string: base64 with
-/// the standard alphabet and padding ([`crate::schema::node_id`]), which needs no
-/// escaping.
-fn node_id(raw: &[u8], out: &mut Vec<u8>) {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let sextet = |n: u32, shift: u32| ALPHABET[((n >> shift) & 63) as usize];
-    out.reserve(raw.len().div_ceil(3) * 4 + 2);
-    out.push(b'"');
-    let mut chunks = raw.chunks_exact(3);
-    for chunk in &mut chunks {
-        let n = u32::from(chunk[0]) << 16 | u32::from(chunk[1]) << 8 | u32::from(chunk[2]);
-        out.extend_from_slice(&[sextet(n, 18), sextet(n, 12), sextet(n, 6), sextet(n, 0)]);
-    }
-    match *chunks.remainder() {
-        [a] => {
-            let n = u32::from(a) << 16;
-            out.extend_from_slice(&[sextet(n, 18), sextet(n, 12), b'=', b'=']);
-        }
-        [a, b] => {
-            let n = u32::from(a) << 16 | u32::from(b) << 8;
-            out.extend_from_slice(&[sextet(n, 18), sextet(n, 12), sextet(n, 6), b'=']);
-        }
-        _ => {}
-    }
-    out.push(b'"');
+/// Column `i`'s text `text` as a `str`, or the error of reading a `String` that is
+/// not UTF-8.
+fn utf8(text: &[u8], i: usize) -> rusqlite::Result<&str> {
+    std::str::from_utf8(text).map_err(|e| not_utf8(i, e))
 }
 
-/// Appends [`lc`]`(text)`, as the node ids of [`crate::schema`] lower-case a key, or
-/// fails when `text` is not UTF-8.
-fn push_lc(out: &mut Vec<u8>, text: &[u8]) -> Result<(), Utf8Error> {
-    if text.is_ascii() {
-        let start = out.len();
-        out.extend_from_slice(text);
-        out[start..].make_ascii_lowercase();
-    } else {
-        out.extend_from_slice(lc(std::str::from_utf8(text)?).as_bytes());
-    }
-    Ok(())
-}
-
-/// Appends `text`, or fails when it is not UTF-8.
-fn push_text(out: &mut Vec<u8>, text: &[u8]) -> Result<(), Utf8Error> {
-    if !text.is_ascii() {
-        std::str::from_utf8(text)?;
-    }
-    out.extend_from_slice(text);
-    Ok(())
+/// The error of column `i`'s text not being UTF-8.
+fn not_utf8(i: usize, e: Utf8Error) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(i, Type::Text, Box::new(e))
 }
 
 /// `t` (microseconds since 1970) as [`Ts::format`] writes it, as a JSON string:
@@ -393,15 +377,6 @@ fn bytes<'r>(row: &'r Row<'_>, i: usize) -> rusqlite::Result<&'r [u8]> {
     }
 }
 
-/// Column `i` as the bytes of its text, or `None` when it is null.
-fn optional_bytes<'r>(row: &'r Row<'_>, i: usize) -> rusqlite::Result<Option<&'r [u8]>> {
-    match row.get_ref(i)? {
-        ValueRef::Null => Ok(None),
-        ValueRef::Text(text) => Ok(Some(text)),
-        value => Err(mismatch(i, value)),
-    }
-}
-
 /// Column `i` as an integer (an error for any other type, as reading an `i64` is).
 fn integer(row: &Row<'_>, i: usize) -> rusqlite::Result<i64> {
     let value = row.get_ref(i)?;
@@ -422,15 +397,15 @@ fn mismatch(i: usize, value: ValueRef<'_>) -> rusqlite::Error {
 }
 
 /// A snapshot's new releases written with a plan: the loader reads them with the
-/// statements of [`SnapshotReleaseSummaries`] (whole, or numbered for a snapshot with
+/// statements of [`SnapshotReleaseRowsOf`] (whole, or numbered for a snapshot with
 /// more than its limit) and answers each key with the JSON array.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SnapshotReleaseRows(pub i64, pub ReleasePlan);
 
 impl SnapshotReleaseRows {
     /// The relation whose statements and limit read the rows.
-    pub fn relation(self) -> SnapshotReleaseSummaries {
-        SnapshotReleaseSummaries(self.0)
+    pub fn relation(self) -> SnapshotReleaseRowsOf {
+        SnapshotReleaseRowsOf(self.0)
     }
 
     pub fn limit(self) -> i64 {
@@ -487,30 +462,6 @@ mod tests {
         ] {
             assert_eq!(plan(refused), None, "{refused}");
         }
-    }
-
-    /// The ids written here are the ids [`crate::schema`] makes, ASCII or not, of
-    /// every length modulo three.
-    #[test]
-    fn node_ids_are_the_schema_ids() {
-        for (org, repo, tag) in [
-            ("Org", "Repo", "V1.0"),
-            ("Org", "Repo", "V1.01"),
-            ("Org", "Repo", "V1.012"),
-            ("ÉOrg", "Repo-É", "ü/1"),
-        ] {
-            let mut raw = b"Release:".to_vec();
-            push_lc(&mut raw, org.as_bytes()).unwrap();
-            raw.push(b'/');
-            push_lc(&mut raw, repo.as_bytes()).unwrap();
-            raw.push(b'@');
-            push_text(&mut raw, tag.as_bytes()).unwrap();
-            let mut out = Vec::new();
-            node_id(&raw, &mut out);
-            let id = crate::schema::repo_node_id("Release", org, repo, &["@", tag]);
-            assert_eq!(String::from_utf8(out).unwrap(), format!("\"{}\"", id.0));
-        }
-        assert!(push_lc(&mut Vec::new(), &[b'A', 0xFF]).is_err());
     }
 
     #[test]

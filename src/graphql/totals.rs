@@ -11,7 +11,14 @@
 //! counts of distinct contributors (`statsOverview.contributorsStats`,
 //! `Organization.stats.totalContributors`) are the lengths of the same rankings. The
 //! same pass notes each member's top project (`Contributor.projectKey`), which those
-//! rankings' contributors read instead of a subquery per member.
+//! rankings' contributors read instead of a subquery per member (as every list of
+//! contributors does).
+//!
+//! Other facts of the file that requests read per row or per request are kept
+//! beside the sums, computed in the same call: each repository's project
+//! (`Release.projectName` of a month's new releases), each organization's id by
+//! login, the sums over its repositories (`Organization.stats`) and the highest
+//! repository id (the plan of an organization's recent releases and milestones).
 //!
 //! The sums are kept per set of GraphQL routes ([`super::db::Db`]) for the file they
 //! were computed from, named by its [`FileId`]. They are computed ahead of the
@@ -46,6 +53,28 @@ pub struct Totals {
     /// project, the one with most of the member's contributions (ties: repository id,
     /// then project id); its project's key and name (`Contributor.projectKey`).
     pub top_project: HashMap<i64, (String, String)>,
+    /// The name of the active project each repository belongs to (the first by
+    /// project id), by repository id, for the repositories of an active project:
+    /// `Release.projectName` ([`crate::schema::code::graphql::PROJECT_NAME`]) of the
+    /// releases written from their rows ([`super::rows`]), in place of a subquery per
+    /// release.
+    pub repository_project: HashMap<i64, Option<String>>,
+    /// Each organization's id by its login in lower case (`login_lc`).
+    pub organization_ids: HashMap<String, i64>,
+    /// The sums over each organization's repositories, by organization id
+    /// (`Organization.stats`); an organization without repositories has none.
+    pub organization_sums: HashMap<i64, OrganizationSums>,
+    /// The highest repository id (0 without repositories).
+    pub max_repository_id: i64,
+}
+
+/// Sums over the repositories of an organization.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct OrganizationSums {
+    pub forks: i64,
+    pub open_issues: i64,
+    pub repositories: i64,
+    pub stars: i64,
 }
 
 /// The [`Totals`] of the last dataset file they were computed for.
@@ -170,9 +199,53 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
             entry.insert((row.get(1)?, row.get(2)?));
         }
     }
+    let mut repository_project: HashMap<i64, Option<String>> = HashMap::new();
+    let mut st = conn.prepare_cached(
+        "SELECT pr.repository_id, p.name FROM project_repositories pr \
+         JOIN api_projects p ON p.id = pr.project_id ORDER BY pr.repository_id, pr.project_id",
+    )?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        // The first row of each repository is its project.
+        if let std::collections::hash_map::Entry::Vacant(entry) =
+            repository_project.entry(row.get(0)?)
+        {
+            entry.insert(row.get(1)?);
+        }
+    }
+    let mut organization_ids: HashMap<String, i64> = HashMap::new();
+    let mut st = conn.prepare_cached("SELECT o.login_lc, o.id FROM organizations o")?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        organization_ids.insert(row.get(0)?, row.get(1)?);
+    }
+    // As SQL's `SUM` of each column (nulls left out) and `COUNT` of the repositories.
+    let mut organization_sums: HashMap<i64, OrganizationSums> = HashMap::new();
+    let mut max_repository_id = 0;
+    let mut st = conn.prepare_cached(
+        "SELECT r.id, r.organization_id, r.forks_count, r.open_issues_count, r.stars_count \
+         FROM repositories r",
+    )?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        max_repository_id = max_repository_id.max(row.get(0)?);
+        let Some(organization) = row.get::<_, Option<i64>>(1)? else {
+            continue;
+        };
+        let sums = organization_sums.entry(organization).or_default();
+        let add = |sum: &mut i64, n: Option<i64>| *sum = sum.saturating_add(n.unwrap_or(0));
+        add(&mut sums.forks, row.get(2)?);
+        add(&mut sums.open_issues, row.get(3)?);
+        add(&mut sums.stars, row.get(4)?);
+        sums.repositories += 1;
+    }
     Ok(Totals {
         all,
         by_organization,
         top_project,
+        repository_project,
+        organization_ids,
+        organization_sums,
+        max_repository_id,
     })
 }

@@ -516,16 +516,24 @@ impl Project {
 impl Organization {
     #[graphql(complexity = "cost::ORGANIZATION_STATS + child_complexity")]
     async fn stats(&self, ctx: &Context<'_>) -> Result<OrganizationStats> {
-        let mut stats = one(ctx, l::OrganizationStatsOf(self.id))
-            .await?
-            .unwrap_or_default();
-        // Distinct members among the contributors of the organization's repositories.
+        // Sums kept per dataset file ([`super::totals`]), like the distinct members
+        // among the contributors of the organization's repositories.
         let totals = contributor_totals(ctx).await?;
-        stats.total_contributors = totals
-            .by_organization
+        let sums = totals
+            .organization_sums
             .get(&self.id)
-            .map_or(0, |ranking| ranking.len() as i64);
-        Ok(stats)
+            .copied()
+            .unwrap_or_default();
+        Ok(OrganizationStats {
+            total_contributors: totals
+                .by_organization
+                .get(&self.id)
+                .map_or(0, |ranking| ranking.len() as i64),
+            total_forks: sums.forks,
+            total_issues: sums.open_issues,
+            total_repositories: sums.repositories,
+            total_stars: sums.stars,
+        })
     }
 }
 

@@ -29,29 +29,57 @@ pub fn short_key<'a>(key: &'a str, prefix: &str) -> &'a str {
 /// of the records in their files, which a regeneration may change. The type name makes
 /// the id unique across types.
 pub fn node_id(kind: &str, key: &str) -> ID {
-    node_id_with(kind, |raw| raw.push_str(key))
+    node_id_with(kind, |raw| raw.push_str(key), id)
 }
 
 /// The [`node_id`] of a record whose natural key is `text` in lower case (a login).
 pub fn lc_node_id(kind: &str, text: &str) -> ID {
-    node_id_with(kind, |raw| push_lc(raw, text))
+    node_id_with(kind, |raw| push_lc(raw, text), id)
+}
+
+/// Appends [`lc_node_id`]`(kind, text)` to `out`: for JSON written by hand (base64
+/// needs no escaping).
+pub fn write_lc_node_id(out: &mut Vec<u8>, kind: &str, text: &str) {
+    node_id_with(kind, |raw| push_lc(raw, text), |raw| encode_to(raw, out))
 }
 
 /// The [`node_id`] of a record of a repository: its natural key is [`repo_key`]`(
 /// organization, repository, suffix)`, the suffix given in parts (`["@", tag]`).
 pub fn repo_node_id(kind: &str, organization: &str, repository: &str, suffix: &[&str]) -> ID {
-    node_id_with(kind, |raw| {
-        push_lc(raw, organization);
-        raw.push('/');
-        push_lc(raw, repository);
-        suffix.iter().for_each(|part| raw.push_str(part));
-    })
+    node_id_with(
+        kind,
+        |raw| repo_raw(raw, organization, repository, suffix),
+        id,
+    )
 }
 
-/// `Type:` and the natural key `key` writes, encoded. Long lists make thousands of ids
-/// a request, so the raw text is assembled in one buffer kept by the thread and the
-/// id is the only string made.
-fn node_id_with(kind: &str, key: impl FnOnce(&mut String)) -> ID {
+/// Appends [`repo_node_id`]`(kind, organization, repository, suffix)` to `out`.
+pub fn write_repo_node_id(
+    out: &mut Vec<u8>,
+    kind: &str,
+    organization: &str,
+    repository: &str,
+    suffix: &[&str],
+) {
+    node_id_with(
+        kind,
+        |raw| repo_raw(raw, organization, repository, suffix),
+        |raw| encode_to(raw, out),
+    )
+}
+
+/// Appends [`repo_key`]`(organization, repository, suffix)`, the suffix in parts.
+fn repo_raw(raw: &mut String, organization: &str, repository: &str, suffix: &[&str]) {
+    push_lc(raw, organization);
+    raw.push('/');
+    push_lc(raw, repository);
+    suffix.iter().for_each(|part| raw.push_str(part));
+}
+
+/// `Type:` and the natural key `key` writes, encoded by `encode`. Long lists make
+/// thousands of ids a request, so the raw text is assembled in one buffer kept by the
+/// thread and the encoding is the only text made.
+fn node_id_with<T>(kind: &str, key: impl FnOnce(&mut String), encode: impl FnOnce(&str) -> T) -> T {
     thread_local! {
         static RAW: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     }
@@ -60,21 +88,32 @@ fn node_id_with(kind: &str, key: impl FnOnce(&mut String)) -> ID {
         raw.push_str(kind);
         raw.push(':');
         key(raw);
-        let engine = &base64::engine::general_purpose::STANDARD;
-        let mut id = String::with_capacity(base64::encoded_len(raw.len(), true).unwrap_or(0));
-        engine.encode_string(raw.as_bytes(), &mut id);
-        ID(id)
+        encode(raw)
     })
+}
+
+/// The id of the raw text `raw`: base64, standard alphabet, padded.
+fn id(raw: &str) -> ID {
+    let mut id = String::with_capacity(base64::encoded_len(raw.len(), true).unwrap_or(0));
+    base64::engine::general_purpose::STANDARD.encode_string(raw.as_bytes(), &mut id);
+    ID(id)
+}
+
+/// Appends [`id`]`(raw)` to `out`.
+fn encode_to(raw: &str, out: &mut Vec<u8>) {
+    let start = out.len();
+    out.resize(start + base64::encoded_len(raw.len(), true).unwrap_or(0), 0);
+    let written = base64::engine::general_purpose::STANDARD
+        .encode_slice(raw.as_bytes(), &mut out[start..])
+        .unwrap_or(0);
+    out.truncate(start + written);
 }
 
 /// The natural key of a record of a repository: `organization/repository` in lower
 /// case, then `suffix` (`#number` or `@tag`).
 pub fn repo_key(organization: &str, repository: &str, suffix: &str) -> String {
     let mut key = String::with_capacity(organization.len() + 1 + repository.len() + suffix.len());
-    push_lc(&mut key, organization);
-    key.push('/');
-    push_lc(&mut key, repository);
-    key.push_str(suffix);
+    repo_raw(&mut key, organization, repository, &[suffix]);
     key
 }
 
@@ -125,5 +164,26 @@ mod tests {
             decoded(repo_node_id("Repository", "O", "R", &[])),
             "Repository:o/r"
         );
+    }
+
+    /// The ids written to a buffer are the ids returned, after what the buffer held,
+    /// for keys of every length modulo three.
+    #[test]
+    fn written_ids_are_the_returned_ids() {
+        for (org, repo, tag) in [
+            ("Org", "Repo", "V1.0"),
+            ("Org", "Repo", "V1.01"),
+            ("Org", "Repo", "V1.012"),
+            ("ÉOrg", "Repo-É", "ü/1"),
+        ] {
+            let mut out = b"x".to_vec();
+            write_repo_node_id(&mut out, "Release", org, repo, &["@", tag]);
+            let id = repo_node_id("Release", org, repo, &["@", tag]);
+            assert_eq!(out, [b"x", id.0.as_bytes()].concat());
+            let mut out = b"y".to_vec();
+            write_lc_node_id(&mut out, "User", tag);
+            let id = lc_node_id("User", tag);
+            assert_eq!(out, [b"y", id.0.as_bytes()].concat());
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! One way to read a row: a cursor over its columns ([`Cols`]), and the types read
 //! from a select list declared beside their fields ([`Selected`], [`selected!`]).
 
+use std::marker::PhantomData;
+
 use rusqlite::{Connection, Row};
 
 use super::values::Ts;
@@ -82,6 +84,45 @@ pub const fn after_separator(s: &'static str) -> &'static str {
     }
 }
 
+/// The columns of a [`Selected`] type `T` by field: [`selected!`] gives
+/// `ColumnsOf<T>` a constant named after each field, the position of the field's
+/// first column in `T::COLUMNS`, so that a row can be read by position without a
+/// position kept by hand (`ColumnsOf::<Release>::tag_name`).
+pub struct ColumnsOf<T>(PhantomData<T>);
+
+/// The columns of a select list: its expressions separated by commas outside
+/// parentheses and quotes (`"t.a, f(t.b, t.c)"` is two); none for an empty list.
+pub const fn select_width(sql: &str) -> usize {
+    let bytes = sql.as_bytes();
+    let (mut i, mut depth, mut quote) = (0, 0usize, 0u8);
+    let (mut columns, mut blank) = (1, true);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if quote != 0 {
+            if b == quote {
+                quote = 0;
+            }
+        } else if b == b'\'' || b == b'"' {
+            quote = b;
+        } else if b == b'(' {
+            depth += 1;
+        } else if b == b')' {
+            depth = depth.saturating_sub(1);
+        } else if b == b',' && depth == 0 {
+            columns += 1;
+        }
+        if !b.is_ascii_whitespace() {
+            blank = false;
+        }
+        i += 1;
+    }
+    if blank {
+        0
+    } else {
+        columns
+    }
+}
+
 /// Declares a struct whose every field is read from one SQL expression, and its
 /// [`Selected`] implementation (select list and reader, in field order). Each field
 /// ends with `= HOW(ARGS)`:
@@ -111,6 +152,9 @@ pub const fn after_separator(s: &'static str) -> &'static str {
 /// key afterwards; `=> numbered("Type")` sets it from the organization, repository and
 /// number of a record numbered in its repository. Attributes on the struct and its
 /// fields (derives, serde, utoipa, GraphQL) pass through unchanged.
+///
+/// Each field's first column is also a constant of [`ColumnsOf`]`<Name>`, named
+/// after the field (a `later()` field's is where the next field starts).
 #[macro_export]
 macro_rules! selected {
     (
@@ -178,7 +222,23 @@ macro_rules! selected {
                 Ok(record)
             }
         }
+
+        #[allow(dead_code, non_upper_case_globals)]
+        impl $crate::schema::ColumnsOf<$name> {
+            $crate::selected!(@offsets 0usize; $( $field $how($($args)*) )*);
+        }
     };
+    (@offsets $at:expr;) => {};
+    (@offsets $at:expr; $field:ident $how:ident($($args:tt)*) $($rest:tt)*) => {
+        pub const $field: usize = $at;
+        $crate::selected!(@offsets $at + $crate::selected!(@width $how($($args)*)); $($rest)*);
+    };
+    (@width later()) => { 0 };
+    (@width flatten($base:ty)) => {
+        $crate::schema::select_width(<$base as $crate::schema::Selected>::COLUMNS)
+    };
+    (@width with($read:path, $sql:expr)) => { $crate::schema::select_width($sql) };
+    (@width $how:ident($sql:expr)) => { $crate::schema::select_width($sql) };
     (@sql later()) => { "" };
     (@sql flatten($base:ty)) => {
         $crate::schema::concatcp!(", ", <$base as $crate::schema::Selected>::COLUMNS)
@@ -214,4 +274,61 @@ macro_rules! selected {
     (@finish $rec:ident $c:ident $finish:path $( [ $($extra:expr),* $(,)? ] )?) => {
         $finish(&mut $rec, $c)?
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn select_widths_count_the_expressions_outside_parentheses_and_quotes() {
+        assert_eq!(select_width(""), 0);
+        assert_eq!(select_width("  "), 0);
+        assert_eq!(select_width("t.a"), 1);
+        assert_eq!(select_width("t.a, t.b IS NOT NULL"), 2);
+        assert_eq!(select_width("f(t.a, (t.b), t.c), 'x,y', \"a,b\", t.d"), 4);
+    }
+
+    crate::selected! {
+        struct Inner {
+            a: i64 = get("t.a"),
+            b: Option<String> = get("(SELECT x FROM y WHERE y.p = t.p ORDER BY x, y LIMIT 1)"),
+        }
+    }
+
+    crate::selected! {
+        struct Outer {
+            first: i64 = later(),
+            inner: Inner = flatten(Inner),
+            c: String = get("t.c"),
+            d: bool = with(read_pair, "t.d, t.e"),
+            f: i64 = get("t.f"),
+        }
+    }
+
+    fn read_pair(c: &mut Cols) -> rusqlite::Result<bool> {
+        let d: bool = c.get()?;
+        c.skip(1);
+        Ok(d)
+    }
+
+    /// The positions of the fields are the positions of their columns in the list.
+    #[test]
+    fn field_positions_follow_the_declaration() {
+        type C = ColumnsOf<Outer>;
+        assert_eq!([C::first, C::inner, C::c, C::d, C::f], [0, 0, 2, 3, 5]);
+        assert_eq!([ColumnsOf::<Inner>::a, ColumnsOf::<Inner>::b], [0, 1]);
+        assert_eq!(select_width(Outer::COLUMNS), 6);
+        let conn = Connection::open_in_memory().unwrap();
+        let sql = "SELECT 1, 'b', 'c', 1, 0, 7";
+        let outer = conn
+            .query_row(sql, [], |row| Outer::read(&mut Cols::new(&conn, row)))
+            .unwrap();
+        assert_eq!(
+            (outer.inner.a, outer.c.as_str(), outer.d, outer.f),
+            (1, "c", true, 7)
+        );
+        assert_eq!(outer.first, 0);
+        assert_eq!(outer.inner.b.as_deref(), Some("b"));
+    }
 }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use async_graphql::{SimpleObject, ID};
 
-use super::cards::{read_card, CARD_COLUMNS};
+use super::cards::{read_card, AUTHOR_CARD, CARD_COLUMNS};
 use super::{
     column_count, node_id, Issue, Milestone, PullRequest, Release, Repository, Table, User,
     AUTHOR_COLUMNS, REPO_JOINS,
@@ -240,31 +240,58 @@ impl Table for SummaryRelease {
     const JOINS: &'static str = AuthoredRelease::JOINS;
 }
 
+crate::selected! {
+    /// The columns of a release that [`crate::graphql::rows`] writes it from (by
+    /// their positions, [`crate::schema::ColumnsOf`]): a [`SummaryRelease`]'s, with
+    /// the repository's id in place of its project's name, which the dataset file's
+    /// kept facts give ([`crate::graphql::totals::Totals::repository_project`]).
+    #[derive(Clone)]
+    pub struct ReleaseRow {
+        pub tag_name: String = get("t.tag_name"),
+        pub name: String = get("t.name"),
+        pub is_pre_release: bool = get("t.is_pre_release"),
+        pub author_id: Option<i64> = get("t.author_id"),
+        pub organization_name: String = get("o.login"),
+        pub repository_name: String = get("r.name"),
+        pub repository_id: i64 = get("t.repository_id"),
+        pub published_at: Option<String> = opt_ts("t.published_at"),
+        pub author: Option<User> = with(read_card, AUTHOR_CARD),
+    }
+}
+
+impl Table for ReleaseRow {
+    const TABLE: &'static str = AuthoredRelease::TABLE;
+    const JOINS: &'static str = AuthoredRelease::JOINS;
+}
+
+crate::selected! {
+    /// The columns of a [`SummaryRelease`]: a [`ReleaseRow`]'s, then its project's name.
+    pub struct SummaryRow {
+        pub row: ReleaseRow = flatten(ReleaseRow),
+        pub project_name: Option<String> = get(PROJECT_NAME),
+    }
+}
+
 impl Selected for SummaryRelease {
-    const COLUMNS: &'static str = concatcp!(
-        "t.tag_name, t.name, t.is_pre_release, t.author_id, o.login, r.name, ",
-        PROJECT_NAME,
-        ", t.published_at",
-        CARD_COLUMNS
-    );
+    const COLUMNS: &'static str = SummaryRow::COLUMNS;
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        let SummaryRow { row, project_name } = SummaryRow::read(c)?;
         let mut release = Release {
             node_id: Default::default(),
-            tag_name: c.get()?,
-            name: c.get()?,
+            tag_name: row.tag_name,
+            name: row.name,
             description: String::new(),
             url: String::new(),
-            is_pre_release: c.get()?,
-            author_id: c.get()?,
-            author: None,
-            organization_name: c.get()?,
-            repository_name: c.get()?,
-            project_name: c.get()?,
-            published_at: c.opt_ts()?,
+            is_pre_release: row.is_pre_release,
+            author_id: row.author_id,
+            author: Some(row.author),
+            organization_name: row.organization_name,
+            repository_name: row.repository_name,
+            project_name,
+            published_at: row.published_at,
             created_at: String::new(),
         };
         release_id(&mut release, c)?;
-        release.author = Some(read_card(c)?);
         Ok(SummaryRelease(release))
     }
 }

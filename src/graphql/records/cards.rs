@@ -16,19 +16,39 @@ use super::{
     AUTHOR_JOIN,
 };
 use crate::graphql::db::Cols;
-use crate::schema::{concatcp, Selected};
+use crate::schema::{concatcp, select_width, Selected};
+
+crate::selected! {
+    /// An author's card (the member joined as `a`): what the frontend's lists show
+    /// of an author.
+    pub struct Card {
+        pub id: i64 = get("a.id"),
+        pub login: String = get("a.login"),
+        pub name: String = get("a.name"),
+        pub avatar_url: String = get("a.avatar_url"),
+    }
+}
+
+/// Whether a record has an author: the column before its [`Card`]'s.
+const HAS_AUTHOR: &str = "a.id IS NOT NULL";
+
+/// Where the [`Card`]'s columns start in [`AUTHOR_CARD`].
+pub const CARD_AT: usize = select_width(HAS_AUTHOR);
 
 /// The author's card after a record's columns: whether there is an author, then the
-/// card's four columns.
-pub(super) const CARD_COLUMNS: &str = ", a.id IS NOT NULL, a.id, a.login, a.name, a.avatar_url";
+/// [`Card`]'s columns.
+pub const AUTHOR_CARD: &str = concatcp!(HAS_AUTHOR, ", ", Card::COLUMNS);
 
-/// The author's card read from [`CARD_COLUMNS`]: `None` for a record without an
+/// [`AUTHOR_CARD`] appended to a select list.
+pub(super) const CARD_COLUMNS: &str = concatcp!(", ", AUTHOR_CARD);
+
+/// The author's card read from [`AUTHOR_CARD`]: `None` for a record without an
 /// author.
-pub(super) fn read_card(c: &mut Cols) -> rusqlite::Result<Option<User>> {
+pub fn read_card(c: &mut Cols) -> rusqlite::Result<Option<User>> {
     if c.get::<bool>()? {
         Ok(Some(User::read_card(c)?))
     } else {
-        c.skip(4);
+        c.skip(select_width(Card::COLUMNS));
         Ok(None)
     }
 }

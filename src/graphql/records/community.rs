@@ -180,32 +180,17 @@ counts! {
 // ----------------------------------------------------------------------------------
 // Organizations
 
-/// The sums over the repositories of the organizations in `?1` (a JSON array of ids),
-/// one row `t` per organization: one pass over each organization's range of the
-/// `(organization_id, name_lc)` index of `repositories`.
-pub const ORGANIZATION_SUMS: &str = "(SELECT o.id AS id, \
-        COALESCE(SUM(r.forks_count), 0) AS forks, \
-        COALESCE(SUM(r.open_issues_count), 0) AS open_issues, \
-        COUNT(r.id) AS repositories, COALESCE(SUM(r.stars_count), 0) AS stars \
-    FROM organizations o LEFT JOIN repositories r ON r.organization_id = o.id \
-    WHERE o.id IN (SELECT value FROM json_each(?1)) GROUP BY o.id) t";
-
-counts! {
-    /// Totals over an organization's repositories.
-    #[derive(SimpleObject, Clone, Copy, Default)]
-    pub struct OrganizationStats {
-        /// Distinct members among the repositories' contributors.
-        pub total_contributors: i64,
-        pub total_forks: i64,
-        /// Sum of the repositories' open issue counts.
-        pub total_issues: i64,
-        pub total_repositories: i64,
-        pub total_stars: i64,
-    }
-    /// Over a row `t` of an organization's sums ([`ORGANIZATION_SUMS`]);
-    /// `total_contributors` is 0 here, and set from the contribution sums
-    /// ([`crate::graphql::totals`]).
-    const COLUMNS = "0, t.forks, t.open_issues, t.repositories, t.stars";
+// Computed from the sums kept per dataset file (`crate::graphql::totals`).
+/// Totals over an organization's repositories.
+#[derive(SimpleObject, Clone, Copy, Default)]
+pub struct OrganizationStats {
+    /// Distinct members among the repositories' contributors.
+    pub total_contributors: i64,
+    pub total_forks: i64,
+    /// Sum of the repositories' open issue counts.
+    pub total_issues: i64,
+    pub total_repositories: i64,
+    pub total_stars: i64,
 }
 
 // ----------------------------------------------------------------------------------

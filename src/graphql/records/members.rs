@@ -4,7 +4,7 @@
 
 use const_format::str_replace;
 
-use super::{lc_node_id, Table, User};
+use super::{lc_node_id, Card, Table, User};
 use crate::graphql::db::Cols;
 use crate::schema::Selected;
 
@@ -16,14 +16,15 @@ impl Table for User {
 pub const AUTHOR_COLUMNS: &str = str_replace!(User::COLUMNS, "t.", "a.");
 
 impl User {
-    /// A member's card from the columns `id, login, name, avatar_url`, the other
+    /// A member's card from the columns of a [`Card`], the other
     /// fields empty: for selections that ask for none of them ([`CardRelease`]).
     pub fn read_card(c: &mut Cols) -> rusqlite::Result<User> {
+        let card = Card::read(c)?;
         let mut rec = User {
-            id: c.get()?,
-            login: c.get()?,
-            name: c.get()?,
-            avatar_url: c.get()?,
+            id: card.id,
+            login: card.login,
+            name: card.name,
+            avatar_url: card.avatar_url,
             ..User::default()
         };
         rec.node_id = lc_node_id("User", &rec.login);

@@ -8,6 +8,8 @@ use std::hash::Hash;
 
 use rusqlite::types::Value;
 
+use crate::graphql::db::{Cols, Conn};
+
 use super::contributions::{self, Dated};
 use super::*;
 
@@ -44,6 +46,15 @@ pub trait ListKey: Copy + Eq + Hash + Send + Sync + 'static {
     }
     fn parent(self) -> i64;
     fn limit(self) -> i64;
+    /// How the children of one load are read from their columns: as their item reads
+    /// itself, unless the relation also reads what is kept per dataset file
+    /// ([`crate::graphql::totals`]), taken once through `conn`.
+    fn reader(
+        conn: &Conn,
+    ) -> rusqlite::Result<impl FnMut(&mut Cols) -> rusqlite::Result<Self::Item>> {
+        let _ = conn;
+        Ok(|c: &mut Cols| Self::Item::read(c))
+    }
 }
 
 /// `limit` children of each parent: `grp` names the parent id column, `order` sorts
@@ -218,7 +229,7 @@ macro_rules! relation {
             }
         }
     };
-    ($(#[$doc:meta])* $key:ident(limit) => $item:ty, $sql:expr) => {
+    ($(#[$doc:meta])* $key:ident(limit) => $item:ty, $sql:expr $(, read $reader:path)?) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub struct $key(pub i64, pub i64);
@@ -227,6 +238,11 @@ macro_rules! relation {
             fn sql() -> String {
                 $sql
             }
+            $(fn reader(
+                conn: &Conn,
+            ) -> rusqlite::Result<impl FnMut(&mut Cols) -> rusqlite::Result<Self::Item>> {
+                $reader(conn)
+            })?
             fn parent(self) -> i64 {
                 self.0
             }
@@ -255,10 +271,6 @@ relation!(
     /// An affiliated organization by id (none when not affiliated).
     OrganizationById => Organization, limit 1,
     by_id::<Organization>("api_organizations t", "1"));
-relation!(
-    /// Totals over an organization's repositories.
-    OrganizationStatsOf => OrganizationStats, limit 1,
-    by_id::<OrganizationStats>(ORGANIZATION_SUMS, "1"));
 relation!(
     /// Issues and published releases a member authored.
     UserTotalsOf => UserTotals, limit 1, by_id::<UserTotals>("members t", "1"));
@@ -379,14 +391,24 @@ relation!(
     first_children::<Milestone>("t.repository_id", "1", NEWEST_FIRST));
 /// Contributors with their counts: `ranked` yields `(grp, pos, mid, n)` (the parent,
 /// the position, the member id and the count) for the requested parents; `scope`
-/// names what the counts are summed over, from the parent `g.grp`.
+/// names what the counts are summed over, from the parent `g.grp`. Each member's top
+/// project is the one the contribution sums keep ([`contributor_reader`]).
 fn contributors(ranked: &str, scope: &str) -> String {
     format!(
         "SELECT g.grp, g.pos, {cols} FROM (SELECT w.*, {scope} AS scope FROM ({ranked}) w \
            WHERE w.pos <= ?2) g \
          JOIN members m ON m.id = g.mid ORDER BY g.grp, g.pos",
-        cols = Contributor::COLUMNS,
+        cols = Contributor::RANKED_COLUMNS,
     )
+}
+
+/// Reads contributors of [`contributors`] with their top projects from the
+/// contribution sums of the dataset file (one look-up each, not a subquery).
+fn contributor_reader(
+    conn: &Conn,
+) -> rusqlite::Result<impl FnMut(&mut Cols) -> rusqlite::Result<Contributor>> {
+    let totals = conn.contributor_totals()?;
+    Ok(move |c: &mut Cols| Contributor::read_ranked(c, &totals.top_project))
 }
 
 relation!(
@@ -399,7 +421,8 @@ relation!(
          FROM repository_contributors rc JOIN members m ON m.id = rc.member_id \
          WHERE rc.repository_id IN (SELECT value FROM json_each(?1))",
         "(SELECT 'repository=' || o.login_lc || '/' || r.name_lc FROM repositories r \
-            JOIN organizations o ON o.id = r.organization_id WHERE r.id = w.grp)"));
+            JOIN organizations o ON o.id = r.organization_id WHERE r.id = w.grp)"),
+    read contributor_reader);
 
 /// Contributors of an entity with linked repositories (`link`: the table linking the
 /// entity column `entity` to `repository_id`), by their contributions summed over
@@ -425,15 +448,18 @@ relation!(
     /// Contributors of a project, by their contributions summed over its
     /// repositories, most first.
     ProjectContributors(limit) => Contributor,
-    linked_contributors("project_repositories", "project_id", "project", "api_projects"));
+    linked_contributors("project_repositories", "project_id", "project", "api_projects"),
+    read contributor_reader);
 relation!(
     /// Contributors of a chapter, over the repositories linked to it.
     ChapterContributors(limit) => Contributor,
-    linked_contributors("chapter_repositories", "chapter_id", "chapter", "api_chapters"));
+    linked_contributors("chapter_repositories", "chapter_id", "chapter", "api_chapters"),
+    read contributor_reader);
 relation!(
     /// Contributors of a committee, over the repositories linked to it.
     CommitteeContributors(limit) => Contributor,
-    linked_contributors("committee_repositories", "committee_id", "committee", "api_committees"));
+    linked_contributors("committee_repositories", "committee_id", "committee", "api_committees"),
+    read contributor_reader);
 
 /// The distinct values of a JSON array column of a project's repositories, sorted.
 fn project_union(column: &str) -> String {
@@ -529,6 +555,11 @@ snapshot_list!(
 snapshot_list!(
     /// [`SnapshotReleases`] as summaries, with their authors' cards.
     SnapshotReleaseSummaries => SummaryRelease, "snapshot_releases", SNAPSHOT_RELEASES,
+    "1", PUBLISHED_FIRST);
+snapshot_list!(
+    /// [`SnapshotReleases`] as the columns their JSON is written from
+    /// ([`crate::graphql::rows`]).
+    SnapshotReleaseRowsOf => ReleaseRow, "snapshot_releases", SNAPSHOT_RELEASES,
     "1", PUBLISHED_FIRST);
 snapshot_list!(SnapshotUsers => User, "snapshot_members",
     "snapshot_members s JOIN members t ON t.id = s.member_id", "1",
