@@ -253,6 +253,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         digests: &i.digests,
         files: &file_keys,
         records: &records,
+        rowid_tables: Default::default(),
     });
     let mut documents = 0;
     let in_place = spare_paths.is_some();
