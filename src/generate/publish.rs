@@ -288,19 +288,24 @@ pub(super) fn write(
     paths.push(full_entry.path.clone());
     drop(pieces);
     let mut root_bytes = Some(root_bytes);
-    let mut docs = docs.into_iter();
+    let mut chunk_docs = cuts.iter().zip(docs);
     for (i, doc) in new_documents.iter().enumerate().skip(1) {
-        let bytes = match i {
-            1 => root_bytes.take(),
-            _ => docs.next().map(|(bytes, _)| bytes),
-        }
-        .unwrap_or_default();
+        // A kept chunk whose document in the previous tree is not whole was made
+        // again: written, not linked.
+        let (bytes, torn) = match i {
+            1 => (root_bytes.take(), false),
+            _ => match chunk_docs.next() {
+                Some((c, (bytes, made))) => (Some(bytes), c.kept.is_some() && made.is_some()),
+                None => (None, false),
+            },
+        };
+        let previous = if torn { None } else { was(&doc.path) };
         writer.put_document(
             Path::new(&doc.path),
             doc.size,
             &doc.sha256,
-            was(&doc.path),
-            || Ok(bytes),
+            previous,
+            || Ok(bytes.unwrap_or_default()),
         )?;
         paths.push(doc.path.clone());
     }
