@@ -46,6 +46,9 @@ pub(super) struct Writer {
     /// before another is placed there (never written through: its inode may be
     /// shared with the live generation).
     in_place: bool,
+    /// Paths whose file in the previous tree (and the spare) is not to be trusted:
+    /// found missing or of another size there. They are made, never linked or kept.
+    damaged: HashSet<String>,
 }
 
 impl Writer {
@@ -69,7 +72,15 @@ impl Writer {
             by_key: AtomicU64::new(0),
             folders: Mutex::new(HashSet::new()),
             in_place,
+            damaged: HashSet::new(),
         }
+    }
+
+    /// The writer, never linking or keeping the files at `damaged` (found missing or
+    /// of another size in the previous tree).
+    pub(super) fn never_linking(mut self, damaged: HashSet<String>) -> Writer {
+        self.damaged = damaged;
+        self
     }
 
     /// Writes one file (and its compressed siblings when asked).
@@ -143,6 +154,14 @@ impl Writer {
         in_spare: impl Fn(super::keys::Key) -> bool,
     ) -> Option<Vec<ManifestEntry>> {
         let previous_root = self.previous_root.as_ref()?;
+        if !self.damaged.is_empty()
+            && record
+                .entries
+                .iter()
+                .any(|e| self.damaged.contains(&e.path))
+        {
+            return None;
+        }
         if !(self.in_place && unit_in_spare) {
             let mut placed: Vec<PathBuf> = Vec::new();
             let mut at = 0usize;
@@ -180,6 +199,9 @@ impl Writer {
         let listed = out.len();
         let mut entry = |rel: &Path, after: Option<(usize, usize)>| -> Option<(usize, usize)> {
             let key = Self::key(rel);
+            if self.damaged.contains(&key) {
+                return None;
+            }
             let at = match after {
                 Some(after) => self.previous.find_after(after, &key)?,
                 None => self.previous.find(&key)?,
@@ -230,9 +252,11 @@ impl Writer {
     /// when the previous tree has no such file.
     fn link_previous(&self, rel: &Path, out: &mut Vec<ManifestEntry>) -> bool {
         let key = Self::key(rel);
-        let (Some(entry), Some(previous_root)) =
-            (self.previous.get(&key), self.previous_root.as_ref())
-        else {
+        let (Some(entry), Some(previous_root), false) = (
+            self.previous.get(&key),
+            self.previous_root.as_ref(),
+            self.damaged.contains(&key),
+        ) else {
             return false;
         };
         let target = self.root.join(rel);

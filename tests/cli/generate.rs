@@ -366,6 +366,27 @@ fn the_same_input_keeps_the_live_generation_even_after_a_reimport() {
     assert!(fourth.written >= 1 && fourth.removed >= 1, "{fourth}");
 }
 
+#[test]
+fn the_same_input_renders_again_a_tree_damaged_by_hand() {
+    let (_tmp, db, out) = fixture();
+    generate::generate(&generate_options(&db, &out)).unwrap();
+    let live = out.canonicalize().unwrap();
+    let manifest = generate::read_manifest(&live).unwrap();
+    let removed = &manifest.files[manifest.files.len() / 2];
+    let cut = &manifest.files[manifest.files.len() / 3];
+    let (removed_bytes, cut_bytes) = (
+        fs::read(live.join(&removed.path)).unwrap(),
+        fs::read(live.join(&cut.path)).unwrap(),
+    );
+    fs::remove_file(live.join(&removed.path)).unwrap();
+    fs::write(live.join(&cut.path), &cut_bytes[..cut_bytes.len() / 2]).unwrap();
+    let again = generate::generate(&generate_options(&db, &out)).unwrap();
+    assert!(again.written >= 2, "{again}");
+    assert_ne!(out.canonicalize().unwrap(), live);
+    assert_eq!(fs::read(out.join(&removed.path)).unwrap(), removed_bytes);
+    assert_eq!(fs::read(out.join(&cut.path)).unwrap(), cut_bytes);
+}
+
 /// The paths whose bytes differ between two trees (`tree_bytes`), or that one lacks.
 fn differing<'a>(
     incremental: &'a std::collections::BTreeMap<String, Vec<u8>>,
