@@ -175,14 +175,16 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     // Same input as the live generation, and the live tree whole: it is already what
     // this run would write.
     let input = input::fingerprint(opts, dataset)?;
+    // The live tree's files found missing or of another size: never linked or kept
+    // by this run, so it places them again.
+    let mut damaged = std::collections::HashSet::new();
     if let (Some(input), Some(live)) = (&input, &live_target) {
         if let Some(record) = input::read_record(&opts.out) {
             if record.fingerprint == input.fingerprint
                 && live.file_name() == Some(std::ffi::OsStr::new(&record.generation))
                 && live.join(MANIFEST).is_file()
             {
-                let previous_files = read_manifest(live).map(|m| m.files).unwrap_or_default();
-                let missing = verify::quick(live, &previous_files);
+                let missing = verify::quick_tree(live).unwrap_or_default();
                 if missing.is_empty() {
                     drop(conn);
                     return keep_live(opts, &parent, live, &record, started);
@@ -194,6 +196,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
                     opts.out.display(),
                     missing[0]
                 );
+                damaged.extend(missing.into_iter().map(|p| p.path));
             }
         }
     }
@@ -253,6 +256,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         digests: &i.digests,
         files: &file_keys,
         records: &records,
+        rowid_tables: Default::default(),
     });
     let mut documents = 0;
     let in_place = spare_paths.is_some();
@@ -265,7 +269,8 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
             previous,
             opts.precompress,
             spare_paths.is_some(),
-        );
+        )
+        .never_linking(std::mem::take(&mut damaged));
         let bar = if opts.progress {
             indicatif::ProgressBar::new(plan.len() as u64)
         } else {

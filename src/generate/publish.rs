@@ -24,6 +24,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use rayon::prelude::*;
+use sha2::{Digest, Sha256};
 
 use crate::manifest::{sha256_hex, split, Changes, ManifestEntry, MANIFEST};
 
@@ -123,6 +124,24 @@ fn document(body: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The body of a manifest document (the `files` array's items, without brackets).
+fn body_of(doc: &[u8]) -> &[u8] {
+    &doc[OPEN.len()..doc.len() - CLOSE.len()]
+}
+
+/// The bytes of the previous tree's chunk document `chunk`, when they are whole: its
+/// size and hash the root's, framed as a manifest document. `None` otherwise (the
+/// chunk's entries are then serialised again).
+fn kept_document(previous_root: &Path, chunk: &split::Chunk) -> Option<Vec<u8>> {
+    let bytes = fs::read(previous_root.join(&chunk.path)).ok()?;
+    let whole = bytes.len() as u64 == chunk.size
+        && bytes.starts_with(OPEN)
+        && bytes.len() >= OPEN.len() + CLOSE.len()
+        && bytes.ends_with(CLOSE)
+        && hex::encode(Sha256::digest(&bytes)) == chunk.sha256;
+    whole.then_some(bytes)
+}
+
 /// What [`write`] placed.
 pub(super) struct Written {
     /// The manifest documents.
@@ -142,44 +161,49 @@ pub(super) fn write(
 ) -> anyhow::Result<Written> {
     let previous = &writer.previous;
     let cuts = cut(files, fresh, previous);
-    // Each chunk's entries as JSON, in parallel: the new chunks' documents and the
-    // full manifest are made of them.
-    let bodies = cuts
+    // Each chunk's document, in parallel: a kept chunk's bytes read from the previous
+    // tree (and checked against its hash), a new one's entries serialised and hashed.
+    // `manifest.json` is made of their bodies.
+    let docs = cuts
         .par_iter()
-        .map(|c| entries_json(&files[c.start..c.end]))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let made: Vec<Option<(Vec<u8>, String)>> = cuts
-        .par_iter()
-        .zip(&bodies)
-        .map(|(c, body)| match c.kept {
-            Some(_) => None,
-            None => {
-                let bytes = document(body);
-                let sha256 = sha256_hex(&bytes);
-                Some((bytes, sha256))
+        .map(|c| {
+            let kept = c
+                .kept
+                .and_then(|i| kept_document(writer.previous_root()?, &previous.chunks()[i]));
+            match kept {
+                Some(bytes) => Ok((bytes, None)),
+                None => {
+                    let bytes = document(&entries_json(&files[c.start..c.end])?);
+                    let sha256 = sha256_hex(&bytes);
+                    Ok((bytes, Some(sha256)))
+                }
             }
         })
-        .collect();
-    let mut full = Vec::with_capacity(
-        OPEN.len() + bodies.iter().map(|b| b.len() + 1).sum::<usize>() + CLOSE.len(),
-    );
-    full.extend_from_slice(OPEN);
-    for (i, body) in bodies.iter().enumerate() {
+        .collect::<anyhow::Result<Vec<(Vec<u8>, Option<String>)>>>()?;
+    let mut pieces: Vec<&[u8]> = Vec::with_capacity(docs.len() * 2 + 2);
+    pieces.push(OPEN);
+    for (i, (doc, _)) in docs.iter().enumerate() {
         if i > 0 {
-            full.push(b',');
+            pieces.push(b",");
         }
-        full.extend_from_slice(body);
+        pieces.push(body_of(doc));
     }
-    full.extend_from_slice(CLOSE);
-    drop(bodies);
-    let full_sha = sha256_hex(&full);
+    pieces.push(CLOSE);
+    let full_size: usize = pieces.iter().map(|p| p.len()).sum();
+    let full_sha = {
+        let mut h = Sha256::new();
+        for piece in &pieces {
+            h.update(piece);
+        }
+        hex::encode(h.finalize())
+    };
 
     let chunks: Vec<split::Chunk> = cuts
         .iter()
-        .zip(&made)
-        .map(|(c, made)| match (c.kept, made) {
-            (Some(i), _) => previous.chunks()[i].clone(),
-            (None, Some((bytes, sha256))) => split::Chunk {
+        .zip(&docs)
+        .map(|(c, (bytes, made))| match (c.kept, made) {
+            (Some(i), None) => previous.chunks()[i].clone(),
+            (_, Some(sha256)) => split::Chunk {
                 path: split::chunk_path(sha256),
                 first: files[c.start].path.clone(),
                 files: (c.end - c.start) as u64,
@@ -187,7 +211,7 @@ pub(super) fn write(
                 size: bytes.len() as u64,
                 sha256: sha256.clone(),
             },
-            (None, None) => unreachable!("every new chunk is made"),
+            (None, None) => unreachable!("a chunk read from the previous tree is kept"),
         })
         .collect();
     let root = split::Root {
@@ -196,7 +220,7 @@ pub(super) fn write(
         bytes: files.iter().map(|e| e.size).sum(),
         manifest: ManifestEntry {
             path: MANIFEST.to_string(),
-            size: full.len() as u64,
+            size: full_size as u64,
             sha256: full_sha.clone(),
         },
         chunks,
@@ -228,7 +252,7 @@ pub(super) fn write(
     let mut new_documents: Vec<ManifestEntry> = vec![
         ManifestEntry {
             path: MANIFEST.to_string(),
-            size: full.len() as u64,
+            size: full_size as u64,
             sha256: full_sha.clone(),
         },
         ManifestEntry {
@@ -253,24 +277,36 @@ pub(super) fn write(
             .map(|(size, sha)| (*size, sha.as_str()))
     };
     let mut paths = Vec::with_capacity(new_documents.len() + 4);
-    let mut full = Some(full);
+    let full_entry = &new_documents[0];
+    writer.put_pieces(
+        Path::new(&full_entry.path),
+        full_entry.size,
+        &full_entry.sha256,
+        was(&full_entry.path),
+        &pieces,
+    )?;
+    paths.push(full_entry.path.clone());
+    drop(pieces);
     let mut root_bytes = Some(root_bytes);
-    for (i, doc) in new_documents.iter().enumerate() {
-        let rel = Path::new(&doc.path);
-        let bytes = || -> anyhow::Result<Vec<u8>> {
-            Ok(match i {
-                0 => full.take().unwrap_or_default(),
-                1 => root_bytes.take().unwrap_or_default(),
-                _ => {
-                    let c = &cuts[i - 2];
-                    match &made[i - 2] {
-                        Some((bytes, _)) => bytes.clone(),
-                        None => document(&entries_json(&files[c.start..c.end])?),
-                    }
-                }
-            })
+    let mut chunk_docs = cuts.iter().zip(docs);
+    for (i, doc) in new_documents.iter().enumerate().skip(1) {
+        // A kept chunk whose document in the previous tree is not whole was made
+        // again: written, not linked.
+        let (bytes, torn) = match i {
+            1 => (root_bytes.take(), false),
+            _ => match chunk_docs.next() {
+                Some((c, (bytes, made))) => (Some(bytes), c.kept.is_some() && made.is_some()),
+                None => (None, false),
+            },
         };
-        writer.put_document(rel, doc.size, &doc.sha256, was(&doc.path), bytes)?;
+        let previous = if torn { None } else { was(&doc.path) };
+        writer.put_document(
+            Path::new(&doc.path),
+            doc.size,
+            &doc.sha256,
+            previous,
+            || Ok(bytes.unwrap_or_default()),
+        )?;
         paths.push(doc.path.clone());
     }
     for (path, bytes) in changes.documents() {

@@ -26,6 +26,9 @@ pub(super) struct Keying<'a> {
     pub files: &'a keys::FileKeys,
     /// The folder of the unit records ([`super::units`]).
     pub records: &'a Path,
+    /// Whether a table's `id` is its `rowid`, asked once per table in a run
+    /// ([`id_is_rowid`]): the units of one resource all ask about its table.
+    pub rowid_tables: std::sync::Mutex<HashMap<String, bool>>,
 }
 
 /// The files a unit placed, per file key (a page, a record: the file and its
@@ -269,19 +272,27 @@ fn previous_unit<'k>(
         return None;
     }
     let previous = keys::unit_key_of(&since.tables, k.salt, identity, tables)?;
-    (k.files.had(previous) && id_is_rowid(conn, own)).then_some((previous, changed.as_slice()))
+    (k.files.had(previous) && id_is_rowid(conn, k, own)).then_some((previous, changed.as_slice()))
 }
 
 /// Whether the `id` of `table` is its `rowid` (the change log names rowids; the
-/// scope's statement, ids).
-fn id_is_rowid(conn: &rusqlite::Connection, table: &str) -> bool {
-    conn.query_row(
-        "SELECT count(*) = 1 AND sum(name = 'id' AND pk = 1 AND upper(type) = 'INTEGER') = 1 \
+/// scope's statement, ids), asked of the dataset once per table in a run.
+fn id_is_rowid(conn: &rusqlite::Connection, k: &Keying, table: &str) -> bool {
+    let known = |cache: &HashMap<String, bool>| cache.get(table).copied();
+    let cache = || k.rowid_tables.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(answer) = known(&cache()) {
+        return answer;
+    }
+    let answer = conn
+        .query_row(
+            "SELECT count(*) = 1 AND sum(name = 'id' AND pk = 1 AND upper(type) = 'INTEGER') = 1 \
          FROM pragma_table_info(?1) WHERE pk > 0",
-        [table],
-        |r| r.get::<_, bool>(0),
-    )
-    .unwrap_or(false)
+            [table],
+            |r| r.get::<_, bool>(0),
+        )
+        .unwrap_or(false);
+    cache().insert(table.to_string(), answer);
+    answer
 }
 
 /// The pages of a list unit over its scope's `rows`: keyed, linked, rendered and

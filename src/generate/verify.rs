@@ -1,4 +1,4 @@
-//! A tree checked against its manifest: [`quick`] (every file present with its size,
+//! A tree checked against its manifest: [`quick_tree`] (every file present with its size,
 //! from its metadata: what `roost generate` checks before it trusts an unchanged
 //! input to mean an unchanged tree) and [`full`] (sizes and SHA-256 of every file:
 //! `roost site check`).
@@ -12,7 +12,7 @@ use anyhow::anyhow;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::manifest::{read_manifest, split, ManifestEntry, MANIFEST};
+use crate::manifest::{read_manifest, split, MANIFEST};
 
 /// A file of the manifest the tree does not hold as listed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,19 +57,20 @@ impl fmt::Display for Problem {
     }
 }
 
-/// The problems of one entry, from its metadata (and its bytes when `hash`).
-fn check(root: &Path, entry: &ManifestEntry, hash: bool) -> Option<Problem> {
+/// The problems of the file a manifest lists at `path` with `size` bytes, from its
+/// metadata (and its bytes when `sha256` is given).
+fn check(root: &Path, path: &str, size: u64, sha256: Option<&str>) -> Option<Problem> {
     let problem = |kind| {
         Some(Problem {
-            path: entry.path.clone(),
+            path: path.to_string(),
             kind,
         })
     };
-    if !split::is_safe_path(&entry.path) {
+    if !split::is_safe_path(path) {
         return problem(ProblemKind::UnsafePath);
     }
-    let path = root.join(&entry.path);
-    let meta = match fs::symlink_metadata(&path) {
+    let full = root.join(path);
+    let meta = match fs::symlink_metadata(&full) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return problem(ProblemKind::Missing),
         Err(e) => return problem(ProblemKind::Unreadable(e.to_string())),
@@ -77,15 +78,15 @@ fn check(root: &Path, entry: &ManifestEntry, hash: bool) -> Option<Problem> {
     if !meta.is_file() {
         return problem(ProblemKind::NotAFile);
     }
-    if meta.len() != entry.size {
+    if meta.len() != size {
         return problem(ProblemKind::Size {
             found: meta.len(),
-            listed: entry.size,
+            listed: size,
         });
     }
-    if hash {
-        match file_sha256(&path) {
-            Ok(found) if found == entry.sha256 => {}
+    if let Some(listed) = sha256 {
+        match file_sha256(&full) {
+            Ok(found) if found == listed => {}
             Ok(found) => return problem(ProblemKind::Content { found }),
             Err(e) => return problem(ProblemKind::Unreadable(e.to_string())),
         }
@@ -93,13 +94,35 @@ fn check(root: &Path, entry: &ManifestEntry, hash: bool) -> Option<Problem> {
     None
 }
 
-/// The entries of `files` that `root` does not hold with their listed size (in
-/// manifest order).
-pub fn quick(root: &Path, files: &[ManifestEntry]) -> Vec<Problem> {
-    files
-        .par_iter()
-        .filter_map(|e| check(root, e, false))
-        .collect()
+/// A manifest's entry as [`quick_tree`] reads it: its path borrowed from the
+/// document's bytes (unless escaped), its hash skipped.
+#[derive(serde::Deserialize)]
+struct Listed<'a> {
+    #[serde(borrow)]
+    path: std::borrow::Cow<'a, str>,
+    size: u64,
+}
+
+#[derive(serde::Deserialize)]
+struct ListedFiles<'a> {
+    #[serde(borrow)]
+    files: Vec<Listed<'a>>,
+}
+
+/// The entries of the tree's own `manifest.json` that `root` does not hold with their
+/// listed size (in manifest order); the manifest read without a string made per entry
+/// (a tree of a million files lists a million paths). `None` when it has no readable
+/// manifest.
+pub fn quick_tree(root: &Path) -> Option<Vec<Problem>> {
+    let bytes = fs::read(root.join(MANIFEST)).ok()?;
+    let listed: ListedFiles = serde_json::from_slice(&bytes).ok()?;
+    Some(
+        listed
+            .files
+            .par_iter()
+            .filter_map(|e| check(root, &e.path, e.size, None))
+            .collect(),
+    )
 }
 
 /// Every problem of the tree at `root` against its `manifest.json`: missing files,
@@ -115,7 +138,7 @@ pub fn full(root: &Path) -> anyhow::Result<(usize, Vec<Problem>)> {
     let problems = manifest
         .files
         .par_iter()
-        .filter_map(|e| check(root, e, true))
+        .filter_map(|e| check(root, &e.path, e.size, Some(&e.sha256)))
         .collect();
     Ok((manifest.files.len(), problems))
 }
@@ -132,4 +155,57 @@ fn file_sha256(path: &Path) -> std::io::Result<String> {
         hasher.update(&buf[..n]);
     }
     Ok(hex::encode(hasher.finalize()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::{full_manifest, sha256_hex, ManifestEntry};
+
+    #[test]
+    fn the_quick_check_finds_files_missing_or_of_another_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        // A path serde_json escapes is read as well as a plain one.
+        let names = ["a/1.json", "a/b/2.json", "odd \"name\".json"];
+        let mut files: Vec<ManifestEntry> = names
+            .iter()
+            .map(|name| {
+                let path = root.join(name);
+                fs::create_dir_all(path.parent().unwrap()).unwrap();
+                fs::write(&path, name.as_bytes()).unwrap();
+                ManifestEntry {
+                    path: name.to_string(),
+                    size: name.len() as u64,
+                    sha256: sha256_hex(name.as_bytes()),
+                }
+            })
+            .collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        fs::write(root.join(MANIFEST), full_manifest(&files).unwrap()).unwrap();
+        assert_eq!(quick_tree(root), Some(Vec::new()));
+
+        fs::remove_file(root.join("a/1.json")).unwrap();
+        fs::write(root.join(names[2]), b"longer than it was").unwrap();
+        let problems = quick_tree(root).unwrap();
+        let kinds: Vec<(&str, &ProblemKind)> = problems
+            .iter()
+            .map(|p| (p.path.as_str(), &p.kind))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("a/1.json", &ProblemKind::Missing),
+                (
+                    names[2],
+                    &ProblemKind::Size {
+                        found: 18,
+                        listed: names[2].len() as u64
+                    }
+                ),
+            ]
+        );
+        fs::write(root.join(MANIFEST), b"not a manifest").unwrap();
+        assert_eq!(quick_tree(root), None);
+    }
 }

@@ -46,6 +46,9 @@ pub(super) struct Writer {
     /// before another is placed there (never written through: its inode may be
     /// shared with the live generation).
     in_place: bool,
+    /// Paths whose file in the previous tree (and the spare) is not to be trusted:
+    /// found missing or of another size there. They are made, never linked or kept.
+    damaged: HashSet<String>,
 }
 
 impl Writer {
@@ -69,7 +72,15 @@ impl Writer {
             by_key: AtomicU64::new(0),
             folders: Mutex::new(HashSet::new()),
             in_place,
+            damaged: HashSet::new(),
         }
+    }
+
+    /// The writer, never linking or keeping the files at `damaged` (found missing or
+    /// of another size in the previous tree).
+    pub(super) fn never_linking(mut self, damaged: HashSet<String>) -> Writer {
+        self.damaged = damaged;
+        self
     }
 
     /// Writes one file (and its compressed siblings when asked).
@@ -143,6 +154,14 @@ impl Writer {
         in_spare: impl Fn(super::keys::Key) -> bool,
     ) -> Option<Vec<ManifestEntry>> {
         let previous_root = self.previous_root.as_ref()?;
+        if !self.damaged.is_empty()
+            && record
+                .entries
+                .iter()
+                .any(|e| self.damaged.contains(&e.path))
+        {
+            return None;
+        }
         if !(self.in_place && unit_in_spare) {
             let mut placed: Vec<PathBuf> = Vec::new();
             let mut at = 0usize;
@@ -180,6 +199,9 @@ impl Writer {
         let listed = out.len();
         let mut entry = |rel: &Path, after: Option<(usize, usize)>| -> Option<(usize, usize)> {
             let key = Self::key(rel);
+            if self.damaged.contains(&key) {
+                return None;
+            }
             let at = match after {
                 Some(after) => self.previous.find_after(after, &key)?,
                 None => self.previous.find(&key)?,
@@ -230,9 +252,11 @@ impl Writer {
     /// when the previous tree has no such file.
     fn link_previous(&self, rel: &Path, out: &mut Vec<ManifestEntry>) -> bool {
         let key = Self::key(rel);
-        let (Some(entry), Some(previous_root)) =
-            (self.previous.get(&key), self.previous_root.as_ref())
-        else {
+        let (Some(entry), Some(previous_root), false) = (
+            self.previous.get(&key),
+            self.previous_root.as_ref(),
+            self.damaged.contains(&key),
+        ) else {
             return false;
         };
         let target = self.root.join(rel);
@@ -307,20 +331,8 @@ impl Writer {
         make: impl FnOnce() -> anyhow::Result<Vec<u8>>,
     ) -> anyhow::Result<()> {
         let target = self.root.join(rel);
-        if let (Some(from), Some((was_size, was_hash))) = (&self.previous_root, previous) {
-            // The previous file's size checked too: a document torn on disk is
-            // written again rather than linked.
-            let source = from.join(rel);
-            if was_size == size
-                && was_hash == sha256
-                && fs::metadata(&source).is_ok_and(|m| m.len() == size)
-                && self.ensure_parent(&target).is_ok()
-                && self.clear(&target).is_ok()
-                && fs::hard_link(&source, &target).is_ok()
-            {
-                self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
-                return Ok(());
-            }
+        if self.link_document(rel, size, sha256, previous) {
+            return Ok(());
         }
         let bytes = make()?;
         self.ensure_parent(&target)?;
@@ -328,6 +340,79 @@ impl Writer {
         fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
         self.written.fetch_add(1, AtomicOrdering::Relaxed);
         Ok(())
+    }
+
+    /// Places a manifest document made of `pieces` (in order) of `size` bytes hashing
+    /// to `sha256`, as [`Writer::put_document`] does. A document that changed is
+    /// written without joining its pieces; in the spare being updated, where the
+    /// path holds a file of this folder's own (no other generation shares its
+    /// inode), that file is updated in place: compared block by block and only the
+    /// blocks that differ written, so most of a large document that changed in a few
+    /// places is neither copied again nor flushed to the disk again.
+    pub(super) fn put_pieces(
+        &self,
+        rel: &Path,
+        size: u64,
+        sha256: &str,
+        previous: Option<(u64, &str)>,
+        pieces: &[&[u8]],
+    ) -> anyhow::Result<()> {
+        let target = self.root.join(rel);
+        if self.link_document(rel, size, sha256, previous) {
+            return Ok(());
+        }
+        let own = self.in_place
+            && fs::symlink_metadata(&target).is_ok_and(|m| {
+                use std::os::unix::fs::MetadataExt as _;
+                m.is_file() && m.nlink() == 1
+            });
+        if own {
+            update_in_place(&target, size, pieces)
+                .with_context(|| format!("updating {}", target.display()))?;
+        } else {
+            self.ensure_parent(&target)?;
+            self.clear(&target)?;
+            let mut file = std::io::BufWriter::with_capacity(
+                1 << 20,
+                fs::File::create(&target)
+                    .with_context(|| format!("writing {}", target.display()))?,
+            );
+            for piece in pieces {
+                file.write_all(piece)
+                    .with_context(|| format!("writing {}", target.display()))?;
+            }
+            file.flush()
+                .with_context(|| format!("writing {}", target.display()))?;
+        }
+        self.written.fetch_add(1, AtomicOrdering::Relaxed);
+        Ok(())
+    }
+
+    /// Links the manifest document `rel` from the previous tree when it had the same
+    /// size and hash there (`previous`) and its file there has that size (a document
+    /// torn on disk is written again rather than linked); whether it did.
+    fn link_document(
+        &self,
+        rel: &Path,
+        size: u64,
+        sha256: &str,
+        previous: Option<(u64, &str)>,
+    ) -> bool {
+        let target = self.root.join(rel);
+        let (Some(from), Some((was_size, was_hash))) = (&self.previous_root, previous) else {
+            return false;
+        };
+        let source = from.join(rel);
+        let linked = was_size == size
+            && was_hash == sha256
+            && fs::metadata(&source).is_ok_and(|m| m.len() == size)
+            && self.ensure_parent(&target).is_ok()
+            && self.clear(&target).is_ok()
+            && fs::hard_link(&source, &target).is_ok();
+        if linked {
+            self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
+        }
+        linked
     }
 
     /// Creates the parent folder of `path` unless this run already made it.
@@ -346,6 +431,51 @@ impl Writer {
             .insert(parent.to_path_buf());
         Ok(())
     }
+}
+
+/// Makes the file at `path` hold the concatenation of `pieces` (`size` bytes in all):
+/// its bytes read block by block and compared, only the blocks that differ written,
+/// then cut to `size`.
+fn update_in_place(path: &Path, size: u64, pieces: &[&[u8]]) -> std::io::Result<()> {
+    use std::io::Read as _;
+    use std::os::unix::fs::FileExt as _;
+    const BLOCK: usize = 1 << 16;
+    let file = fs::OpenOptions::new().read(true).write(true).open(path)?;
+    let old_len = file.metadata()?.len();
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, &file);
+    let mut old = vec![0u8; BLOCK];
+    let mut new = Vec::with_capacity(BLOCK);
+    let mut at = 0u64;
+    let mut flush = |new: &mut Vec<u8>, at: &mut u64| -> std::io::Result<()> {
+        let len = new.len();
+        let have = usize::try_from(old_len.saturating_sub(*at)).map_or(len, |h| h.min(len));
+        reader.read_exact(&mut old[..have])?;
+        if have < len || old[..len] != new[..] {
+            file.write_all_at(new, *at)?;
+        }
+        *at += len as u64;
+        new.clear();
+        Ok(())
+    };
+    for piece in pieces {
+        let mut rest = *piece;
+        while !rest.is_empty() {
+            let take = rest.len().min(BLOCK - new.len());
+            new.extend_from_slice(&rest[..take]);
+            rest = &rest[take..];
+            if new.len() == BLOCK {
+                flush(&mut new, &mut at)?;
+            }
+        }
+    }
+    if !new.is_empty() {
+        flush(&mut new, &mut at)?;
+    }
+    debug_assert_eq!(at, size);
+    if old_len != size {
+        file.set_len(size)?;
+    }
+    Ok(())
 }
 
 /// The path of `rel`'s precompressed sibling with `extension`.
@@ -473,4 +603,53 @@ fn brotli(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
         w.write_all(bytes)?;
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bytes that differ from block to block, so a block written at the wrong place
+    /// shows.
+    fn pattern(len: usize, seed: u8) -> Vec<u8> {
+        (0..len)
+            .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[1] ^ seed)
+            .collect()
+    }
+
+    #[test]
+    fn a_file_updated_in_place_holds_the_pieces_and_keeps_its_inode() {
+        use std::os::unix::fs::MetadataExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("doc");
+        let old = pattern(300_000, 0);
+        let cases: Vec<Vec<u8>> = vec![
+            old.clone(),
+            // One byte changed in the middle, the length kept.
+            {
+                let mut v = old.clone();
+                v[150_001] ^= 0xff;
+                v
+            },
+            // Bytes inserted: everything after them moves.
+            {
+                let mut v = old.clone();
+                v.splice(70_000..70_000, pattern(999, 7));
+                v
+            },
+            // Shorter and longer than the file.
+            old[..123_457].to_vec(),
+            pattern(500_003, 3),
+            Vec::new(),
+        ];
+        for new in cases {
+            fs::write(&path, &old).unwrap();
+            let inode = fs::metadata(&path).unwrap().ino();
+            let (a, b) = new.split_at(new.len() / 3);
+            let (b, c) = b.split_at(b.len() / 2);
+            update_in_place(&path, new.len() as u64, &[a, b, b"", c]).unwrap();
+            assert_eq!(fs::read(&path).unwrap(), new);
+            assert_eq!(fs::metadata(&path).unwrap().ino(), inode);
+        }
+    }
 }

@@ -366,6 +366,27 @@ fn the_same_input_keeps_the_live_generation_even_after_a_reimport() {
     assert!(fourth.written >= 1 && fourth.removed >= 1, "{fourth}");
 }
 
+#[test]
+fn the_same_input_renders_again_a_tree_damaged_by_hand() {
+    let (_tmp, db, out) = fixture();
+    generate::generate(&generate_options(&db, &out)).unwrap();
+    let live = out.canonicalize().unwrap();
+    let manifest = generate::read_manifest(&live).unwrap();
+    let removed = &manifest.files[manifest.files.len() / 2];
+    let cut = &manifest.files[manifest.files.len() / 3];
+    let (removed_bytes, cut_bytes) = (
+        fs::read(live.join(&removed.path)).unwrap(),
+        fs::read(live.join(&cut.path)).unwrap(),
+    );
+    fs::remove_file(live.join(&removed.path)).unwrap();
+    fs::write(live.join(&cut.path), &cut_bytes[..cut_bytes.len() / 2]).unwrap();
+    let again = generate::generate(&generate_options(&db, &out)).unwrap();
+    assert!(again.written >= 2, "{again}");
+    assert_ne!(out.canonicalize().unwrap(), live);
+    assert_eq!(fs::read(out.join(&removed.path)).unwrap(), removed_bytes);
+    assert_eq!(fs::read(out.join(&cut.path)).unwrap(), cut_bytes);
+}
+
 /// The paths whose bytes differ between two trees (`tree_bytes`), or that one lacks.
 fn differing<'a>(
     incremental: &'a std::collections::BTreeMap<String, Vec<u8>>,
@@ -538,6 +559,7 @@ fn a_run_after_a_change_makes_the_tree_a_full_run_makes() {
              DELETE FROM snapshot_issues WHERE rowid = (SELECT min(rowid) FROM snapshot_issues)",
         ),
     ];
+    let mut updated_in_place = 0;
     for (n, (what, sql)) in changes.iter().enumerate() {
         rusqlite::Connection::open(&db)
             .unwrap()
@@ -551,6 +573,13 @@ fn a_run_after_a_change_makes_the_tree_a_full_run_makes() {
         // From the second change on, the generation the previous run replaced is kept
         // beside the tree, to be updated in place.
         assert_eq!(spare_before.is_some(), n > 0, "{what}");
+        // The spare's own manifest.json (one link) is updated in place.
+        let spare_manifest = generations(tmp.path())
+            .into_iter()
+            .find(|g| *g != live_before)
+            .and_then(|g| fs::metadata(tmp.path().join(g).join("manifest.json")).ok())
+            .filter(|m| m.nlink() == 1)
+            .map(|m| m.ino());
         let inodes_before = tree_inodes(&out);
         let run = generate::generate(&options(&out)).unwrap();
         let live = fs::read_link(&out).unwrap();
@@ -565,6 +594,14 @@ fn a_run_after_a_change_makes_the_tree_a_full_run_makes() {
                 spare,
                 "{what}: not in place"
             );
+        }
+        if let Some(ino) = spare_manifest {
+            assert_eq!(
+                fs::metadata(out.join("manifest.json")).unwrap().ino(),
+                ino,
+                "{what}: manifest.json not updated in place"
+            );
+            updated_in_place += 1;
         }
         // A file with the bytes it had keeps its inode.
         let inodes = tree_inodes(&out);
@@ -591,6 +628,10 @@ fn a_run_after_a_change_makes_the_tree_a_full_run_makes() {
         );
         fs::remove_dir_all(&full_out).unwrap();
     }
+    assert!(
+        updated_in_place > 0,
+        "the spare's manifest.json was never updated in place"
+    );
 }
 
 #[test]
