@@ -550,14 +550,7 @@ fn changes(
     let mut fetched_entries = fetched_entries.to_vec();
     fetched_entries.sort_by(|a, b| a.path.cmp(&b.path));
     let mut out = Changes::between(&fetched_entries, old_changed);
-    let old_documents: HashMap<String, (u64, String)> = local
-        .live
-        .as_deref()
-        .map(split::documents_of_tree)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|e| (e.path, (e.size, e.sha256)))
-        .collect();
+    let old_documents = split::documents_by_path(local.live.as_deref());
     let mut new_documents = split::documents_of_tree(generation);
     new_documents.sort_by(|a, b| a.path.cmp(&b.path));
     out.merge(Changes::between(&new_documents, &old_documents));

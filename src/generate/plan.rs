@@ -323,13 +323,7 @@ mod tests {
             .iter()
             .chain(crate::catalog::SNAPSHOT_LISTS)
         {
-            let params: Vec<usize> = spec
-                .params
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.kind.enumerable())
-                .map(|(i, _)| i)
-                .collect();
+            let params = spec.enumerable_params();
             let values: Vec<Vec<String>> = params
                 .iter()
                 .map(|&i| {

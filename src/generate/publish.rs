@@ -17,7 +17,6 @@
 //! The documents are byte for byte those [`crate::manifest::publish`] makes from the
 //! same entries (a test compares them).
 
-use std::collections::HashMap;
 use std::fs;
 use std::io::Write as _;
 use std::path::Path;
@@ -242,13 +241,7 @@ pub(super) fn write(
             Some(_) => {}
         }
     }
-    let old_documents: HashMap<String, (u64, String)> = writer
-        .previous_root()
-        .map(split::documents_of_tree)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|e| (e.path, (e.size, e.sha256)))
-        .collect();
+    let old_documents = split::documents_by_path(writer.previous_root());
     let mut new_documents: Vec<ManifestEntry> = vec![
         ManifestEntry {
             path: MANIFEST.to_string(),

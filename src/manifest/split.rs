@@ -11,6 +11,7 @@
 //! name from one generation to the next and a reader that has it need not fetch it.
 //! At `nest` scale (~950,000 files) the root is about 270 KB (935 chunks).
 
+use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
 
@@ -258,6 +259,16 @@ pub fn documents_of_tree(root: &Path) -> Vec<ManifestEntry> {
         });
     }
     out
+}
+
+/// [`documents_of_tree`] of the tree at `root`, when there is one, by path: the
+/// previous documents a run's change list compares its new ones with.
+pub fn documents_by_path(root: Option<&Path>) -> HashMap<String, (u64, String)> {
+    root.map(documents_of_tree)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|e| (e.path, (e.size, e.sha256)))
+        .collect()
 }
 
 #[cfg(test)]
