@@ -563,6 +563,8 @@ fn read_bodies(
 /// table changed since the previous run ([`previous_unit`]), the records of the
 /// others keep the keys and files of the previous run's record (the unit's scope
 /// says which record each is), and only the changed rows are read.
+// Long because its two paths (records kept from the previous run, records read and
+// rendered) share the unit's keys and entries and must place them in one order.
 fn render_details_unit(
     w: &Writer,
     conn: &mut rusqlite::Connection,

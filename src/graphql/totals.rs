@@ -185,34 +185,55 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
     for ranking in by_organization.values_mut() {
         rank(ranking);
     }
-    let mut top_project: HashMap<i64, (String, String)> = HashMap::new();
-    let mut st = conn.prepare_cached(
+    let top_project = first_per_key(
+        conn,
         "SELECT tp.member_id, p.key, p.name FROM repository_contributors tp \
          JOIN project_repositories pr ON pr.repository_id = tp.repository_id \
          JOIN api_projects p ON p.id = pr.project_id \
          ORDER BY tp.member_id, tp.contributions_count DESC, tp.repository_id, p.id",
+        |row| Ok((row.get(1)?, row.get(2)?)),
     )?;
-    let mut rows = st.query([])?;
-    while let Some(row) = rows.next()? {
-        // The first row of each member is its top project.
-        if let std::collections::hash_map::Entry::Vacant(entry) = top_project.entry(row.get(0)?) {
-            entry.insert((row.get(1)?, row.get(2)?));
-        }
-    }
-    let mut repository_project: HashMap<i64, Option<String>> = HashMap::new();
-    let mut st = conn.prepare_cached(
+    let repository_project = first_per_key(
+        conn,
         "SELECT pr.repository_id, p.name FROM project_repositories pr \
          JOIN api_projects p ON p.id = pr.project_id ORDER BY pr.repository_id, pr.project_id",
+        |row| row.get(1),
     )?;
+    let (organization_ids, organization_sums, max_repository_id) = organizations(conn)?;
+    Ok(Totals {
+        all,
+        by_organization,
+        top_project,
+        repository_project,
+        organization_ids,
+        organization_sums,
+        max_repository_id,
+    })
+}
+
+/// The value of the first row of each key (the statement's first column), in the
+/// statement's order: a member's top project, a repository's project.
+fn first_per_key<V>(
+    conn: &Connection,
+    sql: &str,
+    value: impl Fn(&rusqlite::Row) -> rusqlite::Result<V>,
+) -> rusqlite::Result<HashMap<i64, V>> {
+    let mut out = HashMap::new();
+    let mut st = conn.prepare_cached(sql)?;
     let mut rows = st.query([])?;
     while let Some(row) = rows.next()? {
-        // The first row of each repository is its project.
-        if let std::collections::hash_map::Entry::Vacant(entry) =
-            repository_project.entry(row.get(0)?)
-        {
-            entry.insert(row.get(1)?);
+        if let std::collections::hash_map::Entry::Vacant(entry) = out.entry(row.get(0)?) {
+            entry.insert(value(row)?);
         }
     }
+    Ok(out)
+}
+
+/// Each organization's id by lower-case login, the sums over its repositories, and
+/// the highest repository id.
+type OrganizationFacts = (HashMap<String, i64>, HashMap<i64, OrganizationSums>, i64);
+
+fn organizations(conn: &Connection) -> rusqlite::Result<OrganizationFacts> {
     let mut organization_ids: HashMap<String, i64> = HashMap::new();
     let mut st = conn.prepare_cached("SELECT o.login_lc, o.id FROM organizations o")?;
     let mut rows = st.query([])?;
@@ -239,13 +260,5 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
         add(&mut sums.stars, row.get(4)?);
         sums.repositories += 1;
     }
-    Ok(Totals {
-        all,
-        by_organization,
-        top_project,
-        repository_project,
-        organization_ids,
-        organization_sums,
-        max_repository_id,
-    })
+    Ok((organization_ids, organization_sums, max_repository_id))
 }
