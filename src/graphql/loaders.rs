@@ -204,28 +204,27 @@ impl Loader<SnapshotReleaseRows> for Batch {
                 for ((plan, limit), keys) in by_plan {
                     let parents: Vec<i64> = keys.iter().map(|k| k.0).collect();
                     let mut objects = Vec::with_capacity(64 * 1024);
-                    let totals = if plan.needs_projects() {
-                        Some(conn.contributor_totals()?)
-                    } else {
-                        None
-                    };
-                    let projects = totals.as_ref().map(|t| &t.repository_project);
+                    let totals = conn.contributor_totals()?;
+                    // A release left out (`None`) is left out after the limit, as
+                    // the joins of the records' statements leave it out after it.
                     let groups = children::<SnapshotReleaseRowsOf, _>(
                         conn,
                         &parents,
                         limit,
                         |_, row, at| {
                             let start = objects.len();
-                            plan.write(row, at, projects, &mut objects)?;
-                            Ok(start..objects.len())
+                            let written =
+                                plan.write(row, at, &totals.repositories, &mut objects)?;
+                            Ok(written.then(|| start..objects.len()))
                         },
                     )?;
                     for key in keys {
                         let ranges = groups.get(&key.0).map_or(&[][..], Vec::as_slice);
-                        let size: usize = ranges.iter().map(|r| r.len() + 1).sum();
+                        let ranges = || ranges.iter().flatten();
+                        let size: usize = ranges().map(|r| r.len() + 1).sum();
                         let mut json = Vec::with_capacity(size + 2);
                         json.push(b'[');
-                        for (i, range) in ranges.iter().enumerate() {
+                        for (i, range) in ranges().enumerate() {
                             if i > 0 {
                                 json.push(b',');
                             }

@@ -210,12 +210,23 @@ fn escape(bytes: &[u8], mut checked: bool, out: &mut Vec<u8>) -> Result<(), std:
     let mut start = 0;
     let mut at = 0;
     while at < bytes.len() {
-        if let Some(word) = bytes.get(at..at + 8) {
-            let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
-            if !any_to_escape(word) && (checked || word & HIGH == 0) {
-                at += 8;
-                continue;
-            }
+        // Fewer than eight bytes left: the last eight of the text (bytes before `at`
+        // checked again), or those left padded with spaces in a shorter text.
+        let word = match bytes.get(at..at + 8) {
+            Some(word) => word.try_into().unwrap_or_default(),
+            None => match bytes.len().checked_sub(8) {
+                Some(last) => bytes[last..].try_into().unwrap_or_default(),
+                None => {
+                    let mut word = [b' '; 8];
+                    word[..bytes.len() - at].copy_from_slice(&bytes[at..]);
+                    word
+                }
+            },
+        };
+        let word = u64::from_le_bytes(word);
+        if !any_to_escape(word) && (checked || word & HIGH == 0) {
+            at = (at + 8).min(bytes.len());
+            continue;
         }
         let b = bytes[at];
         if !checked && b > 0x7F {
@@ -694,10 +705,32 @@ mod tests {
                 assert_eq!(from_bytes, from_str, "{s:?}");
             }
             for bad in [&[0xFF][..], &[0xC3], &[0xE2, 0x82], &[0xED, 0xA0, 0x80]] {
-                let mut bytes = "x".repeat(at).into_bytes();
-                bytes.extend_from_slice(bad);
-                bytes.extend_from_slice(b"plain ascii after");
-                assert!(text(&bytes, &mut Vec::new()).is_err(), "{bytes:?}");
+                for after in ["plain ascii after", "", "a", "abcdefg"] {
+                    let mut bytes = "x".repeat(at).into_bytes();
+                    bytes.extend_from_slice(bad);
+                    bytes.extend_from_slice(after.as_bytes());
+                    assert!(text(&bytes, &mut Vec::new()).is_err(), "{bytes:?}");
+                }
+            }
+        }
+    }
+
+    /// Texts of every length up to three words, with one character to escape or
+    /// check at every place: the last bytes of a text, fewer than a word, are looked
+    /// at together as the words before them are.
+    #[test]
+    fn texts_of_every_length_are_escaped_as_serde_json_escapes_them() {
+        for len in 0..24 {
+            for at in 0..=len {
+                for middle in ["", "é", "\"", "\\", "🦀", "\u{7f}", "\n", "\u{1}", " "] {
+                    let s = format!("{}{middle}{}", "a".repeat(at), "b".repeat(len - at));
+                    let (mut from_bytes, mut from_str) = (b"[".to_vec(), b"[".to_vec());
+                    text(s.as_bytes(), &mut from_bytes).unwrap();
+                    string(&s, &mut from_str);
+                    let expected = format!("[{}", serde_json::to_string(&s).unwrap());
+                    assert_eq!(from_str, expected.as_bytes(), "{s:?}");
+                    assert_eq!(from_bytes, expected.as_bytes(), "{s:?}");
+                }
             }
         }
     }

@@ -11,8 +11,11 @@
 //! reads the releases' rows ([`super::records::ReleaseRow`], the statements of
 //! [`SnapshotReleaseRowsOf`]) and writes each row's object with the plan, each text
 //! escaped from where SQLite holds it, into one buffer; no record is made. A
-//! release's `projectName` is its repository's in the dataset file's kept facts
-//! ([`super::totals`]), not a subquery per release. An alias (a key the integer cannot hold), or anything a
+//! release's `organizationName`, `repositoryName` and `projectName`, and the
+//! repository's part of its `id`, are its repository's in the dataset file's kept
+//! facts ([`super::totals`]), kept as JSON, not two joins and a subquery per release;
+//! a release the joins would leave out (its repository or organization is missing)
+//! the loader leaves out. An alias (a key the integer cannot hold), or anything a
 //! plain list refuses, leaves the list to [`super::plain`] as before, and a test
 //! compares the bytes of the two paths (`release_rows_answer_the_bytes_records_do`).
 
@@ -25,7 +28,8 @@ use rusqlite::Row;
 
 use super::plain::{string, text};
 use super::records::relations::{ListKey, SnapshotReleaseRowsOf};
-use crate::schema::{write_lc_node_id, write_repo_node_id, Ts};
+use super::totals::{RepositoryFacts, Unreadable};
+use crate::schema::{write_lc_node_id_of, write_node_id_of, Ts};
 
 /// The fields of a release a [`ReleasePlan`] writes, by their GraphQL names, in the
 /// order of their codes (1 to 9).
@@ -54,7 +58,11 @@ const RELEASE_KEYS: [&[u8]; 9] = [
     b"\"author\":",
 ];
 
-/// The codes of `projectName` and `author` in [`RELEASE_FIELDS`].
+/// The codes of `id`, `organizationName`, `repositoryName`, `projectName` and
+/// `author` in [`RELEASE_FIELDS`].
+const ID: u64 = 1;
+const ORGANIZATION_NAME: u64 = 5;
+const REPOSITORY_NAME: u64 = 6;
 const PROJECT_NAME: u64 = 7;
 const AUTHOR: u64 = 9;
 
@@ -81,8 +89,6 @@ mod col {
     pub const TAG_NAME: usize = Row::tag_name;
     pub const NAME: usize = Row::name;
     pub const IS_PRE_RELEASE: usize = Row::is_pre_release;
-    pub const ORGANIZATION: usize = Row::organization_name;
-    pub const REPOSITORY: usize = Row::repository_name;
     pub const REPOSITORY_ID: usize = Row::repository_id;
     pub const PUBLISHED_AT: usize = Row::published_at;
     pub const HAS_AUTHOR: usize = Row::author;
@@ -129,12 +135,6 @@ impl ReleasePlan {
         Some(ReleasePlan(code))
     }
 
-    /// Whether the plan writes `projectName`: [`ReleasePlan::write`] needs the
-    /// repositories' projects.
-    pub fn needs_projects(self) -> bool {
-        self.steps().any(|step| step == PROJECT_NAME)
-    }
-
     /// The release fields' codes in order.
     fn steps(self) -> impl Iterator<Item = u64> {
         codes(self.0 & ((1 << CARD_SHIFT) - 1), FIELD_BITS)
@@ -145,36 +145,63 @@ impl ReleasePlan {
         codes(self.0 >> CARD_SHIFT, CARD_BITS)
     }
 
+    /// Whether the plan writes a field made of its repository's organization login or
+    /// name (`id`, `organizationName`, `repositoryName`).
+    fn needs_repository_texts(self) -> bool {
+        self.steps()
+            .any(|step| matches!(step, ID | ORGANIZATION_NAME | REPOSITORY_NAME))
+    }
+
     /// Writes the release of `row` (its item columns from `at`) as a JSON object of
     /// the plan's fields, as async-graphql writes a [`super::records::Release`] read
-    /// from it. `projects` is the project name of each repository
-    /// ([`crate::graphql::totals::Totals::repository_project`]), needed when the plan
-    /// [`ReleasePlan::needs_projects`].
+    /// from it, with its repository's texts from `repositories` (the dataset file's
+    /// [`crate::graphql::totals::Totals::repositories`]). Returns `false`, writing
+    /// nothing, for a release that the records' joins leave out: its repository or
+    /// organization is missing.
     pub fn write(
         self,
         row: &Row<'_>,
         at: usize,
-        projects: Option<&HashMap<i64, Option<String>>>,
+        repositories: &HashMap<i64, RepositoryFacts>,
         out: &mut Vec<u8>,
-    ) -> rusqlite::Result<()> {
+    ) -> rusqlite::Result<bool> {
         let release = ReleaseRow::read(row, at)?;
+        let Some(facts) = repositories.get(&release.repository_id) else {
+            return Ok(false);
+        };
+        // Reading the organization's login or the repository's name as a `String`
+        // fails for a value that is not text, and, when the plan writes them, for
+        // text that is not UTF-8.
+        let repository = match &facts.texts {
+            Ok(texts) => Some(texts),
+            Err(Unreadable::NotUtf8(e)) if self.needs_repository_texts() => {
+                return Err(not_utf8(at + col::REPOSITORY_ID, *e))
+            }
+            Err(Unreadable::NotUtf8(_)) => None,
+            Err(Unreadable::NotText(kind)) => {
+                return Err(rusqlite::Error::InvalidColumnType(
+                    at + col::REPOSITORY_ID,
+                    String::new(),
+                    *kind,
+                ))
+            }
+        };
         let check = |written: Result<(), Utf8Error>, column: usize| {
             written.map_err(|e| not_utf8(at + column, e))
         };
-        let utf8 = |text, column: usize| utf8(text, at + column);
         out.push(b'{');
         for (i, step) in self.steps().enumerate() {
             key(i, RELEASE_KEYS[step as usize - 1], out);
+            // `repository` is `None` only for plans without the steps that read it.
+            let texts = || repository.expect("the repository's texts are read");
             match step {
-                1 => {
+                ID => {
+                    let tag = release.tag_name;
+                    if !tag.is_ascii() {
+                        check(std::str::from_utf8(tag).map(drop), col::TAG_NAME)?;
+                    }
                     out.push(b'"');
-                    write_repo_node_id(
-                        out,
-                        "Release",
-                        utf8(release.organization, col::ORGANIZATION)?,
-                        utf8(release.repository, col::REPOSITORY)?,
-                        &["@", utf8(release.tag_name, col::TAG_NAME)?],
-                    );
+                    write_node_id_of(out, "Release", &[texts().key.as_bytes(), b"@", tag]);
                     out.push(b'"');
                 }
                 2 => check(text(release.tag_name, out), col::TAG_NAME)?,
@@ -184,17 +211,9 @@ impl ReleasePlan {
                 } else {
                     b"false"
                 }),
-                5 => check(text(release.organization, out), col::ORGANIZATION)?,
-                6 => check(text(release.repository, out), col::REPOSITORY)?,
-                7 => {
-                    let project = projects
-                        .and_then(|projects| projects.get(&release.repository_id))
-                        .and_then(Option::as_deref);
-                    match project {
-                        Some(name) => string(name, out),
-                        None => out.extend_from_slice(b"null"),
-                    }
-                }
+                ORGANIZATION_NAME => out.extend_from_slice(&texts().organization),
+                REPOSITORY_NAME => out.extend_from_slice(&texts().name),
+                PROJECT_NAME => out.extend_from_slice(&facts.project),
                 8 => match release.published_at {
                     Some(t) => timestamp(t, out),
                     None => out.extend_from_slice(b"null"),
@@ -207,8 +226,10 @@ impl ReleasePlan {
                             match step {
                                 1 => {
                                     out.push(b'"');
-                                    let login = utf8(author.login, col::AUTHOR_LOGIN)?;
-                                    write_lc_node_id(out, "User", login);
+                                    check(
+                                        write_lc_node_id_of(out, "User", author.login),
+                                        col::AUTHOR_LOGIN,
+                                    )?;
                                     out.push(b'"');
                                 }
                                 2 => check(text(author.login, out), col::AUTHOR_LOGIN)?,
@@ -223,7 +244,7 @@ impl ReleasePlan {
             }
         }
         out.push(b'}');
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -234,8 +255,6 @@ struct ReleaseRow<'r> {
     tag_name: &'r [u8],
     name: &'r [u8],
     is_pre_release: bool,
-    organization: &'r [u8],
-    repository: &'r [u8],
     repository_id: i64,
     published_at: Option<i64>,
     author: Option<CardRow<'r>>,
@@ -263,8 +282,6 @@ impl<'r> ReleaseRow<'r> {
             tag_name: bytes(row, at + col::TAG_NAME)?,
             name: bytes(row, at + col::NAME)?,
             is_pre_release: integer(row, at + col::IS_PRE_RELEASE)? != 0,
-            organization: bytes(row, at + col::ORGANIZATION)?,
-            repository: bytes(row, at + col::REPOSITORY)?,
             repository_id: integer(row, at + col::REPOSITORY_ID)?,
             published_at: optional_integer(row, at + col::PUBLISHED_AT)?,
             author,
@@ -311,12 +328,6 @@ fn key(i: usize, key: &[u8], out: &mut Vec<u8>) {
         out.push(b',');
     }
     out.extend_from_slice(key);
-}
-
-/// Column `i`'s text `text` as a `str`, or the error of reading a `String` that is
-/// not UTF-8.
-fn utf8(text: &[u8], i: usize) -> rusqlite::Result<&str> {
-    std::str::from_utf8(text).map_err(|e| not_utf8(i, e))
 }
 
 /// The error of column `i`'s text not being UTF-8.

@@ -15,8 +15,9 @@
 //! contributors does).
 //!
 //! Other facts of the file that requests read per row or per request are kept
-//! beside the sums, computed in the same call: each repository's project
-//! (`Release.projectName` of a month's new releases), each organization's id by
+//! beside the sums, computed in the same call: each repository's organization login,
+//! name and project as a month's new releases write them (in place of two joins and
+//! a subquery per release), each organization's id by
 //! login, the sums over its repositories (`Organization.stats`) and the highest
 //! repository id (the plan of an organization's recent releases and milestones).
 //!
@@ -34,8 +35,11 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 
+use super::plain::string;
+use crate::schema::repo_key;
 use crate::store::FileId;
 
 /// Members with their summed contributions, most first; ties by login (lower case),
@@ -53,12 +57,11 @@ pub struct Totals {
     /// project, the one with most of the member's contributions (ties: repository id,
     /// then project id); its project's key and name (`Contributor.projectKey`).
     pub top_project: HashMap<i64, (String, String)>,
-    /// The name of the active project each repository belongs to (the first by
-    /// project id), by repository id, for the repositories of an active project:
-    /// `Release.projectName` ([`crate::schema::code::graphql::PROJECT_NAME`]) of the
-    /// releases written from their rows ([`super::rows`]), in place of a subquery per
-    /// release.
-    pub repository_project: HashMap<i64, Option<String>>,
+    /// What a release written from its row ([`super::rows`]) takes from its
+    /// repository, by repository id, for the repositories whose organization exists
+    /// (the inner joins of [`super::records::REPO_JOINS`]): a release of any other
+    /// repository is left out, as those joins leave it out.
+    pub repositories: HashMap<i64, RepositoryFacts>,
     /// Each organization's id by its login in lower case (`login_lc`).
     pub organization_ids: HashMap<String, i64>,
     /// The sums over each organization's repositories, by organization id
@@ -66,6 +69,37 @@ pub struct Totals {
     pub organization_sums: HashMap<i64, OrganizationSums>,
     /// The highest repository id (0 without repositories).
     pub max_repository_id: i64,
+}
+
+/// What a release's JSON takes from its repository.
+#[derive(Debug)]
+pub struct RepositoryFacts {
+    /// The name of the active project it belongs to, the first by project id, as a
+    /// JSON string, or `null` (`Release.projectName`,
+    /// [`crate::schema::code::graphql::PROJECT_NAME`]).
+    pub project: Box<[u8]>,
+    /// Its organization's login and its name, or why they cannot be read.
+    pub texts: Result<RepositoryTexts, Unreadable>,
+}
+
+/// A repository's organization login and name as a release's JSON writes them.
+#[derive(Debug)]
+pub struct RepositoryTexts {
+    /// Its organization's login as a JSON string (`Release.organizationName`).
+    pub organization: Box<[u8]>,
+    /// Its name as a JSON string (`Release.repositoryName`).
+    pub name: Box<[u8]>,
+    /// The natural key of its records, [`crate::schema::repo_key`]`(organization,
+    /// name, "")`, which a release's node id continues with `@tag`.
+    pub key: Box<str>,
+}
+
+/// Why a repository's login or name cannot be read as a `String`: reading the
+/// release's row fails the same way when it needs them.
+#[derive(Debug, Clone, Copy)]
+pub enum Unreadable {
+    NotText(rusqlite::types::Type),
+    NotUtf8(std::str::Utf8Error),
 }
 
 /// Sums over the repositories of an organization.
@@ -199,12 +233,13 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
          JOIN api_projects p ON p.id = pr.project_id ORDER BY pr.repository_id, pr.project_id",
         |row| row.get(1),
     )?;
+    let repositories = repositories(conn, &repository_project)?;
     let (organization_ids, organization_sums, max_repository_id) = organizations(conn)?;
     Ok(Totals {
         all,
         by_organization,
         top_project,
-        repository_project,
+        repositories,
         organization_ids,
         organization_sums,
         max_repository_id,
@@ -225,6 +260,49 @@ fn first_per_key<V>(
         if let std::collections::hash_map::Entry::Vacant(entry) = out.entry(row.get(0)?) {
             entry.insert(value(row)?);
         }
+    }
+    Ok(out)
+}
+
+/// The [`RepositoryFacts`] of every repository whose organization exists, with the
+/// project name of each (`projects`, by repository id).
+fn repositories(
+    conn: &Connection,
+    projects: &HashMap<i64, Option<String>>,
+) -> rusqlite::Result<HashMap<i64, RepositoryFacts>> {
+    let mut out = HashMap::new();
+    let mut st = conn.prepare_cached(
+        "SELECT r.id, o.login, r.name FROM repositories r \
+         JOIN organizations o ON o.id = r.organization_id",
+    )?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        let id: i64 = row.get(0)?;
+        let text = |i: usize| -> rusqlite::Result<Result<&str, Unreadable>> {
+            Ok(match row.get_ref(i)? {
+                ValueRef::Text(text) => std::str::from_utf8(text).map_err(Unreadable::NotUtf8),
+                value => Err(Unreadable::NotText(value.data_type())),
+            })
+        };
+        let json = |text: &str| {
+            let mut out = Vec::with_capacity(text.len() + 2);
+            string(text, &mut out);
+            out.into_boxed_slice()
+        };
+        let texts = match (text(1)?, text(2)?) {
+            (Ok(organization), Ok(name)) => Ok(RepositoryTexts {
+                organization: json(organization),
+                name: json(name),
+                key: repo_key(organization, name, "").into_boxed_str(),
+            }),
+            (Err(e), _) | (_, Err(e)) => Err(e),
+        };
+        let project = match projects.get(&id).and_then(Option::as_deref) {
+            Some(project) => json(project),
+            None => Box::from(&b"null"[..]),
+        };
+        let facts = RepositoryFacts { project, texts };
+        out.insert(id, facts);
     }
     Ok(out)
 }

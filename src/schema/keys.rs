@@ -68,6 +68,53 @@ pub fn write_repo_node_id(
     )
 }
 
+/// Appends the [`node_id`] of a record of type `kind` whose natural key is `parts`
+/// one after the other, each as it stands in the key (in lower case where the key is):
+/// a release's id from its repository's [`repo_key`] kept as it is, `@` and its tag,
+/// without a UTF-8 check or a copy of each text per id.
+pub fn write_node_id_of(out: &mut Vec<u8>, kind: &str, parts: &[&[u8]]) {
+    let len = kind.len() + 1 + parts.iter().map(|p| p.len()).sum::<usize>();
+    with_raw(len, |raw| {
+        let mut at = 0;
+        for part in [kind.as_bytes(), b":"].iter().chain(parts) {
+            raw[at..at + part.len()].copy_from_slice(part);
+            at += part.len();
+        }
+        encode_bytes_to(raw, out);
+    });
+}
+
+/// Appends [`lc_node_id`]`(kind, text)` for `text` as SQLite holds it, or fails as
+/// reading it into a `String` does when it is not UTF-8.
+pub fn write_lc_node_id_of(
+    out: &mut Vec<u8>,
+    kind: &str,
+    text: &[u8],
+) -> Result<(), std::str::Utf8Error> {
+    if text.is_ascii() {
+        with_raw(kind.len() + 1 + text.len(), |raw| {
+            raw[..kind.len()].copy_from_slice(kind.as_bytes());
+            raw[kind.len()] = b':';
+            raw[kind.len() + 1..].copy_from_slice(text);
+            raw[kind.len() + 1..].make_ascii_lowercase();
+            encode_bytes_to(raw, out);
+        });
+    } else {
+        write_lc_node_id(out, kind, std::str::from_utf8(text)?);
+    }
+    Ok(())
+}
+
+/// Calls `f` with a buffer of `len` bytes to fill: on the stack when it is short, as
+/// the raw keys of ids are.
+fn with_raw(len: usize, f: impl FnOnce(&mut [u8])) {
+    let mut stack = [0u8; 256];
+    match stack.get_mut(..len) {
+        Some(raw) => f(raw),
+        None => f(&mut vec![0; len]),
+    }
+}
+
 /// Appends [`repo_key`]`(organization, repository, suffix)`, the suffix in parts.
 fn repo_raw(raw: &mut String, organization: &str, repository: &str, suffix: &[&str]) {
     push_lc(raw, organization);
@@ -101,10 +148,15 @@ fn id(raw: &str) -> ID {
 
 /// Appends [`id`]`(raw)` to `out`.
 fn encode_to(raw: &str, out: &mut Vec<u8>) {
+    encode_bytes_to(raw.as_bytes(), out)
+}
+
+/// Appends the base64 of `raw` (standard alphabet, padded) to `out`.
+fn encode_bytes_to(raw: &[u8], out: &mut Vec<u8>) {
     let start = out.len();
     out.resize(start + base64::encoded_len(raw.len(), true).unwrap_or(0), 0);
     let written = base64::engine::general_purpose::STANDARD
-        .encode_slice(raw.as_bytes(), &mut out[start..])
+        .encode_slice(raw, &mut out[start..])
         .unwrap_or(0);
     out.truncate(start + written);
 }
@@ -184,6 +236,23 @@ mod tests {
             write_lc_node_id(&mut out, "User", tag);
             let id = lc_node_id("User", tag);
             assert_eq!(out, [b"y", id.0.as_bytes()].concat());
+            let mut out = b"z".to_vec();
+            write_lc_node_id_of(&mut out, "User", tag.as_bytes()).unwrap();
+            assert_eq!(out, [b"z", id.0.as_bytes()].concat());
+            let mut out = b"w".to_vec();
+            let key = repo_key(org, repo, "");
+            write_node_id_of(&mut out, "Release", &[key.as_bytes(), b"@", tag.as_bytes()]);
+            let id = repo_node_id("Release", org, repo, &["@", tag]);
+            assert_eq!(out, [b"w", id.0.as_bytes()].concat());
         }
+        // Keys longer than the stack's buffer, and text that is not UTF-8.
+        let long = "Ab".repeat(200);
+        let mut out = Vec::new();
+        write_lc_node_id_of(&mut out, "User", long.as_bytes()).unwrap();
+        assert_eq!(out, lc_node_id("User", &long).0.as_bytes());
+        let mut out = Vec::new();
+        write_node_id_of(&mut out, "Release", &[long.as_bytes(), b"@", b"x"]);
+        assert_eq!(out, node_id("Release", &format!("{long}@x")).0.as_bytes());
+        assert!(write_lc_node_id_of(&mut Vec::new(), "User", b"\xC3(").is_err());
     }
 }

@@ -242,32 +242,37 @@ impl Table for SummaryRelease {
 
 crate::selected! {
     /// The columns of a release that [`crate::graphql::rows`] writes it from (by
-    /// their positions, [`crate::schema::ColumnsOf`]): a [`SummaryRelease`]'s, with
-    /// the repository's id in place of its project's name, which the dataset file's
-    /// kept facts give ([`crate::graphql::totals::Totals::repository_project`]).
+    /// their positions, [`crate::schema::ColumnsOf`]): the release's own and its
+    /// author's card. Its repository's name, organization and project come from the
+    /// dataset file's kept facts ([`crate::graphql::totals::Totals::repositories`]),
+    /// by its repository's id, in place of two joins and a subquery per release.
     #[derive(Clone)]
     pub struct ReleaseRow {
         pub tag_name: String = get("t.tag_name"),
         pub name: String = get("t.name"),
         pub is_pre_release: bool = get("t.is_pre_release"),
-        pub author_id: Option<i64> = get("t.author_id"),
-        pub organization_name: String = get("o.login"),
-        pub repository_name: String = get("r.name"),
         pub repository_id: i64 = get("t.repository_id"),
         pub published_at: Option<String> = opt_ts("t.published_at"),
         pub author: Option<User> = with(read_card, AUTHOR_CARD),
     }
 }
 
+/// Without the repository's joins: what the inner joins of [`REPO_JOINS`] would
+/// leave out (a release whose repository or organization row is missing), the rows
+/// path leaves out itself ([`crate::graphql::totals::Totals::repositories`]).
 impl Table for ReleaseRow {
     const TABLE: &'static str = AuthoredRelease::TABLE;
-    const JOINS: &'static str = AuthoredRelease::JOINS;
+    const JOINS: &'static str = AUTHOR_JOIN;
 }
 
 crate::selected! {
-    /// The columns of a [`SummaryRelease`]: a [`ReleaseRow`]'s, then its project's name.
+    /// The columns of a [`SummaryRelease`]: a [`ReleaseRow`]'s, then its author's id,
+    /// its repository's organization and name, and its project's name.
     pub struct SummaryRow {
         pub row: ReleaseRow = flatten(ReleaseRow),
+        pub author_id: Option<i64> = get("t.author_id"),
+        pub organization_name: String = get("o.login"),
+        pub repository_name: String = get("r.name"),
         pub project_name: Option<String> = get(PROJECT_NAME),
     }
 }
@@ -275,7 +280,13 @@ crate::selected! {
 impl Selected for SummaryRelease {
     const COLUMNS: &'static str = SummaryRow::COLUMNS;
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let SummaryRow { row, project_name } = SummaryRow::read(c)?;
+        let SummaryRow {
+            row,
+            author_id,
+            organization_name,
+            repository_name,
+            project_name,
+        } = SummaryRow::read(c)?;
         let mut release = Release {
             node_id: Default::default(),
             tag_name: row.tag_name,
@@ -283,10 +294,10 @@ impl Selected for SummaryRelease {
             description: String::new(),
             url: String::new(),
             is_pre_release: row.is_pre_release,
-            author_id: row.author_id,
+            author_id,
             author: Some(row.author),
-            organization_name: row.organization_name,
-            repository_name: row.repository_name,
+            organization_name,
+            repository_name,
             project_name,
             published_at: row.published_at,
             created_at: String::new(),
