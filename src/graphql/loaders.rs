@@ -213,8 +213,7 @@ impl Loader<SnapshotReleaseRows> for Batch {
                         limit,
                         |_, row, at| {
                             let start = objects.len();
-                            let written =
-                                plan.write(row, at, &totals.repositories, &mut objects)?;
+                            let written = plan.write(row, at, &totals, &mut objects)?;
                             Ok(written.then(|| start..objects.len()))
                         },
                     )?;

@@ -15,11 +15,10 @@
 //! repository's part of its `id`, are its repository's in the dataset file's kept
 //! facts ([`super::totals`]), kept as JSON, not two joins and a subquery per release;
 //! a release the joins would leave out (its repository or organization is missing)
-//! the loader leaves out. An alias (a key the integer cannot hold), or anything a
+//! the loader leaves out. Its author's card is likewise kept, written as it is. An alias (a key the integer cannot hold), or anything a
 //! plain list refuses, leaves the list to [`super::plain`] as before, and a test
 //! compares the bytes of the two paths (`release_rows_answer_the_bytes_records_do`).
 
-use std::collections::HashMap;
 use std::str::Utf8Error;
 
 use async_graphql::parser::types::{Field, Selection, SelectionSet};
@@ -28,8 +27,8 @@ use rusqlite::Row;
 
 use super::plain::{string, text};
 use super::records::relations::{ListKey, SnapshotReleaseRowsOf};
-use super::totals::{RepositoryFacts, Unreadable};
-use crate::schema::{write_lc_node_id_of, write_node_id_of, Ts};
+use super::totals::{Totals, Unreadable};
+use crate::schema::{write_node_id_of, Ts};
 
 /// The fields of a release a [`ReleasePlan`] writes, by their GraphQL names, in the
 /// order of their codes (1 to 9).
@@ -80,9 +79,9 @@ const CARD_SHIFT: u32 = FIELD_BITS * RELEASE_FIELDS.len() as u32;
 const CARD_BITS: u32 = 3;
 
 /// The columns a row is read by here, from its first item column: the positions of
-/// [`ReleaseRow`]'s fields, and of the [`Card`]'s columns in its `author`'s.
+/// [`ReleaseRow`]'s fields.
 mod col {
-    use super::super::records::{Card, ReleaseRow, CARD_AT};
+    use super::super::records::ReleaseRow;
     use crate::schema::ColumnsOf;
 
     type Row = ColumnsOf<ReleaseRow>;
@@ -91,11 +90,7 @@ mod col {
     pub const IS_PRE_RELEASE: usize = Row::is_pre_release;
     pub const REPOSITORY_ID: usize = Row::repository_id;
     pub const PUBLISHED_AT: usize = Row::published_at;
-    pub const HAS_AUTHOR: usize = Row::author;
-    const CARD: usize = Row::author + CARD_AT;
-    pub const AUTHOR_LOGIN: usize = CARD + ColumnsOf::<Card>::login;
-    pub const AUTHOR_NAME: usize = CARD + ColumnsOf::<Card>::name;
-    pub const AUTHOR_AVATAR: usize = CARD + ColumnsOf::<Card>::avatar_url;
+    pub const AUTHOR_ID: usize = Row::author_id;
 }
 
 /// How to write a release of a selection: the codes of its fields in the selection's
@@ -154,20 +149,33 @@ impl ReleasePlan {
 
     /// Writes the release of `row` (its item columns from `at`) as a JSON object of
     /// the plan's fields, as async-graphql writes a [`super::records::Release`] read
-    /// from it, with its repository's texts from `repositories` (the dataset file's
-    /// [`crate::graphql::totals::Totals::repositories`]). Returns `false`, writing
-    /// nothing, for a release that the records' joins leave out: its repository or
-    /// organization is missing.
+    /// from it, with its repository's texts and its author's card from the dataset
+    /// file's kept facts ([`Totals::repositories`], [`Totals::authors`]). Returns
+    /// `false`, writing nothing, for a release that the records' joins leave out:
+    /// its repository or organization is missing.
     pub fn write(
         self,
         row: &Row<'_>,
         at: usize,
-        repositories: &HashMap<i64, RepositoryFacts>,
+        kept: &Totals,
         out: &mut Vec<u8>,
     ) -> rusqlite::Result<bool> {
         let release = ReleaseRow::read(row, at)?;
-        let Some(facts) = repositories.get(&release.repository_id) else {
+        let Some(facts) = kept.repositories.get(&release.repository_id) else {
             return Ok(false);
+        };
+        // As the records' `LEFT JOIN`: an author whose row is missing is none. Reading
+        // an author's card fails for a value that is not text, whatever the plan.
+        let author = match release.author_id.and_then(|id| kept.authors.get(&id)) {
+            Some(Ok(card)) => Some(card),
+            Some(Err(kind)) => {
+                return Err(rusqlite::Error::InvalidColumnType(
+                    at + col::AUTHOR_ID,
+                    String::new(),
+                    *kind,
+                ))
+            }
+            None => None,
         };
         // Reading the organization's login or the repository's name as a `String`
         // fails for a value that is not text, and, when the plan writes them, for
@@ -218,23 +226,30 @@ impl ReleasePlan {
                     Some(t) => timestamp(t, out),
                     None => out.extend_from_slice(b"null"),
                 },
-                _ => match &release.author {
-                    Some(author) => {
+                _ => match author {
+                    Some(card) => {
+                        // A text that is not UTF-8 fails where it is written.
+                        let fail = |e| not_utf8(at + col::AUTHOR_ID, e);
                         out.push(b'{');
                         for (i, step) in self.card_steps().enumerate() {
                             key(i, CARD_KEYS[step as usize - 1], out);
                             match step {
                                 1 => {
+                                    let (id, _) = card.login.as_ref().map_err(|e| fail(*e))?;
                                     out.push(b'"');
-                                    check(
-                                        write_lc_node_id_of(out, "User", author.login),
-                                        col::AUTHOR_LOGIN,
-                                    )?;
+                                    out.extend_from_slice(id);
                                     out.push(b'"');
                                 }
-                                2 => check(text(author.login, out), col::AUTHOR_LOGIN)?,
-                                3 => check(text(author.name, out), col::AUTHOR_NAME)?,
-                                _ => check(text(author.avatar_url, out), col::AUTHOR_AVATAR)?,
+                                2 => {
+                                    let (_, login) = card.login.as_ref().map_err(|e| fail(*e))?;
+                                    out.extend_from_slice(login);
+                                }
+                                3 => {
+                                    out.extend_from_slice(card.name.as_ref().map_err(|e| fail(*e))?)
+                                }
+                                _ => out.extend_from_slice(
+                                    card.avatar_url.as_ref().map_err(|e| fail(*e))?,
+                                ),
                             }
                         }
                         out.push(b'}');
@@ -257,34 +272,18 @@ struct ReleaseRow<'r> {
     is_pre_release: bool,
     repository_id: i64,
     published_at: Option<i64>,
-    author: Option<CardRow<'r>>,
-}
-
-/// An author's card in a release's row.
-struct CardRow<'r> {
-    login: &'r [u8],
-    name: &'r [u8],
-    avatar_url: &'r [u8],
+    author_id: Option<i64>,
 }
 
 impl<'r> ReleaseRow<'r> {
     fn read(row: &'r Row<'_>, at: usize) -> rusqlite::Result<ReleaseRow<'r>> {
-        let author = if integer(row, at + col::HAS_AUTHOR)? != 0 {
-            Some(CardRow {
-                login: bytes(row, at + col::AUTHOR_LOGIN)?,
-                name: bytes(row, at + col::AUTHOR_NAME)?,
-                avatar_url: bytes(row, at + col::AUTHOR_AVATAR)?,
-            })
-        } else {
-            None
-        };
         Ok(ReleaseRow {
             tag_name: bytes(row, at + col::TAG_NAME)?,
             name: bytes(row, at + col::NAME)?,
             is_pre_release: integer(row, at + col::IS_PRE_RELEASE)? != 0,
             repository_id: integer(row, at + col::REPOSITORY_ID)?,
             published_at: optional_integer(row, at + col::PUBLISHED_AT)?,
-            author,
+            author_id: optional_integer(row, at + col::AUTHOR_ID)?,
         })
     }
 }

@@ -16,8 +16,8 @@
 //!
 //! Other facts of the file that requests read per row or per request are kept
 //! beside the sums, computed in the same call: each repository's organization login,
-//! name and project as a month's new releases write them (in place of two joins and
-//! a subquery per release), each organization's id by
+//! name and project and each release author's card, as a month's new releases write
+//! them (in place of three joins and a subquery per release), each organization's id by
 //! login, the sums over its repositories (`Organization.stats`) and the highest
 //! repository id (the plan of an organization's recent releases and milestones).
 //!
@@ -38,8 +38,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 
-use super::plain::string;
-use crate::schema::repo_key;
+use super::plain::{string, text};
+use super::records::Card;
+use crate::schema::{repo_key, write_lc_node_id_of, ColumnsOf, Selected};
 use crate::store::FileId;
 
 /// Members with their summed contributions, most first; ties by login (lower case),
@@ -62,6 +63,10 @@ pub struct Totals {
     /// (the inner joins of [`super::records::REPO_JOINS`]): a release of any other
     /// repository is left out, as those joins leave it out.
     pub repositories: HashMap<i64, RepositoryFacts>,
+    /// The card of each member who authored a release the API shows, by member id,
+    /// as a release written from its row writes it (the records' `LEFT JOIN` of the
+    /// author: a release whose author is not here has none).
+    pub authors: HashMap<i64, AuthorFacts>,
     /// Each organization's id by its login in lower case (`login_lc`).
     pub organization_ids: HashMap<String, i64>,
     /// The sums over each organization's repositories, by organization id
@@ -92,6 +97,21 @@ pub struct RepositoryTexts {
     /// The natural key of its records, [`crate::schema::repo_key`]`(organization,
     /// name, "")`, which a release's node id continues with `@tag`.
     pub key: Box<str>,
+}
+
+/// A release author's card as a release's JSON writes it, or the type of the value
+/// that is not text among its login, name and avatar (reading the card fails).
+pub type AuthorFacts = Result<CardTexts, rusqlite::types::Type>;
+
+/// A member's card (`User.id`, `login`, `name`, `avatarUrl`), each text as a JSON
+/// string, or why it is not UTF-8 (writing that field fails, as reading it into a
+/// `String` does).
+#[derive(Debug)]
+pub struct CardTexts {
+    /// The node id (base64, without quotes) and the login.
+    pub login: Result<(Box<[u8]>, Box<[u8]>), std::str::Utf8Error>,
+    pub name: Result<Box<[u8]>, std::str::Utf8Error>,
+    pub avatar_url: Result<Box<[u8]>, std::str::Utf8Error>,
 }
 
 /// Why a repository's login or name cannot be read as a `String`: reading the
@@ -234,12 +254,14 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
         |row| row.get(1),
     )?;
     let repositories = repositories(conn, &repository_project)?;
+    let authors = authors(conn)?;
     let (organization_ids, organization_sums, max_repository_id) = organizations(conn)?;
     Ok(Totals {
         all,
         by_organization,
         top_project,
         repositories,
+        authors,
         organization_ids,
         organization_sums,
         max_repository_id,
@@ -302,6 +324,49 @@ fn repositories(
             None => Box::from(&b"null"[..]),
         };
         let facts = RepositoryFacts { project, texts };
+        out.insert(id, facts);
+    }
+    Ok(out)
+}
+
+/// The [`AuthorFacts`] of every member who authored a release the API shows.
+fn authors(conn: &Connection) -> rusqlite::Result<HashMap<i64, AuthorFacts>> {
+    type At = ColumnsOf<Card>;
+    let mut out = HashMap::new();
+    let mut st = conn.prepare_cached(&format!(
+        "SELECT {} FROM members a WHERE a.id IN (SELECT t.author_id FROM api_releases t)",
+        Card::COLUMNS
+    ))?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        let id: i64 = row.get(At::id)?;
+        let mut texts = [b"".as_slice(); 3];
+        let mut not_text = None;
+        for (text, i) in texts.iter_mut().zip([At::login, At::name, At::avatar_url]) {
+            match row.get_ref(i)? {
+                ValueRef::Text(bytes) => *text = bytes,
+                value => not_text = not_text.or(Some(value.data_type())),
+            }
+        }
+        let json = |bytes: &[u8]| {
+            let mut out = Vec::with_capacity(bytes.len() + 2);
+            text(bytes, &mut out).map(|()| out.into_boxed_slice())
+        };
+        let facts = match not_text {
+            Some(kind) => Err(kind),
+            None => {
+                let [login, name, avatar_url] = texts;
+                Ok(CardTexts {
+                    login: json(login).and_then(|json| {
+                        let mut id = Vec::new();
+                        write_lc_node_id_of(&mut id, "User", login)?;
+                        Ok((id.into_boxed_slice(), json))
+                    }),
+                    name: json(name),
+                    avatar_url: json(avatar_url),
+                })
+            }
+        };
         out.insert(id, facts);
     }
     Ok(out)

@@ -242,10 +242,11 @@ impl Table for SummaryRelease {
 
 crate::selected! {
     /// The columns of a release that [`crate::graphql::rows`] writes it from (by
-    /// their positions, [`crate::schema::ColumnsOf`]): the release's own and its
-    /// author's card. Its repository's name, organization and project come from the
-    /// dataset file's kept facts ([`crate::graphql::totals::Totals::repositories`]),
-    /// by its repository's id, in place of two joins and a subquery per release.
+    /// their positions, [`crate::schema::ColumnsOf`]): the release's own. Its
+    /// repository's name, organization and project and its author's card come from
+    /// the dataset file's kept facts ([`crate::graphql::totals::Totals::repositories`],
+    /// [`crate::graphql::totals::Totals::authors`]), by the ids here, in place of three
+    /// joins and a subquery per release.
     #[derive(Clone)]
     pub struct ReleaseRow {
         pub tag_name: String = get("t.tag_name"),
@@ -253,24 +254,24 @@ crate::selected! {
         pub is_pre_release: bool = get("t.is_pre_release"),
         pub repository_id: i64 = get("t.repository_id"),
         pub published_at: Option<String> = opt_ts("t.published_at"),
-        pub author: Option<User> = with(read_card, AUTHOR_CARD),
+        pub author_id: Option<i64> = get("t.author_id"),
     }
 }
 
-/// Without the repository's joins: what the inner joins of [`REPO_JOINS`] would
-/// leave out (a release whose repository or organization row is missing), the rows
-/// path leaves out itself ([`crate::graphql::totals::Totals::repositories`]).
+/// Without joins: what the inner joins of [`REPO_JOINS`] would leave out (a release
+/// whose repository or organization row is missing), the rows path leaves out
+/// itself, and a release whose author's row is missing has no author, as with
+/// [`AUTHOR_JOIN`].
 impl Table for ReleaseRow {
     const TABLE: &'static str = AuthoredRelease::TABLE;
-    const JOINS: &'static str = AUTHOR_JOIN;
 }
 
 crate::selected! {
-    /// The columns of a [`SummaryRelease`]: a [`ReleaseRow`]'s, then its author's id,
-    /// its repository's organization and name, and its project's name.
+    /// The columns of a [`SummaryRelease`]: a [`ReleaseRow`]'s, then its author's
+    /// card, its repository's organization and name, and its project's name.
     pub struct SummaryRow {
         pub row: ReleaseRow = flatten(ReleaseRow),
-        pub author_id: Option<i64> = get("t.author_id"),
+        pub author: Option<User> = with(read_card, AUTHOR_CARD),
         pub organization_name: String = get("o.login"),
         pub repository_name: String = get("r.name"),
         pub project_name: Option<String> = get(PROJECT_NAME),
@@ -282,7 +283,7 @@ impl Selected for SummaryRelease {
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let SummaryRow {
             row,
-            author_id,
+            author,
             organization_name,
             repository_name,
             project_name,
@@ -294,8 +295,8 @@ impl Selected for SummaryRelease {
             description: String::new(),
             url: String::new(),
             is_pre_release: row.is_pre_release,
-            author_id,
-            author: Some(row.author),
+            author_id: row.author_id,
+            author: Some(author),
             organization_name,
             repository_name,
             project_name,

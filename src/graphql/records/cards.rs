@@ -32,9 +32,6 @@ crate::selected! {
 /// Whether a record has an author: the column before its [`Card`]'s.
 const HAS_AUTHOR: &str = "a.id IS NOT NULL";
 
-/// Where the [`Card`]'s columns start in [`AUTHOR_CARD`].
-pub const CARD_AT: usize = select_width(HAS_AUTHOR);
-
 /// The author's card after a record's columns: whether there is an author, then the
 /// [`Card`]'s columns.
 pub const AUTHOR_CARD: &str = concatcp!(HAS_AUTHOR, ", ", Card::COLUMNS);

@@ -281,10 +281,11 @@ async fn release_rows_answer_the_bytes_records_do() {
 
 /// A release whose repository row is missing, or whose repository's organization row
 /// is missing, is left out of a month's new releases, as the records' joins leave it
-/// out: the rows path (which takes the repository's texts from the kept facts, not
-/// from joins) answers the same bytes as async-graphql's resolution, without them.
+/// out, and a release whose author's row is missing has no author: the rows path
+/// (which takes the repository's texts and the author's card from the kept facts,
+/// not from joins) answers the same bytes as async-graphql's resolution.
 #[tokio::test]
-async fn new_releases_leave_out_those_of_missing_repositories() {
+async fn new_releases_of_missing_repositories_and_authors() {
     let Sample { dir, db } = Sample::new();
     let conn = rusqlite::Connection::open(&db).unwrap();
     // The completed snapshot with the most releases; of its releases' repositories,
@@ -323,6 +324,21 @@ async fn new_releases_leave_out_those_of_missing_repositories() {
         [orphan],
     )
     .unwrap();
+    let anonymous: i64 = conn
+        .query_row(
+            "SELECT t.id FROM snapshot_releases l JOIN releases t ON t.id = l.release_id \
+             WHERE l.snapshot_id = ?1 AND t.published_at IS NOT NULL \
+             AND t.author_id IS NOT NULL AND t.repository_id NOT IN (?2, ?3) \
+             ORDER BY t.id LIMIT 1",
+            [snapshot, gone, orphan],
+            |r| r.get(0),
+        )
+        .unwrap();
+    conn.execute(
+        "UPDATE releases SET author_id = (SELECT MAX(id) + 1 FROM members) WHERE id = ?1",
+        [anonymous],
+    )
+    .unwrap();
     drop(conn);
     let app = App::over(dir, db, Env::Local, Default::default());
     let page = "id name organizationName projectName publishedAt repositoryName tagName \
@@ -341,9 +357,23 @@ async fn new_releases_leave_out_those_of_missing_repositories() {
         assert!(direct.json().get("errors").is_none(), "{}", direct.text());
         assert_eq!(direct.text(), resolved.text());
     }
-    // What is left: every release of the other repositories, none of the two.
-    let data = app.data(&ask("tagName repositoryName"), json!({})).await;
+    // What is left: every release of the other repositories, none of the two, and
+    // the release of the missing author without one.
+    let data = app.data(&ask("tagName author { login }"), json!({})).await;
     let list = data["snapshot"]["newReleases"].as_array().unwrap();
+    let tag: String = app
+        .sql()
+        .query_row(
+            "SELECT tag_name FROM releases WHERE id = ?1",
+            [anonymous],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(
+        list.iter()
+            .any(|r| r["tagName"] == json!(tag) && r["author"].is_null()),
+        "{data}"
+    );
     let expected: i64 = app
         .sql()
         .query_row(
