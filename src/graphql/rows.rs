@@ -28,7 +28,7 @@ use rusqlite::Row;
 use super::plain::{string, text};
 use super::records::relations::{ListKey, SnapshotReleaseRowsOf};
 use super::totals::{Totals, Unreadable};
-use crate::schema::{write_node_id_of, Ts};
+use crate::schema::Ts;
 
 /// The fields of a release a [`ReleasePlan`] writes, by their GraphQL names, in the
 /// order of their codes (1 to 9).
@@ -209,7 +209,7 @@ impl ReleasePlan {
                         check(std::str::from_utf8(tag).map(drop), col::TAG_NAME)?;
                     }
                     out.push(b'"');
-                    write_node_id_of(out, "Release", &[texts().key.as_bytes(), b"@", tag]);
+                    texts().release_id.write(out, tag);
                     out.push(b'"');
                 }
                 2 => check(text(release.tag_name, out), col::TAG_NAME)?,

@@ -31,6 +31,7 @@
 //! they are being computed wait for them rather than computing them again.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -40,7 +41,7 @@ use rusqlite::Connection;
 
 use super::plain::{string, text};
 use super::records::Card;
-use crate::schema::{repo_key, write_lc_node_id_of, ColumnsOf, Selected};
+use crate::schema::{repo_key, write_lc_node_id_of, ColumnsOf, NodeIdPrefix, Selected};
 use crate::store::FileId;
 
 /// Members with their summed contributions, most first; ties by login (lower case),
@@ -62,11 +63,11 @@ pub struct Totals {
     /// repository, by repository id, for the repositories whose organization exists
     /// (the inner joins of [`super::records::REPO_JOINS`]): a release of any other
     /// repository is left out, as those joins leave it out.
-    pub repositories: HashMap<i64, RepositoryFacts>,
+    pub repositories: IdMap<RepositoryFacts>,
     /// The card of each member who authored a release the API shows, by member id,
     /// as a release written from its row writes it (the records' `LEFT JOIN` of the
     /// author: a release whose author is not here has none).
-    pub authors: HashMap<i64, AuthorFacts>,
+    pub authors: IdMap<AuthorFacts>,
     /// Each organization's id by its login in lower case (`login_lc`).
     pub organization_ids: HashMap<String, i64>,
     /// The sums over each organization's repositories, by organization id
@@ -74,6 +75,32 @@ pub struct Totals {
     pub organization_sums: HashMap<i64, OrganizationSums>,
     /// The highest repository id (0 without repositories).
     pub max_repository_id: i64,
+}
+
+/// A map by row id, looked up once or twice per row of a list: row ids are the
+/// dataset's own, not a client's, so they need no keyed hash ([`IdHasher`]).
+pub type IdMap<V> = HashMap<i64, V, BuildHasherDefault<IdHasher>>;
+
+/// The hash of one integer: multiplied by an odd constant (a permutation), so that
+/// consecutive ids spread over the high bits the table's control bytes take and the
+/// low bits that pick the bucket.
+#[derive(Default)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_i64(&mut self, n: i64) {
+        self.0 = (self.0 ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
 }
 
 /// What a release's JSON takes from its repository.
@@ -94,9 +121,9 @@ pub struct RepositoryTexts {
     pub organization: Box<[u8]>,
     /// Its name as a JSON string (`Release.repositoryName`).
     pub name: Box<[u8]>,
-    /// The natural key of its records, [`crate::schema::repo_key`]`(organization,
-    /// name, "")`, which a release's node id continues with `@tag`.
-    pub key: Box<str>,
+    /// The beginning of its releases' node ids: `Release:` and
+    /// [`crate::schema::repo_key`]`(organization, name, "@")`, continued by the tag.
+    pub release_id: NodeIdPrefix,
 }
 
 /// A release author's card as a release's JSON writes it, or the type of the value
@@ -291,8 +318,8 @@ fn first_per_key<V>(
 fn repositories(
     conn: &Connection,
     projects: &HashMap<i64, Option<String>>,
-) -> rusqlite::Result<HashMap<i64, RepositoryFacts>> {
-    let mut out = HashMap::new();
+) -> rusqlite::Result<IdMap<RepositoryFacts>> {
+    let mut out = IdMap::default();
     let mut st = conn.prepare_cached(
         "SELECT r.id, o.login, r.name FROM repositories r \
          JOIN organizations o ON o.id = r.organization_id",
@@ -315,7 +342,7 @@ fn repositories(
             (Ok(organization), Ok(name)) => Ok(RepositoryTexts {
                 organization: json(organization),
                 name: json(name),
-                key: repo_key(organization, name, "").into_boxed_str(),
+                release_id: NodeIdPrefix::new("Release", &repo_key(organization, name, "@")),
             }),
             (Err(e), _) | (_, Err(e)) => Err(e),
         };
@@ -330,9 +357,9 @@ fn repositories(
 }
 
 /// The [`AuthorFacts`] of every member who authored a release the API shows.
-fn authors(conn: &Connection) -> rusqlite::Result<HashMap<i64, AuthorFacts>> {
+fn authors(conn: &Connection) -> rusqlite::Result<IdMap<AuthorFacts>> {
     type At = ColumnsOf<Card>;
-    let mut out = HashMap::new();
+    let mut out = IdMap::default();
     let mut st = conn.prepare_cached(&format!(
         "SELECT {} FROM members a WHERE a.id IN (SELECT t.author_id FROM api_releases t)",
         Card::COLUMNS

@@ -68,20 +68,45 @@ pub fn write_repo_node_id(
     )
 }
 
-/// Appends the [`node_id`] of a record of type `kind` whose natural key is `parts`
-/// one after the other, each as it stands in the key (in lower case where the key is):
-/// a release's id from its repository's [`repo_key`] kept as it is, `@` and its tag,
-/// without a UTF-8 check or a copy of each text per id.
-pub fn write_node_id_of(out: &mut Vec<u8>, kind: &str, parts: &[&[u8]]) {
-    let len = kind.len() + 1 + parts.iter().map(|p| p.len()).sum::<usize>();
-    with_raw(len, |raw| {
-        let mut at = 0;
-        for part in [kind.as_bytes(), b":"].iter().chain(parts) {
-            raw[at..at + part.len()].copy_from_slice(part);
-            at += part.len();
+/// The beginning of node ids, encoded once: `Type:` and the first parts of the
+/// natural key, as many whole groups of three bytes as they hold in base64, and the
+/// one or two bytes left. Base64 encodes each group of three bytes on its own, so an
+/// id is the encoded groups, then the rest and the key's end encoded: a release's id
+/// is its repository's kept prefix (`Release:org/repo@`) and its tag, with no copy
+/// of the repository's key or UTF-8 check per id.
+#[derive(Debug, Clone)]
+pub struct NodeIdPrefix {
+    encoded: Box<[u8]>,
+    rest: Box<[u8]>,
+}
+
+impl NodeIdPrefix {
+    /// The prefix of `kind`'s ids whose natural key starts with `key` (as it stands
+    /// in the key: in lower case where the key is).
+    pub fn new(kind: &str, key: &str) -> NodeIdPrefix {
+        let raw = format!("{kind}:{key}");
+        let whole = raw.len() / 3 * 3;
+        let mut encoded = Vec::new();
+        encode_bytes_to(&raw.as_bytes()[..whole], &mut encoded);
+        NodeIdPrefix {
+            encoded: encoded.into_boxed_slice(),
+            rest: raw.as_bytes()[whole..].into(),
         }
-        encode_bytes_to(raw, out);
-    });
+    }
+
+    /// Appends the id whose natural key continues with `end` to `out`.
+    pub fn write(&self, out: &mut Vec<u8>, end: &[u8]) {
+        out.extend_from_slice(&self.encoded);
+        let mut raw = [0u8; 64];
+        match raw.get_mut(..self.rest.len() + end.len()) {
+            Some(raw) => {
+                raw[..self.rest.len()].copy_from_slice(&self.rest);
+                raw[self.rest.len()..].copy_from_slice(end);
+                encode_bytes_to(raw, out);
+            }
+            None => encode_bytes_to(&[&self.rest[..], end].concat(), out),
+        }
+    }
 }
 
 /// Appends [`lc_node_id`]`(kind, text)` for `text` as SQLite holds it, or fails as
@@ -92,27 +117,16 @@ pub fn write_lc_node_id_of(
     text: &[u8],
 ) -> Result<(), std::str::Utf8Error> {
     if text.is_ascii() {
-        with_raw(kind.len() + 1 + text.len(), |raw| {
-            raw[..kind.len()].copy_from_slice(kind.as_bytes());
-            raw[kind.len()] = b':';
-            raw[kind.len() + 1..].copy_from_slice(text);
-            raw[kind.len() + 1..].make_ascii_lowercase();
-            encode_bytes_to(raw, out);
-        });
+        let mut raw = Vec::with_capacity(kind.len() + 1 + text.len());
+        raw.extend_from_slice(kind.as_bytes());
+        raw.push(b':');
+        raw.extend_from_slice(text);
+        raw[kind.len() + 1..].make_ascii_lowercase();
+        encode_bytes_to(&raw, out);
     } else {
         write_lc_node_id(out, kind, std::str::from_utf8(text)?);
     }
     Ok(())
-}
-
-/// Calls `f` with a buffer of `len` bytes to fill: on the stack when it is short, as
-/// the raw keys of ids are.
-fn with_raw(len: usize, f: impl FnOnce(&mut [u8])) {
-    let mut stack = [0u8; 256];
-    match stack.get_mut(..len) {
-        Some(raw) => f(raw),
-        None => f(&mut vec![0; len]),
-    }
 }
 
 /// Appends [`repo_key`]`(organization, repository, suffix)`, the suffix in parts.
@@ -239,20 +253,22 @@ mod tests {
             let mut out = b"z".to_vec();
             write_lc_node_id_of(&mut out, "User", tag.as_bytes()).unwrap();
             assert_eq!(out, [b"z", id.0.as_bytes()].concat());
-            let mut out = b"w".to_vec();
-            let key = repo_key(org, repo, "");
-            write_node_id_of(&mut out, "Release", &[key.as_bytes(), b"@", tag.as_bytes()]);
-            let id = repo_node_id("Release", org, repo, &["@", tag]);
-            assert_eq!(out, [b"w", id.0.as_bytes()].concat());
         }
-        // Keys longer than the stack's buffer, and text that is not UTF-8.
+        // Prefixes of every length modulo three, ends short and long.
+        for (org, repo) in [("O", "R"), ("Or", "R"), ("Org", "R"), ("ÉOrg", "Repo-É")] {
+            let prefix = NodeIdPrefix::new("Release", &repo_key(org, repo, "@"));
+            for tag in ["", "v", "v1", "v1.0", "ü/1", &"t".repeat(100)] {
+                let mut out = b"w".to_vec();
+                prefix.write(&mut out, tag.as_bytes());
+                let id = repo_node_id("Release", org, repo, &["@", tag]);
+                assert_eq!(out, [b"w", id.0.as_bytes()].concat(), "{org} {repo} {tag}");
+            }
+        }
+        // A long login, and one that is not UTF-8.
         let long = "Ab".repeat(200);
         let mut out = Vec::new();
         write_lc_node_id_of(&mut out, "User", long.as_bytes()).unwrap();
         assert_eq!(out, lc_node_id("User", &long).0.as_bytes());
-        let mut out = Vec::new();
-        write_node_id_of(&mut out, "Release", &[long.as_bytes(), b"@", b"x"]);
-        assert_eq!(out, node_id("Release", &format!("{long}@x")).0.as_bytes());
         assert!(write_lc_node_id_of(&mut Vec::new(), "User", b"\xC3(").is_err());
     }
 }
