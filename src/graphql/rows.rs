@@ -45,17 +45,50 @@ const RELEASE_FIELDS: [&str; 9] = [
 ];
 
 /// The keys of [`RELEASE_FIELDS`] as JSON, with their colons.
-const RELEASE_KEYS: [&[u8]; 9] = [
-    b"\"id\":",
-    b"\"tagName\":",
-    b"\"name\":",
-    b"\"isPreRelease\":",
-    b"\"organizationName\":",
-    b"\"repositoryName\":",
-    b"\"projectName\":",
-    b"\"publishedAt\":",
-    b"\"author\":",
+const RELEASE_KEYS: [Key; 9] = [
+    Key::of(b"\"id\":"),
+    Key::of(b"\"tagName\":"),
+    Key::of(b"\"name\":"),
+    Key::of(b"\"isPreRelease\":"),
+    Key::of(b"\"organizationName\":"),
+    Key::of(b"\"repositoryName\":"),
+    Key::of(b"\"projectName\":"),
+    Key::of(b"\"publishedAt\":"),
+    Key::of(b"\"author\":"),
 ];
+
+/// The width of a [`Key`]: the longest key, with its comma and colon, fits.
+const KEY_WIDTH: usize = 24;
+
+/// An object's key as it is written after another: a comma, the key as JSON with its
+/// colon, padded with spaces to [`KEY_WIDTH`] bytes, and the length without them.
+struct Key {
+    padded: [u8; KEY_WIDTH],
+    len: usize,
+}
+
+impl Key {
+    const fn of(json: &[u8]) -> Key {
+        assert!(json.len() < KEY_WIDTH, "a key longer than KEY_WIDTH");
+        let mut padded = [b' '; KEY_WIDTH];
+        padded[0] = b',';
+        let mut i = 0;
+        while i < json.len() {
+            padded[1 + i] = json[i];
+            i += 1;
+        }
+        Key {
+            padded,
+            len: 1 + json.len(),
+        }
+    }
+
+    /// The key as JSON with its colon.
+    #[cfg(test)]
+    fn json(&self) -> &[u8] {
+        &self.padded[1..self.len]
+    }
+}
 
 /// The codes of `id`, `organizationName`, `repositoryName`, `projectName` and
 /// `author` in [`RELEASE_FIELDS`].
@@ -70,7 +103,12 @@ const AUTHOR: u64 = 9;
 const CARD_FIELDS: [&str; 4] = ["id", "login", "name", "avatarUrl"];
 
 /// The keys of [`CARD_FIELDS`] as JSON, with their colons.
-const CARD_KEYS: [&[u8]; 4] = [b"\"id\":", b"\"login\":", b"\"name\":", b"\"avatarUrl\":"];
+const CARD_KEYS: [Key; 4] = [
+    Key::of(b"\"id\":"),
+    Key::of(b"\"login\":"),
+    Key::of(b"\"name\":"),
+    Key::of(b"\"avatarUrl\":"),
+];
 
 /// Bits of a release field's code, and where the author's fields start.
 const FIELD_BITS: u32 = 4;
@@ -197,9 +235,8 @@ impl ReleasePlan {
         let check = |written: Result<(), Utf8Error>, column: usize| {
             written.map_err(|e| not_utf8(at + column, e))
         };
-        out.push(b'{');
         for (i, step) in self.steps().enumerate() {
-            key(i, RELEASE_KEYS[step as usize - 1], out);
+            key(i, &RELEASE_KEYS[step as usize - 1], out);
             // `repository` is `None` only for plans without the steps that read it.
             let texts = || repository.expect("the repository's texts are read");
             match step {
@@ -230,9 +267,8 @@ impl ReleasePlan {
                     Some(card) => {
                         // A text that is not UTF-8 fails where it is written.
                         let fail = |e| not_utf8(at + col::AUTHOR_ID, e);
-                        out.push(b'{');
                         for (i, step) in self.card_steps().enumerate() {
-                            key(i, CARD_KEYS[step as usize - 1], out);
+                            key(i, &CARD_KEYS[step as usize - 1], out);
                             match step {
                                 1 => {
                                     let (id, _) = card.login.as_ref().map_err(|e| fail(*e))?;
@@ -321,12 +357,18 @@ fn codes(mut packed: u64, bits: u32) -> impl Iterator<Item = u64> {
     })
 }
 
-/// An object's key: the comma before every key but the first, then the key.
-fn key(i: usize, key: &[u8], out: &mut Vec<u8>) {
-    if i > 0 {
-        out.push(b',');
+/// An object's key: the comma before every key but the first (the `{` before the
+/// first), then the key.
+/// The key is copied as its whole [`Key`] block (a copy of fixed size, made in place,
+/// where a copy of the key's own length calls `memcpy`) and the padding cut off; the
+/// first key's comma becomes the object's `{`.
+fn key(i: usize, key: &Key, out: &mut Vec<u8>) {
+    let at = out.len();
+    out.extend_from_slice(&key.padded);
+    out.truncate(at + key.len);
+    if i == 0 {
+        out[at] = b'{';
     }
-    out.extend_from_slice(key);
 }
 
 /// The error of column `i`'s text not being UTF-8.
@@ -345,38 +387,55 @@ fn timestamp(t: i64, out: &mut Vec<u8>) {
         string(&Ts(t).format(), out);
         return;
     }
-    let (seconds, micros) = (t / 1_000_000, t % 1_000_000);
-    let (days, second) = (seconds / 86_400, seconds % 86_400);
+    // In range, every quantity is whole and small: unsigned arithmetic, without
+    // the sign corrections of signed division.
+    let t = t as u64;
+    let (seconds, micros) = (t / 1_000_000, (t % 1_000_000) as u32);
+    let (days, second) = ((seconds / 86_400) as u32, (seconds % 86_400) as u32);
     let z = days + 719_468;
     let era = z / 146_097;
     let doe = z - era * 146_097;
     let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
+    let day = doy + 1 - (153 * mp + 2) / 5;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let year = yoe + era * 400 + u32::from(month <= 2);
     let mut text = *b"\"0000-00-00T00:00:00.000000Z\"";
-    let mut put = |at: usize, width: usize, mut n: i64| {
-        for i in (at..at + width).rev() {
-            text[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-        }
+    // Two digits at a time.
+    let mut put = |at: usize, n: u32| {
+        let i = 2 * n as usize;
+        text[at..at + 2].copy_from_slice(&DIGIT_PAIRS[i..i + 2]);
     };
-    put(1, 4, year);
-    put(6, 2, month);
-    put(9, 2, day);
-    put(12, 2, second / 3_600);
-    put(15, 2, second / 60 % 60);
-    put(18, 2, second % 60);
+    put(1, year / 100);
+    put(3, year % 100);
+    put(6, month);
+    put(9, day);
+    put(12, second / 3_600);
+    put(15, second / 60 % 60);
+    put(18, second % 60);
     if micros == 0 {
         out.extend_from_slice(&text[..20]);
         out.extend_from_slice(b"Z\"");
     } else {
-        put(21, 6, micros);
+        put(21, micros / 10_000);
+        put(23, micros / 100 % 100);
+        put(25, micros % 100);
         out.extend_from_slice(&text);
     }
 }
+
+/// The numbers 00 to 99 as two digits each.
+const DIGIT_PAIRS: [u8; 200] = {
+    let mut pairs = [0; 200];
+    let mut n = 0;
+    while n < 100 {
+        pairs[2 * n] = b'0' + (n / 10) as u8;
+        pairs[2 * n + 1] = b'0' + (n % 10) as u8;
+        n += 1;
+    }
+    pairs
+};
 
 /// Column `i` as the bytes of its text (an error for any other type, as reading a
 /// `String` is).
@@ -477,10 +536,10 @@ mod tests {
     #[test]
     fn keys_are_the_fields_as_json() {
         for (key, field) in RELEASE_KEYS.iter().zip(RELEASE_FIELDS) {
-            assert_eq!(*key, format!("\"{field}\":").as_bytes());
+            assert_eq!(key.json(), format!("\"{field}\":").as_bytes());
         }
         for (key, field) in CARD_KEYS.iter().zip(CARD_FIELDS) {
-            assert_eq!(*key, format!("\"{field}\":").as_bytes());
+            assert_eq!(key.json(), format!("\"{field}\":").as_bytes());
         }
     }
 
