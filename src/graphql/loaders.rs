@@ -214,7 +214,7 @@ impl Loader<SnapshotReleaseRows> for Batch {
                         |_, row, at| {
                             let start = objects.len();
                             let written = plan.write(row, at, &totals, &mut objects)?;
-                            Ok(written.then(|| start..objects.len()))
+                            Ok(written.then_some(start..objects.len()))
                         },
                     )?;
                     for key in keys {

@@ -271,14 +271,14 @@ impl ReleasePlan {
                             key(i, &CARD_KEYS[step as usize - 1], out);
                             match step {
                                 1 => {
-                                    let (id, _) = card.login.as_ref().map_err(|e| fail(*e))?;
+                                    let login = card.login.as_ref().map_err(|e| fail(*e))?;
                                     out.push(b'"');
-                                    out.extend_from_slice(id);
+                                    out.extend_from_slice(&login.id);
                                     out.push(b'"');
                                 }
                                 2 => {
-                                    let (_, login) = card.login.as_ref().map_err(|e| fail(*e))?;
-                                    out.extend_from_slice(login);
+                                    let login = card.login.as_ref().map_err(|e| fail(*e))?;
+                                    out.extend_from_slice(&login.json);
                                 }
                                 3 => {
                                     out.extend_from_slice(card.name.as_ref().map_err(|e| fail(*e))?)

@@ -135,10 +135,18 @@ pub type AuthorFacts = Result<CardTexts, rusqlite::types::Type>;
 /// `String` does).
 #[derive(Debug)]
 pub struct CardTexts {
-    /// The node id (base64, without quotes) and the login.
-    pub login: Result<(Box<[u8]>, Box<[u8]>), std::str::Utf8Error>,
+    pub login: Result<Login, std::str::Utf8Error>,
     pub name: Result<Box<[u8]>, std::str::Utf8Error>,
     pub avatar_url: Result<Box<[u8]>, std::str::Utf8Error>,
+}
+
+/// A member's login as a card writes it.
+#[derive(Debug)]
+pub struct Login {
+    /// The member's node id (base64, without quotes).
+    pub id: Box<[u8]>,
+    /// The login as a JSON string.
+    pub json: Box<[u8]>,
 }
 
 /// Why a repository's login or name cannot be read as a `String`: reading the
@@ -387,7 +395,10 @@ fn authors(conn: &Connection) -> rusqlite::Result<IdMap<AuthorFacts>> {
                     login: json(login).and_then(|json| {
                         let mut id = Vec::new();
                         write_lc_node_id_of(&mut id, "User", login)?;
-                        Ok((id.into_boxed_slice(), json))
+                        Ok(Login {
+                            id: id.into_boxed_slice(),
+                            json,
+                        })
                     }),
                     name: json(name),
                     avatar_url: json(avatar_url),
