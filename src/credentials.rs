@@ -903,6 +903,17 @@ impl Credentials {
     /// Follows the file at the path: reopens a replaced store, and fails while there
     /// is none (or it cannot be opened), logging each change once.
     fn follow(&self, store: &mut Store) -> Result<(StoreId, Access)> {
+        self.follow_seen(store, None)
+    }
+
+    /// [`Credentials::follow`], given the path's identity as read just before the
+    /// store's lock was taken (so that the lock is not held across that `statx`):
+    /// when it is the store's, and the store answers, nothing else is read; otherwise
+    /// the path is looked at again under the lock, as `follow` does.
+    fn follow_seen(&self, store: &mut Store, seen: Option<StoreId>) -> Result<(StoreId, Access)> {
+        if seen == Some(store.id) && store.problem.is_none() {
+            return Ok((store.id, store.access));
+        }
         let path = &self.0.path;
         let Some(id) = store_id(path) else {
             let e = CredentialError::Missing { path: path.clone() };
@@ -970,8 +981,9 @@ impl Credentials {
         key: &CacheKey,
         now: DateTime<Utc>,
     ) -> Result<(Option<Option<i64>>, Option<Stamp>, StoreId, Access)> {
+        let seen = store_id(&self.0.path);
         let mut store = self.store();
-        let (id, access) = self.follow(&mut store)?;
+        let (id, access) = self.follow_seen(&mut store, seen)?;
         let (answer, stamp) = store.cache.answer(key, now);
         Ok((answer, stamp, id, access))
     }

@@ -20,7 +20,6 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use axum::http::request::Parts;
 
-use super::client::Client;
 use super::csrf::cookie;
 use super::rate::RateCheck;
 use crate::credentials::{CredentialError, Credentials, Kind};
@@ -60,15 +59,15 @@ impl CredentialCheck {
         CredentialCheck { store, failed }
     }
 
-    /// The id of the valid API key the request sends in `X-API-Key`.
-    pub async fn api_key(&self, parts: &Parts) -> Result<i64, Refusal> {
+    /// The id of the valid API key the request sends in `X-API-Key`; `address` is
+    /// its client address (as [`super::client::Client`] reads it), `None` for an in-process request.
+    pub async fn api_key(&self, parts: &Parts, address: Option<IpAddr>) -> Result<i64, Refusal> {
         let raw = parts.headers.get(API_KEY_HEADER).map(|v| v.as_bytes());
         if let Some(id) = self.look_up(Kind::Key, raw).await? {
             return Ok(id);
         }
         if let Some(budget) = &self.failed {
             // In-process requests (no address) share one budget.
-            let address = Client::of(parts).address();
             let address = address.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
             if let Err(limited) = budget.take(Subject::Addr(address)).await {
                 return Err(Refusal::TooMany(limited.0));

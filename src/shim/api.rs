@@ -16,6 +16,7 @@
 //! (no `/`, no leading `.`, at most 255 bytes), and `openapi.json` and the docs are
 //! served from memory ([`super::Documents`]), looked up by name.
 
+use std::net::IpAddr;
 use std::path::PathBuf;
 
 use axum::extract::{Request, State};
@@ -24,6 +25,7 @@ use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use crate::catalog::{self, AnswerError, DetailSpec, ListQuery, ListSpec};
+use crate::guard::client::Client;
 use crate::guard::{rate, Refusal};
 use crate::limits::{Decision, Subject};
 use crate::pool::Reader;
@@ -33,36 +35,56 @@ use crate::tree::{self, Target};
 use super::live;
 use super::metrics::RouteClass;
 use super::respond::{self, ApiError, Negotiation, Outcome, JSON};
-use super::{AppState, KeyId, Shared};
+use super::{Answered, AppState, Shared};
 
-/// Handles one request under `/api/v0`.
+/// Handles one request under `/api/v0` as a routed endpoint (behind `--cors-origin`'s
+/// layer): the key id and route class go in the response's extensions.
 pub async fn handle(State(app): State<AppState>, req: Request) -> Response {
     // Only the head matters (GET and HEAD bodies are ignored); `Parts` can be held
     // across awaits, a body cannot.
     let (req, _body) = req.into_parts();
+    let client = Client::of(&req).address();
+    let (mut response, answered) = answer(&app, req, client).await;
+    answered.mark(&mut response);
+    response
+}
+
+/// Answers one request under `/api/v0` from `client` (its address, for the budget
+/// of requests without a valid key), with what the access log is to say of it.
+pub async fn answer(app: &AppState, req: Parts, client: Option<IpAddr>) -> (Response, Answered) {
     let head = req.method == Method::HEAD;
-    let mut ctx = Context::default();
-    let mut response = respond(&app, &req, &mut ctx)
+    let mut ctx = Context {
+        client,
+        ..Context::default()
+    };
+    let mut response = respond(app, &req, &mut ctx)
         .await
         .unwrap_or_else(IntoResponse::into_response);
     ctx.mark(&mut response);
     if head {
         response = respond::strip_body(response);
     }
-    response
+    let answered = Answered {
+        key_id: ctx.key_id,
+        class: ctx.class,
+    };
+    (response, answered)
 }
 
-/// Marks a response with the part of the shim that answered, for the metrics' route
-/// class (tree files, whether from memory or read from the tree just now).
-fn classed(mut response: Response, class: RouteClass) -> Response {
-    response.extensions_mut().insert(class);
+/// Notes the part of the shim that answered, for the metrics' route class (tree
+/// files, whether from memory or read from the tree just now).
+fn classed(ctx: &mut Context, response: Response, class: RouteClass) -> Response {
+    ctx.class = Some(class);
     response
 }
 
 /// What the access log and the final headers need to know about a request.
 #[derive(Default)]
 struct Context {
+    /// The client address, for the failed-authentication budget.
+    client: Option<IpAddr>,
     key_id: Option<i64>,
+    class: Option<RouteClass>,
     protected: bool,
     /// The key's rate-limit check, for the `RateLimit-*` headers.
     rate: Option<Decision>,
@@ -70,12 +92,9 @@ struct Context {
 
 impl Context {
     /// Puts what the admission decided on the answer, whichever it is (errors
-    /// included): the key id for the access log, the key's `RateLimit-*` headers, and
-    /// `Cache-Control: private` behind a key.
+    /// included): the key's `RateLimit-*` headers, and `Cache-Control: private`
+    /// behind a key.
     fn mark(&self, response: &mut Response) {
-        if let Some(id) = self.key_id {
-            response.extensions_mut().insert(KeyId(id));
-        }
         if let Some(decision) = &self.rate {
             rate::write_headers(response.headers_mut(), decision);
         }
@@ -102,6 +121,7 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
             ctx.protected = app.config.env.is_protected();
             admit(app, req, ctx).await?;
             return Ok(classed(
+                ctx,
                 respond::outcome_response(outcome),
                 RouteClass::TreeFile,
             ));
@@ -148,10 +168,10 @@ async fn respond(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<Respo
                 query,
                 neg,
             };
-            return answer_list(app, raw_target, ask).await;
+            return answer_list(app, ctx, raw_target, ask).await;
         }
         Target::Detail { spec, ids } => {
-            return answer_detail(app, raw_target, spec, ids, neg).await;
+            return answer_detail(app, ctx, raw_target, spec, ids, neg).await;
         }
     };
     Ok(respond::outcome_response(outcome))
@@ -169,12 +189,14 @@ struct ListAsk {
 /// catalog (through the read pool); `raw` is the request target as sent.
 async fn answer_list(
     app: &AppState,
+    ctx: &mut Context,
     raw: Option<&str>,
     ask: ListAsk,
 ) -> Result<Response, ApiError> {
     let rel = tree::list_request_file(ask.spec, ask.snapshot.as_deref(), &ask.query);
     if let Some(outcome) = cached(app, raw, rel, &ask.neg) {
         return Ok(classed(
+            ctx,
             respond::outcome_response(outcome),
             RouteClass::TreeFile,
         ));
@@ -194,13 +216,14 @@ async fn answer_list(
         .run(move |reader| list(&shared, reader, &ask, &today, key))
         .await
         .map_err(internal)??;
-    Ok(classed(respond::outcome_response(outcome), class))
+    Ok(classed(ctx, respond::outcome_response(outcome), class))
 }
 
 /// A detail from the tree's file in memory, a live answer kept earlier, or the
 /// catalog (through the read pool); `raw` is the request target as sent.
 async fn answer_detail(
     app: &AppState,
+    ctx: &mut Context,
     raw: Option<&str>,
     spec: &'static DetailSpec,
     ids: Vec<String>,
@@ -208,6 +231,7 @@ async fn answer_detail(
 ) -> Result<Response, ApiError> {
     if let Some(outcome) = cached(app, raw, tree::detail_file(spec.path, &ids), &neg) {
         return Ok(classed(
+            ctx,
             respond::outcome_response(outcome),
             RouteClass::TreeFile,
         ));
@@ -222,7 +246,7 @@ async fn answer_detail(
         .run(move |reader| detail(&shared, reader, spec, &ids, &neg, key))
         .await
         .map_err(internal)??;
-    Ok(classed(respond::outcome_response(outcome), class))
+    Ok(classed(ctx, respond::outcome_response(outcome), class))
 }
 
 /// `<public url or http://Host>/api/v0/docs/` (relative when the Host is unusable).
@@ -413,7 +437,11 @@ async fn admit(app: &AppState, req: &Parts, ctx: &mut Context) -> Result<(), Api
     if !ctx.protected {
         return Ok(());
     }
-    let id = app.credential.api_key(req).await.map_err(refused)?;
+    let id = app
+        .credential
+        .api_key(req, ctx.client)
+        .await
+        .map_err(refused)?;
     ctx.key_id = Some(id);
     if let Some(rate) = &app.key_rate {
         let decision = rate.check(Subject::Id(id)).await;

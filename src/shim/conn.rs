@@ -3,9 +3,12 @@
 //!
 //! - **Header read timeout**: a client that has not sent a whole request head this
 //!   long after the connection became ready for one is disconnected (hyper's own
-//!   timer: it covers a slow first request and an idle keep-alive connection alike).
+//!   check: it covers a slow first request and an idle keep-alive connection alike;
+//!   on a timer of this module's, [`HeadTimer`], that arms a timer of the runtime
+//!   only when the deadline is near).
 //! - **Idle timeout**: a connection with no request in progress and no byte read or
-//!   written for this long is closed (HTTP/1 keep-alive and HTTP/2 alike).
+//!   written for this long is closed (HTTP/1 keep-alive and HTTP/2 alike), at the
+//!   first tick of its watchdog after that.
 //! - **Connection caps**: at most `max_connections` open at once, and at most
 //!   `max_connections_per_address` from one client address (the TCP peer); a
 //!   connection over either cap is closed at once, never queued.
@@ -27,15 +30,13 @@ use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
-use axum::extract::ConnectInfo;
 use axum::http::{header, HeaderValue, Request, Version};
-use http_body_util::BodyExt as _;
 use hyper::body::{Frame, Incoming, SizeHint};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -143,13 +144,15 @@ impl Drop for Slot {
     }
 }
 
-/// What a connection's watchdog reads: requests in progress, the last byte moved and
-/// the protocol.
+/// What a connection's watchdog reads: requests in progress, whether bytes moved
+/// since its last tick, and the protocol.
 struct Activity {
-    started: Instant,
     in_flight: AtomicUsize,
-    /// Milliseconds since `started` of the last read or write.
-    last_io_ms: AtomicU64,
+    /// Set by every read or write and by the end of every answer; taken by the
+    /// watchdog's tick, which keeps the time it last found it set. A flag rather than
+    /// a time read at each read and write: the clock is read once a tick, not two or
+    /// three times a request.
+    moved: AtomicBool,
     /// Set by the first HTTP/2 request (GOAWAY rather than `Connection: close`).
     http2: AtomicBool,
 }
@@ -157,25 +160,49 @@ struct Activity {
 impl Activity {
     fn new() -> Arc<Activity> {
         Arc::new(Activity {
-            started: Instant::now(),
             in_flight: AtomicUsize::new(0),
-            last_io_ms: AtomicU64::new(0),
+            moved: AtomicBool::new(false),
             http2: AtomicBool::new(false),
         })
     }
 
     fn touch(&self) {
-        let ms = self.started.elapsed().as_millis() as u64;
-        self.last_io_ms.store(ms, Ordering::Relaxed);
+        self.moved.store(true, Ordering::Relaxed);
     }
 
-    fn idle_for(&self) -> Duration {
-        let now = self.started.elapsed().as_millis() as u64;
-        Duration::from_millis(now.saturating_sub(self.last_io_ms.load(Ordering::Relaxed)))
+    /// Whether bytes moved since the last call.
+    fn take_moved(&self) -> bool {
+        self.moved.swap(false, Ordering::Relaxed)
     }
 
     fn busy(&self) -> bool {
         self.in_flight.load(Ordering::Acquire) > 0
+    }
+}
+
+/// The watchdog's record of a connection's quiet: the first tick that found bytes
+/// moved since the one before. Bytes moved after that tick's predecessor, so the
+/// connection has been quiet at least as long as this says (never less: an idle
+/// connection is closed up to one tick later than its last byte plus the timeout,
+/// never earlier).
+struct Quiet {
+    since: Instant,
+}
+
+impl Quiet {
+    fn new() -> Quiet {
+        Quiet {
+            since: Instant::now(),
+        }
+    }
+
+    /// At a tick: how long the connection has been quiet, at least.
+    fn at_tick(&mut self, activity: &Activity) -> Duration {
+        let now = Instant::now();
+        if activity.take_moved() {
+            self.since = now;
+        }
+        now.saturating_duration_since(self.since)
     }
 }
 
@@ -238,6 +265,74 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Tracked<S> {
     }
 }
 
+/// How often a connection's watchdog looks at it: a quarter of the idle timeout,
+/// between 5 ms and 1 s.
+fn watchdog_tick(limits: &ConnLimits) -> Duration {
+    (limits.idle_timeout / 4).clamp(Duration::from_millis(5), Duration::from_secs(1))
+}
+
+/// hyper's timer for HTTP/1 connections, which hyper uses for the header read
+/// timeout alone: it arms one for every request head a connection waits for, and
+/// drops it once the head is read, nearly always long before its deadline. A
+/// [`HeadSleep`] arms no timer of the runtime (an allocation and two updates of its
+/// timer wheel under a lock, per request) until its deadline is near: until then
+/// the connection's watchdog, which wakes the connection's task every tick and
+/// polls the connection first, has hyper poll it again within a tick. Near its
+/// deadline (two ticks) it waits on a timer of the runtime, so it fires when the
+/// runtime's own timer would have.
+#[derive(Debug, Clone, Copy)]
+struct HeadTimer {
+    /// The connections' watchdog tick ([`watchdog_tick`]).
+    tick: Duration,
+}
+
+impl hyper::rt::Timer for HeadTimer {
+    fn sleep(&self, duration: Duration) -> Pin<Box<dyn hyper::rt::Sleep>> {
+        self.sleep_until(Instant::now() + duration)
+    }
+
+    fn sleep_until(&self, deadline: Instant) -> Pin<Box<dyn hyper::rt::Sleep>> {
+        Box::pin(HeadSleep {
+            deadline,
+            near: self.tick * 2,
+            timer: None,
+        })
+    }
+}
+
+/// A sleep of [`HeadTimer`]: only ever polled by a connection that its watchdog
+/// wakes every tick (see there).
+struct HeadSleep {
+    deadline: Instant,
+    /// How near the deadline must be for the runtime's timer to be armed.
+    near: Duration,
+    timer: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl Future for HeadSleep {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if let Some(timer) = &mut self.timer {
+            return timer.as_mut().poll(cx);
+        }
+        let now = Instant::now();
+        if now >= self.deadline {
+            return Poll::Ready(());
+        }
+        if self.deadline - now > self.near {
+            // The watchdog polls the connection, and so this, again within a tick.
+            return Poll::Pending;
+        }
+        let mut timer = Box::pin(tokio::time::sleep_until(self.deadline.into()));
+        let poll = timer.as_mut().poll(cx);
+        self.timer = Some(timer);
+        poll
+    }
+}
+
+impl hyper::rt::Sleep for HeadSleep {}
+
 /// Counts a request as in progress until its response body has been sent (or
 /// dropped).
 struct InFlight(Arc<Activity>);
@@ -258,7 +353,8 @@ impl Drop for InFlight {
     }
 }
 
-/// A response body that holds its request's [`InFlight`] until it is done.
+/// A response body that holds its request's [`InFlight`] until it is done; hyper
+/// sends it as it is (no second box around the response's body).
 struct GuardedBody {
     inner: Body,
     _guard: InFlight,
@@ -300,7 +396,9 @@ pub async fn serve(
     let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
-        .timer(TokioTimer::new())
+        .timer(HeadTimer {
+            tick: watchdog_tick(&limits),
+        })
         .header_read_timeout(limits.header_timeout);
     builder.http2().timer(TokioTimer::new());
     let builder = Arc::new(builder);
@@ -360,6 +458,14 @@ pub async fn serve(
     Ok(())
 }
 
+/// What the requests of one connection share.
+struct PerConnection {
+    app: super::App,
+    /// Whether the listener has closed (see [`Stopping`]).
+    closing: Arc<AtomicBool>,
+    peer: SocketAddr,
+}
+
 /// What a connection learns of the server's shutdown: the signal that it began, and
 /// (for its answers) whether the listener has closed.
 struct Stopping {
@@ -389,47 +495,48 @@ async fn connection(
     }));
     let service = {
         let activity = activity.clone();
-        hyper::service::service_fn(move |mut req: Request<Incoming>| {
+        // Each request takes a reference of this connection's, not of the server's
+        // state, router and flag, whose counts every worker would change at once.
+        let shared = Arc::new(PerConnection { app, closing, peer });
+        hyper::service::service_fn(move |req: Request<Incoming>| {
             let guard = InFlight::start(&activity);
             let http1 = req.version() < Version::HTTP_2;
             if !http1 {
                 activity.http2.store(true, Ordering::Release);
             }
-            req.extensions_mut().insert(ConnectInfo(peer));
-            let app = app.clone();
-            let closing = closing.clone();
+            let shared = shared.clone();
             async move {
                 // The front service called as itself, not as a `tower::Service`: no
-                // second clone of it and no boxed future a request.
-                let mut response = app.answer(req.map(Body::new)).await;
+                // clone of it and no boxed future a request. The peer is handed over
+                // with the request rather than put in its extensions.
+                let mut response = shared.app.answer(req, Some(shared.peer)).await;
                 // Once the listener has closed, HTTP/1 clients are told to go: hyper
                 // closes the connection after this answer.
-                if http1 && closing.load(Ordering::Acquire) {
+                if http1 && shared.closing.load(Ordering::Acquire) {
                     response
                         .headers_mut()
                         .insert(header::CONNECTION, HeaderValue::from_static("close"));
                 }
-                Ok::<_, Infallible>(response.map(|inner| {
-                    Body::new(
-                        GuardedBody {
-                            inner,
-                            _guard: guard,
-                        }
-                        .map_err(axum::Error::new),
-                    )
+                Ok::<_, Infallible>(response.map(|inner| GuardedBody {
+                    inner,
+                    _guard: guard,
                 }))
             }
         })
     };
     let conn = builder.serve_connection_with_upgrades(io, service);
     tokio::pin!(conn);
-    let tick = (limits.idle_timeout / 4).clamp(Duration::from_millis(5), Duration::from_secs(1));
+    // Also what has hyper poll its header read timer ([`HeadTimer`]) every tick.
+    let tick = watchdog_tick(&limits);
     let mut watchdog = tokio::time::interval(tick);
     watchdog.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut stopping = false;
     let mut goaway = false;
+    let mut quiet = Quiet::new();
     loop {
         tokio::select! {
+            // The connection first: it is what nearly every wake-up is for.
+            biased;
             _ = conn.as_mut() => return,
             changed = stop.wait_for(|stop| *stop), if !stopping => {
                 if changed.is_err() {
@@ -445,14 +552,54 @@ async fn connection(
                     goaway = true;
                     conn.as_mut().graceful_shutdown();
                 }
+                let quiet_for = quiet.at_tick(&activity);
                 if activity.busy() {
                     continue;
                 }
-                let quiet = activity.idle_for();
-                if (stopping && quiet >= CLOSE_QUIET) || quiet >= limits.idle_timeout {
+                if (stopping && quiet_for >= CLOSE_QUIET) || quiet_for >= limits.idle_timeout {
                     return;
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hyper::rt::Timer as _;
+
+    fn poll_once(sleep: &mut Pin<Box<dyn hyper::rt::Sleep>>) -> Poll<()> {
+        let mut cx = Context::from_waker(std::task::Waker::noop());
+        sleep.as_mut().poll(&mut cx)
+    }
+
+    #[tokio::test]
+    async fn a_far_header_deadline_is_looked_at_when_polled_and_a_near_one_fires_by_itself() {
+        let timer = HeadTimer {
+            tick: Duration::from_millis(20),
+        };
+        // Over two ticks away: pending without a timer, ready once polled after it.
+        let mut far = timer.sleep(Duration::from_millis(60));
+        assert!(poll_once(&mut far).is_pending());
+        std::thread::sleep(Duration::from_millis(70));
+        assert!(poll_once(&mut far).is_ready());
+        // Near: the runtime's timer wakes the task that waits.
+        let started = Instant::now();
+        timer.sleep(Duration::from_millis(30)).await;
+        assert!(started.elapsed() >= Duration::from_millis(30));
+    }
+
+    #[test]
+    fn quiet_is_counted_from_the_first_tick_that_saw_bytes_move() {
+        let activity = Activity::new();
+        let mut quiet = Quiet::new();
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(quiet.at_tick(&activity) >= Duration::from_millis(20));
+        activity.touch();
+        assert!(quiet.at_tick(&activity) < Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(20));
+        // Nothing moved since: quiet since the tick that saw the last bytes.
+        assert!(quiet.at_tick(&activity) >= Duration::from_millis(20));
     }
 }

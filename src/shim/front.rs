@@ -18,17 +18,19 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use axum::body::{Body, HttpBody};
-use axum::extract::{Request, State};
+use axum::extract::ConnectInfo;
 use axum::http::{header, HeaderValue, Method};
 use axum::response::Response;
 use axum::Router;
 use tower::ServiceExt;
 
-use super::{access_log, api, respond, AppState};
+use super::{access_log, api, respond, Answered, AppState};
+use crate::guard::client::{canonical, Client, ClientAddr};
 
 /// Every endpoint of the shim as one service (a [`tower::Service`] of requests).
 #[derive(Clone)]
@@ -49,29 +51,54 @@ impl App {
         }
     }
 
-    /// The response to `req` (what [`tower::Service::call`] answers, without boxing
-    /// its future: the connection's service calls this).
-    pub(super) async fn answer(self, req: Request) -> Response {
+    /// The response to `req` from the TCP peer `peer` (what [`tower::Service::call`]
+    /// answers, without boxing its future: the connection's service calls this).
+    ///
+    /// The REST API is given the request's head and its client address as they are;
+    /// only a routed request has its body boxed into an axum [`Body`] and the peer
+    /// and client address put in its extensions, where axum's extractors read them
+    /// (each insert there is an allocation, which a tree file's answer does without).
+    pub(super) async fn answer<B>(
+        &self,
+        req: axum::http::Request<B>,
+        peer: Option<SocketAddr>,
+    ) -> Response
+    where
+        B: HttpBody<Data = axum::body::Bytes> + Send + 'static,
+        B::Error: Into<axum::BoxError>,
+    {
         let head = req.method() == Method::HEAD;
-        let App {
-            state,
-            routes,
-            direct_api,
-        } = self;
-        let response = access_log(&state.clone(), req, move |req| async move {
-            let response = if direct_api && is_api(req.uri().path()) {
-                api::handle(State(state), req).await
+        let state = &self.state;
+        let ip = peer.map(|p| p.ip());
+        let response = access_log(state, req, ip, |req, client| async move {
+            let (response, answered) = if self.direct_api && is_api(req.uri().path()) {
+                let (parts, _body) = req.into_parts();
+                // A request made in-process (tests) may carry its address itself.
+                let client = match client {
+                    Some(ip) => Some(canonical(ip)),
+                    None => Client::of(&parts).address(),
+                };
+                api::answer(state, parts, client).await
             } else {
-                match routes.oneshot(req).await {
+                let mut req = req.map(Body::new);
+                if let Some(peer) = peer {
+                    req.extensions_mut().insert(ConnectInfo(peer));
+                }
+                if let Some(ip) = client {
+                    req.extensions_mut().insert(ClientAddr(ip));
+                }
+                let response = match self.routes.clone().oneshot(req).await {
                     Ok(response) => response,
                     Err(never) => match never {},
-                }
+                };
+                let answered = Answered::of(&response);
+                (response, answered)
             };
             let mut response = respond::json_error(response);
             response
                 .headers_mut()
                 .insert(respond::NOSNIFF.0.clone(), respond::NOSNIFF.1.clone());
-            response
+            (response, answered)
         })
         .await;
         finish(response, head)
@@ -115,7 +142,11 @@ where
 
     fn call(&mut self, req: axum::http::Request<B>) -> Self::Future {
         let app = self.clone();
-        Box::pin(async move { Ok(app.answer(req.map(Body::new)).await) })
+        let peer = req
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0);
+        Box::pin(async move { Ok(app.answer(req, peer).await) })
     }
 }
 

@@ -191,19 +191,9 @@ impl Access<'_> {
     }
 }
 
-/// `n` in decimal.
-fn integer(line: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    line.extend_from_slice(&digits[at..]);
+/// `n` in decimal (two digits a step, `itoa`).
+fn integer(line: &mut Vec<u8>, n: u64) {
+    line.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// An address as `Display` writes it (nothing in it needs escaping in JSON).

@@ -39,13 +39,12 @@ pub mod respond;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::future::Future;
-use std::net::{SocketAddr, ToSocketAddrs};
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
-use axum::extract::{ConnectInfo, Request};
 use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
@@ -304,10 +303,6 @@ impl Documents {
     }
 }
 
-/// The key id of an authenticated request, for the access log.
-#[derive(Debug, Clone, Copy)]
-pub struct KeyId(pub i64);
-
 /// The whole HTTP app: REST v0, GraphQL, `/idx/`, health, and JSON 404 for everything
 /// else, behind the access log, `nosniff` and JSON errors ([`front`]).
 pub fn app(state: AppState) -> App {
@@ -393,17 +388,57 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
     )
 }
 
+/// The key id of an authenticated request, for the access log.
+#[derive(Debug, Clone, Copy)]
+pub struct KeyId(pub i64);
+
+/// What the access log learns of an answer beside the response itself: the key id
+/// and the part of the shim that answered, when the handler says. The REST handler
+/// hands them back with its response; a routed endpoint puts them in the response's
+/// extensions ([`KeyId`], [`metrics::RouteClass`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Answered {
+    pub key_id: Option<i64>,
+    pub class: Option<metrics::RouteClass>,
+}
+
+impl Answered {
+    /// What a routed endpoint put in the response's extensions.
+    pub fn of(response: &Response) -> Answered {
+        Answered {
+            key_id: response.extensions().get::<KeyId>().map(|k| k.0),
+            class: response.extensions().get::<metrics::RouteClass>().copied(),
+        }
+    }
+
+    /// Puts these in the response's extensions (what [`Answered::of`] reads).
+    pub fn mark(self, response: &mut Response) {
+        if let Some(id) = self.key_id {
+            response.extensions_mut().insert(KeyId(id));
+        }
+        if let Some(class) = self.class {
+            response.extensions_mut().insert(class);
+        }
+    }
+}
+
 /// One line per request: method, path, query string, status, response bytes,
 /// duration, client address (behind trusted proxies, the forwarded one: [`proxy`]),
 /// user agent, key id (never the key: keys and session tokens travel only in
 /// headers and cookies, which are not logged) and request id ([`request_id`], also
-/// sent back in `X-Request-Id`); and the request's metrics. The client address is
-/// put in the request's extensions ([`proxy::ClientAddr`]) for every endpoint's
+/// sent back in `X-Request-Id`); and the request's metrics. `peer` is the TCP peer;
+/// `inner` is given the client address found from it, to hand to the REST handler or
+/// put in the request's extensions ([`proxy::ClientAddr`]) for a routed endpoint's
 /// [`crate::guard::Client`].
-async fn access_log<F, Fut>(state: &AppState, mut req: Request, inner: F) -> Response
+async fn access_log<B, F, Fut>(
+    state: &AppState,
+    req: axum::http::Request<B>,
+    peer: Option<IpAddr>,
+    inner: F,
+) -> Response
 where
-    F: FnOnce(Request) -> Fut,
-    Fut: Future<Output = Response>,
+    F: FnOnce(axum::http::Request<B>, Option<IpAddr>) -> Fut,
+    Fut: Future<Output = (Response, Answered)>,
 {
     let started = Instant::now();
     let method = req.method().clone();
@@ -419,33 +454,24 @@ where
                 Cow::Borrowed(text) => Cow::Borrowed(first_chars(text, 256)),
                 Cow::Owned(text) => Cow::Owned(first_chars(&text, 256).to_string()),
             });
-    let peer = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
     let id = request_id::RequestId::of(
         req.headers(),
         peer.is_some_and(|ip| state.config.trusted_proxies.contains(ip)),
     );
     let client = peer.map(|ip| state.config.trusted_proxies.client(ip, req.headers()));
-    if let Some(ip) = client {
-        req.extensions_mut().insert(proxy::ClientAddr(ip));
-    }
-    let mut response = inner(req).await;
+    let (mut response, answered) = inner(req, client).await;
     if let Some(value) = id.clone().header() {
         response
             .headers_mut()
             .insert(request_id::X_REQUEST_ID, value);
     }
     let bytes = axum::body::HttpBody::size_hint(response.body()).exact();
-    let key_id = response.extensions().get::<KeyId>().map(|k| k.0);
+    let key_id = answered.key_id;
     let elapsed = started.elapsed();
     let duration_ms = (elapsed.as_secs_f64() * 1e6).round() / 1e3;
     let status = response.status().as_u16();
-    let class = response
-        .extensions()
-        .get::<metrics::RouteClass>()
-        .copied()
+    let class = answered
+        .class
         .unwrap_or_else(|| metrics::RouteClass::of_path(path));
     metrics::record_request(class, status, elapsed);
     let cause = response.extensions().get::<InternalCause>();
@@ -482,6 +508,11 @@ where
 
 /// The first `n` characters of `text` (all of it when shorter).
 fn first_chars(text: &str, n: usize) -> &str {
+    // No more bytes than `n`: no more characters either (nearly every path and user
+    // agent), without walking them.
+    if text.len() <= n {
+        return text;
+    }
     match text.char_indices().nth(n) {
         Some((end, _)) => &text[..end],
         None => text,
@@ -759,6 +790,16 @@ pub fn listen_addr(listen: &str, env: Env, allow_public: bool) -> anyhow::Result
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_chars_counts_characters_not_bytes() {
+        assert_eq!(first_chars("abc", 5), "abc");
+        assert_eq!(first_chars("abcdef", 3), "abc");
+        assert_eq!(first_chars("éé", 4), "éé");
+        assert_eq!(first_chars("ééé", 2), "éé");
+        assert_eq!(first_chars("ééééé", 4), "éééé");
+        assert_eq!(first_chars("", 0), "");
+    }
 
     #[test]
     fn unauthenticated_environments_stay_on_loopback() {

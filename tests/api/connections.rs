@@ -135,6 +135,39 @@ async fn partial_request_heads_are_dropped_while_others_are_answered() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_header_timeout_holds_when_it_is_longer_than_two_watchdog_ticks() {
+    // Idle 2 s: the watchdog ticks every 500 ms, so the header timer (1.2 s) is
+    // first looked at by the watchdog's ticks and armed only once it is near.
+    let server = start(limits(1200, 2000, 1000, 100)).await;
+    let addr = server.addr;
+    let (partial, kept) = tokio::task::spawn_blocking(move || {
+        let connected = Instant::now();
+        let mut partial = connect(addr, PARTIAL);
+        // The keep-alive connection's timer starts once its answer is written, after
+        // the request was sent: measured from before it was, the close is never early.
+        let asked = Instant::now();
+        let mut kept = connect(addr, FULL);
+        assert_eq!(read_response(&mut kept), "HTTP/1.1 200 OK");
+        std::thread::scope(|scope| {
+            let partial = scope.spawn(|| {
+                closed_within(&mut partial, Duration::from_secs(5)).map(|_| connected.elapsed())
+            });
+            let kept = closed_within(&mut kept, Duration::from_secs(5)).map(|_| asked.elapsed());
+            (partial.join().unwrap(), kept)
+        })
+    })
+    .await
+    .unwrap();
+    for (what, closed) in [("a partial head", partial), ("an idle keep-alive", kept)] {
+        let closed = closed.unwrap_or_else(|| panic!("{what} connection is closed"));
+        assert!(
+            closed >= Duration::from_millis(1200) && closed < Duration::from_millis(1900),
+            "{what} connection closed after {closed:?}, not by the header timeout"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_keep_alive_connections_are_closed() {
     let server = start(limits(10_000, 300, 1000, 100)).await;
     let addr = server.addr;
