@@ -27,6 +27,7 @@ use sha2::{Digest, Sha256};
 
 use crate::manifest::{sha256_hex, split, Changes, ManifestEntry, MANIFEST};
 
+use super::entry::{push_hex, Entry};
 use super::previous::Previous;
 use super::write::Writer;
 
@@ -43,7 +44,7 @@ struct Cut {
 
 /// The chunks of `files` (sorted by path), keeping the previous manifest's chunks
 /// whose entries did not change (see the module doc).
-fn cut(files: &[ManifestEntry], fresh: &[bool], previous: &Previous) -> Vec<Cut> {
+fn cut(files: &[Entry], fresh: &[bool], previous: &Previous) -> Vec<Cut> {
     let old = if previous.is_split() {
         previous.chunks()
     } else {
@@ -74,7 +75,7 @@ fn cut(files: &[ManifestEntry], fresh: &[bool], previous: &Previous) -> Vec<Cut>
                 continue;
             }
         }
-        let end = split::chunk_end(files, start);
+        let end = split::chunk_end_by(files, start, |e| &e.path);
         cuts.push(Cut {
             start,
             end,
@@ -99,7 +100,7 @@ fn json_string(out: &mut Vec<u8>, s: &str) -> anyhow::Result<()> {
 
 /// The entries as the `files` array's items (without the brackets), as serde_json
 /// writes them.
-fn entries_json(entries: &[ManifestEntry]) -> anyhow::Result<Vec<u8>> {
+fn entries_json(entries: &[Entry]) -> anyhow::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(entries.len() * 140);
     for (i, e) in entries.iter().enumerate() {
         if i > 0 {
@@ -107,9 +108,9 @@ fn entries_json(entries: &[ManifestEntry]) -> anyhow::Result<Vec<u8>> {
         }
         out.extend_from_slice(b"{\"path\":");
         json_string(&mut out, &e.path)?;
-        write!(out, ",\"size\":{},\"sha256\":", e.size)?;
-        json_string(&mut out, &e.sha256)?;
-        out.push(b'}');
+        write!(out, ",\"size\":{},\"sha256\":\"", e.size)?;
+        push_hex(&mut out, &e.sha256);
+        out.extend_from_slice(b"\"}");
     }
     Ok(out)
 }
@@ -154,7 +155,7 @@ pub(super) struct Written {
 /// listed the paths `removed` that it no longer has.
 pub(super) fn write(
     writer: &Writer,
-    files: &[ManifestEntry],
+    files: &[Entry],
     fresh: &[bool],
     removed: Vec<String>,
 ) -> anyhow::Result<Written> {
@@ -235,9 +236,7 @@ pub(super) fn write(
     for (e, _) in files.iter().zip(fresh).filter(|(_, f)| **f) {
         match previous.get(&e.path) {
             None => changes.added.push(e.path.clone()),
-            Some(was) if was.size != e.size || was.sha256 != e.sha256 => {
-                changes.changed.push(e.path.clone())
-            }
+            Some(was) if !e.same_file(was) => changes.changed.push(e.path.clone()),
             Some(_) => {}
         }
     }
@@ -323,18 +322,26 @@ mod tests {
     #[test]
     fn entries_are_written_as_serde_json_writes_them() {
         let entries = vec![
-            ManifestEntry {
+            Entry {
                 path: "api/v0/issues/index@page=2&state=open.json".to_string(),
                 size: 12_345,
-                sha256: sha256_hex(b"a"),
+                sha256: Sha256::digest(b"a").into(),
             },
-            ManifestEntry {
+            Entry {
                 path: "odd/\"quoted\"\\back\u{1}\n\u{7f}é.json".to_string(),
                 size: 0,
-                sha256: sha256_hex(b"b"),
+                sha256: Sha256::digest(b"b").into(),
             },
         ];
-        let expected = crate::manifest::full_manifest(&entries).unwrap();
+        let listed: Vec<ManifestEntry> = entries
+            .iter()
+            .map(|e| ManifestEntry {
+                path: e.path.clone(),
+                size: e.size,
+                sha256: e.hex(),
+            })
+            .collect();
+        let expected = crate::manifest::full_manifest(&listed).unwrap();
         assert_eq!(document(&entries_json(&entries).unwrap()), expected);
         assert_eq!(document(&entries_json(&[]).unwrap()), br#"{"files":[]}"#);
     }

@@ -16,11 +16,7 @@ use anyhow::Context;
 use flate2::{Compress, Compression, FlushCompress, Status};
 use sha2::{Digest, Sha256};
 
-use crate::manifest::ManifestEntry;
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
+use super::entry::Entry;
 
 /// Writes files into the new tree, linking unchanged ones from the previous tree.
 pub(super) struct Writer {
@@ -84,12 +80,7 @@ impl Writer {
     }
 
     /// Writes one file (and its compressed siblings when asked).
-    pub(super) fn put(
-        &self,
-        rel: &Path,
-        bytes: &[u8],
-        out: &mut Vec<ManifestEntry>,
-    ) -> anyhow::Result<()> {
+    pub(super) fn put(&self, rel: &Path, bytes: &[u8], out: &mut Vec<Entry>) -> anyhow::Result<()> {
         let unchanged = self.put_one(rel, bytes, out)?;
         if bytes.len() >= PRECOMPRESS_MIN {
             for (extension, compress) in self.precompress.siblings() {
@@ -114,7 +105,7 @@ impl Writer {
         rel: &Path,
         siblings: bool,
         in_spare: bool,
-        out: &mut Vec<ManifestEntry>,
+        out: &mut Vec<Entry>,
     ) -> anyhow::Result<bool> {
         if in_spare && self.in_place && self.keep_in_place(rel, siblings, out) {
             return Ok(true);
@@ -152,7 +143,7 @@ impl Writer {
         record: super::units::Record,
         unit_in_spare: bool,
         in_spare: impl Fn(super::keys::Key) -> bool,
-    ) -> Option<Vec<ManifestEntry>> {
+    ) -> Option<Vec<Entry>> {
         let previous_root = self.previous_root.as_ref()?;
         if !self.damaged.is_empty()
             && record
@@ -195,7 +186,7 @@ impl Writer {
     /// Lists `rel` and its siblings, already in the folder being updated, with the
     /// previous tree's entries (the spare's file with the live file's key has the live
     /// file's bytes); false, with nothing listed, when the previous manifest lacks one.
-    fn keep_in_place(&self, rel: &Path, siblings: bool, out: &mut Vec<ManifestEntry>) -> bool {
+    fn keep_in_place(&self, rel: &Path, siblings: bool, out: &mut Vec<Entry>) -> bool {
         let listed = out.len();
         let mut entry = |rel: &Path, after: Option<(usize, usize)>| -> Option<(usize, usize)> {
             let key = Self::key(rel);
@@ -206,7 +197,7 @@ impl Writer {
                 Some(after) => self.previous.find_after(after, &key)?,
                 None => self.previous.find(&key)?,
             };
-            out.push(self.previous.at(at).clone());
+            out.push(Entry::of(self.previous.at(at))?);
             Some(at)
         };
         let whole = entry(rel, None).is_some_and(|at| {
@@ -250,10 +241,10 @@ impl Writer {
 
     /// Hard-links `rel` from the previous tree, keeping its inode and mtime; false
     /// when the previous tree has no such file.
-    fn link_previous(&self, rel: &Path, out: &mut Vec<ManifestEntry>) -> bool {
+    fn link_previous(&self, rel: &Path, out: &mut Vec<Entry>) -> bool {
         let key = Self::key(rel);
         let (Some(entry), Some(previous_root), false) = (
-            self.previous.get(&key),
+            self.previous.get(&key).and_then(Entry::of),
             self.previous_root.as_ref(),
             self.damaged.contains(&key),
         ) else {
@@ -267,7 +258,7 @@ impl Writer {
             return false;
         }
         self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
-        out.push(entry.clone());
+        out.push(entry);
         true
     }
 
@@ -277,11 +268,17 @@ impl Writer {
         &self,
         rel: &Path,
         bytes: &[u8],
-        out: &mut Vec<ManifestEntry>,
+        out: &mut Vec<Entry>,
     ) -> anyhow::Result<bool> {
-        let hash = sha256_hex(bytes);
-        let key = Self::key(rel);
-        let same = matches!(self.previous.get(&key), Some(e) if e.size == bytes.len() as u64 && e.sha256 == hash);
+        let entry = Entry {
+            path: Self::key(rel),
+            size: bytes.len() as u64,
+            sha256: Sha256::digest(bytes).into(),
+        };
+        let same = self
+            .previous
+            .get(&entry.path)
+            .is_some_and(|e| entry.same_file(e));
         if same && self.link_previous(rel, out) {
             return Ok(true);
         }
@@ -293,12 +290,8 @@ impl Writer {
         self.fresh
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push(key.clone());
-        out.push(ManifestEntry {
-            path: key,
-            size: bytes.len() as u64,
-            sha256: hash,
-        });
+            .push(entry.path.clone());
+        out.push(entry);
         Ok(false)
     }
 
@@ -309,7 +302,7 @@ impl Writer {
 
     /// Which of `files` (sorted by path) this run wrote with new bytes so far: the
     /// others have the previous tree's entries.
-    pub(super) fn fresh_among(&self, files: &[ManifestEntry]) -> Vec<bool> {
+    pub(super) fn fresh_among(&self, files: &[Entry]) -> Vec<bool> {
         let mut flags = vec![false; files.len()];
         for path in self.fresh.lock().unwrap_or_else(|e| e.into_inner()).iter() {
             if let Ok(i) = files.binary_search_by(|e| e.path.as_str().cmp(path)) {
