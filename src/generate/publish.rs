@@ -142,6 +142,50 @@ fn kept_document(previous_root: &Path, chunk: &split::Chunk) -> Option<Vec<u8>> 
     whole.then_some(bytes)
 }
 
+/// The chunks' hashes and sizes, in order.
+fn chunks_of_pieces(chunks: &[split::Chunk]) -> Vec<(&str, u64)> {
+    chunks.iter().map(|c| (c.sha256.as_str(), c.size)).collect()
+}
+
+/// Which pieces of a new `manifest.json` made of the chunks `new` (their hashes and
+/// sizes; the pieces are OPEN, each chunk's body with a comma between, CLOSE) the
+/// `manifest.json` already in `folder` holds at the same offset: the folder's own
+/// `manifest/root.json` (read before it is replaced) lists the chunks that document
+/// was made of, and a chunk with the same hash at the same offset has the same
+/// bytes. None known when the root cannot be read or does not give the document's
+/// length (then every byte is compared).
+fn known_pieces(folder: &Path, new: &[(&str, u64)]) -> Vec<bool> {
+    let mut known = vec![false; 2 * new.len() + 2];
+    let frame = (OPEN.len() + CLOSE.len()) as u64;
+    let old = fs::read(folder.join(split::ROOT))
+        .ok()
+        .and_then(|bytes| split::Root::parse(&bytes).ok());
+    let Some(old) = old.filter(|r| r.chunks.iter().all(|c| c.size >= frame)) else {
+        return known;
+    };
+    // Where each chunk's body starts in the document in the folder.
+    let mut at = OPEN.len() as u64;
+    let mut starts = std::collections::HashMap::with_capacity(old.chunks.len());
+    for c in &old.chunks {
+        starts.insert(at, c.sha256.as_str());
+        at += c.size - frame + 1;
+    }
+    let length = match old.chunks.len() {
+        0 => frame,
+        _ => at - 1 + CLOSE.len() as u64,
+    };
+    let on_disk = fs::metadata(folder.join(MANIFEST)).map(|m| m.len()).ok();
+    if length != old.manifest.size || on_disk != Some(length) {
+        return known;
+    }
+    let mut at = OPEN.len() as u64;
+    for (i, (sha256, size)) in new.iter().enumerate() {
+        known[1 + 2 * i] = starts.get(&at) == Some(sha256);
+        at += size - frame.min(*size) + 1;
+    }
+    known
+}
+
 /// What [`write`] placed.
 pub(super) struct Written {
     /// The manifest documents.
@@ -270,12 +314,14 @@ pub(super) fn write(
     };
     let mut paths = Vec::with_capacity(new_documents.len() + 4);
     let full_entry = &new_documents[0];
+    let known = known_pieces(&writer.root, &chunks_of_pieces(&root.chunks));
     writer.put_pieces(
         Path::new(&full_entry.path),
         full_entry.size,
         &full_entry.sha256,
         was(&full_entry.path),
         &pieces,
+        &known,
     )?;
     paths.push(full_entry.path.clone());
     drop(pieces);

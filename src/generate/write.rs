@@ -341,7 +341,8 @@ impl Writer {
     /// path holds a file of this folder's own (no other generation shares its
     /// inode), that file is updated in place: compared block by block and only the
     /// blocks that differ written, so most of a large document that changed in a few
-    /// places is neither copied again nor flushed to the disk again.
+    /// places is neither copied again nor flushed to the disk again; the pieces marked
+    /// in `known` are already there at their offset and are not even read.
     pub(super) fn put_pieces(
         &self,
         rel: &Path,
@@ -349,6 +350,7 @@ impl Writer {
         sha256: &str,
         previous: Option<(u64, &str)>,
         pieces: &[&[u8]],
+        known: &[bool],
     ) -> anyhow::Result<()> {
         let target = self.root.join(rel);
         if self.link_document(rel, size, sha256, previous) {
@@ -360,7 +362,7 @@ impl Writer {
                 m.is_file() && m.nlink() == 1
             });
         if own {
-            update_in_place(&target, size, pieces)
+            update_in_place(&target, size, pieces, known)
                 .with_context(|| format!("updating {}", target.display()))?;
         } else {
             self.ensure_parent(&target)?;
@@ -428,21 +430,26 @@ impl Writer {
 
 /// Makes the file at `path` hold the concatenation of `pieces` (`size` bytes in all):
 /// its bytes read block by block and compared, only the blocks that differ written,
-/// then cut to `size`.
-fn update_in_place(path: &Path, size: u64, pieces: &[&[u8]]) -> std::io::Result<()> {
-    use std::io::Read as _;
+/// then cut to `size`. A piece marked in `known` is already in the file at its
+/// offset: it is neither read nor compared.
+fn update_in_place(
+    path: &Path,
+    size: u64,
+    pieces: &[&[u8]],
+    known: &[bool],
+) -> std::io::Result<()> {
     use std::os::unix::fs::FileExt as _;
     const BLOCK: usize = 1 << 16;
     let file = fs::OpenOptions::new().read(true).write(true).open(path)?;
     let old_len = file.metadata()?.len();
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, &file);
     let mut old = vec![0u8; BLOCK];
     let mut new = Vec::with_capacity(BLOCK);
+    // Where the bytes gathered in `new` go.
     let mut at = 0u64;
     let mut flush = |new: &mut Vec<u8>, at: &mut u64| -> std::io::Result<()> {
         let len = new.len();
         let have = usize::try_from(old_len.saturating_sub(*at)).map_or(len, |h| h.min(len));
-        reader.read_exact(&mut old[..have])?;
+        file.read_exact_at(&mut old[..have], *at)?;
         if have < len || old[..len] != new[..] {
             file.write_all_at(new, *at)?;
         }
@@ -450,7 +457,14 @@ fn update_in_place(path: &Path, size: u64, pieces: &[&[u8]]) -> std::io::Result<
         new.clear();
         Ok(())
     };
-    for piece in pieces {
+    for (i, piece) in pieces.iter().enumerate() {
+        if known.get(i) == Some(&true) {
+            if !new.is_empty() {
+                flush(&mut new, &mut at)?;
+            }
+            at += piece.len() as u64;
+            continue;
+        }
         let mut rest = *piece;
         while !rest.is_empty() {
             let take = rest.len().min(BLOCK - new.len());
@@ -471,7 +485,6 @@ fn update_in_place(path: &Path, size: u64, pieces: &[&[u8]]) -> std::io::Result<
     Ok(())
 }
 
-/// The path of `rel`'s precompressed sibling with `extension`.
 fn sibling(rel: &Path, extension: &str) -> PathBuf {
     let mut sibling = rel.as_os_str().to_owned();
     sibling.push(".");
@@ -640,9 +653,30 @@ mod tests {
             let inode = fs::metadata(&path).unwrap().ino();
             let (a, b) = new.split_at(new.len() / 3);
             let (b, c) = b.split_at(b.len() / 2);
-            update_in_place(&path, new.len() as u64, &[a, b, b"", c]).unwrap();
+            update_in_place(&path, new.len() as u64, &[a, b, b"", c], &[]).unwrap();
             assert_eq!(fs::read(&path).unwrap(), new);
             assert_eq!(fs::metadata(&path).unwrap().ino(), inode);
         }
+    }
+
+    #[test]
+    fn pieces_known_to_be_in_place_are_left_as_they_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("manifest.json");
+        let (head, middle, tail) = (pattern(100_001, 1), pattern(70_000, 2), pattern(3_333, 3));
+        fs::write(&path, [&head[..], &middle, &tail].concat()).unwrap();
+        let other_middle = pattern(90_000, 4);
+        // Known pieces are taken as the file's bytes: these differ but are not
+        // written, which shows they were skipped.
+        let (stand_in_head, stand_in_tail) = (pattern(100_001, 5), pattern(3_333, 6));
+        let size = (head.len() + other_middle.len() + tail.len()) as u64;
+        let pieces: [&[u8]; 3] = [&stand_in_head, &other_middle, &stand_in_tail];
+        update_in_place(&path, size, &pieces, &[true, false, false]).unwrap();
+        let expected = [&head[..], &other_middle, &stand_in_tail].concat();
+        assert_eq!(fs::read(&path).unwrap(), expected);
+        let pieces: [&[u8]; 3] = [&head, &pattern(90_000, 7), &stand_in_head[..3_333]];
+        update_in_place(&path, size, &pieces, &[false, false, true]).unwrap();
+        let expected = [&head[..], &pattern(90_000, 7), &stand_in_tail].concat();
+        assert_eq!(fs::read(&path).unwrap(), expected);
     }
 }
