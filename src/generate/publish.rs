@@ -391,4 +391,48 @@ mod tests {
         assert_eq!(document(&entries_json(&entries).unwrap()), expected);
         assert_eq!(document(&entries_json(&[]).unwrap()), br#"{"files":[]}"#);
     }
+
+    #[test]
+    fn chunks_at_the_same_offset_with_the_same_hash_are_known_to_be_in_place() {
+        let files: Vec<ManifestEntry> = (0..6000)
+            .map(|i| ManifestEntry {
+                path: format!("api/v0/items/{i:05}.json"),
+                size: i,
+                sha256: sha256_hex(&i.to_le_bytes()),
+            })
+            .collect();
+        let published = crate::manifest::publish(&files, &Default::default(), None).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        for (path, bytes) in &published.documents {
+            let target = dir.path().join(path);
+            fs::create_dir_all(target.parent().unwrap()).unwrap();
+            fs::write(target, bytes).unwrap();
+        }
+        let root = split::Root::parse(&fs::read(dir.path().join(split::ROOT)).unwrap()).unwrap();
+        assert!(root.chunks.len() >= 3, "{} chunks", root.chunks.len());
+        let same = chunks_of_pieces(&root.chunks);
+        let bodies = |known: &[bool]| -> Vec<bool> {
+            (0..root.chunks.len()).map(|i| known[1 + 2 * i]).collect()
+        };
+        assert!(bodies(&known_pieces(dir.path(), &same)).iter().all(|k| *k));
+        // Another second chunk of the same size: it is not known, the others still are.
+        let mut other = same.clone();
+        let other_sha = "0".repeat(64);
+        other[1].0 = &other_sha;
+        let known = bodies(&known_pieces(dir.path(), &other));
+        assert_eq!(known.iter().filter(|k| !**k).count(), 1);
+        assert!(!known[1]);
+        // A first chunk one byte longer moves every later chunk.
+        let mut longer = same.clone();
+        longer[0].1 += 1;
+        let known = bodies(&known_pieces(dir.path(), &longer));
+        assert_eq!(known.iter().filter(|k| **k).count(), 1);
+        // A document whose length is not the one its root gives: nothing known.
+        let full = dir.path().join(MANIFEST);
+        let mut bytes = fs::read(&full).unwrap();
+        bytes.push(b' ');
+        fs::write(&full, bytes).unwrap();
+        assert!(!known_pieces(dir.path(), &same).contains(&true));
+        assert!(!known_pieces(&dir.path().join("nothing"), &same).contains(&true));
+    }
 }
