@@ -34,6 +34,7 @@ use rayon::prelude::*;
 use crate::store;
 
 pub mod dataset;
+mod entry;
 mod generations;
 pub mod input;
 mod keys;
@@ -50,6 +51,7 @@ pub use dataset::Dataset;
 pub(crate) use generations::{clean_leftovers, generation_prefix, swap_in};
 pub use render::PAGES_HEADERS;
 
+use entry::Entry;
 use generations::remove_tree;
 use plan::plan;
 use render::render_unit;
@@ -297,8 +299,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         })?;
         bar.finish_and_clear();
         let units_skipped = parts.iter().filter(|(_, skipped)| *skipped).count() as u64;
-        let mut files: Vec<ManifestEntry> =
-            parts.into_iter().flat_map(|(files, _)| files).collect();
+        let mut files: Vec<Entry> = parts.into_iter().flat_map(|(files, _)| files).collect();
         pool.install(|| files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path)));
         // Updating the spare: what it holds that this generation does not is
         // removed, the API's files before the docs page picks its examples from them.
@@ -310,7 +311,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
                 || p.strip_prefix(crate::manifest::DATASET_DIR)
                     .is_some_and(|p| p.starts_with('/'))
         };
-        let stale = |files: &[ManifestEntry], gone: &[String], last: bool| match &spare_paths {
+        let stale = |files: &[Entry], gone: &[String], last: bool| match &spare_paths {
             Some(own) => {
                 let listed = |p: &str| files.binary_search_by(|e| e.path.as_str().cmp(p)).is_ok();
                 spare::remove_stale(
@@ -439,7 +440,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
 }
 
 /// Two lists of entries sorted by path, merged into one.
-fn merge_sorted(a: Vec<ManifestEntry>, b: Vec<ManifestEntry>) -> Vec<ManifestEntry> {
+fn merge_sorted(a: Vec<Entry>, b: Vec<Entry>) -> Vec<Entry> {
     if b.is_empty() {
         return a;
     }

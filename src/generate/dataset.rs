@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use super::keys;
 use super::render::Keying;
 use super::write::Writer;
-use crate::manifest::{ManifestEntry, DATASET_DIR};
+use crate::manifest::DATASET_DIR;
 use crate::store::{self, export};
 
 /// Which records `--with-dataset` publishes.
@@ -58,11 +58,11 @@ pub(super) fn write(
     db: &Path,
     which: Dataset,
     keying: Option<&Keying>,
-) -> anyhow::Result<Vec<ManifestEntry>> {
+) -> anyhow::Result<Vec<super::entry::Entry>> {
     let names: Vec<&'static str> = export::file_names().collect();
     let parts = names
         .par_iter()
-        .map(|name| -> anyhow::Result<Vec<ManifestEntry>> {
+        .map(|name| -> anyhow::Result<Vec<super::entry::Entry>> {
             let mut conn = open_for_export(db, which)?;
             let rel = PathBuf::from(published_path(name));
             let mut out = Vec::new();

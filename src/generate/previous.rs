@@ -155,7 +155,11 @@ impl Previous {
     /// entry of `files` not marked in `fresh` is one of its own (same path, size and
     /// hash). A chunk whose paths are all among those entries is not read: the work
     /// follows the chunks where files were written, added or removed.
-    pub(super) fn missing_from(&self, files: &[ManifestEntry], fresh: &[bool]) -> Vec<String> {
+    pub(super) fn missing_from(
+        &self,
+        files: &[super::entry::Entry],
+        fresh: &[bool],
+    ) -> Vec<String> {
         let mut out = Vec::new();
         for (i, chunk) in self.chunks.iter().enumerate() {
             if chunk.files == 0 {

@@ -27,6 +27,7 @@ use sha2::{Digest, Sha256};
 
 use crate::manifest::{sha256_hex, split, Changes, ManifestEntry, MANIFEST};
 
+use super::entry::{push_hex, Entry};
 use super::previous::Previous;
 use super::write::Writer;
 
@@ -43,7 +44,7 @@ struct Cut {
 
 /// The chunks of `files` (sorted by path), keeping the previous manifest's chunks
 /// whose entries did not change (see the module doc).
-fn cut(files: &[ManifestEntry], fresh: &[bool], previous: &Previous) -> Vec<Cut> {
+fn cut(files: &[Entry], fresh: &[bool], previous: &Previous) -> Vec<Cut> {
     let old = if previous.is_split() {
         previous.chunks()
     } else {
@@ -74,7 +75,7 @@ fn cut(files: &[ManifestEntry], fresh: &[bool], previous: &Previous) -> Vec<Cut>
                 continue;
             }
         }
-        let end = split::chunk_end(files, start);
+        let end = split::chunk_end_by(files, start, |e| &e.path);
         cuts.push(Cut {
             start,
             end,
@@ -99,7 +100,7 @@ fn json_string(out: &mut Vec<u8>, s: &str) -> anyhow::Result<()> {
 
 /// The entries as the `files` array's items (without the brackets), as serde_json
 /// writes them.
-fn entries_json(entries: &[ManifestEntry]) -> anyhow::Result<Vec<u8>> {
+fn entries_json(entries: &[Entry]) -> anyhow::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(entries.len() * 140);
     for (i, e) in entries.iter().enumerate() {
         if i > 0 {
@@ -107,9 +108,9 @@ fn entries_json(entries: &[ManifestEntry]) -> anyhow::Result<Vec<u8>> {
         }
         out.extend_from_slice(b"{\"path\":");
         json_string(&mut out, &e.path)?;
-        write!(out, ",\"size\":{},\"sha256\":", e.size)?;
-        json_string(&mut out, &e.sha256)?;
-        out.push(b'}');
+        write!(out, ",\"size\":{},\"sha256\":\"", e.size)?;
+        push_hex(&mut out, &e.sha256);
+        out.extend_from_slice(b"\"}");
     }
     Ok(out)
 }
@@ -141,6 +142,50 @@ fn kept_document(previous_root: &Path, chunk: &split::Chunk) -> Option<Vec<u8>> 
     whole.then_some(bytes)
 }
 
+/// The chunks' hashes and sizes, in order.
+fn chunks_of_pieces(chunks: &[split::Chunk]) -> Vec<(&str, u64)> {
+    chunks.iter().map(|c| (c.sha256.as_str(), c.size)).collect()
+}
+
+/// Which pieces of a new `manifest.json` made of the chunks `new` (their hashes and
+/// sizes; the pieces are OPEN, each chunk's body with a comma between, CLOSE) the
+/// `manifest.json` already in `folder` holds at the same offset: the folder's own
+/// `manifest/root.json` (read before it is replaced) lists the chunks that document
+/// was made of, and a chunk with the same hash at the same offset has the same
+/// bytes. None known when the root cannot be read or does not give the document's
+/// length (then every byte is compared).
+fn known_pieces(folder: &Path, new: &[(&str, u64)]) -> Vec<bool> {
+    let mut known = vec![false; 2 * new.len() + 2];
+    let frame = (OPEN.len() + CLOSE.len()) as u64;
+    let old = fs::read(folder.join(split::ROOT))
+        .ok()
+        .and_then(|bytes| split::Root::parse(&bytes).ok());
+    let Some(old) = old.filter(|r| r.chunks.iter().all(|c| c.size >= frame)) else {
+        return known;
+    };
+    // Where each chunk's body starts in the document in the folder.
+    let mut at = OPEN.len() as u64;
+    let mut starts = std::collections::HashMap::with_capacity(old.chunks.len());
+    for c in &old.chunks {
+        starts.insert(at, c.sha256.as_str());
+        at += c.size - frame + 1;
+    }
+    let length = match old.chunks.len() {
+        0 => frame,
+        _ => at - 1 + CLOSE.len() as u64,
+    };
+    let on_disk = fs::metadata(folder.join(MANIFEST)).map(|m| m.len()).ok();
+    if length != old.manifest.size || on_disk != Some(length) {
+        return known;
+    }
+    let mut at = OPEN.len() as u64;
+    for (i, (sha256, size)) in new.iter().enumerate() {
+        known[1 + 2 * i] = starts.get(&at) == Some(sha256);
+        at += size - frame.min(*size) + 1;
+    }
+    known
+}
+
 /// What [`write`] placed.
 pub(super) struct Written {
     /// The manifest documents.
@@ -154,7 +199,7 @@ pub(super) struct Written {
 /// listed the paths `removed` that it no longer has.
 pub(super) fn write(
     writer: &Writer,
-    files: &[ManifestEntry],
+    files: &[Entry],
     fresh: &[bool],
     removed: Vec<String>,
 ) -> anyhow::Result<Written> {
@@ -235,9 +280,7 @@ pub(super) fn write(
     for (e, _) in files.iter().zip(fresh).filter(|(_, f)| **f) {
         match previous.get(&e.path) {
             None => changes.added.push(e.path.clone()),
-            Some(was) if was.size != e.size || was.sha256 != e.sha256 => {
-                changes.changed.push(e.path.clone())
-            }
+            Some(was) if !e.same_file(was) => changes.changed.push(e.path.clone()),
             Some(_) => {}
         }
     }
@@ -271,12 +314,14 @@ pub(super) fn write(
     };
     let mut paths = Vec::with_capacity(new_documents.len() + 4);
     let full_entry = &new_documents[0];
+    let known = known_pieces(&writer.root, &chunks_of_pieces(&root.chunks));
     writer.put_pieces(
         Path::new(&full_entry.path),
         full_entry.size,
         &full_entry.sha256,
         was(&full_entry.path),
         &pieces,
+        &known,
     )?;
     paths.push(full_entry.path.clone());
     drop(pieces);
@@ -323,19 +368,71 @@ mod tests {
     #[test]
     fn entries_are_written_as_serde_json_writes_them() {
         let entries = vec![
-            ManifestEntry {
+            Entry {
                 path: "api/v0/issues/index@page=2&state=open.json".to_string(),
                 size: 12_345,
-                sha256: sha256_hex(b"a"),
+                sha256: Sha256::digest(b"a").into(),
             },
-            ManifestEntry {
+            Entry {
                 path: "odd/\"quoted\"\\back\u{1}\n\u{7f}é.json".to_string(),
                 size: 0,
-                sha256: sha256_hex(b"b"),
+                sha256: Sha256::digest(b"b").into(),
             },
         ];
-        let expected = crate::manifest::full_manifest(&entries).unwrap();
+        let listed: Vec<ManifestEntry> = entries
+            .iter()
+            .map(|e| ManifestEntry {
+                path: e.path.clone(),
+                size: e.size,
+                sha256: e.hex(),
+            })
+            .collect();
+        let expected = crate::manifest::full_manifest(&listed).unwrap();
         assert_eq!(document(&entries_json(&entries).unwrap()), expected);
         assert_eq!(document(&entries_json(&[]).unwrap()), br#"{"files":[]}"#);
+    }
+
+    #[test]
+    fn chunks_at_the_same_offset_with_the_same_hash_are_known_to_be_in_place() {
+        let files: Vec<ManifestEntry> = (0..6000)
+            .map(|i| ManifestEntry {
+                path: format!("api/v0/items/{i:05}.json"),
+                size: i,
+                sha256: sha256_hex(&i.to_le_bytes()),
+            })
+            .collect();
+        let published = crate::manifest::publish(&files, &Default::default(), None).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        for (path, bytes) in &published.documents {
+            let target = dir.path().join(path);
+            fs::create_dir_all(target.parent().unwrap()).unwrap();
+            fs::write(target, bytes).unwrap();
+        }
+        let root = split::Root::parse(&fs::read(dir.path().join(split::ROOT)).unwrap()).unwrap();
+        assert!(root.chunks.len() >= 3, "{} chunks", root.chunks.len());
+        let same = chunks_of_pieces(&root.chunks);
+        let bodies = |known: &[bool]| -> Vec<bool> {
+            (0..root.chunks.len()).map(|i| known[1 + 2 * i]).collect()
+        };
+        assert!(bodies(&known_pieces(dir.path(), &same)).iter().all(|k| *k));
+        // Another second chunk of the same size: it is not known, the others still are.
+        let mut other = same.clone();
+        let other_sha = "0".repeat(64);
+        other[1].0 = &other_sha;
+        let known = bodies(&known_pieces(dir.path(), &other));
+        assert_eq!(known.iter().filter(|k| !**k).count(), 1);
+        assert!(!known[1]);
+        // A first chunk one byte longer moves every later chunk.
+        let mut longer = same.clone();
+        longer[0].1 += 1;
+        let known = bodies(&known_pieces(dir.path(), &longer));
+        assert_eq!(known.iter().filter(|k| **k).count(), 1);
+        // A document whose length is not the one its root gives: nothing known.
+        let full = dir.path().join(MANIFEST);
+        let mut bytes = fs::read(&full).unwrap();
+        bytes.push(b' ');
+        fs::write(&full, bytes).unwrap();
+        assert!(!known_pieces(dir.path(), &same).contains(&true));
+        assert!(!known_pieces(&dir.path().join("nothing"), &same).contains(&true));
     }
 }

@@ -9,9 +9,10 @@ use anyhow::{anyhow, Context};
 use rayon::prelude::*;
 
 use crate::catalog::{self, FilterValue, ListQuery, ListSpec, OrderChoice, ParamKind};
-use crate::manifest::{ManifestEntry, MANIFEST};
+use crate::manifest::MANIFEST;
 use crate::{store, tree};
 
+use super::entry::Entry;
 use super::keys::{self, Key};
 use super::plan::{partition, Unit};
 use super::units;
@@ -33,7 +34,7 @@ pub(super) struct Keying<'a> {
 
 /// The files a unit placed, per file key (a page, a record: the file and its
 /// siblings); no key for a resource without declared inputs.
-type Placed = Vec<(Option<Key>, Vec<ManifestEntry>)>;
+type Placed = Vec<(Option<Key>, Vec<Entry>)>;
 
 /// Read-only connections to the dataset, reused from unit to unit: opening one reads
 /// and parses the schema, and one kept keeps its page cache.
@@ -328,7 +329,7 @@ fn list_pages(
     let (mut recorded, changed) = match previous {
         Some((record, changed)) => {
             let mut entries = record.entries.into_iter();
-            let groups: Vec<(Key, Vec<ManifestEntry>)> = record
+            let groups: Vec<(Key, Vec<Entry>)> = record
                 .groups
                 .iter()
                 .map(|&(key, n)| (key, entries.by_ref().take(n as usize).collect()))
@@ -350,7 +351,7 @@ fn list_pages(
     // The pages, each with its file and key; with a previous record, the files of
     // those that hold no changed row.
     let mut pages: Vec<Page> = Vec::new();
-    let mut kept: Vec<Option<Vec<ManifestEntry>>> = Vec::new();
+    let mut kept: Vec<Option<Vec<Entry>>> = Vec::new();
     for (filters, members) in &groups {
         let mut query = ListQuery {
             ordering: unit.ordering,
@@ -416,7 +417,7 @@ fn list_pages(
     let linked = pages
         .par_iter()
         .zip(kept)
-        .map(|(p, files)| -> anyhow::Result<Option<Vec<ManifestEntry>>> {
+        .map(|(p, files)| -> anyhow::Result<Option<Vec<Entry>>> {
             let (Some(key), Some(k)) = (p.key, keying) else {
                 return Ok(None);
             };
@@ -475,7 +476,7 @@ fn list_pages(
     let parts = pages
         .par_iter()
         .zip(linked)
-        .map(|(p, done)| -> anyhow::Result<Vec<ManifestEntry>> {
+        .map(|(p, done)| -> anyhow::Result<Vec<Entry>> {
             if let Some(out) = done {
                 return Ok(out);
             }
@@ -694,7 +695,7 @@ fn kept_details(
 
 /// The docs page, rendered once every unit is written: its examples are files of the
 /// new generation (`crate::docs::samples`).
-pub(super) fn render_docs(w: &Writer) -> anyhow::Result<Vec<ManifestEntry>> {
+pub(super) fn render_docs(w: &Writer) -> anyhow::Result<Vec<Entry>> {
     let openapi = crate::openapi::document_json().context("serialising the OpenAPI document")?;
     let samples = crate::docs::tree_samples(&openapi, &w.root)?;
     let mut out = Vec::new();
@@ -717,7 +718,7 @@ pub(super) fn render_unit(
     unit: &Unit,
     keying: Option<&Keying>,
     conns: &Connections,
-) -> anyhow::Result<(Vec<ManifestEntry>, bool)> {
+) -> anyhow::Result<(Vec<Entry>, bool)> {
     let mut out = Vec::new();
     match unit {
         Unit::Fixed => {
@@ -799,11 +800,7 @@ fn unit_key(
 /// The files of the unit `unit_key`, placed from its record without reading the
 /// dataset, when the live generation has that unit and its record is whole; `None`
 /// (nothing placed) when the unit is to be rendered.
-fn skip_unit(
-    w: &Writer,
-    keying: Option<&Keying>,
-    unit_key: Option<Key>,
-) -> Option<Vec<ManifestEntry>> {
+fn skip_unit(w: &Writer, keying: Option<&Keying>, unit_key: Option<Key>) -> Option<Vec<Entry>> {
     let (k, unit) = (keying?, unit_key?);
     if !k.files.had(unit) {
         return None;
@@ -822,7 +819,7 @@ fn record_unit(
     keying: Option<&Keying>,
     unit_key: Option<Key>,
     placed: Placed,
-) -> anyhow::Result<Vec<ManifestEntry>> {
+) -> anyhow::Result<Vec<Entry>> {
     let Some(k) = keying else {
         return Ok(placed.into_iter().flat_map(|(_, files)| files).collect());
     };

@@ -30,8 +30,8 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use crate::catalog::ScopeRows;
-use crate::manifest::ManifestEntry;
 
+use super::entry::Entry;
 use super::keys::Key;
 
 const MAGIC: &[u8] = b"roost unit record 1\n";
@@ -40,7 +40,7 @@ const MAGIC: &[u8] = b"roost unit record 1\n";
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(super) struct Record {
     pub groups: Vec<(Key, u32)>,
-    pub entries: Vec<ManifestEntry>,
+    pub entries: Vec<Entry>,
 }
 
 /// Where the unit records of the tree at `out` live: `<parent>/.<name>.units/`.
@@ -86,8 +86,8 @@ fn decode(bytes: &[u8], key: Key) -> Option<Record> {
         let len = r.u32()? as usize;
         let path = std::str::from_utf8(r.take(len)?).ok()?.to_string();
         let size = r.u64()?;
-        let sha256 = hex_of(r.take(32)?);
-        record.entries.push(ManifestEntry { path, size, sha256 });
+        let sha256 = r.hash()?;
+        record.entries.push(Entry { path, size, sha256 });
     }
     r.0.is_empty().then_some(record)
 }
@@ -131,44 +131,11 @@ fn encode(record: &Record, key: Key) -> anyhow::Result<Vec<u8>> {
         out.extend_from_slice(&u32::try_from(e.path.len())?.to_le_bytes());
         out.extend_from_slice(e.path.as_bytes());
         out.extend_from_slice(&e.size.to_le_bytes());
-        let sha = bytes_of_hex(&e.sha256)
-            .ok_or_else(|| anyhow::anyhow!("{}: a SHA-256 that is not hex", e.path))?;
-        out.extend_from_slice(&sha);
+        out.extend_from_slice(&e.sha256);
     }
     let sum = Sha256::digest(&out);
     out.extend_from_slice(&sum);
     Ok(out)
-}
-
-/// Lowercase hex of `bytes`: what `hex::encode` gives, without its per-character
-/// iterator (a record holds a hash per file of its unit).
-fn hex_of(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = Vec::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(DIGITS[usize::from(b >> 4)]);
-        out.push(DIGITS[usize::from(b & 15)]);
-    }
-    String::from_utf8(out).unwrap_or_else(|_| hex::encode(bytes))
-}
-
-/// The 32 bytes of a SHA-256 written in hex (either case); `None` for anything else.
-fn bytes_of_hex(text: &str) -> Option<[u8; 32]> {
-    let digit = |c: u8| match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    };
-    let text = text.as_bytes();
-    if text.len() != 64 {
-        return None;
-    }
-    let mut out = [0u8; 32];
-    for (byte, pair) in out.iter_mut().zip(text.chunks_exact(2)) {
-        *byte = digit(pair[0])? << 4 | digit(pair[1])?;
-    }
-    Some(out)
 }
 
 /// Writes the record of the unit `key` into `dir` (created when missing): written
@@ -337,10 +304,10 @@ mod tests {
     use super::*;
 
     fn sample() -> Record {
-        let entry = |path: &str, size| ManifestEntry {
+        let entry = |path: &str, size| Entry {
             path: path.to_string(),
             size,
-            sha256: hex::encode(Sha256::digest(path.as_bytes())),
+            sha256: Sha256::digest(path.as_bytes()).into(),
         };
         Record {
             groups: vec![(7, 2), (9, 1)],
@@ -364,21 +331,6 @@ mod tests {
         let mut flipped = bytes.clone();
         flipped[MAGIC.len() + 20] ^= 1;
         assert_eq!(decode(&flipped, 42), None, "a flipped bit");
-    }
-
-    #[test]
-    fn hashes_are_written_and_read_as_the_hex_crate_does() {
-        for seed in [&b""[..], b"a", b"roost"] {
-            let sha = Sha256::digest(seed);
-            assert_eq!(hex_of(&sha), hex::encode(sha));
-            assert_eq!(bytes_of_hex(&hex::encode(sha)), Some(sha.into()));
-            assert_eq!(
-                bytes_of_hex(&hex::encode(sha).to_uppercase()),
-                Some(sha.into())
-            );
-        }
-        assert_eq!(bytes_of_hex("ab"), None, "too short");
-        assert_eq!(bytes_of_hex(&"g".repeat(64)), None, "not hex");
     }
 
     #[test]

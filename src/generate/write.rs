@@ -16,11 +16,7 @@ use anyhow::Context;
 use flate2::{Compress, Compression, FlushCompress, Status};
 use sha2::{Digest, Sha256};
 
-use crate::manifest::ManifestEntry;
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
+use super::entry::Entry;
 
 /// Writes files into the new tree, linking unchanged ones from the previous tree.
 pub(super) struct Writer {
@@ -84,12 +80,7 @@ impl Writer {
     }
 
     /// Writes one file (and its compressed siblings when asked).
-    pub(super) fn put(
-        &self,
-        rel: &Path,
-        bytes: &[u8],
-        out: &mut Vec<ManifestEntry>,
-    ) -> anyhow::Result<()> {
+    pub(super) fn put(&self, rel: &Path, bytes: &[u8], out: &mut Vec<Entry>) -> anyhow::Result<()> {
         let unchanged = self.put_one(rel, bytes, out)?;
         if bytes.len() >= PRECOMPRESS_MIN {
             for (extension, compress) in self.precompress.siblings() {
@@ -114,7 +105,7 @@ impl Writer {
         rel: &Path,
         siblings: bool,
         in_spare: bool,
-        out: &mut Vec<ManifestEntry>,
+        out: &mut Vec<Entry>,
     ) -> anyhow::Result<bool> {
         if in_spare && self.in_place && self.keep_in_place(rel, siblings, out) {
             return Ok(true);
@@ -152,7 +143,7 @@ impl Writer {
         record: super::units::Record,
         unit_in_spare: bool,
         in_spare: impl Fn(super::keys::Key) -> bool,
-    ) -> Option<Vec<ManifestEntry>> {
+    ) -> Option<Vec<Entry>> {
         let previous_root = self.previous_root.as_ref()?;
         if !self.damaged.is_empty()
             && record
@@ -195,7 +186,7 @@ impl Writer {
     /// Lists `rel` and its siblings, already in the folder being updated, with the
     /// previous tree's entries (the spare's file with the live file's key has the live
     /// file's bytes); false, with nothing listed, when the previous manifest lacks one.
-    fn keep_in_place(&self, rel: &Path, siblings: bool, out: &mut Vec<ManifestEntry>) -> bool {
+    fn keep_in_place(&self, rel: &Path, siblings: bool, out: &mut Vec<Entry>) -> bool {
         let listed = out.len();
         let mut entry = |rel: &Path, after: Option<(usize, usize)>| -> Option<(usize, usize)> {
             let key = Self::key(rel);
@@ -206,7 +197,7 @@ impl Writer {
                 Some(after) => self.previous.find_after(after, &key)?,
                 None => self.previous.find(&key)?,
             };
-            out.push(self.previous.at(at).clone());
+            out.push(Entry::of(self.previous.at(at))?);
             Some(at)
         };
         let whole = entry(rel, None).is_some_and(|at| {
@@ -250,10 +241,10 @@ impl Writer {
 
     /// Hard-links `rel` from the previous tree, keeping its inode and mtime; false
     /// when the previous tree has no such file.
-    fn link_previous(&self, rel: &Path, out: &mut Vec<ManifestEntry>) -> bool {
+    fn link_previous(&self, rel: &Path, out: &mut Vec<Entry>) -> bool {
         let key = Self::key(rel);
         let (Some(entry), Some(previous_root), false) = (
-            self.previous.get(&key),
+            self.previous.get(&key).and_then(Entry::of),
             self.previous_root.as_ref(),
             self.damaged.contains(&key),
         ) else {
@@ -267,7 +258,7 @@ impl Writer {
             return false;
         }
         self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
-        out.push(entry.clone());
+        out.push(entry);
         true
     }
 
@@ -277,11 +268,17 @@ impl Writer {
         &self,
         rel: &Path,
         bytes: &[u8],
-        out: &mut Vec<ManifestEntry>,
+        out: &mut Vec<Entry>,
     ) -> anyhow::Result<bool> {
-        let hash = sha256_hex(bytes);
-        let key = Self::key(rel);
-        let same = matches!(self.previous.get(&key), Some(e) if e.size == bytes.len() as u64 && e.sha256 == hash);
+        let entry = Entry {
+            path: Self::key(rel),
+            size: bytes.len() as u64,
+            sha256: Sha256::digest(bytes).into(),
+        };
+        let same = self
+            .previous
+            .get(&entry.path)
+            .is_some_and(|e| entry.same_file(e));
         if same && self.link_previous(rel, out) {
             return Ok(true);
         }
@@ -293,12 +290,8 @@ impl Writer {
         self.fresh
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push(key.clone());
-        out.push(ManifestEntry {
-            path: key,
-            size: bytes.len() as u64,
-            sha256: hash,
-        });
+            .push(entry.path.clone());
+        out.push(entry);
         Ok(false)
     }
 
@@ -309,7 +302,7 @@ impl Writer {
 
     /// Which of `files` (sorted by path) this run wrote with new bytes so far: the
     /// others have the previous tree's entries.
-    pub(super) fn fresh_among(&self, files: &[ManifestEntry]) -> Vec<bool> {
+    pub(super) fn fresh_among(&self, files: &[Entry]) -> Vec<bool> {
         let mut flags = vec![false; files.len()];
         for path in self.fresh.lock().unwrap_or_else(|e| e.into_inner()).iter() {
             if let Ok(i) = files.binary_search_by(|e| e.path.as_str().cmp(path)) {
@@ -348,7 +341,8 @@ impl Writer {
     /// path holds a file of this folder's own (no other generation shares its
     /// inode), that file is updated in place: compared block by block and only the
     /// blocks that differ written, so most of a large document that changed in a few
-    /// places is neither copied again nor flushed to the disk again.
+    /// places is neither copied again nor flushed to the disk again; the pieces marked
+    /// in `known` are already there at their offset and are not even read.
     pub(super) fn put_pieces(
         &self,
         rel: &Path,
@@ -356,6 +350,7 @@ impl Writer {
         sha256: &str,
         previous: Option<(u64, &str)>,
         pieces: &[&[u8]],
+        known: &[bool],
     ) -> anyhow::Result<()> {
         let target = self.root.join(rel);
         if self.link_document(rel, size, sha256, previous) {
@@ -367,7 +362,7 @@ impl Writer {
                 m.is_file() && m.nlink() == 1
             });
         if own {
-            update_in_place(&target, size, pieces)
+            update_in_place(&target, size, pieces, known)
                 .with_context(|| format!("updating {}", target.display()))?;
         } else {
             self.ensure_parent(&target)?;
@@ -435,21 +430,26 @@ impl Writer {
 
 /// Makes the file at `path` hold the concatenation of `pieces` (`size` bytes in all):
 /// its bytes read block by block and compared, only the blocks that differ written,
-/// then cut to `size`.
-fn update_in_place(path: &Path, size: u64, pieces: &[&[u8]]) -> std::io::Result<()> {
-    use std::io::Read as _;
+/// then cut to `size`. A piece marked in `known` is already in the file at its
+/// offset: it is neither read nor compared.
+fn update_in_place(
+    path: &Path,
+    size: u64,
+    pieces: &[&[u8]],
+    known: &[bool],
+) -> std::io::Result<()> {
     use std::os::unix::fs::FileExt as _;
     const BLOCK: usize = 1 << 16;
     let file = fs::OpenOptions::new().read(true).write(true).open(path)?;
     let old_len = file.metadata()?.len();
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, &file);
     let mut old = vec![0u8; BLOCK];
     let mut new = Vec::with_capacity(BLOCK);
+    // Where the bytes gathered in `new` go.
     let mut at = 0u64;
     let mut flush = |new: &mut Vec<u8>, at: &mut u64| -> std::io::Result<()> {
         let len = new.len();
         let have = usize::try_from(old_len.saturating_sub(*at)).map_or(len, |h| h.min(len));
-        reader.read_exact(&mut old[..have])?;
+        file.read_exact_at(&mut old[..have], *at)?;
         if have < len || old[..len] != new[..] {
             file.write_all_at(new, *at)?;
         }
@@ -457,7 +457,14 @@ fn update_in_place(path: &Path, size: u64, pieces: &[&[u8]]) -> std::io::Result<
         new.clear();
         Ok(())
     };
-    for piece in pieces {
+    for (i, piece) in pieces.iter().enumerate() {
+        if known.get(i) == Some(&true) {
+            if !new.is_empty() {
+                flush(&mut new, &mut at)?;
+            }
+            at += piece.len() as u64;
+            continue;
+        }
         let mut rest = *piece;
         while !rest.is_empty() {
             let take = rest.len().min(BLOCK - new.len());
@@ -478,7 +485,6 @@ fn update_in_place(path: &Path, size: u64, pieces: &[&[u8]]) -> std::io::Result<
     Ok(())
 }
 
-/// The path of `rel`'s precompressed sibling with `extension`.
 fn sibling(rel: &Path, extension: &str) -> PathBuf {
     let mut sibling = rel.as_os_str().to_owned();
     sibling.push(".");
@@ -647,9 +653,30 @@ mod tests {
             let inode = fs::metadata(&path).unwrap().ino();
             let (a, b) = new.split_at(new.len() / 3);
             let (b, c) = b.split_at(b.len() / 2);
-            update_in_place(&path, new.len() as u64, &[a, b, b"", c]).unwrap();
+            update_in_place(&path, new.len() as u64, &[a, b, b"", c], &[]).unwrap();
             assert_eq!(fs::read(&path).unwrap(), new);
             assert_eq!(fs::metadata(&path).unwrap().ino(), inode);
         }
+    }
+
+    #[test]
+    fn pieces_known_to_be_in_place_are_left_as_they_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("manifest.json");
+        let (head, middle, tail) = (pattern(100_001, 1), pattern(70_000, 2), pattern(3_333, 3));
+        fs::write(&path, [&head[..], &middle, &tail].concat()).unwrap();
+        let other_middle = pattern(90_000, 4);
+        // Known pieces are taken as the file's bytes: these differ but are not
+        // written, which shows they were skipped.
+        let (stand_in_head, stand_in_tail) = (pattern(100_001, 5), pattern(3_333, 6));
+        let size = (head.len() + other_middle.len() + tail.len()) as u64;
+        let pieces: [&[u8]; 3] = [&stand_in_head, &other_middle, &stand_in_tail];
+        update_in_place(&path, size, &pieces, &[true, false, false]).unwrap();
+        let expected = [&head[..], &other_middle, &stand_in_tail].concat();
+        assert_eq!(fs::read(&path).unwrap(), expected);
+        let pieces: [&[u8]; 3] = [&head, &pattern(90_000, 7), &stand_in_head[..3_333]];
+        update_in_place(&path, size, &pieces, &[false, false, true]).unwrap();
+        let expected = [&head[..], &pattern(90_000, 7), &stand_in_tail].concat();
+        assert_eq!(fs::read(&path).unwrap(), expected);
     }
 }

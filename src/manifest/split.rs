@@ -88,8 +88,13 @@ pub fn chunks_of(files: &[ManifestEntry]) -> Vec<&[ManifestEntry]> {
 /// Where the chunk that starts at `start` in `files` ends (exclusive): after the
 /// first boundary path, after [`MAX_ENTRIES`] entries, or at the end.
 pub fn chunk_end(files: &[ManifestEntry], start: usize) -> usize {
+    chunk_end_by(files, start, |e| &e.path)
+}
+
+/// [`chunk_end`] over any list of files sorted by path, `path` giving each one's.
+pub fn chunk_end_by<T>(files: &[T], start: usize, path: impl Fn(&T) -> &str) -> usize {
     for (i, entry) in files.iter().enumerate().skip(start) {
-        if i + 1 - start >= MAX_ENTRIES || is_boundary(&entry.path) {
+        if i + 1 - start >= MAX_ENTRIES || is_boundary(path(entry)) {
             return i + 1;
         }
     }
