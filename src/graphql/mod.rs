@@ -24,6 +24,7 @@
 
 mod answers;
 mod db;
+mod escape;
 mod explorer;
 mod first_visit;
 mod http;

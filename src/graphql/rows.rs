@@ -25,7 +25,7 @@ use async_graphql::parser::types::{Field, Selection, SelectionSet};
 use rusqlite::types::{Type, ValueRef};
 use rusqlite::Row;
 
-use super::plain::{string, text};
+use super::escape::{string, text};
 use super::records::relations::{ListKey, SnapshotReleaseRowsOf};
 use super::totals::{Totals, Unreadable};
 use crate::schema::Ts;

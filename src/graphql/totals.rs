@@ -39,10 +39,21 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 
-use super::plain::{string, text};
-use super::records::Card;
+use super::escape::{string, text};
 use crate::schema::{repo_key, write_lc_node_id_of, ColumnsOf, NodeIdPrefix, Selected};
 use crate::store::FileId;
+
+crate::selected! {
+    /// An author's card (the member joined as `a`): what the frontend's lists show
+    /// of an author. Lists read it after their own columns ([`super::records`]); the
+    /// releases' authors are kept as it reads them ([`Totals::authors`]).
+    pub struct Card {
+        pub id: i64 = get("a.id"),
+        pub login: String = get("a.login"),
+        pub name: String = get("a.name"),
+        pub avatar_url: String = get("a.avatar_url"),
+    }
+}
 
 /// Members with their summed contributions, most first; ties by login (lower case),
 /// then member id: the order of `topContributors`.

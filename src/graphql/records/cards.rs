@@ -18,16 +18,8 @@ use super::{
 use crate::graphql::db::Cols;
 use crate::schema::{concatcp, select_width, Selected};
 
-crate::selected! {
-    /// An author's card (the member joined as `a`): what the frontend's lists show
-    /// of an author.
-    pub struct Card {
-        pub id: i64 = get("a.id"),
-        pub login: String = get("a.login"),
-        pub name: String = get("a.name"),
-        pub avatar_url: String = get("a.avatar_url"),
-    }
-}
+/// An author's card: declared beside the authors' cards kept per dataset file.
+pub use crate::graphql::totals::Card;
 
 /// Whether a record has an author: the column before its [`Card`]'s.
 const HAS_AUTHOR: &str = "a.id IS NOT NULL";
