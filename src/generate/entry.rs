@@ -33,45 +33,23 @@ impl Entry {
     /// The hash in lower-case hex, as manifests write it.
     #[cfg(test)]
     pub(super) fn hex(&self) -> String {
-        hex_of(&self.sha256)
+        hex::encode(self.sha256)
     }
 }
 
-const DIGITS: &[u8; 16] = b"0123456789abcdef";
-
-/// Appends the lower-case hex of `bytes` to `out` (what `hex::encode` gives).
+/// Appends the lower-case hex of `bytes` to `out` (what `hex::encode` gives), with
+/// no `String` of its own.
 pub(super) fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
-    out.reserve(bytes.len() * 2);
-    for b in bytes {
-        out.push(DIGITS[usize::from(b >> 4)]);
-        out.push(DIGITS[usize::from(b & 15)]);
-    }
-}
-
-/// Lower-case hex of `bytes`.
-#[cfg(test)]
-pub(super) fn hex_of(bytes: &[u8]) -> String {
-    let mut out = Vec::with_capacity(bytes.len() * 2);
-    push_hex(&mut out, bytes);
-    String::from_utf8(out).unwrap_or_else(|_| hex::encode(bytes))
+    let start = out.len();
+    out.resize(start + bytes.len() * 2, 0);
+    // The slice is exactly twice as long as the bytes: nothing to fail.
+    let _ = hex::encode_to_slice(bytes, &mut out[start..]);
 }
 
 /// The 32 bytes of a SHA-256 written in hex (either case); `None` for anything else.
 pub(super) fn bytes_of_hex(text: &str) -> Option<[u8; 32]> {
-    let digit = |c: u8| match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    };
-    let text = text.as_bytes();
-    if text.len() != 64 {
-        return None;
-    }
     let mut out = [0u8; 32];
-    for (byte, pair) in out.iter_mut().zip(text.chunks_exact(2)) {
-        *byte = digit(pair[0])? << 4 | digit(pair[1])?;
-    }
+    hex::decode_to_slice(text, &mut out).ok()?;
     Some(out)
 }
 
@@ -84,7 +62,9 @@ mod tests {
     fn hashes_are_written_and_read_as_the_hex_crate_does() {
         for seed in [&b""[..], b"a", b"roost"] {
             let sha = Sha256::digest(seed);
-            assert_eq!(hex_of(&sha), hex::encode(sha));
+            let mut out = b"x".to_vec();
+            push_hex(&mut out, &sha);
+            assert_eq!(out, [&b"x"[..], hex::encode(sha).as_bytes()].concat());
             assert_eq!(bytes_of_hex(&hex::encode(sha)), Some(sha.into()));
             assert_eq!(
                 bytes_of_hex(&hex::encode(sha).to_uppercase()),
