@@ -31,7 +31,6 @@
 //! they are being computed wait for them rather than computing them again.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -89,30 +88,9 @@ pub struct Totals {
 }
 
 /// A map by row id, looked up once or twice per row of a list: row ids are the
-/// dataset's own, not a client's, so they need no keyed hash ([`IdHasher`]).
-pub type IdMap<V> = HashMap<i64, V, BuildHasherDefault<IdHasher>>;
-
-/// The hash of one integer: multiplied by an odd constant (a permutation), so that
-/// consecutive ids spread over the high bits the table's control bytes take and the
-/// low bits that pick the bucket.
-#[derive(Default)]
-pub struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-
-    fn write_i64(&mut self, n: i64) {
-        self.0 = (self.0 ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
+/// dataset's own, not a client's, so they need no keyed hash (rustc-hash's Fx hash:
+/// one multiplication for an integer).
+pub type IdMap<V> = HashMap<i64, V, rustc_hash::FxBuildHasher>;
 
 /// What a release's JSON takes from its repository.
 #[derive(Debug)]
