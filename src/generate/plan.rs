@@ -2,7 +2,7 @@
 //! ([`plan`]), and for a list the partition of its sorted rows into every combination
 //! of filter values a request can name ([`partition`]), each of which gets its pages.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::catalog::{self, FilterValue, ListSpec, OrderChoice, ParamKind};
 
@@ -89,10 +89,12 @@ pub(super) fn partition(
     // The buckets in order of first appearance, each with its rows in order. Rows
     // with the same filter values fall into the same buckets: the buckets of each
     // distinct combination of values are found once and kept.
-    let mut index: HashMap<Vec<u64>, u32> = HashMap::new();
+    // Looked up once a row (the keys are short slices of small integers, not input
+    // an attacker chooses): a fast hash rather than the default's SipHash.
+    let mut index: FxHashMap<Vec<u64>, u32> = FxHashMap::default();
     let mut order: Vec<Vec<u64>> = Vec::new();
     let mut members: Vec<Vec<u32>> = Vec::new();
-    let mut known: HashMap<&[u32], Vec<u32>> = HashMap::new();
+    let mut known: FxHashMap<&[u32], Vec<u32>> = FxHashMap::default();
     let mut choices: Vec<&[u64]> = Vec::with_capacity(params.len());
     let mut key: Vec<u64> = Vec::with_capacity(params.len());
     for (row, keys) in rows.iter().enumerate() {
@@ -266,7 +268,7 @@ mod tests {
         count: usize,
     ) -> Vec<Group> {
         let (rows, multi, options) = choices_of_rows(spec, params, values, keys, count);
-        let mut buckets: HashMap<Vec<u64>, Vec<u32>> = HashMap::new();
+        let mut buckets: std::collections::HashMap<Vec<u64>, Vec<u32>> = Default::default();
         let mut order: Vec<Vec<u64>> = Vec::new();
         let mut choices: Vec<&[u64]> = Vec::with_capacity(params.len());
         let mut key: Vec<u64> = Vec::with_capacity(params.len());
