@@ -332,7 +332,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         }
         // The docs page and the dataset, sorted and merged into the sorted units'
         // entries (not the whole list sorted again).
-        let mut later = render::render_docs(&writer)?;
+        let mut later = render::render_docs(&writer, &files)?;
         if let Some(which) = dataset {
             later.extend(
                 pool.install(|| dataset::write(&writer, &opts.db, which, keying.as_ref()))?,

@@ -65,16 +65,37 @@ impl Samples {
         site: &Path,
         operations: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Samples {
+        Self::from_listed_tree(site, operations, &|rel, file| {
+            first_entry(read_folder(&site.join(rel))?, file)
+        })
+    }
+
+    /// As [`Samples::from_tree`], with the first record of each folder the tree's
+    /// examples name found by `first` (the folder relative to `site`, and whether a
+    /// record file rather than a sub-folder is wanted; see [`first_entry`]) instead
+    /// of by reading the folder: a caller that holds the tree's listing in memory
+    /// spares reading folders of hundreds of thousands of files.
+    pub fn from_listed_tree<'a>(
+        site: &Path,
+        operations: impl IntoIterator<Item = (&'a str, &'a str)>,
+        first: &dyn Fn(&Path, bool) -> Option<String>,
+    ) -> Samples {
         let by_operation = operations
             .into_iter()
-            .filter_map(|(id, template)| Some((id.to_string(), operation_samples(site, template)?)))
+            .filter_map(|(id, template)| {
+                Some((id.to_string(), operation_samples(site, template, first)?))
+            })
             .collect();
         Samples { by_operation }
     }
 }
 
-fn operation_samples(site: &Path, template: &str) -> Option<OperationSamples> {
-    let (path, params) = concrete_path(site, template)?;
+fn operation_samples(
+    site: &Path,
+    template: &str,
+    first: &dyn Fn(&Path, bool) -> Option<String>,
+) -> Option<OperationSamples> {
+    let (path, params) = concrete_path(template, first)?;
     let rel = tree::file_for_request(&path, None)?;
     let bytes = read_tree_file(&site.join(&rel))?;
     let mut body: Value = serde_json::from_slice(&bytes).ok()?;
@@ -219,8 +240,11 @@ fn indent_json(bytes: &[u8]) -> String {
 
 /// A request path for the template with its parameters set to the first records of
 /// the tree, and those values.
-fn concrete_path(site: &Path, template: &str) -> Option<(String, Vec<(String, String)>)> {
-    let mut dir = site.to_path_buf();
+fn concrete_path(
+    template: &str,
+    first: &dyn Fn(&Path, bool) -> Option<String>,
+) -> Option<(String, Vec<(String, String)>)> {
+    let mut dir = std::path::PathBuf::new();
     let mut path = String::new();
     let mut params = Vec::new();
     let segments: Vec<&str> = template.trim_start_matches('/').split('/').collect();
@@ -229,7 +253,7 @@ fn concrete_path(site: &Path, template: &str) -> Option<(String, Vec<(String, St
         let last = i + 1 == segments.len();
         let value = match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
             Some(name) => {
-                let value = first_entry(&dir, last)?;
+                let value = first(&dir, last)?;
                 params.push((name.to_string(), value.clone()));
                 value
             }
@@ -243,28 +267,49 @@ fn concrete_path(site: &Path, template: &str) -> Option<(String, Vec<(String, St
     Some((path, params))
 }
 
-/// The first (by name) record in a tree folder: a sub-folder, or for the last segment
-/// a record file (`<id>.json`, not a list page `index*.json`).
-fn first_entry(dir: &Path, file: bool) -> Option<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| {
-            let e = e.ok()?;
-            let name = e.file_name().into_string().ok()?;
-            let is_dir = e.file_type().ok()?.is_dir();
-            if file {
-                let stem = name
-                    .strip_suffix(".json.gz")
-                    .or_else(|| name.strip_suffix(".json"))?;
-                (!is_dir && !stem.starts_with("index")).then(|| stem.to_string())
-            } else {
-                is_dir.then_some(name)
+/// The names in a tree folder, each with whether it is a folder; `None` when it
+/// cannot be read.
+fn read_folder(dir: &Path) -> Option<Vec<(String, bool)>> {
+    Some(
+        std::fs::read_dir(dir)
+            .ok()?
+            .filter_map(|e| {
+                let e = e.ok()?;
+                let is_dir = e.file_type().ok()?.is_dir();
+                Some((e.file_name().into_string().ok()?, is_dir))
+            })
+            .collect(),
+    )
+}
+
+/// The first (by name) record among the names of a tree folder (each with whether
+/// it is a folder): a sub-folder, or for the last segment (`file`) a record file
+/// (`<id>.json`, not a list page `index*.json`).
+pub fn first_entry<S: AsRef<str>>(
+    names: impl IntoIterator<Item = (S, bool)>,
+    file: bool,
+) -> Option<String> {
+    let mut first: Option<String> = None;
+    for (name, is_dir) in names {
+        let name = name.as_ref();
+        let record = if file {
+            let Some(stem) = name
+                .strip_suffix(".json.gz")
+                .or_else(|| name.strip_suffix(".json"))
+            else {
+                continue;
+            };
+            (!is_dir && !stem.starts_with("index")).then_some(stem)
+        } else {
+            is_dir.then_some(name)
+        };
+        if let Some(record) = record {
+            if first.as_deref().is_none_or(|f| record < f) {
+                first = Some(record.to_string());
             }
-        })
-        .collect();
-    names.sort();
-    names.dedup();
-    names.into_iter().next()
+        }
+    }
+    first
 }
 
 /// A tree file's bytes, from the file or its gzip sibling.

@@ -695,9 +695,19 @@ fn kept_details(
 
 /// The docs page, rendered once every unit is written: its examples are files of the
 /// new generation (`crate::docs::samples`).
-pub(super) fn render_docs(w: &Writer) -> anyhow::Result<Vec<Entry>> {
+pub(super) fn render_docs(w: &Writer, files: &[Entry]) -> anyhow::Result<Vec<Entry>> {
     let openapi = crate::openapi::document_json().context("serialising the OpenAPI document")?;
-    let samples = crate::docs::tree_samples(&openapi, &w.root)?;
+    let operations = crate::docs::operations(&openapi)?;
+    // The folders the examples come from are the API's, whose files are `files`
+    // (the spare's others are gone by now): their names are taken from the sorted
+    // list rather than read from folders of hundreds of thousands of files.
+    let samples = crate::docs::Samples::from_listed_tree(
+        &w.root,
+        operations
+            .iter()
+            .map(|(id, path)| (id.as_str(), path.as_str())),
+        &|dir, file| crate::docs::samples::first_entry(names_in(files, dir)?, file),
+    );
     let mut out = Vec::new();
     for (rel, bytes) in crate::docs::render_with(&openapi, &samples)? {
         w.put(
@@ -707,6 +717,31 @@ pub(super) fn render_docs(w: &Writer) -> anyhow::Result<Vec<Entry>> {
         )?;
     }
     Ok(out)
+}
+
+/// The names directly in the folder `dir` (relative to the tree) of a list of files
+/// sorted by path, each with whether it is a folder (as many times as it holds
+/// files); `None` when `dir` is not a relative path in UTF-8.
+fn names_in<'a>(
+    files: &'a [Entry],
+    dir: &Path,
+) -> Option<impl Iterator<Item = (&'a str, bool)> + 'a> {
+    let dir = dir.to_str()?;
+    let prefix = if dir.is_empty() {
+        String::new()
+    } else {
+        format!("{}/", dir.trim_end_matches('/'))
+    };
+    let start = files.partition_point(|e| e.path.as_str() < prefix.as_str());
+    Some(
+        files[start..]
+            .iter()
+            .map_while(move |e| e.path.strip_prefix(prefix.as_str()))
+            .map(|rest| match rest.split_once('/') {
+                Some((name, _)) => (name, true),
+                None => (rest, false),
+            }),
+    )
 }
 
 /// Renders one unit of the plan through the writer, or places its files from its
