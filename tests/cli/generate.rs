@@ -515,6 +515,25 @@ fn tree_bytes(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+/// The docs page of the tree at `out` is the one made from the examples found by
+/// reading its folders (as the shim makes it for a tree of another tool): the run,
+/// which takes them from its list of files, picked the same records.
+fn docs_examples_are_the_trees(out: &Path, what: &str) {
+    let openapi = fs::read(out.join("api/v0/openapi.json")).unwrap();
+    let samples = roost::docs::tree_samples(&openapi, out).unwrap();
+    assert!(!samples.is_empty(), "{what}");
+    let page = roost::docs::render_with(&openapi, &samples)
+        .unwrap()
+        .into_iter()
+        .find(|(name, _)| name == "index.html")
+        .unwrap()
+        .1;
+    assert!(
+        fs::read(out.join("api/v0/docs/index.html")).unwrap() == page,
+        "{what}: the docs page's examples are not the tree's"
+    );
+}
+
 #[test]
 fn a_run_after_a_change_makes_the_tree_a_full_run_makes() {
     let (tmp, db, out) = fixture();
@@ -524,6 +543,7 @@ fn a_run_after_a_change_makes_the_tree_a_full_run_makes() {
     };
     let first = generate::generate(&options(&out)).unwrap();
     assert_eq!(first.rendered, first.files, "{first}");
+    docs_examples_are_the_trees(&out, "a full run");
     // Each change in turn, on the dataset as the previous ones left it; after each, the
     // incremental run's tree is compared byte for byte with a full run into an empty
     // folder.
@@ -582,6 +602,7 @@ fn a_run_after_a_change_makes_the_tree_a_full_run_makes() {
             .map(|m| m.ino());
         let inodes_before = tree_inodes(&out);
         let run = generate::generate(&options(&out)).unwrap();
+        docs_examples_are_the_trees(&out, what);
         let live = fs::read_link(&out).unwrap();
         assert_eq!(generations(tmp.path()), {
             let mut both = vec![live.clone(), live_before.clone()];
