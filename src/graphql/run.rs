@@ -69,12 +69,15 @@ pub struct Document {
     pub doc: Arc<ExecutableDocument>,
     /// By operation name as requested: none, or the name of one of the document's
     /// operations (so at most one more than it has).
-    orders: Mutex<Vec<(Option<String>, Arc<Option<KeyOrder>>)>>,
+    orders: Mutex<Vec<(Option<String>, SharedOrder)>>,
 }
+
+/// An operation's key order, shared by its requests (`None`: no such operation).
+type SharedOrder = Arc<Option<KeyOrder>>;
 
 impl Document {
     /// The key order of the operation `name` (or of the document's only one).
-    fn order(&self, name: Option<&str>) -> Arc<Option<KeyOrder>> {
+    fn order(&self, name: Option<&str>) -> SharedOrder {
         let mut orders = self.orders.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some((_, order)) = orders.iter().find(|(n, _)| n.as_deref() == name) {
             return Arc::clone(order);
