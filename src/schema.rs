@@ -17,8 +17,8 @@ mod values;
 
 pub use const_format::concatcp;
 pub use keys::{
-    lc, lc_node_id, node_id, repo_key, repo_node_id, short_key, write_lc_node_id,
-    write_lc_node_id_of, write_repo_node_id, NodeIdPrefix,
+    lc, lc_node_id, node_id, repo_key, repo_node_id, scoped_lc_node_id, short_key,
+    write_lc_node_id, write_lc_node_id_of, write_repo_node_id, NodeIdPrefix,
 };
 pub use row::{after_separator, select_width, Cols, ColumnsOf, Selected};
 pub use stored::{insert_sql, json_column, Keep, Kind, Shadow, Stored, StoredRecord};

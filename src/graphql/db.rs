@@ -289,8 +289,17 @@ impl Conn<'_> {
 /// Ids as the JSON array text bound to `json_each(?1)` (`[1,2,3]`), spelled out: a
 /// list of integers has no way to fail, and no fallback to stand in for one.
 pub fn ids_json(ids: impl IntoIterator<Item = i64>) -> String {
-    let ids: Vec<String> = ids.into_iter().map(|id| id.to_string()).collect();
-    format!("[{}]", ids.join(","))
+    use std::fmt::Write as _;
+    // One text, without a string per id.
+    let mut out = String::from("[");
+    for (i, id) in ids.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "{id}");
+    }
+    out.push(']');
+    out
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ use rusqlite::{Connection, Row};
 use super::db::{ids_json, Cols, Conn, DbError, RequestDb};
 use super::records::relations::{ListKey, SnapshotReleaseRowsOf, MAX_SORT_KEYS};
 use super::rows::{ReleasePlan, SnapshotReleaseRows};
-use super::totals::Totals;
+use super::totals::{IdMap, Totals};
 
 /// The request's loader.
 pub type RequestLoader = DataLoader<Batch>;
@@ -166,12 +166,17 @@ impl<K: ListKey> Loader<K> for Batch {
                 let mut out = HashMap::new();
                 for (limit, keys) in by_limit {
                     let parents: Vec<i64> = keys.iter().map(|k| k.parent()).collect();
-                    let mut read = K::reader(conn)?;
-                    let mut groups = children::<K, _>(conn, &parents, limit, |conn, row, at| {
-                        let mut c = Cols::new(conn, row);
-                        c.skip(at);
-                        read(&mut c)
-                    })?;
+                    let mut groups = match K::kept(conn, &parents, limit)? {
+                        Some(kept) => kept,
+                        None => {
+                            let mut read = K::reader(conn)?;
+                            children::<K, _>(conn, &parents, limit, |conn, row, at| {
+                                let mut c = Cols::new(conn, row);
+                                c.skip(at);
+                                read(&mut c)
+                            })?
+                        }
+                    };
                     for key in keys {
                         let children = groups.remove(&key.parent()).unwrap_or_default();
                         out.insert(key, Arc::new(children));
@@ -253,18 +258,30 @@ fn children<K: ListKey, T>(
     match K::numbered() {
         Some((count, numbered)) => {
             // Parents with more links than the limit are read numbered, the others
-            // whole.
-            let counts: HashMap<i64, i64> = conn
-                .rows(&count, [ids_json(parents.iter().copied())], |c| {
-                    Ok((c.get()?, c.get()?))
-                })?
-                .into_iter()
-                .collect();
+            // whole. The links counted per snapshot are kept per dataset file.
+            let totals = match K::LINKS {
+                Some(_) => Some(conn.contributor_totals()?),
+                None => None,
+            };
+            let kept = K::LINKS.and_then(|table| totals.as_ref()?.snapshot_links.get(table));
+            let counted: IdMap<i64>;
+            let counts = match kept {
+                Some(kept) => kept,
+                None => {
+                    counted = conn
+                        .rows(&count, [ids_json(parents.iter().copied())], |c| {
+                            Ok((c.get()?, c.get()?))
+                        })?
+                        .into_iter()
+                        .collect();
+                    &counted
+                }
+            };
             let (long, short): (Vec<i64>, Vec<i64>) = parents
                 .iter()
                 .partition(|p| counts.get(p).is_some_and(|&n| n > limit));
             if !short.is_empty() {
-                read_children::<K, T>(
+                read_children_of::<K, T>(
                     conn,
                     &K::sql(),
                     K::KEYS,
@@ -275,10 +292,10 @@ fn children<K: ListKey, T>(
                 )?;
             }
             if !long.is_empty() {
-                read_children::<K, T>(conn, &numbered, 1, &long, limit, &mut read, &mut groups)?;
+                read_children_of::<K, T>(conn, &numbered, 1, &long, limit, &mut read, &mut groups)?;
             }
         }
-        None => read_children::<K, T>(
+        None => read_children_of::<K, T>(
             conn,
             &K::sql(),
             K::KEYS,
@@ -294,7 +311,7 @@ fn children<K: ListKey, T>(
 /// Reads the children of `parents` with `sql` (a [`ListKey::sql`] statement with
 /// `keys` sort-key columns; with one, a numbered statement taking the limit and
 /// [`ListKey::bound`]), each parent's first `limit` in order into `groups`.
-fn read_children<K: ListKey, T>(
+fn read_children_of<K: ListKey, T>(
     conn: &Conn,
     sql: &str,
     keys: usize,
@@ -309,8 +326,35 @@ fn read_children<K: ListKey, T>(
         args.push(Value::Integer(limit));
         args.extend(K::bound());
     }
+    // A list read whole yields the children of the given parents only: with one
+    // parent, every row's.
+    let only = match parents {
+        [parent] if keys > 1 => Some(*parent),
+        _ => None,
+    };
+    read_children(conn, sql, args, keys, only, limit, read, groups)
+}
+
+/// Reads children with `sql` and its `args`, rows of `(parent id, keys..., item
+/// columns...)` with `keys` sort-key columns, each parent's first `limit` in order
+/// into `groups`. `only`: the parent of every row, when the statement yields one
+/// parent's children (its parent column is not read).
+#[allow(clippy::too_many_arguments)]
+fn read_children<T>(
+    conn: &Conn,
+    sql: &str,
+    args: Vec<Value>,
+    keys: usize,
+    only: Option<i64>,
+    limit: i64,
+    read: &mut impl FnMut(&Connection, &Row<'_>, usize) -> rusqlite::Result<T>,
+    groups: &mut HashMap<i64, Vec<T>>,
+) -> rusqlite::Result<()> {
     let mut rows = conn.rows_at(sql, rusqlite::params_from_iter(args), |conn, row| {
-        let parent: i64 = row.get(0)?;
+        let parent: i64 = match only {
+            Some(parent) => parent,
+            None => row.get(0)?,
+        };
         let mut order = [0; MAX_SORT_KEYS];
         for (i, key) in order.iter_mut().take(keys).enumerate() {
             *key = row.get(1 + i)?;

@@ -33,7 +33,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use async_graphql::extensions::{Extension, ExtensionContext, ExtensionFactory, NextExecute};
-use async_graphql::parser::types::ExecutableDocument;
+use async_graphql::parser::types::{DocumentOperations, ExecutableDocument};
 use async_graphql::{
     EmptyMutation, EmptySubscription, Request, Response, Schema, ValidationMode, Variables,
 };
@@ -59,7 +59,39 @@ pub struct Schemas {
 /// does not parse is never kept (the guard parses it again to word its error).
 #[derive(Default)]
 pub struct Documents {
-    kept: Mutex<(HashMap<String, Arc<ExecutableDocument>>, usize)>,
+    kept: Mutex<(HashMap<String, Arc<Document>>, usize)>,
+}
+
+/// A parsed document and the key order of its operations ([`KeyOrder`]), each read
+/// from the document the first time a request runs it: the order depends on the
+/// document and the operation's name alone.
+pub struct Document {
+    pub doc: Arc<ExecutableDocument>,
+    /// By operation name as requested: none, or the name of one of the document's
+    /// operations (so at most one more than it has).
+    orders: Mutex<Vec<(Option<String>, SharedOrder)>>,
+}
+
+/// An operation's key order, shared by its requests (`None`: no such operation).
+type SharedOrder = Arc<Option<KeyOrder>>;
+
+impl Document {
+    /// The key order of the operation `name` (or of the document's only one).
+    fn order(&self, name: Option<&str>) -> SharedOrder {
+        let mut orders = self.orders.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, order)) = orders.iter().find(|(n, _)| n.as_deref() == name) {
+            return Arc::clone(order);
+        }
+        let order = Arc::new(KeyOrder::of_operation(&self.doc, name));
+        let named = |name: &str| match &self.doc.operations {
+            DocumentOperations::Single(_) => false,
+            DocumentOperations::Multiple(ops) => ops.contains_key(name),
+        };
+        if name.is_none_or(named) {
+            orders.push((name.map(str::to_string), Arc::clone(&order)));
+        }
+        order
+    }
 }
 
 impl Documents {
@@ -67,12 +99,15 @@ impl Documents {
     const MAX_BYTES: usize = 1 << 20;
 
     /// The document `query` parses to, parsed now unless it is kept.
-    pub fn parse(&self, query: &str) -> Option<Arc<ExecutableDocument>> {
+    pub fn parse(&self, query: &str) -> Option<Arc<Document>> {
         let lock = || self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(doc) = lock().0.get(query) {
             return Some(Arc::clone(doc));
         }
-        let doc = Arc::new(async_graphql::parser::parse_query(query).ok()?);
+        let doc = Arc::new(Document {
+            doc: Arc::new(async_graphql::parser::parse_query(query).ok()?),
+            orders: Mutex::default(),
+        });
         let mut kept = lock();
         let (docs, bytes) = &mut *kept;
         if docs.len() >= Self::MAX_DOCUMENTS || *bytes + query.len() > Self::MAX_BYTES {
@@ -186,8 +221,8 @@ impl Schemas {
                     .variables(params.variables.clone())
                     .data(Arc::new(OperationName(params.operation_name.clone())));
                 if let Some(doc) = &parsed {
-                    checked.set_parsed_query(ExecutableDocument::clone(doc));
-                    checked = checked.data(Parsed(Arc::clone(doc)));
+                    checked.set_parsed_query(ExecutableDocument::clone(&doc.doc));
+                    checked = checked.data(Parsed(Arc::clone(&doc.doc)));
                 }
                 if let Some(name) = &params.operation_name {
                     checked = checked.operation_name(name.clone());
@@ -206,17 +241,17 @@ impl Schemas {
                 }
             }
         };
-        let order = KeyOrder::of_operation(&parsed, params.operation_name.as_deref());
+        let order = parsed.order(params.operation_name.as_deref());
         let mut request = Request::new(params.query).variables(params.variables);
         if let Some(name) = params.operation_name {
             request = request.operation_name(name);
         }
-        request.set_parsed_query(ExecutableDocument::clone(&parsed));
-        if order.as_ref().is_some_and(|order| !order.repeats()) {
+        request.set_parsed_query(ExecutableDocument::clone(&parsed.doc));
+        if Option::as_ref(&order).is_some_and(|order| !order.repeats()) {
             request = request.data(Direct);
         }
         let mut response = execute(self.executing.clone(), with_data(request)).await;
-        if let Some(order) = order {
+        if let Some(order) = Option::as_ref(&order) {
             order.apply(&mut response.data);
         }
         code_argument_errors(&mut response);
@@ -292,6 +327,30 @@ mod tests {
         assert!(kept.0.len() <= Checked::MAX_REQUESTS);
         assert!(!kept.0.contains(&key(&first)));
         assert_eq!(kept.1, kept.0.iter().map(String::len).sum::<usize>());
+    }
+
+    /// An operation's key order is read once per document and operation name; a
+    /// name the document does not have is answered but not kept.
+    #[test]
+    fn key_orders_are_kept_per_document_and_operation() {
+        let documents = Documents::default();
+        let doc = documents
+            .parse("query A { a { b } } query B { c }")
+            .unwrap();
+        let a = doc.order(Some("A"));
+        assert!(Arc::ptr_eq(&a, &doc.order(Some("A"))));
+        assert!(!Arc::ptr_eq(&a, &doc.order(Some("B"))));
+        assert_eq!(
+            Option::as_ref(&a),
+            KeyOrder::of_operation(&doc.doc, Some("A")).as_ref()
+        );
+        assert!(doc.order(None).is_none());
+        assert!(doc.order(Some("C")).is_none());
+        assert_eq!(doc.orders.lock().unwrap().len(), 3);
+        let single = documents.parse("{ a }").unwrap();
+        assert!(single.order(None).is_some());
+        assert!(single.order(Some("X")).is_some());
+        assert_eq!(single.orders.lock().unwrap().len(), 1);
     }
 
     #[test]

@@ -85,6 +85,64 @@ pub struct Totals {
     pub organization_sums: HashMap<i64, OrganizationSums>,
     /// The highest repository id (0 without repositories).
     pub max_repository_id: i64,
+    /// Over the repositories linked to each active project, chapter and committee
+    /// (`Project.topContributors`, ...).
+    pub linked: LinkedRankings,
+    /// [`PROJECT_TOTALS`] of each active project whose four values are integers, by
+    /// project id; none when computing them fails (the statement fails the same way
+    /// for the project that makes it fail).
+    pub project_totals: IdMap<[i64; 4]>,
+    /// The related links (`related_urls`) of each chapter, committee and project, by
+    /// entity kind and id, in position order; `None` for an entity whose links are
+    /// not all UTF-8 text (reading them fails), none for an entity without links.
+    pub related_urls: HashMap<String, IdMap<Option<Vec<String>>>>,
+    /// The rows of each snapshot link table ([`SNAPSHOT_LINKS`]) per snapshot id
+    /// (`snapshot_id`; a snapshot without any has none): how many new records a
+    /// snapshot's list reads before it knows whether to read them whole.
+    pub snapshot_links: HashMap<&'static str, IdMap<i64>>,
+}
+
+/// A project's totals over its linked repositories, as SQL over the project `t`: the
+/// sum of their contributor counts, their issues (of the repositories in the
+/// dataset), the sum of their open issue counts, and the links (the columns of
+/// `ProjectTotals` in [`super::records`], kept per project: [`Totals::project_totals`]).
+pub const PROJECT_TOTALS: &str = "\
+    (SELECT COALESCE(SUM(r.contributors_count), 0) FROM project_repositories lk \
+      JOIN repositories r ON r.id = lk.repository_id WHERE lk.project_id = t.id), \
+    (SELECT COUNT(*) FROM project_repositories lk \
+      JOIN issues i ON i.repository_id = lk.repository_id WHERE lk.project_id = t.id), \
+    (SELECT COALESCE(SUM(r.open_issues_count), 0) FROM project_repositories lk \
+      JOIN repositories r ON r.id = lk.repository_id WHERE lk.project_id = t.id), \
+    (SELECT COUNT(*) FROM project_repositories lk WHERE lk.project_id = t.id)";
+
+/// The tables linking a snapshot to the new records its lists read whole.
+pub const SNAPSHOT_LINKS: [&str; 4] = [
+    "snapshot_chapters",
+    "snapshot_members",
+    "snapshot_projects",
+    "snapshot_releases",
+];
+
+/// The contributors of the entities with linked repositories, as their
+/// `topContributors` rank them, by entity id. An active entity is missing only when
+/// its ranking could not be made as the statement makes it (a count that is not an
+/// integer, a sum past 64 bits, a key that is not UTF-8 text): its contributors are
+/// then read by that statement.
+#[derive(Debug, Default)]
+pub struct LinkedRankings {
+    pub projects: IdMap<Linked>,
+    pub chapters: IdMap<Linked>,
+    pub committees: IdMap<Linked>,
+}
+
+/// One entity's contributors: the sums of each member's contributions over the
+/// repositories linked to it (members that exist), most first, ties by login (lower
+/// case) then member id, and what the sums are over as the contributors' ids name it
+/// (`project=` and the entity's key in lower case).
+#[derive(Debug)]
+pub struct Linked {
+    pub scope: String,
+    pub ranking: Ranking,
 }
 
 /// A map by row id, looked up once or twice per row of a list: row ids are the
@@ -258,6 +316,35 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
         });
         ranking.shrink_to_fit();
     };
+    let linked = LinkedRankings {
+        projects: linked(
+            conn,
+            "project",
+            "project_repositories",
+            "project_id",
+            "api_projects",
+            &login_rank,
+            &rank,
+        )?,
+        chapters: linked(
+            conn,
+            "chapter",
+            "chapter_repositories",
+            "chapter_id",
+            "api_chapters",
+            &login_rank,
+            &rank,
+        )?,
+        committees: linked(
+            conn,
+            "committee",
+            "committee_repositories",
+            "committee_id",
+            "api_committees",
+            &login_rank,
+            &rank,
+        )?,
+    };
     let mut all: Ranking = all.into_iter().collect();
     rank(&mut all);
     for ranking in by_organization.values_mut() {
@@ -280,6 +367,12 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
     let repositories = repositories(conn, &repository_project)?;
     let authors = authors(conn)?;
     let (organization_ids, organization_sums, max_repository_id) = organizations(conn)?;
+    let project_totals = project_totals(conn).unwrap_or_default();
+    let related_urls = related_urls(conn)?;
+    let mut snapshot_links = HashMap::new();
+    for table in SNAPSHOT_LINKS {
+        snapshot_links.insert(table, links(conn, table)?);
+    }
     Ok(Totals {
         all,
         by_organization,
@@ -289,7 +382,163 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
         organization_ids,
         organization_sums,
         max_repository_id,
+        linked,
+        snapshot_links,
+        project_totals,
+        related_urls,
     })
+}
+
+/// [`Totals::related_urls`]: as a statement finds an entity's links by its kind
+/// (text) and id (an integer) and reads each in position order.
+fn related_urls(
+    conn: &Connection,
+) -> rusqlite::Result<HashMap<String, IdMap<Option<Vec<String>>>>> {
+    let mut out: HashMap<String, IdMap<Option<Vec<String>>>> = HashMap::new();
+    let mut st = conn.prepare_cached(
+        "SELECT t.entity_kind, t.entity_id, t.url FROM related_urls t \
+         ORDER BY t.entity_kind, t.entity_id, t.position",
+    )?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        let (ValueRef::Text(kind), ValueRef::Integer(id)) = (row.get_ref(0)?, row.get_ref(1)?)
+        else {
+            continue;
+        };
+        let Ok(kind) = std::str::from_utf8(kind) else {
+            continue;
+        };
+        let url = match row.get_ref(2)? {
+            ValueRef::Text(url) => std::str::from_utf8(url).ok().map(str::to_string),
+            _ => None,
+        };
+        let by_id = out.entry(kind.to_string()).or_default();
+        let urls = by_id.entry(id).or_insert_with(|| Some(Vec::new()));
+        match (urls.as_mut(), url) {
+            (Some(urls), Some(url)) => urls.push(url),
+            _ => *urls = None,
+        }
+    }
+    Ok(out)
+}
+
+/// [`Totals::project_totals`].
+fn project_totals(conn: &Connection) -> rusqlite::Result<IdMap<[i64; 4]>> {
+    let mut out = IdMap::default();
+    let mut st = conn.prepare_cached(&format!(
+        "SELECT t.id, {PROJECT_TOTALS} FROM api_projects t"
+    ))?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        let mut values = [0; 4];
+        let mut integers = true;
+        for (i, value) in values.iter_mut().enumerate() {
+            match row.get_ref(1 + i)? {
+                ValueRef::Integer(n) => *value = n,
+                _ => integers = false,
+            }
+        }
+        if let (true, ValueRef::Integer(id)) = (integers, row.get_ref(0)?) {
+            out.insert(id, values);
+        }
+    }
+    Ok(out)
+}
+
+/// The rows of the snapshot link `table` per snapshot id, as the count of a snapshot's
+/// links by `snapshot_id = ?` finds them (an id that is not an integer is no
+/// snapshot's).
+fn links(conn: &Connection, table: &str) -> rusqlite::Result<IdMap<i64>> {
+    let mut out = IdMap::default();
+    let mut st = conn.prepare_cached(&format!(
+        "SELECT l.snapshot_id, COUNT(*) FROM {table} l GROUP BY l.snapshot_id"
+    ))?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        if let ValueRef::Integer(snapshot) = row.get_ref(0)? {
+            out.insert(snapshot, row.get(1)?);
+        }
+    }
+    Ok(out)
+}
+
+/// The [`Linked`] ranking of every entity of `table` (an `api_` view: the active
+/// ones) over the repositories `link` links to it by `column`, as the relation's
+/// statement ranks them (`linked_contributors` in [`super::records`]): the members'
+/// sums of `contributions_count` (SQL's `SUM`, of the members that exist), ranked by
+/// `rank`. An entity whose sums SQL would not make the same way is left out.
+fn linked(
+    conn: &Connection,
+    kind: &str,
+    link: &str,
+    column: &str,
+    table: &str,
+    members: &HashMap<i64, usize>,
+    rank: &impl Fn(&mut Ranking),
+) -> rusqlite::Result<IdMap<Linked>> {
+    let mut sums: IdMap<Option<HashMap<i64, i64>>> = IdMap::default();
+    let mut st = conn.prepare_cached(&format!("SELECT e.id, e.key_lc FROM {table} e"))?;
+    let mut rows = st.query([])?;
+    let mut scopes: IdMap<String> = IdMap::default();
+    while let Some(row) = rows.next()? {
+        let id: i64 = row.get(0)?;
+        // `'kind=' || key_lc`, read as a `String`.
+        let key = match row.get_ref(1)? {
+            ValueRef::Text(text) => std::str::from_utf8(text).ok(),
+            _ => None,
+        };
+        match key {
+            Some(key) => {
+                scopes.insert(id, format!("{kind}={key}"));
+                sums.insert(id, Some(HashMap::new()));
+            }
+            None => {
+                sums.insert(id, None);
+            }
+        }
+    }
+    let mut st = conn.prepare_cached(&format!(
+        "SELECT lk.{column}, rc.member_id, rc.contributions_count FROM {link} lk \
+         JOIN repository_contributors rc ON rc.repository_id = lk.repository_id"
+    ))?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        // Only integers join the entities' and the members' ids.
+        let (ValueRef::Integer(entity), ValueRef::Integer(member)) =
+            (row.get_ref(0)?, row.get_ref(1)?)
+        else {
+            continue;
+        };
+        let Some(entity) = sums.get_mut(&entity) else {
+            continue;
+        };
+        let Some(by_member) = entity else {
+            continue;
+        };
+        if !members.contains_key(&member) {
+            continue;
+        }
+        let sum = match row.get_ref(2)? {
+            ValueRef::Integer(n) => by_member.get(&member).copied().unwrap_or(0).checked_add(n),
+            _ => None,
+        };
+        match sum {
+            Some(sum) => {
+                by_member.insert(member, sum);
+            }
+            None => *entity = None,
+        }
+    }
+    let mut out = IdMap::default();
+    for (id, by_member) in sums {
+        let (Some(by_member), Some(scope)) = (by_member, scopes.remove(&id)) else {
+            continue;
+        };
+        let mut ranking: Ranking = by_member.into_iter().collect();
+        rank(&mut ranking);
+        out.insert(id, Linked { scope, ranking });
+    }
+    Ok(out)
 }
 
 /// The value of the first row of each key (the statement's first column), in the

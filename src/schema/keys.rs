@@ -37,6 +37,20 @@ pub fn lc_node_id(kind: &str, text: &str) -> ID {
     node_id_with(kind, |raw| push_lc(raw, text), id)
 }
 
+/// The [`node_id`] of a record whose natural key is `scope:` and `text` in lower
+/// case (a contributor: what the contributions are summed over, and the login).
+pub fn scoped_lc_node_id(kind: &str, scope: &str, text: &str) -> ID {
+    node_id_with(
+        kind,
+        |raw| {
+            raw.push_str(scope);
+            raw.push(':');
+            push_lc(raw, text);
+        },
+        id,
+    )
+}
+
 /// Appends [`lc_node_id`]`(kind, text)` to `out`: for JSON written by hand (base64
 /// needs no escaping).
 pub fn write_lc_node_id(out: &mut Vec<u8>, kind: &str, text: &str) {
@@ -197,6 +211,20 @@ fn push_lc(out: &mut String, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scoped_ids_are_the_ids_of_their_keys() {
+        for (scope, login) in [
+            ("project=www-project-x", "Ana-B"),
+            ("repository=o/r", "ÉLODIE"),
+            ("", ""),
+        ] {
+            assert_eq!(
+                scoped_lc_node_id("Contributor", scope, login),
+                node_id("Contributor", &format!("{scope}:{}", lc(login)))
+            );
+        }
+    }
 
     /// The ids assembled in the thread's buffer are the ids of the natural keys
     /// written out whole, whatever the buffer held before (a longer id, non-ASCII).

@@ -10,6 +10,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 use crate::support::graphql::*;
+use crate::support::Sample;
 
 const ORG: &str = "juice-labs";
 
@@ -163,4 +164,140 @@ async fn contribution_sums_follow_the_dataset_file() {
     let second = check(&app).await;
     assert_ne!(first, second);
     assert_eq!(second, "Zz-Newcomer");
+}
+
+/// The entities with linked repositories, as `(kind, link table, link column)`.
+const LINKED: [(&str, &str, &str); 3] = [
+    ("project", "project_repositories", "project_id"),
+    ("chapter", "chapter_repositories", "chapter_id"),
+    ("committee", "committee_repositories", "committee_id"),
+];
+
+/// Logins, sums and member ids of an entity's contributors as its `topContributors`
+/// ranks them, from SQL: each member's contributions summed over the repositories
+/// linked to it (whether the repository's row exists or not; members that exist).
+fn linked_ranking(sql: &Connection, link: &str, column: &str, id: i64) -> Vec<(String, i64)> {
+    let query = format!(
+        "SELECT m.login, SUM(rc.contributions_count) AS n FROM {link} lk \
+         JOIN repository_contributors rc ON rc.repository_id = lk.repository_id \
+         JOIN members m ON m.id = rc.member_id WHERE lk.{column} = ?1 \
+         GROUP BY rc.member_id ORDER BY n DESC, m.login_lc, m.id"
+    );
+    let mut st = sql.prepare(&query).unwrap();
+    let rows = st.query_map([id], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    rows.map(Result::unwrap).collect()
+}
+
+/// The contributors of projects, chapters and committees (each one's
+/// `topContributors`, read from the rankings kept per dataset file) are the sums of
+/// the linked repositories' contributions in the statement's order, cut at the limit,
+/// several entities in one request: with ties, a contributor whose member row is
+/// missing (left out) and a linked repository whose row is missing (counted), and
+/// with the ids the root `topContributors` of the same entity gives.
+#[tokio::test]
+async fn linked_contributors_are_the_links_sums() {
+    let Sample { dir, db } = Sample::new();
+    let conn = Connection::open(&db).unwrap();
+    // Rows the dataset's constraints would refuse.
+    conn.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
+    // The active project with the most linked contributors: all its contributions
+    // count 1 (ties everywhere), one contributor's member row is deleted and one
+    // linked repository's row too.
+    let (project, repository): (i64, i64) = conn
+        .query_row(
+            "SELECT lk.project_id, MIN(lk.repository_id) FROM project_repositories lk \
+             JOIN projects p ON p.id = lk.project_id AND p.is_active = 1 \
+             JOIN repository_contributors rc ON rc.repository_id = lk.repository_id \
+             GROUP BY lk.project_id ORDER BY COUNT(*) DESC, lk.project_id LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    let before = linked_ranking(&conn, "project_repositories", "project_id", project);
+    assert!(before.len() >= 4, "{before:?}");
+    conn.execute(
+        "UPDATE repository_contributors SET contributions_count = 1 WHERE repository_id IN \
+         (SELECT repository_id FROM project_repositories WHERE project_id = ?1)",
+        [project],
+    )
+    .unwrap();
+    conn.execute("DELETE FROM members WHERE login = ?1", [&before[1].0])
+        .unwrap();
+    conn.execute("DELETE FROM repositories WHERE id = ?1", [repository])
+        .unwrap();
+    drop(conn);
+    let app = App::over(dir, db, Env::Local, Default::default());
+    let sql = app.sql();
+    let after = linked_ranking(&sql, "project_repositories", "project_id", project);
+    assert!(after.len() >= 3 && !after.iter().any(|(login, _)| *login == before[1].0));
+    let mut compared = 0;
+    for (kind, link, column) in LINKED {
+        let mut st = sql
+            .prepare(&format!(
+                "SELECT e.id, e.key FROM {kind}s e WHERE e.is_active = 1 ORDER BY e.id"
+            ))
+            .unwrap();
+        let entities: Vec<(i64, String)> = st
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(!entities.is_empty(), "no active {kind}");
+        let prefix = format!("www-{kind}-");
+        let key = |full: &str| full.strip_prefix(&prefix).unwrap_or(full).to_string();
+        // Three entities a request, each with two limits.
+        for chunk in entities.chunks(3) {
+            let fields: Vec<String> = chunk
+                .iter()
+                .enumerate()
+                .map(|(i, (_, full))| {
+                    format!(
+                        "e{i}: {kind}(key: {}) {{ topContributors {{ id login contributionsCount }} \
+                         {kind}: topContributors(limit: 2) {{ login contributionsCount }} }}",
+                        json!(key(full))
+                    )
+                })
+                .collect();
+            let data = app
+                .data(&format!("{{ {} }}", fields.join(" ")), json!({}))
+                .await;
+            for (i, (id, full)) in chunk.iter().enumerate() {
+                let entity = &data[format!("e{i}")];
+                let expected = linked_ranking(&sql, link, column, *id);
+                let top = &entity["topContributors"];
+                let n = expected.len().min(24);
+                assert_eq!(answered(top), expected[..n], "{kind} {full}");
+                assert_eq!(
+                    answered(&entity[kind]),
+                    expected[..expected.len().min(2)],
+                    "{kind} {full}"
+                );
+                compared += n;
+                if n == 0 {
+                    continue;
+                }
+                // The same member's id in the root list over the same entity.
+                let root = app
+                    .data(
+                        &format!(
+                            "{{ topContributors({kind}: {}, limit: 100) {{ id login }} }}",
+                            json!(key(full))
+                        ),
+                        json!({}),
+                    )
+                    .await;
+                for c in top.as_array().unwrap() {
+                    let same = root["topContributors"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|r| r["login"] == c["login"]);
+                    if let Some(same) = same {
+                        assert_eq!(same["id"], c["id"], "{kind} {full}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared >= 10, "{compared}");
 }

@@ -9,14 +9,13 @@ use async_graphql::{SimpleObject, ID};
 
 use super::cards::{read_card, AUTHOR_CARD, CARD_COLUMNS};
 use super::{
-    column_count, node_id, Issue, Milestone, PullRequest, Release, Repository, Table, User,
-    AUTHOR_COLUMNS, REPO_JOINS,
+    column_count, Issue, Milestone, PullRequest, Release, Repository, Table, User, AUTHOR_COLUMNS,
+    REPO_JOINS,
 };
 use crate::catalog::short_key;
 use crate::graphql::db::Cols;
 use crate::schema::code::graphql::{release_id, PROJECT_NAME};
-use crate::schema::{concatcp, Selected};
-use crate::store::lc;
+use crate::schema::{concatcp, scoped_lc_node_id, Selected};
 
 // ----------------------------------------------------------------------------------
 // Repositories and contributors
@@ -103,6 +102,32 @@ impl Contributor {
         Contributor::read_with(c, |c| Ok(project_fields(top.get(&c.get::<i64>()?))))
     }
 
+    /// A contributor from the member's columns of [`Contributor::RANKED_COLUMNS`]
+    /// (the login, name and avatar, then the member's id after the sum's place, not
+    /// read): its sum `n` and what it is over, `scope`, as kept with its ranking; its
+    /// top project found in `top` (as [`Contributor::read_ranked`]).
+    pub fn read_kept(
+        c: &mut Cols,
+        n: i64,
+        scope: &str,
+        top: &HashMap<i64, (String, String)>,
+    ) -> rusqlite::Result<Self> {
+        let login: String = c.get()?;
+        let name = c.get()?;
+        let avatar_url = c.get()?;
+        c.skip(1);
+        let (project_key, project_name) = project_fields(top.get(&c.get::<i64>()?));
+        Ok(Contributor {
+            node_id: scoped_lc_node_id("Contributor", scope, &login),
+            login,
+            name,
+            avatar_url,
+            contributions_count: n,
+            project_key,
+            project_name,
+        })
+    }
+
     /// A contributor from its columns: the member's login, name and avatar, the
     /// count, then the column(s) `project` reads into its top project's key and name,
     /// then the scope of the sum.
@@ -117,7 +142,7 @@ impl Contributor {
         let (project_key, project_name) = project(c)?;
         let scope: String = c.get()?;
         Ok(Contributor {
-            node_id: node_id("Contributor", &format!("{scope}:{}", lc(&login))),
+            node_id: scoped_lc_node_id("Contributor", &scope, &login),
             login,
             name,
             avatar_url,

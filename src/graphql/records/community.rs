@@ -172,9 +172,8 @@ counts! {
         pub open_issues: i64,
         pub repositories: i64,
     }
-    /// Over `projects t`.
-    const COLUMNS = linked_totals!("project_repositories", "project_id";
-        sum(contributors_count), issues, sum(open_issues_count), repositories);
+    /// Over `projects t` (kept per dataset file for every active project).
+    const COLUMNS = crate::graphql::totals::PROJECT_TOTALS;
 }
 
 // ----------------------------------------------------------------------------------

@@ -4,11 +4,13 @@
 //! children of every requested parent and keeps the first `limit` of each.
 //! [`super::super::loaders`] batches the keys and runs these statements.
 
+use std::collections::HashMap;
 use std::hash::Hash;
 
 use rusqlite::types::Value;
 
-use crate::graphql::db::{Cols, Conn};
+use crate::graphql::db::{ids_json, Cols, Conn};
+use crate::graphql::totals::{IdMap, Linked, LinkedRankings};
 
 use super::contributions::{self, Dated};
 use super::*;
@@ -39,6 +41,10 @@ pub trait ListKey: Copy + Eq + Hash + Send + Sync + 'static {
     fn numbered() -> Option<(String, String)> {
         None
     }
+    /// For a list read whole whose links [`ListKey::numbered`] counts in a snapshot
+    /// link table: that table, whose counts per snapshot are kept per dataset file
+    /// ([`crate::graphql::totals::Totals::snapshot_links`]) and read instead.
+    const LINKS: Option<&'static str> = None;
     /// The values bound after the parent ids and the limit; none unless the relation
     /// says so.
     fn bound() -> Vec<Value> {
@@ -55,7 +61,22 @@ pub trait ListKey: Copy + Eq + Hash + Send + Sync + 'static {
         let _ = conn;
         Ok(|c: &mut Cols| Self::Item::read(c))
     }
+    /// When what is kept per dataset file ([`crate::graphql::totals`]) already holds
+    /// the children of `parents`: they, in place of [`ListKey::sql`]'s. `None` (by
+    /// default) reads them with [`ListKey::sql`].
+    fn kept(
+        conn: &Conn,
+        parents: &[i64],
+        limit: i64,
+    ) -> rusqlite::Result<Option<Kept<Self::Item>>> {
+        let _ = (conn, parents, limit);
+        Ok(None)
+    }
 }
+
+/// The children of a load by parent, in order, from what is kept per dataset file
+/// ([`ListKey::kept`]).
+pub type Kept<T> = HashMap<i64, Vec<T>>;
 
 /// `limit` children of each parent: `grp` names the parent id column, `order` sorts
 /// the children (ending with a unique column, so the order is total).
@@ -159,7 +180,7 @@ pub const MAX_SORT_KEYS: usize = 3;
 /// first ([`link_count`]) and reads a parent with more as [`children`] does.
 fn whole_children<T: Table>(link: &str, grp: &str, filter: &str, order: &str) -> String {
     format!(
-        "SELECT parents.value, {keys}, {cols} FROM json_each(?1) parents \
+        "SELECT {grp}, {keys}, {cols} FROM json_each(?1) parents \
          CROSS JOIN {link}{joins} WHERE {grp} = parents.value AND {filter}",
         keys = sort_key(order),
         cols = T::COLUMNS,
@@ -205,13 +226,23 @@ fn by_id<T: Record>(from: &str, filter: &str) -> String {
 macro_rules! relation {
     ($(#[$doc:meta])* $key:ident => $item:ty, limit $limit:expr, $sql:expr
      $(, bind $bound:literal)?
-     $(, keys $keys:expr, counted $count:expr, numbered $numbered:expr)?) => {
+     $(, keys $keys:expr, counted $count:expr, numbered $numbered:expr)?
+     $(, links $links:expr)?
+     $(, kept $kept:expr)?) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub struct $key(pub i64);
         impl ListKey for $key {
             type Item = $item;
             $(const KEYS: usize = $keys;)?
+            $(const LINKS: Option<&'static str> = Some($links);)?
+            $(fn kept(
+                conn: &Conn,
+                parents: &[i64],
+                limit: i64,
+            ) -> rusqlite::Result<Option<Kept<Self::Item>>> {
+                $kept(conn, parents, limit)
+            })?
             $(fn numbered() -> Option<(String, String)> {
                 Some(($count, $numbered))
             })?
@@ -229,7 +260,8 @@ macro_rules! relation {
             }
         }
     };
-    ($(#[$doc:meta])* $key:ident(limit) => $item:ty, $sql:expr $(, read $reader:path)?) => {
+    ($(#[$doc:meta])* $key:ident(limit) => $item:ty, $sql:expr $(, read $reader:path)?
+     $(, kept $kept:expr)?) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub struct $key(pub i64, pub i64);
@@ -242,6 +274,13 @@ macro_rules! relation {
                 conn: &Conn,
             ) -> rusqlite::Result<impl FnMut(&mut Cols) -> rusqlite::Result<Self::Item>> {
                 $reader(conn)
+            })?
+            $(fn kept(
+                conn: &Conn,
+                parents: &[i64],
+                limit: i64,
+            ) -> rusqlite::Result<Option<Kept<Self::Item>>> {
+                $kept(conn, parents, limit)
             })?
             fn parent(self) -> i64 {
                 self.0
@@ -278,8 +317,9 @@ relation!(
     /// The counts of a snapshot's new records.
     SnapshotCountsOf => SnapshotCounts, limit 1, by_id::<SnapshotCounts>("api_snapshots t", "1"));
 relation!(
-    /// Totals over a project's repositories.
-    ProjectTotalsOf => ProjectTotals, limit 1, by_id::<ProjectTotals>("api_projects t", "1"));
+    /// Totals over a project's repositories (kept per dataset file).
+    ProjectTotalsOf => ProjectTotals, limit 1, by_id::<ProjectTotals>("api_projects t", "1"),
+    kept kept_project_totals);
 relation!(
     /// Label names of an issue, in display order.
     LabelsOfIssue => LabelName, limit MAX_LIMIT,
@@ -313,8 +353,39 @@ macro_rules! entity_lists {
     ($($kind:literal: $leaders:ident, $channels:ident, $urls:ident;)*) => {$(
         relation!($leaders => EntityLeader, limit MAX_LIMIT, leaders(), bind $kind);
         relation!($channels => EntityChannel, limit MAX_LIMIT, channels(), bind $kind);
-        relation!($urls => Text, limit MAX_LIMIT, related_urls(), bind $kind);
+        relation!($urls => Text, limit MAX_LIMIT, related_urls(), bind $kind,
+            kept |conn, parents, limit| kept_urls(conn, $kind, parents, limit));
     )*};
+}
+
+/// The related links of entities of `kind` kept per dataset file
+/// ([`crate::graphql::totals::Totals::related_urls`]), when every parent's are
+/// readable: what [`related_urls`] reads.
+fn kept_urls(
+    conn: &Conn,
+    kind: &str,
+    parents: &[i64],
+    limit: i64,
+) -> rusqlite::Result<Option<Kept<Text>>> {
+    let totals = conn.contributor_totals()?;
+    let kept = totals.related_urls.get(kind);
+    let take = usize::try_from(limit).unwrap_or(0);
+    let mut out = Kept::with_capacity(parents.len());
+    for parent in parents {
+        let urls = match kept.and_then(|by_id| by_id.get(parent)) {
+            None => Vec::new(),
+            Some(None) => return Ok(None),
+            Some(Some(urls)) => urls
+                .iter()
+                .take(take)
+                .map(|url| Text(url.clone()))
+                .collect(),
+        };
+        if !urls.is_empty() {
+            out.insert(*parent, urls);
+        }
+    }
+    Ok(Some(out))
 }
 
 entity_lists! {
@@ -444,22 +515,107 @@ fn linked_contributors(link: &str, entity: &str, kind: &str, table: &str) -> Str
     )
 }
 
+/// The totals of projects kept per dataset file
+/// ([`crate::graphql::totals::Totals::project_totals`]), when every parent's is
+/// kept: what [`ProjectTotalsOf`]'s statement reads.
+fn kept_project_totals(
+    conn: &Conn,
+    parents: &[i64],
+    _limit: i64,
+) -> rusqlite::Result<Option<Kept<ProjectTotals>>> {
+    let totals = conn.contributor_totals()?;
+    let mut out = HashMap::with_capacity(parents.len());
+    for parent in parents {
+        let Some(&[contributors, issues, open_issues, repositories]) =
+            totals.project_totals.get(parent)
+        else {
+            return Ok(None);
+        };
+        let kept = ProjectTotals {
+            contributors,
+            issues,
+            open_issues,
+            repositories,
+        };
+        out.insert(*parent, vec![kept]);
+    }
+    Ok(Some(out))
+}
+
+/// The contributors of entities with linked repositories from their rankings kept
+/// per dataset file ([`crate::graphql::totals::LinkedRankings`], `of` choosing the
+/// entity's kind), when every parent's is kept: the members of each parent's first
+/// `limit` places are read by id (at the places of [`linked_contributors`]'s
+/// columns), their sums and what they are summed over taken from the ranking. The
+/// ranking's sums and order are the statement's, so only its grouping of every
+/// linked contribution is saved.
+fn kept_contributors(
+    conn: &Conn,
+    parents: &[i64],
+    limit: i64,
+    of: fn(&LinkedRankings) -> &IdMap<Linked>,
+) -> rusqlite::Result<Option<Kept<Contributor>>> {
+    let totals = conn.contributor_totals()?;
+    let kept = of(&totals.linked);
+    // Each place: its parent, the sum and what it is over; the members in order.
+    let mut places = Vec::new();
+    let mut members = Vec::new();
+    for parent in parents {
+        let Some(linked) = kept.get(parent) else {
+            return Ok(None);
+        };
+        let take = usize::try_from(limit).unwrap_or(0);
+        for &(member, n) in linked.ranking.iter().take(take) {
+            places.push((*parent, n, linked.scope.as_str()));
+            members.push(member);
+        }
+    }
+    if places.is_empty() {
+        return Ok(Some(Kept::new()));
+    }
+    // The member's columns where `linked_contributors` has them (after the parent
+    // and the position; the sum in its place is bound, not read), so that a value
+    // that cannot be read fails as it does there.
+    let sql = "SELECT j.key, NULL, m.login, m.name, m.avatar_url, NULL, m.id \
+               FROM json_each(?1) j CROSS JOIN members m ON m.id = j.value";
+    let mut read = conn.rows_at(sql, [ids_json(members.iter().copied())], |conn, row| {
+        let mut c = Cols::new(conn, row);
+        let place: i64 = c.get()?;
+        c.skip(1);
+        let &(parent, n, scope) = usize::try_from(place)
+            .ok()
+            .and_then(|i| places.get(i))
+            .ok_or(rusqlite::Error::IntegralValueOutOfRange(0, place))?;
+        let contributor = Contributor::read_kept(&mut c, n, scope, &totals.top_project)?;
+        Ok((place, parent, contributor))
+    })?;
+    read.sort_unstable_by_key(|(place, _, _)| *place);
+    let mut out: HashMap<i64, Vec<Contributor>> = HashMap::with_capacity(parents.len());
+    for (_, parent, contributor) in read {
+        out.entry(parent).or_default().push(contributor);
+    }
+    Ok(Some(out))
+}
+
 relation!(
     /// Contributors of a project, by their contributions summed over its
     /// repositories, most first.
     ProjectContributors(limit) => Contributor,
     linked_contributors("project_repositories", "project_id", "project", "api_projects"),
-    read contributor_reader);
+    read contributor_reader,
+    kept |conn, parents, limit| kept_contributors(conn, parents, limit, |l| &l.projects));
 relation!(
     /// Contributors of a chapter, over the repositories linked to it.
     ChapterContributors(limit) => Contributor,
     linked_contributors("chapter_repositories", "chapter_id", "chapter", "api_chapters"),
-    read contributor_reader);
+    read contributor_reader,
+    kept |conn, parents, limit| kept_contributors(conn, parents, limit, |l| &l.chapters));
 relation!(
     /// Contributors of a committee, over the repositories linked to it.
     CommitteeContributors(limit) => Contributor,
     linked_contributors("committee_repositories", "committee_id", "committee", "api_committees"),
-    read contributor_reader);
+    read contributor_reader,
+    kept |conn, parents, limit| kept_contributors(conn, parents, limit, |l| &l.committees));
 
 /// The distinct values of a JSON array column of a project's repositories, sorted.
 fn project_union(column: &str) -> String {
@@ -529,7 +685,8 @@ macro_rules! snapshot_list {
             whole_children::<$item>($link, "s.snapshot_id", $filter, $order),
             keys column_count($order),
             counted link_count($table, "snapshot_id"),
-            numbered children::<$item>($link, "s.snapshot_id", $filter, $order));
+            numbered children::<$item>($link, "s.snapshot_id", $filter, $order),
+            links $table);
     };
 }
 
