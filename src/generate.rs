@@ -289,7 +289,12 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
             .build()?;
         let conns = render::Connections::new(&opts.db);
         let parts = pool.install(|| {
+            // One task a unit, so an idle worker can take any unit not yet begun:
+            // without a limit, rayon hands out runs of neighbouring units, and the
+            // long units of one resource (a list's orderings) queue behind each
+            // other on one worker while the other waits.
             plan.par_iter()
+                .with_max_len(1)
                 .map(|unit| {
                     let r = render_unit(&writer, opts, unit, keying.as_ref(), &conns);
                     bar.inc(1);
