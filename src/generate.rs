@@ -261,6 +261,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         rowid_tables: Default::default(),
     });
     let mut documents = 0;
+    let mut keys_file = None;
     let in_place = spare_paths.is_some();
     let result = (|| -> anyhow::Result<Summary> {
         let plan = plan(&conn)?;
@@ -343,9 +344,15 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
                 pool.install(|| dataset::write(&writer, &opts.db, which, keying.as_ref()))?,
             );
         }
+        // Every file's key is in: the keys file is made beside the manifest.
+        if input.is_some() {
+            let (keys, generation) = (file_keys.take_new(), gen_name.clone());
+            keys_file = Some(std::thread::spawn(move || keys.encode(&generation)));
+        }
         later.sort_unstable_by(|a, b| a.path.cmp(&b.path));
         let files = merge_sorted(files, later);
-        if let Some(dup) = files.windows(2).find(|w| w[0].path == w[1].path) {
+        let twice = pool.install(|| files.par_windows(2).find_first(|w| w[0].path == w[1].path));
+        if let Some(dup) = twice {
             return Err(anyhow!("two answers map to one file: {}", dup[0].path));
         }
         let fresh = writer.fresh_among(&files);
@@ -357,17 +364,19 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         let written = publish::write(&writer, &files, &fresh, gone)?;
         drop_aside(files);
         documents = written.documents;
-        let mut written_paths = written.paths;
         if in_place {
-            spare::remove_stale_chunks(&gen_dir, written_paths.iter().map(String::as_str))?;
+            spare::remove_stale_chunks(&gen_dir, written.paths.iter().map(String::as_str))?;
         }
-        written_paths.extend(
+        // What this run wrote, and the folders it placed documents in; a document it
+        // linked is the previous generation's file, on disk already.
+        let mut synced = written.written;
+        synced.extend(
             [crate::manifest::CHUNK_DIR, "changes"]
                 .into_iter()
                 .filter(|folder| gen_dir.join(folder).is_dir())
                 .map(str::to_string),
         );
-        generations::sync_paths(&gen_dir, written_paths.iter().map(String::as_str))?;
+        generations::sync_paths(&gen_dir, synced.iter().map(String::as_str))?;
         Ok(Summary {
             files: count,
             documents,
@@ -391,18 +400,28 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     // The record of this generation's input, before it is swapped in (a record naming
     // a generation that is not live is ignored).
     let recorded = match &input {
-        Some(input) => file_keys.write(&opts.out, &gen_name).and_then(|()| {
-            input::write_record(
-                &opts.out,
-                &input::Record {
-                    generation: gen_name.clone(),
-                    fingerprint: input.fingerprint.clone(),
-                    files: summary.files,
-                    bytes: summary.bytes,
-                    documents,
+        Some(input) => keys_file
+            .take()
+            .map_or_else(
+                || Ok(file_keys.take_new().encode(&gen_name)),
+                |made| {
+                    made.join()
+                        .map_err(|_| anyhow!("making the keys file of {gen_name} failed"))
                 },
             )
-        }),
+            .and_then(|bytes| keys::write_next(&opts.out, &bytes))
+            .and_then(|()| {
+                input::write_record(
+                    &opts.out,
+                    &input::Record {
+                        generation: gen_name.clone(),
+                        fingerprint: input.fingerprint.clone(),
+                        files: summary.files,
+                        bytes: summary.bytes,
+                        documents,
+                    },
+                )
+            }),
         None => {
             input::remove_record(&opts.out);
             keys::remove(&opts.out);
@@ -456,22 +475,21 @@ fn drop_aside<T: Send + 'static>(value: T) {
         .spawn(move || drop(value));
 }
 
-/// Two lists of entries sorted by path, merged into one.
+/// Two lists of entries sorted by path, merged into one: the few entries of `b` put
+/// in place, the runs of `a` between them moved whole.
 fn merge_sorted(a: Vec<Entry>, b: Vec<Entry>) -> Vec<Entry> {
     if b.is_empty() {
         return a;
     }
     let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
-    loop {
-        let take_a = match (a.peek(), b.peek()) {
-            (Some(x), Some(y)) => x.path <= y.path,
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (None, None) => return out,
-        };
-        out.extend(if take_a { a.next() } else { b.next() });
+    let mut a = a.into_iter();
+    for entry in b {
+        let before = a.as_slice().partition_point(|e| e.path <= entry.path);
+        out.extend(a.by_ref().take(before));
+        out.push(entry);
     }
+    out.extend(a);
+    out
 }
 
 /// A run whose input is the live generation's: the tree stays as it is (every file
@@ -531,4 +549,45 @@ pub fn tree_is_stale(site: &Path, db: &Path) -> bool {
     .flatten()
     .max();
     tree_time.is_none_or(|t| t < db_time)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(paths: &[&str], size: u64) -> Vec<Entry> {
+        paths
+            .iter()
+            .map(|p| Entry {
+                path: p.to_string(),
+                size,
+                sha256: [0; 32],
+            })
+            .collect()
+    }
+
+    #[test]
+    fn merged_entries_are_in_path_order_with_the_first_lists_first() {
+        let a = entries(&["a/1", "a/3", "b/1", "b/1", "c/9"], 1);
+        let b = entries(&["0", "a/2", "b/1", "b/2", "d"], 2);
+        let merged = merge_sorted(a, b);
+        let got: Vec<(&str, u64)> = merged.iter().map(|e| (e.path.as_str(), e.size)).collect();
+        assert_eq!(
+            got,
+            [
+                ("0", 2),
+                ("a/1", 1),
+                ("a/2", 2),
+                ("a/3", 1),
+                ("b/1", 1),
+                ("b/1", 1),
+                ("b/1", 2),
+                ("b/2", 2),
+                ("c/9", 1),
+                ("d", 2),
+            ]
+        );
+        assert_eq!(merge_sorted(entries(&["x"], 1), Vec::new()).len(), 1);
+        assert_eq!(merge_sorted(Vec::new(), entries(&["x", "y"], 1)).len(), 2);
+    }
 }

@@ -176,8 +176,8 @@ fn executable_identity() -> Option<String> {
 /// order; the SHA-256 of the schema alone; the digests of every table and of the rows
 /// of the tables the file keys read row by row ([`super::keys::row_tables`]).
 ///
-/// A table is read whole (one rayon task per table, each on its own read-only
-/// connection) unless the digests recorded beside the tree (`cache`,
+/// A table is read whole (one rayon task per table, on a read-only connection per
+/// rayon job) unless the digests recorded beside the tree (`cache`,
 /// [`cache::Cached`]) are the same file's at an earlier point of its change log
 /// ([`store::changelog`]) and the table's changes are logged: then its digest is the
 /// recorded one when the log names none of its rows since, and for a table read row
@@ -253,13 +253,29 @@ fn dataset_content(
             since.rows.insert(name.to_string(), changed);
         }
     }
+    // A connection per rayon job rather than per table: opening one parses the whole
+    // schema, which costs more than reading most tables (the full-text indexes'
+    // shadow tables are read whole on every run, their changes not being logged).
     let hashes = kept
         .into_par_iter()
-        .map(|(name, rows, kept)| match kept {
-            cache::Kept::Whole(digest, kept) => Ok((digest, kept)),
-            cache::Kept::Rows(before, changed) => update_rows(db, name, &before, &changed),
-            cache::Kept::Nothing => table_hash(db, name, rows),
-        })
+        .map_init(
+            || None,
+            |conn: &mut Option<rusqlite::Connection>, (name, rows, kept)| {
+                if let cache::Kept::Whole(digest, kept) = kept {
+                    return Ok((digest, kept));
+                }
+                let conn = match conn {
+                    Some(c) => c,
+                    None => conn.insert(store::open_read(db)?),
+                };
+                match kept {
+                    cache::Kept::Rows(before, changed) => {
+                        update_rows(conn, name, &before, &changed)
+                    }
+                    _ => table_hash(conn, name, rows),
+                }
+            },
+        )
         .collect::<anyhow::Result<Vec<_>>>()?;
     let mut digests = super::keys::Digests {
         since,
@@ -342,10 +358,13 @@ fn rows_digest(rows: &super::keys::Rows) -> [u8; 32] {
 /// The SHA-256 of one table's rows, in the order a full scan returns them (its key
 /// order), each value tagged with its type and length. With `by_row`, each row is
 /// hashed alone (its digest kept by `rowid`) and the table's digest is made of those.
-fn table_hash(db: &Path, table: &str, by_row: bool) -> anyhow::Result<TableDigest> {
+fn table_hash(
+    conn: &rusqlite::Connection,
+    table: &str,
+    by_row: bool,
+) -> anyhow::Result<TableDigest> {
     #[cfg(test)]
     tests::WHOLE_READS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let conn = store::open_read(db)?;
     let quoted = table.replace('"', "\"\"");
     let rowid = if by_row { "rowid, " } else { "" };
     let mut stmt = conn
@@ -383,12 +402,11 @@ fn table_hash(db: &Path, table: &str, by_row: bool) -> anyhow::Result<TableDiges
 /// The digests of a table read row by row whose rows `changed` (ascending `rowid`s)
 /// changed since `before`: those rows read again, the others kept.
 fn update_rows(
-    db: &Path,
+    conn: &rusqlite::Connection,
     table: &str,
     before: &super::keys::Rows,
     changed: &[i64],
 ) -> anyhow::Result<TableDigest> {
-    let conn = store::open_read(db)?;
     let quoted = table.replace('"', "\"\"");
     let mut stmt = conn
         .prepare(&format!(

@@ -722,23 +722,41 @@ impl FileKeys {
                 .contains(&key)
     }
 
-    /// Writes the new generation's keys beside `out` as [`next_keys_path`] (synced,
-    /// then renamed into place; the temporary file is removed when a step fails), for
-    /// [`promote`] to move once the generation is live.
-    pub(crate) fn write(&self, out: &Path, generation: &str) -> anyhow::Result<()> {
-        let mut keys =
-            std::mem::take(&mut *self.new.lock().unwrap_or_else(PoisonError::into_inner));
+    /// Takes the new generation's keys, once every unit has given its own. Encoding
+    /// them ([`NewKeys::encode`]) sorts them, a share of a run that changed little, so
+    /// the caller can do it on a thread of its own while the manifest is made.
+    pub(crate) fn take_new(&self) -> NewKeys {
+        NewKeys(std::mem::take(
+            &mut *self.new.lock().unwrap_or_else(PoisonError::into_inner),
+        ))
+    }
+}
+
+/// The keys of a new generation's files and units, in the order they were made.
+pub(crate) struct NewKeys(Vec<Key>);
+
+impl NewKeys {
+    /// The keys file of `generation`: its header, then the keys sorted and each once.
+    pub(crate) fn encode(mut self, generation: &str) -> Vec<u8> {
+        let keys = &mut self.0;
         keys.sort_unstable();
         keys.dedup();
         let mut bytes = Vec::with_capacity(MAGIC.len() + generation.len() + 1 + keys.len() * 16);
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(generation.as_bytes());
         bytes.push(b'\n');
-        for k in keys {
+        for k in keys.iter() {
             bytes.extend_from_slice(&k.to_le_bytes());
         }
-        super::generations::replace_file(&next_keys_path(out)?, &bytes)
+        bytes
     }
+}
+
+/// Writes a new generation's keys file (`bytes`, [`NewKeys::encode`]) beside `out` as
+/// [`next_keys_path`] (synced, then renamed into place; the temporary file is removed
+/// when a step fails), for [`promote`] to move once the generation is live.
+pub(crate) fn write_next(out: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    super::generations::replace_file(&next_keys_path(out)?, bytes)
 }
 
 /// Once the generation whose keys a run wrote is live: the replaced generation's keys

@@ -186,12 +186,48 @@ fn known_pieces(folder: &Path, new: &[(&str, u64)]) -> Vec<bool> {
     known
 }
 
+/// The `count` chunk documents received (each with its index, in any order), in
+/// order, with the length and SHA-256 of `manifest.json` made of their bodies: each
+/// body hashed as soon as those before it are. Fewer documents when the sender stops
+/// early (a chunk failed; the caller reports that).
+fn join_in_order(
+    receive: &std::sync::mpsc::Receiver<(usize, Vec<u8>)>,
+    count: usize,
+) -> (Vec<Vec<u8>>, usize, String) {
+    let mut waiting: Vec<Option<Vec<u8>>> = vec![None; count];
+    let mut docs = Vec::with_capacity(count);
+    let mut hasher = Sha256::new();
+    hasher.update(OPEN);
+    let mut size = OPEN.len() + CLOSE.len();
+    while docs.len() < count {
+        let Ok((i, bytes)) = receive.recv() else {
+            break;
+        };
+        waiting[i] = Some(bytes);
+        while let Some(doc) = waiting.get_mut(docs.len()).and_then(Option::take) {
+            if !docs.is_empty() {
+                hasher.update(b",");
+                size += 1;
+            }
+            let body = body_of(&doc);
+            hasher.update(body);
+            size += body.len();
+            docs.push(doc);
+        }
+    }
+    hasher.update(CLOSE);
+    (docs, size, hex::encode(hasher.finalize()))
+}
+
 /// What [`write`] placed.
 pub(super) struct Written {
     /// The manifest documents.
     pub documents: u64,
     /// The paths of the documents and change lists.
     pub paths: Vec<String>,
+    /// Of them, those written with new bytes (the others were linked: their bytes
+    /// were on disk before this run).
+    pub written: Vec<String>,
 }
 
 /// Writes the manifest documents and change lists of a generation holding `files`
@@ -207,23 +243,39 @@ pub(super) fn write(
     let cuts = cut(files, fresh, previous);
     // Each chunk's document, in parallel: a kept chunk's bytes read from the previous
     // tree (and checked against its hash), a new one's entries serialised and hashed.
-    // `manifest.json` is made of their bodies.
-    let docs = cuts
-        .par_iter()
-        .map(|c| {
-            let kept = c
-                .kept
-                .and_then(|i| kept_document(writer.previous_root()?, &previous.chunks()[i]));
-            match kept {
-                Some(bytes) => Ok((bytes, None)),
-                None => {
-                    let bytes = document(&entries_json(&files[c.start..c.end])?);
-                    let sha256 = sha256_hex(&bytes);
-                    Ok((bytes, Some(sha256)))
-                }
-            }
-        })
-        .collect::<anyhow::Result<Vec<(Vec<u8>, Option<String>)>>>()?;
+    // `manifest.json` is made of their bodies: hashed in order on a thread of its own
+    // as the documents come, rather than after them all.
+    let (docs, made, full_size, full_sha) = std::thread::scope(|scope| {
+        let (send, receive) = std::sync::mpsc::channel();
+        let count = cuts.len();
+        let joined = scope.spawn(move || join_in_order(&receive, count));
+        let made = cuts
+            .par_iter()
+            .enumerate()
+            .map_with(send, |send, (i, c)| {
+                let kept = c
+                    .kept
+                    .and_then(|i| kept_document(writer.previous_root()?, &previous.chunks()[i]));
+                let (bytes, made) = match kept {
+                    Some(bytes) => (bytes, None),
+                    None => {
+                        let bytes = document(&entries_json(&files[c.start..c.end])?);
+                        let sha256 = sha256_hex(&bytes);
+                        (bytes, Some(sha256))
+                    }
+                };
+                // The receiver is gone only when its thread failed: `join` says so.
+                let _ = send.send((i, bytes));
+                Ok(made)
+            })
+            .collect::<anyhow::Result<Vec<Option<String>>>>();
+        let joined = joined
+            .join()
+            .map_err(|_| anyhow::anyhow!("hashing {MANIFEST} failed"));
+        let (docs, size, sha) = joined?;
+        anyhow::Ok((docs, made?, size, sha))
+    })?;
+    let docs: Vec<(Vec<u8>, Option<String>)> = docs.into_iter().zip(made).collect();
     let mut pieces: Vec<&[u8]> = Vec::with_capacity(docs.len() * 2 + 2);
     pieces.push(OPEN);
     for (i, (doc, _)) in docs.iter().enumerate() {
@@ -233,15 +285,6 @@ pub(super) fn write(
         pieces.push(body_of(doc));
     }
     pieces.push(CLOSE);
-    let full_size: usize = pieces.iter().map(|p| p.len()).sum();
-    let full_sha = {
-        let mut h = Sha256::new();
-        for piece in &pieces {
-            h.update(piece);
-        }
-        hex::encode(h.finalize())
-    };
-
     let chunks: Vec<split::Chunk> = cuts
         .iter()
         .zip(&docs)
@@ -313,16 +356,19 @@ pub(super) fn write(
             .map(|(size, sha)| (*size, sha.as_str()))
     };
     let mut paths = Vec::with_capacity(new_documents.len() + 4);
+    let mut written = Vec::new();
     let full_entry = &new_documents[0];
     let known = known_pieces(&writer.root, &chunks_of_pieces(&root.chunks));
-    writer.put_pieces(
+    if writer.put_pieces(
         Path::new(&full_entry.path),
         full_entry.size,
         &full_entry.sha256,
         was(&full_entry.path),
         &pieces,
         &known,
-    )?;
+    )? {
+        written.push(full_entry.path.clone());
+    }
     paths.push(full_entry.path.clone());
     drop(pieces);
     let mut root_bytes = Some(root_bytes);
@@ -338,13 +384,15 @@ pub(super) fn write(
             },
         };
         let previous = if torn { None } else { was(&doc.path) };
-        writer.put_document(
+        if writer.put_document(
             Path::new(&doc.path),
             doc.size,
             &doc.sha256,
             previous,
             || Ok(bytes.unwrap_or_default()),
-        )?;
+        )? {
+            written.push(doc.path.clone());
+        }
         paths.push(doc.path.clone());
     }
     for (path, bytes) in changes.documents() {
@@ -353,11 +401,13 @@ pub(super) fn write(
         // A new file, also where the folder is a spare being updated.
         let _ = fs::remove_file(&target);
         fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
+        written.push(path.clone());
         paths.push(path);
     }
     Ok(Written {
         documents: new_documents.len() as u64,
         paths,
+        written,
     })
 }
 
@@ -390,6 +440,29 @@ mod tests {
         let expected = crate::manifest::full_manifest(&listed).unwrap();
         assert_eq!(document(&entries_json(&entries).unwrap()), expected);
         assert_eq!(document(&entries_json(&[]).unwrap()), br#"{"files":[]}"#);
+    }
+
+    #[test]
+    fn chunk_documents_arriving_in_any_order_are_joined_and_hashed_in_order() {
+        let docs: Vec<Vec<u8>> = (0..5)
+            .map(|i| document(format!("{{\"n\":{i}}}").as_bytes()))
+            .collect();
+        let (send, receive) = std::sync::mpsc::channel();
+        for i in [3, 0, 4, 1, 2] {
+            send.send((i, docs[i].clone())).unwrap();
+        }
+        let (joined, size, sha) = join_in_order(&receive, docs.len());
+        assert_eq!(joined, docs);
+        let bodies: Vec<&[u8]> = docs.iter().map(|d| body_of(d)).collect();
+        let whole = document(&bodies.join(&b","[..]));
+        assert_eq!((size, sha), (whole.len(), sha256_hex(&whole)));
+        // A sender that stops early: the documents before the first missing one.
+        let (send, receive) = std::sync::mpsc::channel();
+        send.send((1, docs[1].clone())).unwrap();
+        send.send((0, docs[0].clone())).unwrap();
+        send.send((3, docs[3].clone())).unwrap();
+        drop(send);
+        assert_eq!(join_in_order(&receive, docs.len()).0, docs[..2]);
     }
 
     #[test]

@@ -19,22 +19,21 @@
 //! A record is named by its unit key, which determines its content, so a record
 //! written by any run (a failed one included) is the record of every run with that
 //! key: records are written aside and renamed into place, not synced (a record lost
-//! or torn by a crash fails its checksum and the unit is rendered). A record that is
-//! missing, unreadable, malformed or names another key is ignored and the unit
-//! rendered. Records no key of the live, spare or new generation names are removed
+//! or torn by a crash fails its checksum and the unit is rendered; the checksum is
+//! there to tell a torn record, not a forged one, so it is a fast non-cryptographic
+//! hash). A record that is missing, unreadable, malformed or names another key is
+//! ignored and the unit rendered. Records no key of the live, spare or new generation names are removed
 //! after each swap.
 
 use std::fs;
 use std::path::{Path, PathBuf};
-
-use sha2::{Digest, Sha256};
 
 use crate::catalog::ScopeRows;
 
 use super::entry::Entry;
 use super::keys::Key;
 
-const MAGIC: &[u8] = b"roost unit record 1\n";
+const MAGIC: &[u8] = b"roost unit record 2\n";
 
 /// The files of one unit: per file key, how many of `entries` (in order) it covers.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -61,11 +60,19 @@ pub(super) fn read(dir: &Path, key: Key) -> Option<Record> {
     decode(&bytes, key)
 }
 
+/// The checksum that closes a record: XXH3-128 of the bytes before it.
+fn checksum(body: &[u8]) -> [u8; 16] {
+    xxhash_rust::xxh3::xxh3_128(body).to_le_bytes()
+}
+
+/// The body of a record whose checksum is whole; `None` when it is torn.
+fn checked(bytes: &[u8]) -> Option<&[u8]> {
+    let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(16)?)?;
+    (checksum(body) == sum).then_some(body)
+}
+
 fn decode(bytes: &[u8], key: Key) -> Option<Record> {
-    let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(32)?)?;
-    if Sha256::digest(body).as_slice() != sum {
-        return None;
-    }
+    let body = checked(bytes)?;
     let mut r = Reader(body.strip_prefix(MAGIC)?);
     if r.u128()? != key {
         return None;
@@ -133,7 +140,7 @@ fn encode(record: &Record, key: Key) -> anyhow::Result<Vec<u8>> {
         out.extend_from_slice(&e.size.to_le_bytes());
         out.extend_from_slice(&e.sha256);
     }
-    let sum = Sha256::digest(&out);
+    let sum = checksum(&out);
     out.extend_from_slice(&sum);
     Ok(out)
 }
@@ -159,7 +166,7 @@ fn put(dir: &Path, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
     )
 }
 
-const SCOPE_MAGIC: &[u8] = b"roost unit scope 1\n";
+const SCOPE_MAGIC: &[u8] = b"roost unit scope 2\n";
 const SCOPE_SUFFIX: &str = ".scope";
 
 fn scope_name(key: Key) -> String {
@@ -223,16 +230,13 @@ fn encode_scope(rows: &ScopeRows) -> anyhow::Result<Vec<u8>> {
     for key in &rows.keys {
         out.extend_from_slice(&key.to_le_bytes());
     }
-    let sum = Sha256::digest(&out);
+    let sum = checksum(&out);
     out.extend_from_slice(&sum);
     Ok(out)
 }
 
 fn decode_scope(bytes: &[u8]) -> Option<ScopeRows> {
-    let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(32)?)?;
-    if Sha256::digest(body).as_slice() != sum {
-        return None;
-    }
+    let body = checked(bytes)?;
     let mut r = Reader(body.strip_prefix(SCOPE_MAGIC)?);
     let mut count = || usize::try_from(r.u64()?).ok();
     let (n, links, params) = (count()?, count()?, count()?);
@@ -302,6 +306,7 @@ pub(super) fn remove_all(out: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sha2::{Digest, Sha256};
 
     fn sample() -> Record {
         let entry = |path: &str, size| Entry {

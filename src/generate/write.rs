@@ -314,7 +314,8 @@ impl Writer {
 
     /// Places a manifest document of `size` bytes hashing to `sha256`: linked from the
     /// previous tree when it had the same (`previous`: its size and hash there), else
-    /// written with the bytes `make` gives.
+    /// written with the bytes `make` gives. Whether it was written (a linked document's
+    /// bytes are on disk already).
     pub(super) fn put_document(
         &self,
         rel: &Path,
@@ -322,17 +323,17 @@ impl Writer {
         sha256: &str,
         previous: Option<(u64, &str)>,
         make: impl FnOnce() -> anyhow::Result<Vec<u8>>,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<bool> {
         let target = self.root.join(rel);
         if self.link_document(rel, size, sha256, previous) {
-            return Ok(());
+            return Ok(false);
         }
         let bytes = make()?;
         self.ensure_parent(&target)?;
         self.clear(&target)?;
         fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
         self.written.fetch_add(1, AtomicOrdering::Relaxed);
-        Ok(())
+        Ok(true)
     }
 
     /// Places a manifest document made of `pieces` (in order) of `size` bytes hashing
@@ -342,7 +343,8 @@ impl Writer {
     /// inode), that file is updated in place: compared block by block and only the
     /// blocks that differ written, so most of a large document that changed in a few
     /// places is neither copied again nor flushed to the disk again; the pieces marked
-    /// in `known` are already there at their offset and are not even read.
+    /// in `known` are already there at their offset and are not even read. Whether it
+    /// was written.
     pub(super) fn put_pieces(
         &self,
         rel: &Path,
@@ -351,10 +353,10 @@ impl Writer {
         previous: Option<(u64, &str)>,
         pieces: &[&[u8]],
         known: &[bool],
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<bool> {
         let target = self.root.join(rel);
         if self.link_document(rel, size, sha256, previous) {
-            return Ok(());
+            return Ok(false);
         }
         let own = self.in_place
             && fs::symlink_metadata(&target).is_ok_and(|m| {
@@ -380,7 +382,7 @@ impl Writer {
                 .with_context(|| format!("writing {}", target.display()))?;
         }
         self.written.fetch_add(1, AtomicOrdering::Relaxed);
-        Ok(())
+        Ok(true)
     }
 
     /// Links the manifest document `rel` from the previous tree when it had the same
