@@ -25,7 +25,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering as AtomicOrdering;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 use anyhow::{anyhow, Context};
@@ -265,6 +265,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     let in_place = spare_paths.is_some();
     let result = (|| -> anyhow::Result<Summary> {
         let plan = plan(&conn)?;
+        let order = plan::longest_first(&conn, &plan);
         drop(conn);
         let writer = Writer::new(
             gen_dir.clone(),
@@ -289,20 +290,31 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
             .num_threads(opts.jobs.unwrap_or(0))
             .build()?;
         let conns = render::Connections::new(&opts.db);
+        // The units taken from one queue, longest expected first, each by the first
+        // worker free: the long units (a large list's orderings, its details) start
+        // at once and the short ones fill in after them, so no long unit starts last
+        // while the other worker has nothing left to take.
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
         let parts = pool.install(|| {
-            // One task a unit, so an idle worker can take any unit not yet begun:
-            // without a limit, rayon hands out runs of neighbouring units, and the
-            // long units of one resource (a list's orderings) queue behind each
-            // other on one worker while the other waits.
-            plan.par_iter()
-                .with_max_len(1)
-                .map(|unit| {
-                    let r = render_unit(&writer, opts, unit, keying.as_ref(), &conns);
-                    bar.inc(1);
-                    r
+            (0..rayon::current_num_threads())
+                .into_par_iter()
+                .map(|_| {
+                    let mut done = Vec::new();
+                    while !stop.load(AtomicOrdering::Relaxed) {
+                        let Some(&i) = order.get(next.fetch_add(1, AtomicOrdering::Relaxed)) else {
+                            break;
+                        };
+                        let part = render_unit(&writer, opts, &plan[i], keying.as_ref(), &conns)
+                            .inspect_err(|_| stop.store(true, AtomicOrdering::Relaxed))?;
+                        bar.inc(1);
+                        done.push(part);
+                    }
+                    anyhow::Ok(done)
                 })
                 .collect::<anyhow::Result<Vec<_>>>()
         })?;
+        let parts: Vec<_> = parts.into_iter().flatten().collect();
         bar.finish_and_clear();
         let units_skipped = parts.iter().filter(|(_, skipped)| *skipped).count() as u64;
         let mut files: Vec<Entry> = parts.into_iter().flat_map(|(files, _)| files).collect();

@@ -69,6 +69,66 @@ pub(super) fn plan(conn: &rusqlite::Connection) -> anyhow::Result<Vec<Unit>> {
     Ok(units)
 }
 
+/// The order to start the units in (indices into `units`): the longest expected
+/// first, so the units left at the end are short ones and no worker waits alone
+/// while another renders a long list. A unit's expected length is the row count of
+/// the first table it reads (from the statistics `ANALYZE` keeps, `sqlite_stat1`,
+/// which `db import` makes; an exposure view `api_<t>` counts as its table `<t>`),
+/// twice that for a detail unit (a file a row), and for a snapshot's sub-list the
+/// rows of its link table per snapshot. Without statistics, the plan's order.
+pub(super) fn longest_first(conn: &rusqlite::Connection, units: &[Unit]) -> Vec<usize> {
+    let rows = table_rows(conn);
+    let rows_of = |from: &str| -> u64 {
+        let table = from.split_whitespace().next().unwrap_or("");
+        let table = rows
+            .get(table)
+            .or_else(|| table.strip_prefix("api_").and_then(|t| rows.get(t)));
+        table.copied().unwrap_or(0)
+    };
+    let snapshots = units
+        .iter()
+        .filter_map(|u| match u {
+            Unit::List {
+                snapshot: Some((id, _)),
+                ..
+            } => Some(*id),
+            _ => None,
+        })
+        .collect::<std::collections::HashSet<_>>()
+        .len()
+        .max(1) as u64;
+    let cost = |unit: &Unit| match unit {
+        Unit::Fixed => 0,
+        Unit::List {
+            spec,
+            snapshot: Some(_),
+            ..
+        } => spec
+            .snapshot_link
+            .as_ref()
+            .map_or(0, |link| rows_of(link.table) / snapshots),
+        Unit::List { spec, .. } => rows_of(spec.from),
+        Unit::Details { spec } => 2 * rows_of(spec.from),
+    };
+    let mut order: Vec<usize> = (0..units.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(cost(&units[i])));
+    order
+}
+
+/// Each table's row count as `ANALYZE` recorded it (the first number of an index's
+/// statistics); empty when the dataset has no statistics or they cannot be read.
+fn table_rows(conn: &rusqlite::Connection) -> std::collections::HashMap<String, u64> {
+    let read = || -> rusqlite::Result<std::collections::HashMap<String, u64>> {
+        let mut stmt =
+            conn.prepare("SELECT tbl, max(CAST(stat AS INTEGER)) FROM sqlite_stat1 GROUP BY tbl")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(0) as u64))
+        })?;
+        rows.collect()
+    };
+    read().unwrap_or_default()
+}
+
 /// One combination of filter values (parameter index, value) and its rows in order.
 pub(super) type Group = (Vec<(usize, FilterValue)>, Vec<u32>);
 
@@ -308,6 +368,55 @@ mod tests {
                 (filters, rows)
             })
             .collect()
+    }
+
+    #[test]
+    fn units_of_the_largest_tables_start_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("nest.db");
+        crate::store::init_db(&db, false, crate::idx::build).unwrap();
+        let conn = crate::store::open_api(&db).unwrap();
+        let units = plan(&conn).unwrap();
+        let order = longest_first(&conn, &units);
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(
+            sorted,
+            (0..units.len()).collect::<Vec<_>>(),
+            "each unit once"
+        );
+        let rows = table_rows(&conn);
+        assert!(rows.get("issues").is_some_and(|&n| n > 0), "{rows:?}");
+        let name = |i: usize| match &units[i] {
+            Unit::List {
+                spec,
+                snapshot: None,
+                ..
+            } => format!("list {}", spec.path),
+            Unit::List { spec, .. } => format!("snapshot list {}", spec.path),
+            Unit::Details { spec } => format!("details {}", spec.path),
+            Unit::Fixed => "fixed".to_string(),
+        };
+        // The table with the most rows: its details first, then its lists; the fixed
+        // documents (nothing to read) last.
+        let largest = catalog::DETAILS
+            .iter()
+            .max_by_key(|spec| {
+                let table = spec.from.split_whitespace().next().unwrap();
+                rows.get(table)
+                    .or_else(|| rows.get(table.trim_start_matches("api_")))
+                    .copied()
+                    .unwrap_or(0)
+            })
+            .unwrap();
+        assert_eq!(name(order[0]), format!("details {}", largest.path));
+        assert_eq!(name(*order.last().unwrap()), "fixed");
+        // Without statistics: the plan's order.
+        let bare = rusqlite::Connection::open_in_memory().unwrap();
+        assert_eq!(
+            longest_first(&bare, &units),
+            (0..units.len()).collect::<Vec<_>>()
+        );
     }
 
     #[test]
