@@ -264,18 +264,15 @@ fn children<K: ListKey, T>(
                 None => None,
             };
             let kept = K::LINKS.and_then(|table| totals.as_ref()?.snapshot_links.get(table));
-            let counted: IdMap<i64>;
-            let counts = match kept {
-                Some(kept) => kept,
-                None => {
-                    counted = conn
-                        .rows(&count, [ids_json(parents.iter().copied())], |c| {
-                            Ok((c.get()?, c.get()?))
-                        })?
-                        .into_iter()
-                        .collect();
-                    &counted
-                }
+            let counts: std::borrow::Cow<IdMap<i64>> = match kept {
+                Some(kept) => std::borrow::Cow::Borrowed(kept),
+                None => std::borrow::Cow::Owned(
+                    conn.rows(&count, [ids_json(parents.iter().copied())], |c| {
+                        Ok((c.get()?, c.get()?))
+                    })?
+                    .into_iter()
+                    .collect(),
+                ),
             };
             let (long, short): (Vec<i64>, Vec<i64>) = parents
                 .iter()

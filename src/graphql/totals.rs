@@ -316,34 +316,11 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
         });
         ranking.shrink_to_fit();
     };
+    let of = |kind| linked(conn, kind, &login_rank, &rank);
     let linked = LinkedRankings {
-        projects: linked(
-            conn,
-            "project",
-            "project_repositories",
-            "project_id",
-            "api_projects",
-            &login_rank,
-            &rank,
-        )?,
-        chapters: linked(
-            conn,
-            "chapter",
-            "chapter_repositories",
-            "chapter_id",
-            "api_chapters",
-            &login_rank,
-            &rank,
-        )?,
-        committees: linked(
-            conn,
-            "committee",
-            "committee_repositories",
-            "committee_id",
-            "api_committees",
-            &login_rank,
-            &rank,
-        )?,
+        projects: of("project")?,
+        chapters: of("chapter")?,
+        committees: of("committee")?,
     };
     let mut all: Ranking = all.into_iter().collect();
     rank(&mut all);
@@ -462,20 +439,23 @@ fn links(conn: &Connection, table: &str) -> rusqlite::Result<IdMap<i64>> {
     Ok(out)
 }
 
-/// The [`Linked`] ranking of every entity of `table` (an `api_` view: the active
-/// ones) over the repositories `link` links to it by `column`, as the relation's
+/// The [`Linked`] ranking of every entity of a `kind` (`project`: the active ones, of
+/// the view `api_projects`) over the repositories its link table
+/// (`project_repositories`) links to it (by `project_id`), as the relation's
 /// statement ranks them (`linked_contributors` in [`super::records`]): the members'
 /// sums of `contributions_count` (SQL's `SUM`, of the members that exist), ranked by
 /// `rank`. An entity whose sums SQL would not make the same way is left out.
 fn linked(
     conn: &Connection,
     kind: &str,
-    link: &str,
-    column: &str,
-    table: &str,
     members: &HashMap<i64, usize>,
     rank: &impl Fn(&mut Ranking),
 ) -> rusqlite::Result<IdMap<Linked>> {
+    let (table, link, column) = (
+        format!("api_{kind}s"),
+        format!("{kind}_repositories"),
+        format!("{kind}_id"),
+    );
     let mut sums: IdMap<Option<HashMap<i64, i64>>> = IdMap::default();
     let mut st = conn.prepare_cached(&format!("SELECT e.id, e.key_lc FROM {table} e"))?;
     let mut rows = st.query([])?;

@@ -221,6 +221,20 @@ fn by_id<T: Record>(from: &str, filter: &str) -> String {
     window(T::COLUMNS, from, "t.id", filter, "t.id")
 }
 
+/// The `kept` of a relation key ([`ListKey::kept`]): the children taken from facts
+/// kept per dataset file by `$kept`, in both arms of [`relation!`].
+macro_rules! kept_from {
+    ($kept:expr) => {
+        fn kept(
+            conn: &Conn,
+            parents: &[i64],
+            limit: i64,
+        ) -> rusqlite::Result<Option<Kept<Self::Item>>> {
+            $kept(conn, parents, limit)
+        }
+    };
+}
+
 /// A relation key type. `limit N` fixes the number of children; `(limit)` takes it
 /// from the key's second field; `bind "text"` binds a text value as `?3`.
 macro_rules! relation {
@@ -236,13 +250,7 @@ macro_rules! relation {
             type Item = $item;
             $(const KEYS: usize = $keys;)?
             $(const LINKS: Option<&'static str> = Some($links);)?
-            $(fn kept(
-                conn: &Conn,
-                parents: &[i64],
-                limit: i64,
-            ) -> rusqlite::Result<Option<Kept<Self::Item>>> {
-                $kept(conn, parents, limit)
-            })?
+            $(kept_from!($kept);)?
             $(fn numbered() -> Option<(String, String)> {
                 Some(($count, $numbered))
             })?
@@ -275,13 +283,7 @@ macro_rules! relation {
             ) -> rusqlite::Result<impl FnMut(&mut Cols) -> rusqlite::Result<Self::Item>> {
                 $reader(conn)
             })?
-            $(fn kept(
-                conn: &Conn,
-                parents: &[i64],
-                limit: i64,
-            ) -> rusqlite::Result<Option<Kept<Self::Item>>> {
-                $kept(conn, parents, limit)
-            })?
+            $(kept_from!($kept);)?
             fn parent(self) -> i64 {
                 self.0
             }
