@@ -61,12 +61,20 @@ pub fn operations(openapi: &[u8]) -> Result<Vec<(String, String)>, DocsError> {
 
 /// The examples of a generated tree (the folder holding `api/v0/`).
 pub fn tree_samples(openapi: &[u8], site: &std::path::Path) -> Result<Samples, DocsError> {
-    let operations = operations(openapi)?;
-    Ok(Samples::from_tree(
+    Ok(Samples::from_tree(site, &operations(openapi)?))
+}
+
+/// As [`tree_samples`], with the first record of each folder found by `first`
+/// ([`Samples::from_listed_tree`]) rather than by reading the folder.
+pub fn listed_tree_samples(
+    openapi: &[u8],
+    site: &std::path::Path,
+    first: &dyn Fn(&std::path::Path, bool) -> Option<String>,
+) -> Result<Samples, DocsError> {
+    Ok(Samples::from_listed_tree(
         site,
-        operations
-            .iter()
-            .map(|(id, path)| (id.as_str(), path.as_str())),
+        &operations(openapi)?,
+        first,
     ))
 }
 

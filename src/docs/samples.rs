@@ -61,10 +61,7 @@ impl Samples {
     /// Reads the examples of the operations (`(operation id, path template)`) from the
     /// tree at `site` (the folder holding `api/v0/`). An operation whose records the
     /// tree lacks gets none.
-    pub fn from_tree<'a>(
-        site: &Path,
-        operations: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Samples {
+    pub fn from_tree(site: &Path, operations: &[(String, String)]) -> Samples {
         Self::from_listed_tree(site, operations, &|rel, file| {
             first_entry(read_folder(&site.join(rel))?, file)
         })
@@ -75,15 +72,15 @@ impl Samples {
     /// record file rather than a sub-folder is wanted; see [`first_entry`]) instead
     /// of by reading the folder: a caller that holds the tree's listing in memory
     /// spares reading folders of hundreds of thousands of files.
-    pub fn from_listed_tree<'a>(
+    pub fn from_listed_tree(
         site: &Path,
-        operations: impl IntoIterator<Item = (&'a str, &'a str)>,
+        operations: &[(String, String)],
         first: &dyn Fn(&Path, bool) -> Option<String>,
     ) -> Samples {
         let by_operation = operations
-            .into_iter()
+            .iter()
             .filter_map(|(id, template)| {
-                Some((id.to_string(), operation_samples(site, template, first)?))
+                Some((id.clone(), operation_samples(site, template, first)?))
             })
             .collect();
         Samples { by_operation }

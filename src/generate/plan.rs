@@ -397,20 +397,35 @@ mod tests {
             Unit::Details { spec } => format!("details {}", spec.path),
             Unit::Fixed => "fixed".to_string(),
         };
-        // The table with the most rows: its details first, then its lists; the fixed
-        // documents (nothing to read) last.
-        let largest = catalog::DETAILS
-            .iter()
-            .max_by_key(|spec| {
-                let table = spec.from.split_whitespace().next().unwrap();
-                rows.get(table)
-                    .or_else(|| rows.get(table.trim_start_matches("api_")))
-                    .copied()
-                    .unwrap_or(0)
+        // The detail resource with the most records (counted, not from the
+        // statistics): its details first, then its lists, before every unit of the
+        // resource with the fewest; the fixed documents (nothing to read) last.
+        let count = |path: &str| -> i64 {
+            let spec = catalog::DETAILS.iter().find(|d| d.path == path).unwrap();
+            conn.query_row(&format!("SELECT count(*) FROM {}", spec.from), [], |r| {
+                r.get(0)
             })
+            .unwrap()
+        };
+        let mut by_count: Vec<(i64, &str)> = catalog::DETAILS
+            .iter()
+            .map(|d| (count(d.path), d.path))
+            .collect();
+        by_count.sort();
+        let (most, least) = (by_count.last().unwrap().1, by_count[0].1);
+        assert!(by_count.last().unwrap().0 > by_count[0].0, "{by_count:?}");
+        let names: Vec<String> = order.iter().map(|&i| name(i)).collect();
+        assert_eq!(names[0], format!("details {most}"), "{names:?}");
+        let last_of_most = names
+            .iter()
+            .rposition(|n| *n == format!("list {most}"))
             .unwrap();
-        assert_eq!(name(order[0]), format!("details {}", largest.path));
-        assert_eq!(name(*order.last().unwrap()), "fixed");
+        let first_of_least = names
+            .iter()
+            .position(|n| n.ends_with(&format!(" {least}")))
+            .unwrap();
+        assert!(last_of_most < first_of_least, "{names:?}");
+        assert_eq!(names.last().unwrap(), "fixed");
         // Without statistics: the plan's order.
         let bare = rusqlite::Connection::open_in_memory().unwrap();
         assert_eq!(

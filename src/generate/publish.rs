@@ -269,10 +269,9 @@ pub(super) fn write(
                 Ok(made)
             })
             .collect::<anyhow::Result<Vec<Option<String>>>>();
-        let joined = joined
+        let (docs, size, sha) = joined
             .join()
-            .map_err(|_| anyhow::anyhow!("hashing {MANIFEST} failed"));
-        let (docs, size, sha) = joined?;
+            .map_err(|_| anyhow::anyhow!("hashing {MANIFEST} failed"))?;
         anyhow::Ok((docs, made?, size, sha))
     })?;
     let docs: Vec<(Vec<u8>, Option<String>)> = docs.into_iter().zip(made).collect();

@@ -697,17 +697,12 @@ fn kept_details(
 /// new generation (`crate::docs::samples`).
 pub(super) fn render_docs(w: &Writer, files: &[Entry]) -> anyhow::Result<Vec<Entry>> {
     let openapi = crate::openapi::document_json().context("serialising the OpenAPI document")?;
-    let operations = crate::docs::operations(&openapi)?;
     // The folders the examples come from are the API's, whose files are `files`
     // (the spare's others are gone by now): their names are taken from the sorted
     // list rather than read from folders of hundreds of thousands of files.
-    let samples = crate::docs::Samples::from_listed_tree(
-        &w.root,
-        operations
-            .iter()
-            .map(|(id, path)| (id.as_str(), path.as_str())),
-        &|dir, file| crate::docs::samples::first_entry(names_in(files, dir)?, file),
-    );
+    let samples = crate::docs::listed_tree_samples(&openapi, &w.root, &|dir, file| {
+        crate::docs::samples::first_entry(names_in(files, dir)?, file)
+    })?;
     let mut out = Vec::new();
     for (rel, bytes) in crate::docs::render_with(&openapi, &samples)? {
         w.put(
