@@ -48,7 +48,7 @@ pub mod verify;
 mod write;
 
 pub use dataset::Dataset;
-pub(crate) use generations::{clean_leftovers, generation_prefix, swap_in};
+pub(crate) use generations::{clean_leftovers, generation_name, generation_prefix, swap_in};
 pub use render::PAGES_HEADERS;
 
 use entry::Entry;
@@ -204,15 +204,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     }
 
     let previous = previous::Previous::open(previous_root.as_deref());
-    let stamp = format!(
-        "{}-{}",
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0),
-        std::process::id()
-    );
-    let gen_name = format!("{prefix}{stamp}");
+    let gen_name = generation_name(&prefix);
     let gen_dir = parent.join(&gen_name);
 
     // The keys of the live generation's files: a file whose key is among them is

@@ -464,15 +464,7 @@ fn dataset_in_step(opts: &Options, local: &Local, root: &Root) -> bool {
 
 /// A fresh generation folder beside `DIR/site`.
 fn new_generation(local: &Local) -> anyhow::Result<(PathBuf, String)> {
-    let stamp = format!(
-        "{}-{}",
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0),
-        std::process::id()
-    );
-    let name = format!("{}{stamp}", local.prefix);
+    let name = generate::generation_name(&local.prefix);
     let path = local.parent.join(&name);
     fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
     Ok((path, name))

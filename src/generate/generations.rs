@@ -23,6 +23,15 @@ pub(crate) fn generation_prefix(out: &Path) -> anyhow::Result<(PathBuf, String)>
     Ok((crate::atomic::parent_dir(out), format!(".{name}.g")))
 }
 
+/// The name of a new generation folder: `prefix` (of [`generation_prefix`]) and a
+/// stamp unique to this run (the time in nanoseconds, then the process id).
+pub(crate) fn generation_name(prefix: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{prefix}{nanos}-{}", std::process::id())
+}
+
 /// Removes generation folders left by killed runs, all but those named in `keep` (the
 /// live one, the spare).
 pub(crate) fn clean_leftovers(parent: &Path, prefix: &str, keep: &[&Path]) {

@@ -792,6 +792,17 @@ pub(crate) fn remove(out: &Path) {
 mod tests {
     use super::*;
 
+    /// The names as a set of tables read.
+    fn read(names: &[&str]) -> BTreeSet<String> {
+        names.iter().map(|t| t.to_string()).collect()
+    }
+
+    /// A refused read's message names the operation and the table read outside.
+    fn assert_refused(checked: anyhow::Result<()>, operation_id: &str, table: &str) {
+        let err = checked.unwrap_err().to_string();
+        assert!(err.contains(operation_id) && err.contains(table), "{err}");
+    }
+
     #[test]
     fn a_table_read_outside_the_declared_inputs_fails_the_run() {
         let digests = Digests {
@@ -800,18 +811,11 @@ mod tests {
             since: None,
         };
         let resource = Resource::new(&digests, b"salt", "get_sponsor", "sponsors t", "").unwrap();
-        let read = |tables: &[&str]| tables.iter().map(|t| t.to_string()).collect();
         assert!(resource
             .check_reads("get_sponsor", &read(&["sponsors"]))
             .is_ok());
-        let err = resource
-            .check_reads("get_sponsor", &read(&["sponsors", "leaders"]))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.contains("get_sponsor") && err.contains("leaders"),
-            "{err}"
-        );
+        let checked = resource.check_reads("get_sponsor", &read(&["sponsors", "leaders"]));
+        assert_refused(checked, "get_sponsor", "leaders");
     }
 
     #[test]
@@ -839,19 +843,13 @@ mod tests {
         assert_ne!(key(&digests, "list_snapshot_issues 1"), Some(before));
         digests.tables.remove("organizations");
         assert_eq!(key(&digests, "list_snapshot_issues 1"), None);
-        let read = |names: &[&str]| names.iter().map(|t| t.to_string()).collect();
         assert!(check_unit_reads("list_snapshot_issues", &read(&["issues"]), &tables).is_ok());
-        let err = check_unit_reads(
+        let checked = check_unit_reads(
             "list_snapshot_issues",
             &read(&["issues", "labels"]),
             &tables,
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(
-            err.contains("list_snapshot_issues") && err.contains("labels"),
-            "{err}"
         );
+        assert_refused(checked, "list_snapshot_issues", "labels");
     }
 
     #[test]

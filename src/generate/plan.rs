@@ -246,13 +246,17 @@ fn filters_of(
 /// choices the value falls into: absent, and the value itself (or every subset holding
 /// it) when a request can name it.
 #[allow(clippy::type_complexity)]
+/// The rows' filter values as [`choices_of_rows`] reads them: each row's value
+/// indices, whether each filter is repeatable, and each filter value's buckets.
+type Choices<'a> = (Vec<&'a [u32]>, Vec<bool>, Vec<Vec<Vec<u64>>>);
+
 fn choices_of_rows<'a>(
     spec: &ListSpec,
     params: &[usize],
     values: &[Vec<String>],
     keys: &'a [u32],
     count: usize,
-) -> (Vec<&'a [u32]>, Vec<bool>, Vec<Vec<Vec<u64>>>) {
+) -> Choices<'a> {
     let rows: Vec<&[u32]> = if params.is_empty() {
         vec![&[][..]; count]
     } else {
@@ -318,16 +322,14 @@ fn requestable(kind: ParamKind, value: &str) -> bool {
 mod tests {
     use super::*;
 
-    /// The grouping as it was first written: every row's buckets looked up one by one.
-    #[allow(clippy::type_complexity)]
+    /// The grouping as it was first written: every row's buckets looked up one by one
+    /// (from the same choices as [`partition`]).
     fn reference(
         spec: &ListSpec,
         params: &[usize],
         values: &[Vec<String>],
-        keys: &[u32],
-        count: usize,
+        (rows, multi, options): Choices<'_>,
     ) -> Vec<Group> {
-        let (rows, multi, options) = choices_of_rows(spec, params, values, keys, count);
         let mut buckets: std::collections::HashMap<Vec<u64>, Vec<u32>> = Default::default();
         let mut order: Vec<Vec<u64>> = Vec::new();
         let mut choices: Vec<&[u64]> = Vec::with_capacity(params.len());
@@ -474,9 +476,10 @@ mod tests {
                     .map(|i| next(values[i % params.len()].len()) as u32)
                     .collect();
                 let now = partition(spec, &params, &values, &keys, count);
+                let choices = choices_of_rows(spec, &params, &values, &keys, count);
                 assert_eq!(
                     now,
-                    reference(spec, &params, &values, &keys, count),
+                    reference(spec, &params, &values, choices),
                     "{} with {count} rows",
                     spec.operation_id
                 );

@@ -43,19 +43,31 @@ pub trait Plain: OutputType {
     fn write(&self, field: usize, plan: Option<&Plan>, out: &mut Vec<u8>) -> Option<()>;
 }
 
-/// The GraphQL type of a wrapper of a list of `T`: the list's own (`[T!]!`).
-macro_rules! as_list_of_t {
-    () => {
-        fn type_name() -> Cow<'static, str> {
-            Vec::<T>::type_name()
-        }
+/// An output type that wraps a list of `T`: its GraphQL type is the list's own
+/// (`[T!]!`), and `resolve` (given as `|self, ctx, field| body`) answers it.
+macro_rules! list_output {
+    ($ty:ty, |$this:ident, $ctx:ident, $field:ident| $resolve:block) => {
+        impl<T: Plain> OutputType for $ty {
+            fn type_name() -> Cow<'static, str> {
+                Vec::<T>::type_name()
+            }
 
-        fn qualified_type_name() -> String {
-            Vec::<T>::qualified_type_name()
-        }
+            fn qualified_type_name() -> String {
+                Vec::<T>::qualified_type_name()
+            }
 
-        fn create_type_info(registry: &mut Registry) -> String {
-            Vec::<T>::create_type_info(registry)
+            fn create_type_info(registry: &mut Registry) -> String {
+                Vec::<T>::create_type_info(registry)
+            }
+
+            async fn resolve(
+                &self,
+                $ctx: &ContextSelectionSet<'_>,
+                $field: &Positioned<Field>,
+            ) -> ServerResult<Value> {
+                let $this = self;
+                $resolve
+            }
         }
     };
 }
@@ -63,28 +75,26 @@ macro_rules! as_list_of_t {
 /// The value of a list field of `T`: written directly when its selection allows it.
 pub struct Listed<T>(pub Vec<T>);
 
+impl<T> From<Vec<T>> for Listed<T> {
+    fn from(records: Vec<T>) -> Self {
+        Listed(records)
+    }
+}
+
 /// Request data: the operation selects no response key twice in any selection set
 /// ([`super::order::KeyOrder`]), so lists may be written directly. async-graphql
 /// merges a key selected twice by walking both values, and a list written as bytes
 /// has no values to walk.
 pub struct Direct;
 
-impl<T: Plain> OutputType for Listed<T> {
-    as_list_of_t!();
-
-    async fn resolve(
-        &self,
-        ctx: &ContextSelectionSet<'_>,
-        field: &Positioned<Field>,
-    ) -> ServerResult<Value> {
-        if ctx.data_opt::<Direct>().is_some() {
-            if let Some(bytes) = list(&self.0, &ctx.item.node) {
-                return Ok(Value::Binary(bytes.into()));
-            }
+list_output!(Listed<T>, |this, ctx, field| {
+    if ctx.data_opt::<Direct>().is_some() {
+        if let Some(bytes) = list(&this.0, &ctx.item.node) {
+            return Ok(Value::Binary(bytes.into()));
         }
-        self.0.resolve(ctx, field).await
     }
-}
+    this.0.resolve(ctx, field).await
+});
 
 /// The value of a list field of `T` that may have been written as JSON straight from
 /// its rows ([`super::rows`]) rather than read into records.
@@ -94,20 +104,12 @@ pub enum Rows<T> {
     Records(Listed<T>),
 }
 
-impl<T: Plain> OutputType for Rows<T> {
-    as_list_of_t!();
-
-    async fn resolve(
-        &self,
-        ctx: &ContextSelectionSet<'_>,
-        field: &Positioned<Field>,
-    ) -> ServerResult<Value> {
-        match self {
-            Rows::Written(json) => Ok(Value::Binary(json.clone())),
-            Rows::Records(records) => records.resolve(ctx, field).await,
-        }
+list_output!(Rows<T>, |this, ctx, field| {
+    match this {
+        Rows::Written(json) => Ok(Value::Binary(json.clone())),
+        Rows::Records(records) => records.resolve(ctx, field).await,
     }
-}
+});
 
 /// The JSON array of `items` with the fields of `set`, or `None` if one of them is
 /// not plain.

@@ -274,28 +274,28 @@ impl TotalsCache {
 /// contribution counts when its member, repository and organization exist), summed
 /// in memory, and the members' logins in order for the ties.
 fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
-    let mut login_rank: HashMap<i64, usize> = HashMap::new();
-    let mut st = conn.prepare_cached("SELECT m.id FROM members m ORDER BY m.login_lc, m.id")?;
-    let mut rows = st.query([])?;
-    while let Some(row) = rows.next()? {
-        let next = login_rank.len();
-        login_rank.insert(row.get(0)?, next);
-    }
+    let by_login: Vec<i64> = collect_rows(
+        conn,
+        "SELECT m.id FROM members m ORDER BY m.login_lc, m.id",
+        |row| row.get(0),
+    )?;
+    let login_rank: HashMap<i64, usize> = by_login.into_iter().zip(0..).collect();
     let mut by_pair: HashMap<(i64, i64), i64> = HashMap::new();
-    let mut st = conn.prepare_cached(
+    each_row(
+        conn,
         "SELECT r.organization_id, rc.member_id, rc.contributions_count \
          FROM repository_contributors rc JOIN repositories r ON r.id = rc.repository_id \
          JOIN organizations o ON o.id = r.organization_id",
+        |row| {
+            let (organization, member, count): (i64, i64, i64) =
+                (row.get(0)?, row.get(1)?, row.get(2)?);
+            if login_rank.contains_key(&member) {
+                let sum = by_pair.entry((organization, member)).or_insert(0);
+                *sum = sum.saturating_add(count);
+            }
+            Ok(())
+        },
     )?;
-    let mut rows = st.query([])?;
-    while let Some(row) = rows.next()? {
-        let (organization, member, count): (i64, i64, i64) =
-            (row.get(0)?, row.get(1)?, row.get(2)?);
-        if login_rank.contains_key(&member) {
-            let sum = by_pair.entry((organization, member)).or_insert(0);
-            *sum = sum.saturating_add(count);
-        }
-    }
     let mut all: HashMap<i64, i64> = HashMap::new();
     let mut by_organization: HashMap<i64, Ranking> = HashMap::new();
     for ((organization, member), n) in by_pair {
@@ -372,53 +372,55 @@ fn related_urls(
     conn: &Connection,
 ) -> rusqlite::Result<HashMap<String, IdMap<Option<Vec<String>>>>> {
     let mut out: HashMap<String, IdMap<Option<Vec<String>>>> = HashMap::new();
-    let mut st = conn.prepare_cached(
+    each_row(
+        conn,
         "SELECT t.entity_kind, t.entity_id, t.url FROM related_urls t \
          ORDER BY t.entity_kind, t.entity_id, t.position",
+        |row| {
+            let (ValueRef::Text(kind), ValueRef::Integer(id)) = (row.get_ref(0)?, row.get_ref(1)?)
+            else {
+                return Ok(());
+            };
+            let Ok(kind) = std::str::from_utf8(kind) else {
+                return Ok(());
+            };
+            let url = match row.get_ref(2)? {
+                ValueRef::Text(url) => std::str::from_utf8(url).ok().map(str::to_string),
+                _ => None,
+            };
+            let by_id = out.entry(kind.to_string()).or_default();
+            let urls = by_id.entry(id).or_insert_with(|| Some(Vec::new()));
+            match (urls.as_mut(), url) {
+                (Some(urls), Some(url)) => urls.push(url),
+                _ => *urls = None,
+            }
+            Ok(())
+        },
     )?;
-    let mut rows = st.query([])?;
-    while let Some(row) = rows.next()? {
-        let (ValueRef::Text(kind), ValueRef::Integer(id)) = (row.get_ref(0)?, row.get_ref(1)?)
-        else {
-            continue;
-        };
-        let Ok(kind) = std::str::from_utf8(kind) else {
-            continue;
-        };
-        let url = match row.get_ref(2)? {
-            ValueRef::Text(url) => std::str::from_utf8(url).ok().map(str::to_string),
-            _ => None,
-        };
-        let by_id = out.entry(kind.to_string()).or_default();
-        let urls = by_id.entry(id).or_insert_with(|| Some(Vec::new()));
-        match (urls.as_mut(), url) {
-            (Some(urls), Some(url)) => urls.push(url),
-            _ => *urls = None,
-        }
-    }
     Ok(out)
 }
 
 /// [`Totals::project_totals`].
 fn project_totals(conn: &Connection) -> rusqlite::Result<IdMap<[i64; 4]>> {
     let mut out = IdMap::default();
-    let mut st = conn.prepare_cached(&format!(
-        "SELECT t.id, {PROJECT_TOTALS} FROM api_projects t"
-    ))?;
-    let mut rows = st.query([])?;
-    while let Some(row) = rows.next()? {
-        let mut values = [0; 4];
-        let mut integers = true;
-        for (i, value) in values.iter_mut().enumerate() {
-            match row.get_ref(1 + i)? {
-                ValueRef::Integer(n) => *value = n,
-                _ => integers = false,
+    each_row(
+        conn,
+        &format!("SELECT t.id, {PROJECT_TOTALS} FROM api_projects t"),
+        |row| {
+            let mut values = [0; 4];
+            let mut integers = true;
+            for (i, value) in values.iter_mut().enumerate() {
+                match row.get_ref(1 + i)? {
+                    ValueRef::Integer(n) => *value = n,
+                    _ => integers = false,
+                }
             }
-        }
-        if let (true, ValueRef::Integer(id)) = (integers, row.get_ref(0)?) {
-            out.insert(id, values);
-        }
-    }
+            if let (true, ValueRef::Integer(id)) = (integers, row.get_ref(0)?) {
+                out.insert(id, values);
+            }
+            Ok(())
+        },
+    )?;
     Ok(out)
 }
 
@@ -427,15 +429,16 @@ fn project_totals(conn: &Connection) -> rusqlite::Result<IdMap<[i64; 4]>> {
 /// snapshot's).
 fn links(conn: &Connection, table: &str) -> rusqlite::Result<IdMap<i64>> {
     let mut out = IdMap::default();
-    let mut st = conn.prepare_cached(&format!(
-        "SELECT l.snapshot_id, COUNT(*) FROM {table} l GROUP BY l.snapshot_id"
-    ))?;
-    let mut rows = st.query([])?;
-    while let Some(row) = rows.next()? {
-        if let ValueRef::Integer(snapshot) = row.get_ref(0)? {
-            out.insert(snapshot, row.get(1)?);
-        }
-    }
+    each_row(
+        conn,
+        &format!("SELECT l.snapshot_id, COUNT(*) FROM {table} l GROUP BY l.snapshot_id"),
+        |row| {
+            if let ValueRef::Integer(snapshot) = row.get_ref(0)? {
+                out.insert(snapshot, row.get(1)?);
+            }
+            Ok(())
+        },
+    )?;
     Ok(out)
 }
 
@@ -457,58 +460,64 @@ fn linked(
         format!("{kind}_id"),
     );
     let mut sums: IdMap<Option<HashMap<i64, i64>>> = IdMap::default();
-    let mut st = conn.prepare_cached(&format!("SELECT e.id, e.key_lc FROM {table} e"))?;
-    let mut rows = st.query([])?;
     let mut scopes: IdMap<String> = IdMap::default();
-    while let Some(row) = rows.next()? {
-        let id: i64 = row.get(0)?;
-        // `'kind=' || key_lc`, read as a `String`.
-        let key = match row.get_ref(1)? {
-            ValueRef::Text(text) => std::str::from_utf8(text).ok(),
-            _ => None,
-        };
-        match key {
-            Some(key) => {
-                scopes.insert(id, format!("{kind}={key}"));
-                sums.insert(id, Some(HashMap::new()));
+    each_row(
+        conn,
+        &format!("SELECT e.id, e.key_lc FROM {table} e"),
+        |row| {
+            let id: i64 = row.get(0)?;
+            // `'kind=' || key_lc`, read as a `String`.
+            let key = match row.get_ref(1)? {
+                ValueRef::Text(text) => std::str::from_utf8(text).ok(),
+                _ => None,
+            };
+            match key {
+                Some(key) => {
+                    scopes.insert(id, format!("{kind}={key}"));
+                    sums.insert(id, Some(HashMap::new()));
+                }
+                None => {
+                    sums.insert(id, None);
+                }
             }
-            None => {
-                sums.insert(id, None);
-            }
-        }
-    }
-    let mut st = conn.prepare_cached(&format!(
-        "SELECT lk.{column}, rc.member_id, rc.contributions_count FROM {link} lk \
+            Ok(())
+        },
+    )?;
+    each_row(
+        conn,
+        &format!(
+            "SELECT lk.{column}, rc.member_id, rc.contributions_count FROM {link} lk \
          JOIN repository_contributors rc ON rc.repository_id = lk.repository_id"
-    ))?;
-    let mut rows = st.query([])?;
-    while let Some(row) = rows.next()? {
-        // Only integers join the entities' and the members' ids.
-        let (ValueRef::Integer(entity), ValueRef::Integer(member)) =
-            (row.get_ref(0)?, row.get_ref(1)?)
-        else {
-            continue;
-        };
-        let Some(entity) = sums.get_mut(&entity) else {
-            continue;
-        };
-        let Some(by_member) = entity else {
-            continue;
-        };
-        if !members.contains_key(&member) {
-            continue;
-        }
-        let sum = match row.get_ref(2)? {
-            ValueRef::Integer(n) => by_member.get(&member).copied().unwrap_or(0).checked_add(n),
-            _ => None,
-        };
-        match sum {
-            Some(sum) => {
-                by_member.insert(member, sum);
+        ),
+        |row| {
+            // Only integers join the entities' and the members' ids.
+            let (ValueRef::Integer(entity), ValueRef::Integer(member)) =
+                (row.get_ref(0)?, row.get_ref(1)?)
+            else {
+                return Ok(());
+            };
+            let Some(entity) = sums.get_mut(&entity) else {
+                return Ok(());
+            };
+            let Some(by_member) = entity else {
+                return Ok(());
+            };
+            if !members.contains_key(&member) {
+                return Ok(());
             }
-            None => *entity = None,
-        }
-    }
+            let sum = match row.get_ref(2)? {
+                ValueRef::Integer(n) => by_member.get(&member).copied().unwrap_or(0).checked_add(n),
+                _ => None,
+            };
+            match sum {
+                Some(sum) => {
+                    by_member.insert(member, sum);
+                }
+                None => *entity = None,
+            }
+            Ok(())
+        },
+    )?;
     let mut out = IdMap::default();
     for (id, by_member) in sums {
         let (Some(by_member), Some(scope)) = (by_member, scopes.remove(&id)) else {
@@ -521,6 +530,29 @@ fn linked(
     Ok(out)
 }
 
+/// Runs `sql` and calls `f` with each row, in the statement's order.
+fn each_row(
+    conn: &Connection,
+    sql: &str,
+    mut f: impl FnMut(&rusqlite::Row) -> rusqlite::Result<()>,
+) -> rusqlite::Result<()> {
+    let mut st = conn.prepare_cached(sql)?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        f(row)?;
+    }
+    Ok(())
+}
+
+/// The rows of `sql`, each made by `f`, collected.
+fn collect_rows<T, C: FromIterator<T>>(
+    conn: &Connection,
+    sql: &str,
+    f: impl FnMut(&rusqlite::Row) -> rusqlite::Result<T>,
+) -> rusqlite::Result<C> {
+    conn.prepare_cached(sql)?.query_map([], f)?.collect()
+}
+
 /// The value of the first row of each key (the statement's first column), in the
 /// statement's order: a member's top project, a repository's project.
 fn first_per_key<V>(
@@ -529,13 +561,12 @@ fn first_per_key<V>(
     value: impl Fn(&rusqlite::Row) -> rusqlite::Result<V>,
 ) -> rusqlite::Result<HashMap<i64, V>> {
     let mut out = HashMap::new();
-    let mut st = conn.prepare_cached(sql)?;
-    let mut rows = st.query([])?;
-    while let Some(row) = rows.next()? {
+    each_row(conn, sql, |row| {
         if let std::collections::hash_map::Entry::Vacant(entry) = out.entry(row.get(0)?) {
             entry.insert(value(row)?);
         }
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -546,39 +577,40 @@ fn repositories(
     projects: &HashMap<i64, Option<String>>,
 ) -> rusqlite::Result<IdMap<RepositoryFacts>> {
     let mut out = IdMap::default();
-    let mut st = conn.prepare_cached(
+    each_row(
+        conn,
         "SELECT r.id, o.login, r.name FROM repositories r \
          JOIN organizations o ON o.id = r.organization_id",
+        |row| {
+            let id: i64 = row.get(0)?;
+            let text = |i: usize| -> rusqlite::Result<Result<&str, Unreadable>> {
+                Ok(match row.get_ref(i)? {
+                    ValueRef::Text(text) => std::str::from_utf8(text).map_err(Unreadable::NotUtf8),
+                    value => Err(Unreadable::NotText(value.data_type())),
+                })
+            };
+            let json = |text: &str| {
+                let mut out = Vec::with_capacity(text.len() + 2);
+                string(text, &mut out);
+                out.into_boxed_slice()
+            };
+            let texts = match (text(1)?, text(2)?) {
+                (Ok(organization), Ok(name)) => Ok(RepositoryTexts {
+                    organization: json(organization),
+                    name: json(name),
+                    release_id: NodeIdPrefix::new("Release", &repo_key(organization, name, "@")),
+                }),
+                (Err(e), _) | (_, Err(e)) => Err(e),
+            };
+            let project = match projects.get(&id).and_then(Option::as_deref) {
+                Some(project) => json(project),
+                None => Box::from(&b"null"[..]),
+            };
+            let facts = RepositoryFacts { project, texts };
+            out.insert(id, facts);
+            Ok(())
+        },
     )?;
-    let mut rows = st.query([])?;
-    while let Some(row) = rows.next()? {
-        let id: i64 = row.get(0)?;
-        let text = |i: usize| -> rusqlite::Result<Result<&str, Unreadable>> {
-            Ok(match row.get_ref(i)? {
-                ValueRef::Text(text) => std::str::from_utf8(text).map_err(Unreadable::NotUtf8),
-                value => Err(Unreadable::NotText(value.data_type())),
-            })
-        };
-        let json = |text: &str| {
-            let mut out = Vec::with_capacity(text.len() + 2);
-            string(text, &mut out);
-            out.into_boxed_slice()
-        };
-        let texts = match (text(1)?, text(2)?) {
-            (Ok(organization), Ok(name)) => Ok(RepositoryTexts {
-                organization: json(organization),
-                name: json(name),
-                release_id: NodeIdPrefix::new("Release", &repo_key(organization, name, "@")),
-            }),
-            (Err(e), _) | (_, Err(e)) => Err(e),
-        };
-        let project = match projects.get(&id).and_then(Option::as_deref) {
-            Some(project) => json(project),
-            None => Box::from(&b"null"[..]),
-        };
-        let facts = RepositoryFacts { project, texts };
-        out.insert(id, facts);
-    }
     Ok(out)
 }
 
@@ -586,45 +618,48 @@ fn repositories(
 fn authors(conn: &Connection) -> rusqlite::Result<IdMap<AuthorFacts>> {
     type At = ColumnsOf<Card>;
     let mut out = IdMap::default();
-    let mut st = conn.prepare_cached(&format!(
-        "SELECT {} FROM members a WHERE a.id IN (SELECT t.author_id FROM api_releases t)",
-        Card::COLUMNS
-    ))?;
-    let mut rows = st.query([])?;
-    while let Some(row) = rows.next()? {
-        let id: i64 = row.get(At::id)?;
-        let mut texts = [b"".as_slice(); 3];
-        let mut not_text = None;
-        for (text, i) in texts.iter_mut().zip([At::login, At::name, At::avatar_url]) {
-            match row.get_ref(i)? {
-                ValueRef::Text(bytes) => *text = bytes,
-                value => not_text = not_text.or(Some(value.data_type())),
+    each_row(
+        conn,
+        &format!(
+            "SELECT {} FROM members a WHERE a.id IN (SELECT t.author_id FROM api_releases t)",
+            Card::COLUMNS
+        ),
+        |row| {
+            let id: i64 = row.get(At::id)?;
+            let mut texts = [b"".as_slice(); 3];
+            let mut not_text = None;
+            for (text, i) in texts.iter_mut().zip([At::login, At::name, At::avatar_url]) {
+                match row.get_ref(i)? {
+                    ValueRef::Text(bytes) => *text = bytes,
+                    value => not_text = not_text.or(Some(value.data_type())),
+                }
             }
-        }
-        let json = |bytes: &[u8]| {
-            let mut out = Vec::with_capacity(bytes.len() + 2);
-            text(bytes, &mut out).map(|()| out.into_boxed_slice())
-        };
-        let facts = match not_text {
-            Some(kind) => Err(kind),
-            None => {
-                let [login, name, avatar_url] = texts;
-                Ok(CardTexts {
-                    login: json(login).and_then(|json| {
-                        let mut id = Vec::new();
-                        write_lc_node_id_of(&mut id, "User", login)?;
-                        Ok(Login {
-                            id: id.into_boxed_slice(),
-                            json,
-                        })
-                    }),
-                    name: json(name),
-                    avatar_url: json(avatar_url),
-                })
-            }
-        };
-        out.insert(id, facts);
-    }
+            let json = |bytes: &[u8]| {
+                let mut out = Vec::with_capacity(bytes.len() + 2);
+                text(bytes, &mut out).map(|()| out.into_boxed_slice())
+            };
+            let facts = match not_text {
+                Some(kind) => Err(kind),
+                None => {
+                    let [login, name, avatar_url] = texts;
+                    Ok(CardTexts {
+                        login: json(login).and_then(|json| {
+                            let mut id = Vec::new();
+                            write_lc_node_id_of(&mut id, "User", login)?;
+                            Ok(Login {
+                                id: id.into_boxed_slice(),
+                                json,
+                            })
+                        }),
+                        name: json(name),
+                        avatar_url: json(avatar_url),
+                    })
+                }
+            };
+            out.insert(id, facts);
+            Ok(())
+        },
+    )?;
     Ok(out)
 }
 
@@ -633,31 +668,31 @@ fn authors(conn: &Connection) -> rusqlite::Result<IdMap<AuthorFacts>> {
 type OrganizationFacts = (HashMap<String, i64>, HashMap<i64, OrganizationSums>, i64);
 
 fn organizations(conn: &Connection) -> rusqlite::Result<OrganizationFacts> {
-    let mut organization_ids: HashMap<String, i64> = HashMap::new();
-    let mut st = conn.prepare_cached("SELECT o.login_lc, o.id FROM organizations o")?;
-    let mut rows = st.query([])?;
-    while let Some(row) = rows.next()? {
-        organization_ids.insert(row.get(0)?, row.get(1)?);
-    }
+    let organization_ids: HashMap<String, i64> = collect_rows(
+        conn,
+        "SELECT o.login_lc, o.id FROM organizations o",
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )?;
     // As SQL's `SUM` of each column (nulls left out) and `COUNT` of the repositories.
     let mut organization_sums: HashMap<i64, OrganizationSums> = HashMap::new();
     let mut max_repository_id = 0;
-    let mut st = conn.prepare_cached(
+    each_row(
+        conn,
         "SELECT r.id, r.organization_id, r.forks_count, r.open_issues_count, r.stars_count \
          FROM repositories r",
+        |row| {
+            max_repository_id = max_repository_id.max(row.get(0)?);
+            let Some(organization) = row.get::<_, Option<i64>>(1)? else {
+                return Ok(());
+            };
+            let sums = organization_sums.entry(organization).or_default();
+            let add = |sum: &mut i64, n: Option<i64>| *sum = sum.saturating_add(n.unwrap_or(0));
+            add(&mut sums.forks, row.get(2)?);
+            add(&mut sums.open_issues, row.get(3)?);
+            add(&mut sums.stars, row.get(4)?);
+            sums.repositories += 1;
+            Ok(())
+        },
     )?;
-    let mut rows = st.query([])?;
-    while let Some(row) = rows.next()? {
-        max_repository_id = max_repository_id.max(row.get(0)?);
-        let Some(organization) = row.get::<_, Option<i64>>(1)? else {
-            continue;
-        };
-        let sums = organization_sums.entry(organization).or_default();
-        let add = |sum: &mut i64, n: Option<i64>| *sum = sum.saturating_add(n.unwrap_or(0));
-        add(&mut sums.forks, row.get(2)?);
-        add(&mut sums.open_issues, row.get(3)?);
-        add(&mut sums.stars, row.get(4)?);
-        sums.repositories += 1;
-    }
     Ok((organization_ids, organization_sums, max_repository_id))
 }

@@ -137,14 +137,15 @@ async fn contribution_stats(
 /// - `count name = field;`: an `Int!` of the record's aggregate row, read by the
 ///   method and with the complexity the head names (`impl User(totals, "...")`);
 /// - `many name: T = Key, "cost";`: the children of the relation `Key(self.id)`, a
-///   `Vec` (`= Listed(Key)`: a [`Listed`] list); `one name: T = Key;`: the one child,
+///   `Vec` or a [`Listed`] list as `T` says; `one name: T = Key;`: the one child,
 ///   or null;
 /// - `up_to name(limit = N): T = Key, "cost";`: the same with a nullable `limit`
 ///   argument, `N` by default (`Key(self.id, limit)`);
 /// - `leaders(Leaders, Channels, Urls), "cost";`: `leaders`, `entityLeaders`,
 ///   `entityChannels` and `relatedUrls`, through those relations;
-/// - `contribution_data = Key;`, `contribution_stats = Key;`: the heat map of
-///   [`contribution_data`] and [`contribution_stats`] over the relation `Key`;
+/// - `contributions contribution_data = Key;` (or `contribution_stats`): the heat
+///   map of [`contribution_data`] (or its sums, [`contribution_stats`]) over the
+///   relation `Key`, by the function of the field's name;
 /// - `author;`: the record's author, by `author_id`.
 ///
 /// The last three kinds call this file's helpers, so they serve this file only.
@@ -171,23 +172,12 @@ macro_rules! resolved {
         ] $($rest)*);
     };
     (@munch $head:tt $agg:tt [$($done:tt)*]
-     $(#[$m:meta])* many $name:ident: $ty:ty = Listed($key:path), $cost:literal;
-     $($rest:tt)*) => {
-        resolved!(@munch $head $agg [$($done)*
-            $(#[$m])*
-            #[graphql(complexity = $cost)]
-            async fn $name(&self, ctx: &Context<'_>) -> Result<$ty> {
-                Ok(Listed(many(ctx, $key(self.id)).await?))
-            }
-        ] $($rest)*);
-    };
-    (@munch $head:tt $agg:tt [$($done:tt)*]
      $(#[$m:meta])* many $name:ident: $ty:ty = $key:path, $cost:literal; $($rest:tt)*) => {
         resolved!(@munch $head $agg [$($done)*
             $(#[$m])*
             #[graphql(complexity = $cost)]
             async fn $name(&self, ctx: &Context<'_>) -> Result<$ty> {
-                many(ctx, $key(self.id)).await
+                Ok(many(ctx, $key(self.id)).await?.into())
             }
         ] $($rest)*);
     };
@@ -197,22 +187,6 @@ macro_rules! resolved {
             $(#[$m])*
             async fn $name(&self, ctx: &Context<'_>) -> Result<$ty> {
                 one(ctx, $key(self.id)).await
-            }
-        ] $($rest)*);
-    };
-    (@munch $head:tt $agg:tt [$($done:tt)*]
-     $(#[$m:meta])* up_to $name:ident($limit:ident = $default:literal): $ty:ty =
-     Listed($key:path), $cost:literal; $($rest:tt)*) => {
-        resolved!(@munch $head $agg [$($done)*
-            $(#[$m])*
-            #[graphql(complexity = $cost)]
-            async fn $name(
-                &self,
-                ctx: &Context<'_>,
-                #[graphql(default = $default)] $limit: Option<i32>,
-            ) -> Result<$ty> {
-                let key = |n| $key(self.id, n);
-                Ok(Listed(many_up_to(ctx, $limit, $default, key).await?))
             }
         ] $($rest)*);
     };
@@ -227,7 +201,7 @@ macro_rules! resolved {
                 ctx: &Context<'_>,
                 #[graphql(default = $default)] $limit: Option<i32>,
             ) -> Result<$ty> {
-                many_up_to(ctx, $limit, $default, |n| $key(self.id, n)).await
+                Ok(many_up_to(ctx, $limit, $default, |n| $key(self.id, n)).await?.into())
             }
         ] $($rest)*);
     };
@@ -260,22 +234,12 @@ macro_rules! resolved {
         ] $($rest)*);
     };
     (@munch $head:tt $agg:tt [$($done:tt)*]
-     $(#[$m:meta])* contribution_data = $key:path; $($rest:tt)*) => {
+     $(#[$m:meta])* contributions $name:ident = $key:path; $($rest:tt)*) => {
         resolved!(@munch $head $agg [$($done)*
             $(#[$m])*
             #[graphql(complexity = "CONTRIBUTIONS")]
-            async fn contribution_data(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
-                contribution_data(ctx, $key(self.id)).await
-            }
-        ] $($rest)*);
-    };
-    (@munch $head:tt $agg:tt [$($done:tt)*]
-     $(#[$m:meta])* contribution_stats = $key:path; $($rest:tt)*) => {
-        resolved!(@munch $head $agg [$($done)*
-            $(#[$m])*
-            #[graphql(complexity = "CONTRIBUTIONS")]
-            async fn contribution_stats(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
-                contribution_stats(ctx, $key(self.id)).await
+            async fn $name(&self, ctx: &Context<'_>) -> Result<Json<Value>> {
+                $name(ctx, $key(self.id)).await
             }
         ] $($rest)*);
     };
@@ -328,15 +292,15 @@ resolved! {
         /// Members by their contributions summed over the repositories linked to the
         /// chapter, most first (as `topContributors(chapter:)`).
         up_to top_contributors(limit = 24): Listed<Contributor> =
-            Listed(l::ChapterContributors),
+            l::ChapterContributors,
             "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)";
 
         /// Issues, pull requests and published releases created in the repositories
         /// linked to the chapter, per day (see `Project.contributionData`).
-        contribution_data = l::ChapterContributions;
+        contributions contribution_data = l::ChapterContributions;
 
         /// `contributionData` summed by kind.
-        contribution_stats = l::ChapterContributions;
+        contributions contribution_stats = l::ChapterContributions;
     }
 }
 
@@ -364,7 +328,7 @@ resolved! {
         /// Members by their contributions summed over the repositories linked to the
         /// committee, most first (as `topContributors(committee:)`).
         up_to top_contributors(limit = 24): Listed<Contributor> =
-            Listed(l::CommitteeContributors),
+            l::CommitteeContributors,
             "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)";
     }
 }
@@ -416,18 +380,18 @@ resolved! {
         /// Members by their contributions summed over the project's repositories, most
         /// first (as `topContributors(project:)`).
         up_to top_contributors(limit = 24): Listed<Contributor> =
-            Listed(l::ProjectContributors),
+            l::ProjectContributors,
             "PROJECT_CONTRIBUTORS + limit_cost(limit, 24, child_complexity)";
 
         /// Issues, pull requests and published releases created in the project's
         /// repositories, per day (`{"YYYY-MM-DD": count}`) over the 365 days ending on the
         /// day of the dataset's newest issue, pull request or release; days without any
         /// are left out.
-        contribution_data = l::ProjectContributions;
+        contributions contribution_data = l::ProjectContributions;
 
         /// `contributionData` summed by kind: `{"commits", "issues", "pullRequests",
         /// "releases", "total"}`.
-        contribution_stats = l::ProjectContributions;
+        contributions contribution_stats = l::ProjectContributions;
 
         /// Sum of the contributor counts of the project's repositories.
         count contributors_count = contributors;
@@ -499,7 +463,7 @@ resolved! {
 
         /// The project's health measurements, newest first.
         up_to health_metrics_list(limit = 30): Listed<HealthMetrics> =
-            Listed(l::ProjectHealthMetrics), "limit_cost(limit, 30, child_complexity)";
+            l::ProjectHealthMetrics, "limit_cost(limit, 30, child_complexity)";
     }
 }
 
@@ -567,7 +531,7 @@ resolved! {
 
         /// Contributors by contributions, most first.
         up_to top_contributors(limit = 24): Listed<Contributor> =
-            Listed(l::RepositoryContributors), "limit_cost(limit, 24, child_complexity)";
+            l::RepositoryContributors, "limit_cost(limit, 24, child_complexity)";
     }
 }
 
@@ -643,10 +607,10 @@ resolved! {
 
         /// Issues, pull requests and published releases the member authored, per day,
         /// over the same 365 days as `Project.contributionData`.
-        contribution_data = l::UserContributions;
+        contributions contribution_data = l::UserContributions;
 
         /// `contributionData` summed by kind.
-        contribution_stats = l::UserContributions;
+        contributions contribution_stats = l::UserContributions;
     }
 }
 
@@ -712,7 +676,7 @@ resolved! {
         }
 
         /// Members new in the snapshot, newest first.
-        many new_users: Listed<User> = Listed(l::SnapshotUsers),
+        many new_users: Listed<User> = l::SnapshotUsers,
             "list_cost(TYPICAL_LIST, child_complexity)";
     }
 }

@@ -203,15 +203,12 @@ selected! {
     }
 }
 
-/// The top contributors of each entity linked to repositories through `link`
-/// (`project_repositories`, with the entity column `entity`): members by their
+/// The top contributors of each entity of a `kind` (`project`) linked to repositories
+/// through its link table (`project_repositories`, by `project_id`): members by their
 /// contributions summed over those repositories, most first, then by login (the
 /// order of GraphQL's `topContributors`).
-fn contributors(
-    conn: &Connection,
-    link: &str,
-    entity: &str,
-) -> rusqlite::Result<HashMap<i64, Vec<Contributor>>> {
+fn contributors(conn: &Connection, kind: &str) -> rusqlite::Result<HashMap<i64, Vec<Contributor>>> {
+    let (link, entity) = (format!("{kind}_repositories"), format!("{kind}_id"));
     let from = format!(
         "( SELECT grp, mid, n, ROW_NUMBER() OVER (PARTITION BY grp \
              ORDER BY n DESC, login_lc, mid) AS pos FROM ( \
@@ -305,7 +302,7 @@ selected! {
 fn chapters(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     let mut leaders = leaders(conn, "chapter")?;
     let mut urls = related_urls(conn, "chapter")?;
-    let mut contributors = contributors(conn, "chapter_repositories", "chapter_id")?;
+    let mut contributors = contributors(conn, "chapter")?;
     let from = "api_chapters t ORDER BY t.created_at, t.updated_at DESC, t.id";
     docs(conn, from, |row: ChapterRow| {
         let ChapterRow {
@@ -358,7 +355,7 @@ fn chapters(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
 fn committees(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     let mut leaders = leaders(conn, "committee")?;
     let mut urls = related_urls(conn, "committee")?;
-    let mut contributors = contributors(conn, "committee_repositories", "committee_id")?;
+    let mut contributors = contributors(conn, "committee")?;
     let from = "api_committees t ORDER BY lower(t.name), t.created_at, t.updated_at DESC, t.id";
     docs(conn, from, |c: Committee| {
         let leaders = leaders.remove(&c.id).unwrap_or_default();
@@ -492,7 +489,7 @@ selected! {
 // frontend's project card and its facets), each read here from its own aggregate.
 fn projects(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     let mut leaders = leaders(conn, "project")?;
-    let mut contributors = contributors(conn, "project_repositories", "project_id")?;
+    let mut contributors = contributors(conn, "project")?;
     let mut repos = project_repositories(conn)?;
     let open_issues = counts(
         conn,

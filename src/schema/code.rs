@@ -230,7 +230,7 @@ pub mod graphql {
 
     selected! {
         /// A code repository (of any organization).
-        #[derive(SimpleObject, Clone)]
+        #[derive(SimpleObject, Clone, Default)]
         #[graphql(complex)]
         pub struct Repository: node, id {
             #[graphql(skip)]
@@ -287,7 +287,7 @@ pub mod graphql {
 
     selected! {
         /// A published release.
-        #[derive(SimpleObject, Clone)]
+        #[derive(SimpleObject, Clone, Default)]
         #[graphql(complex)]
         pub struct Release: node {
             /// Case-sensitive; may contain `/`.

@@ -944,7 +944,7 @@ pub mod graphql {
 
     selected! {
         /// An organization affiliated with the community.
-        #[derive(SimpleObject, Clone)]
+        #[derive(SimpleObject, Clone, Default)]
         #[graphql(complex)]
         pub struct Organization: node, id {
             pub login: String = get("t.login"),

@@ -314,11 +314,8 @@ impl Selected for SummaryRelease {
             project_name,
         } = SummaryRow::read(c)?;
         let mut release = Release {
-            node_id: Default::default(),
             tag_name: row.tag_name,
             name: row.name,
-            description: String::new(),
-            url: String::new(),
             is_pre_release: row.is_pre_release,
             author_id: row.author_id,
             author: Some(author),
@@ -326,7 +323,7 @@ impl Selected for SummaryRelease {
             repository_name,
             project_name,
             published_at: row.published_at,
-            created_at: String::new(),
+            ..Default::default()
         };
         release_id(&mut release, c)?;
         Ok(SummaryRelease(release))

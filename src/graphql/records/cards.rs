@@ -151,26 +151,18 @@ impl Selected for RepositorySummary {
     );
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let mut record = Repository {
-            node_id: Default::default(),
             id: c.get()?,
             organization_id: c.get()?,
             key: c.get()?,
             name: c.get()?,
-            description: None,
             url: c.get()?,
-            commits_count: 0,
             contributors_count: c.get()?,
             forks_count: c.get()?,
             open_issues_count: c.get()?,
             stars_count: c.get()?,
             subscribers_count: c.get()?,
             is_archived: c.get()?,
-            license: String::new(),
-            languages: Vec::new(),
-            topics: Vec::new(),
-            created_at: String::new(),
-            updated_at: String::new(),
-            size: None,
+            ..Default::default()
         };
         let organization: String = c.get()?;
         record.node_id = repo_node_id("Repository", &organization, &record.name, &[]);
@@ -198,15 +190,7 @@ fn organization_card(c: &mut Cols) -> rusqlite::Result<Organization> {
         login,
         name: c.get()?,
         avatar_url: c.get()?,
-        company: String::new(),
-        location: String::new(),
-        description: String::new(),
-        url: String::new(),
-        followers_count: 0,
-        created_at: String::new(),
-        updated_at: String::new(),
-        email: String::new(),
-        collaborators_count: 0,
+        ..Default::default()
     })
 }
 
