@@ -480,7 +480,7 @@ selected! {
     /// values its ranking and sort variants order by.
     struct ProjectRow {
         project: Project = flatten(Project),
-        level_rank: i64 = get("t.level_rank"),
+        level_rank: i64 = get(),
         updated: i64 = get("t.updated_at"),
     }
 }
@@ -714,19 +714,19 @@ fn organizations(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
 selected! {
     /// A member as its search document reads it, with how many badges they hold.
     struct UserRow {
-        login: String = get("t.login"),
-        name: String = get("t.name"),
-        avatar_url: String = get("t.avatar_url"),
-        url: String = get("t.url"),
-        bio: String = get("t.bio"),
-        company: String = get("t.company"),
-        location: String = get("t.location"),
-        title: String = get("t.title"),
+        login: String = get(),
+        name: String = get(),
+        avatar_url: String = get(),
+        url: String = get(),
+        bio: String = get(),
+        company: String = get(),
+        location: String = get(),
+        title: String = get(),
         followers: i64 = get("t.followers_count"),
         following: i64 = get("t.following_count"),
         repositories: i64 = get("t.public_repositories_count"),
-        created_at: String = ts("t.created_at"),
-        updated_at: String = ts("t.updated_at"),
+        created_at: String = ts(),
+        updated_at: String = ts(),
         badges: i64 = get("(SELECT COUNT(*) FROM member_badges b WHERE b.member_id = t.id)"),
     }
 }
@@ -801,13 +801,13 @@ selected! {
     /// A published program as its search document reads it: its status and
     /// experience levels as the dataset keeps them (the hit shows those texts).
     struct ProgramRow {
-        key: String = get("t.key"),
-        name: String = get("t.name"),
-        description: String = get("t.description"),
-        status: String = get("t.status"),
-        experience_levels: String = get("t.experience_levels"),
-        started_at: String = ts("t.started_at"),
-        ended_at: String = ts("t.ended_at"),
+        key: String = get(),
+        name: String = get(),
+        description: String = get(),
+        status: String = get(),
+        experience_levels: String = get(),
+        started_at: String = ts(),
+        ended_at: String = ts(),
     }
 }
 

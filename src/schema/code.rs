@@ -136,8 +136,8 @@ pub mod rest {
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Label {
-            pub color: String = get("t.color"),
-            pub name: String = get("t.name"),
+            pub color: String = get(),
+            pub name: String = get(),
         }
     }
 
@@ -145,25 +145,25 @@ pub mod rest {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Milestone {
             #[schema(format = DateTime)]
-            pub created_at: String = ts("t.created_at"),
-            pub number: i64 = get("t.number"),
+            pub created_at: String = ts(),
+            pub number: i64 = get(),
             #[schema(value_type = State)]
-            pub state: String = get("t.state"),
-            pub title: String = get("t.title"),
+            pub state: String = get(),
+            pub title: String = get(),
             #[schema(format = DateTime)]
-            pub updated_at: String = ts("t.updated_at"),
-            pub url: String = get("t.url"),
+            pub updated_at: String = ts(),
+            pub url: String = get(),
         }
     }
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct MilestoneDetail: extends Milestone {
-            pub body: String = get("t.body"),
-            pub closed_issues_count: i64 = get("t.closed_issues_count"),
+            pub body: String = get(),
+            pub closed_issues_count: i64 = get(),
             #[schema(format = DateTime)]
-            pub due_on: Option<String> = opt_ts("t.due_on"),
-            pub open_issues_count: i64 = get("t.open_issues_count"),
+            pub due_on: Option<String> = opt_ts(),
+            pub open_issues_count: i64 = get(),
         }
     }
 
@@ -171,18 +171,18 @@ pub mod rest {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Release {
             #[schema(format = DateTime)]
-            pub created_at: String = ts("t.created_at"),
-            pub name: String = get("t.name"),
+            pub created_at: String = ts(),
+            pub name: String = get(),
             #[schema(format = DateTime)]
-            pub published_at: Option<String> = opt_ts("t.published_at"),
-            pub tag_name: String = get("t.tag_name"),
+            pub published_at: Option<String> = opt_ts(),
+            pub tag_name: String = get(),
         }
     }
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct ReleaseDetail: extends Release {
-            pub description: String = get("t.description"),
+            pub description: String = get(),
         }
     }
 
@@ -199,22 +199,22 @@ pub mod rest {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Repository {
             #[schema(format = DateTime)]
-            pub created_at: String = ts("t.created_at"),
-            pub name: String = get("t.name"),
+            pub created_at: String = ts(),
+            pub name: String = get(),
             #[schema(format = DateTime)]
-            pub updated_at: String = ts("t.updated_at"),
+            pub updated_at: String = ts(),
         }
     }
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct RepositoryDetail: extends Repository {
-            pub commits_count: i64 = get("t.commits_count"),
-            pub contributors_count: i64 = get("t.contributors_count"),
-            pub description: Option<String> = get("t.description"),
-            pub forks_count: i64 = get("t.forks_count"),
-            pub open_issues_count: i64 = get("t.open_issues_count"),
-            pub stars_count: i64 = get("t.stars_count"),
+            pub commits_count: i64 = get(),
+            pub contributors_count: i64 = get(),
+            pub description: Option<String> = get(),
+            pub forks_count: i64 = get(),
+            pub open_issues_count: i64 = get(),
+            pub stars_count: i64 = get(),
         }
     }
 }
@@ -234,28 +234,28 @@ pub mod graphql {
         #[graphql(complex)]
         pub struct Repository: node, id {
             #[graphql(skip)]
-            pub organization_id: i64 = get("t.organization_id"),
+            pub organization_id: i64 = get(),
             /// The repository name in lower case, as used by `repository(repositoryKey:)`.
             pub key: String = get("t.name_lc"),
-            pub name: String = get("t.name"),
-            pub description: Option<String> = get("t.description"),
-            pub url: String = get("t.url"),
-            pub commits_count: i64 = get("t.commits_count"),
-            pub contributors_count: i64 = get("t.contributors_count"),
-            pub forks_count: i64 = get("t.forks_count"),
-            pub open_issues_count: i64 = get("t.open_issues_count"),
-            pub stars_count: i64 = get("t.stars_count"),
-            pub subscribers_count: i64 = get("t.subscribers_count"),
-            pub is_archived: bool = get("t.is_archived"),
+            pub name: String = get(),
+            pub description: Option<String> = get(),
+            pub url: String = get(),
+            pub commits_count: i64 = get(),
+            pub contributors_count: i64 = get(),
+            pub forks_count: i64 = get(),
+            pub open_issues_count: i64 = get(),
+            pub stars_count: i64 = get(),
+            pub subscribers_count: i64 = get(),
+            pub is_archived: bool = get(),
             /// An SPDX identifier, or empty.
-            pub license: String = get("t.license"),
-            pub languages: Vec<String> = list("t.languages"),
-            pub topics: Vec<String> = list("t.topics"),
-            pub created_at: String = ts("t.created_at"),
-            pub updated_at: String = ts("t.updated_at"),
+            pub license: String = get(),
+            pub languages: Vec<String> = list(),
+            pub topics: Vec<String> = list(),
+            pub created_at: String = ts(),
+            pub updated_at: String = ts(),
             /// Kilobytes; resolved by `size` in `types.rs`.
             #[graphql(skip)]
-            pub size: Option<i64> = get("t.size"),
+            pub size: Option<i64> = get(),
         } => finish_repository ["(SELECT ro.login FROM organizations ro WHERE ro.id = t.organization_id)"]
     }
 
@@ -272,11 +272,11 @@ pub mod graphql {
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
         pub struct Milestone: node {
-            pub open_issues_count: i64 = get("t.open_issues_count"),
-            pub closed_issues_count: i64 = get("t.closed_issues_count"),
-            pub due_on: Option<String> = opt_ts("t.due_on"),
-            pub created_at: String = ts("t.created_at"),
-            pub updated_at: String = ts("t.updated_at"),
+            pub open_issues_count: i64 = get(),
+            pub closed_issues_count: i64 = get(),
+            pub due_on: Option<String> = opt_ts(),
+            pub created_at: String = ts(),
+            pub updated_at: String = ts(),
         } => numbered("Milestone")
     }
 
@@ -291,14 +291,14 @@ pub mod graphql {
         #[graphql(complex)]
         pub struct Release: node {
             /// Case-sensitive; may contain `/`.
-            pub tag_name: String = get("t.tag_name"),
-            pub name: String = get("t.name"),
+            pub tag_name: String = get(),
+            pub name: String = get(),
             /// Markdown.
-            pub description: String = get("t.description"),
-            pub url: String = get("t.url"),
-            pub is_pre_release: bool = get("t.is_pre_release"),
+            pub description: String = get(),
+            pub url: String = get(),
+            pub is_pre_release: bool = get(),
             #[graphql(skip)]
-            pub author_id: Option<i64> = get("t.author_id"),
+            pub author_id: Option<i64> = get(),
             /// The author when it was read with the release ([`AuthoredRelease`]): `None`
             /// when it was not, `Some(None)` for a release without an author.
             #[graphql(skip)]
@@ -308,8 +308,8 @@ pub mod graphql {
             pub repository_name: String = get("r.name"),
             /// The name of the active project the repository belongs to, if any.
             pub project_name: Option<String> = get(PROJECT_NAME),
-            pub published_at: Option<String> = opt_ts("t.published_at"),
-            pub created_at: String = ts("t.created_at"),
+            pub published_at: Option<String> = opt_ts(),
+            pub created_at: String = ts(),
         } => release_id
     }
 

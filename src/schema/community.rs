@@ -501,23 +501,23 @@ pub mod rest {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Chapter {
             #[schema(format = DateTime)]
-            pub created_at: String = ts("t.created_at"),
+            pub created_at: String = ts(),
             /// Full key: `www-chapter-` then the name part.
-            pub key: String = get("t.key"),
-            pub latitude: Option<f64> = get("t.latitude"),
-            pub longitude: Option<f64> = get("t.longitude"),
-            pub name: String = get("t.name"),
+            pub key: String = get(),
+            pub latitude: Option<f64> = get(),
+            pub longitude: Option<f64> = get(),
+            pub name: String = get(),
             #[schema(format = DateTime)]
-            pub updated_at: String = ts("t.updated_at"),
+            pub updated_at: String = ts(),
         }
     }
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct ChapterDetail: extends Chapter {
-            pub country: String = get("t.country"),
+            pub country: String = get(),
             pub leaders: Vec<Leader> = with(chapter_leaders, "t.id"),
-            pub region: String = get("t.region"),
+            pub region: String = get(),
         }
     }
 
@@ -525,19 +525,19 @@ pub mod rest {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Committee {
             #[schema(format = DateTime)]
-            pub created_at: String = ts("t.created_at"),
+            pub created_at: String = ts(),
             /// Full key: `www-committee-` then the name part.
-            pub key: String = get("t.key"),
-            pub name: String = get("t.name"),
+            pub key: String = get(),
+            pub name: String = get(),
             #[schema(format = DateTime)]
-            pub updated_at: String = ts("t.updated_at"),
+            pub updated_at: String = ts(),
         }
     }
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct CommitteeDetail: extends Committee {
-            pub description: String = get("t.description"),
+            pub description: String = get(),
         }
     }
 
@@ -545,49 +545,49 @@ pub mod rest {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Event {
             #[schema(format = Date)]
-            pub end_date: Option<String> = get("t.end_date"),
-            pub key: String = get("t.key"),
-            pub latitude: Option<f64> = get("t.latitude"),
-            pub longitude: Option<f64> = get("t.longitude"),
-            pub name: String = get("t.name"),
+            pub end_date: Option<String> = get(),
+            pub key: String = get(),
+            pub latitude: Option<f64> = get(),
+            pub longitude: Option<f64> = get(),
+            pub name: String = get(),
             #[schema(format = Date)]
-            pub start_date: String = get("t.start_date"),
-            pub url: Option<String> = get("t.url"),
+            pub start_date: String = get(),
+            pub url: Option<String> = get(),
         }
     }
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct EventDetail: extends Event {
-            pub description: Option<String> = get("t.description"),
+            pub description: Option<String> = get(),
         }
     }
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Member {
-            pub avatar_url: String = get("t.avatar_url"),
+            pub avatar_url: String = get(),
             #[schema(format = DateTime)]
-            pub created_at: String = ts("t.created_at"),
-            pub login: String = get("t.login"),
-            pub name: String = get("t.name"),
+            pub created_at: String = ts(),
+            pub login: String = get(),
+            pub name: String = get(),
             #[schema(format = DateTime)]
-            pub updated_at: String = ts("t.updated_at"),
-            pub url: String = get("t.url"),
+            pub updated_at: String = ts(),
+            pub url: String = get(),
         }
     }
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct MemberDetail: extends Member {
-            pub bio: String = get("t.bio"),
-            pub company: String = get("t.company"),
-            pub followers_count: i64 = get("t.followers_count"),
-            pub following_count: i64 = get("t.following_count"),
-            pub location: String = get("t.location"),
-            pub public_repositories_count: i64 = get("t.public_repositories_count"),
-            pub title: String = get("t.title"),
-            pub twitter_username: String = get("t.twitter_username"),
+            pub bio: String = get(),
+            pub company: String = get(),
+            pub followers_count: i64 = get(),
+            pub following_count: i64 = get(),
+            pub location: String = get(),
+            pub public_repositories_count: i64 = get(),
+            pub title: String = get(),
+            pub twitter_username: String = get(),
         }
     }
 
@@ -595,19 +595,19 @@ pub mod rest {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Organization {
             #[schema(format = DateTime)]
-            pub created_at: String = ts("t.created_at"),
-            pub login: String = get("t.login"),
-            pub name: String = get("t.name"),
+            pub created_at: String = ts(),
+            pub login: String = get(),
+            pub name: String = get(),
             #[schema(format = DateTime)]
-            pub updated_at: String = ts("t.updated_at"),
+            pub updated_at: String = ts(),
         }
     }
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct OrganizationDetail: extends Organization {
-            pub company: String = get("t.company"),
-            pub location: String = get("t.location"),
+            pub company: String = get(),
+            pub location: String = get(),
         }
     }
 
@@ -615,24 +615,24 @@ pub mod rest {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Project {
             #[schema(format = DateTime)]
-            pub created_at: String = ts("t.created_at"),
+            pub created_at: String = ts(),
             /// Full key: `www-project-` then the name part.
-            pub key: String = get("t.key"),
+            pub key: String = get(),
             #[schema(value_type = Level)]
-            pub level: String = get("t.level"),
-            pub name: String = get("t.name"),
+            pub level: String = get(),
+            pub name: String = get(),
             #[serde(rename = "type")]
             #[schema(value_type = ProjectType)]
             pub kind: String = get("t.type"),
             #[schema(format = DateTime)]
-            pub updated_at: String = ts("t.updated_at"),
+            pub updated_at: String = ts(),
         }
     }
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct ProjectDetail: extends Project {
-            pub description: String = get("t.description"),
+            pub description: String = get(),
             pub leaders: Vec<Leader> = with(project_leaders, "t.id"),
         }
     }
@@ -641,16 +641,16 @@ pub mod rest {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Snapshot {
             #[schema(format = DateTime)]
-            pub created_at: String = ts("t.created_at"),
+            pub created_at: String = ts(),
             #[schema(format = DateTime)]
-            pub end_at: String = ts("t.end_at"),
+            pub end_at: String = ts(),
             /// `YYYY-MM`.
-            pub key: String = get("t.key"),
+            pub key: String = get(),
             #[schema(format = DateTime)]
-            pub start_at: String = ts("t.start_at"),
-            pub title: String = get("t.title"),
+            pub start_at: String = ts(),
+            pub title: String = get(),
             #[schema(format = DateTime)]
-            pub updated_at: String = ts("t.updated_at"),
+            pub updated_at: String = ts(),
         }
     }
 
@@ -668,23 +668,23 @@ pub mod rest {
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Sponsor {
-            pub image_url: String = get("t.image_url"),
-            pub key: String = get("t.key"),
-            pub name: String = get("t.name"),
-            pub sponsor_type: String = get("t.sponsor_type"),
-            pub url: String = get("t.url"),
+            pub image_url: String = get(),
+            pub key: String = get(),
+            pub name: String = get(),
+            pub sponsor_type: String = get(),
+            pub url: String = get(),
         }
     }
 
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct SponsorDetail: extends Sponsor {
-            pub description: String = get("t.description"),
-            pub is_member: bool = get("t.is_member"),
-            pub job_url: String = get("t.job_url"),
+            pub description: String = get(),
+            pub is_member: bool = get(),
+            pub job_url: String = get(),
             /// `Platinum`, `Gold` or `Silver` (see `SponsorMemberType`), or empty when the
             /// sponsor is not a member.
-            pub member_type: String = get("t.member_type"),
+            pub member_type: String = get(),
         }
     }
 }
@@ -707,12 +707,12 @@ pub mod graphql {
             #[graphql(name = "id")]
             pub node_id: ID = later(),
             #[graphql(skip)]
-            pub id: i64 = get("t.id"),
-            pub year: i64 = get("t.year"),
+            pub id: i64 = get(),
+            pub year: i64 = get(),
             /// The page of the year's election; empty when the dataset gives none.
             pub owasp_url: String = get("t.url"),
-            pub created_at: String = ts("t.created_at"),
-            pub updated_at: String = ts("t.updated_at"),
+            pub created_at: String = ts(),
+            pub updated_at: String = ts(),
         } => finish_board
     }
 
@@ -731,18 +731,18 @@ pub mod graphql {
             #[graphql(name = "id")]
             pub node_id: ID = later(),
             #[graphql(skip)]
-            pub member_id: i64 = get("t.member_id"),
+            pub member_id: i64 = get(),
             #[graphql(skip)]
             pub login: String = get("(SELECT m.login_lc FROM members m WHERE m.id = t.member_id)"),
             #[graphql(skip)]
             pub micros: i64 = get("t.start_at"),
-            pub start_at: String = ts("t.start_at"),
-            pub end_at: String = ts("t.end_at"),
-            pub commits_count: i64 = get("t.commits_count"),
-            pub pull_requests_count: i64 = get("t.pull_requests_count"),
-            pub issues_count: i64 = get("t.issues_count"),
+            pub start_at: String = ts(),
+            pub end_at: String = ts(),
+            pub commits_count: i64 = get(),
+            pub pull_requests_count: i64 = get(),
+            pub issues_count: i64 = get(),
             /// Chat messages in the period.
-            pub messages_count: i64 = get("t.messages_count"),
+            pub messages_count: i64 = get(),
             /// Commits, pull requests and issues.
             pub total_contributions: i64 =
                 get("t.commits_count + t.pull_requests_count + t.issues_count"),
@@ -791,33 +791,33 @@ pub mod graphql {
             pub node_id: ID = later(),
             #[graphql(skip)]
             pub micros: i64 = get("t.created_at"),
-            pub created_at: String = ts("t.created_at"),
+            pub created_at: String = ts(),
             /// The project's key without its `www-project-` prefix.
             pub project_key: String = get("(SELECT p.key FROM api_projects p WHERE p.id = t.project_id)"),
             pub project_name: String = get("(SELECT p.name FROM api_projects p WHERE p.id = t.project_id)"),
             /// 0 to 100; null when the measurement has no score.
-            pub score: Option<f64> = get("t.score"),
-            pub stars_count: i64 = get("t.stars_count"),
-            pub forks_count: i64 = get("t.forks_count"),
-            pub contributors_count: i64 = get("t.contributors_count"),
-            pub open_issues_count: i64 = get("t.open_issues_count"),
-            pub open_pull_requests_count: i64 = get("t.open_pull_requests_count"),
-            pub unanswered_issues_count: i64 = get("t.unanswered_issues_count"),
-            pub unassigned_issues_count: i64 = get("t.unassigned_issues_count"),
-            pub total_issues_count: i64 = get("t.total_issues_count"),
-            pub recent_releases_count: i64 = get("t.recent_releases_count"),
-            pub total_releases_count: i64 = get("t.total_releases_count"),
-            pub is_funding_requirements_compliant: bool = get("t.is_funding_requirements_compliant"),
-            pub is_leader_requirements_compliant: bool = get("t.is_leader_requirements_compliant"),
-            pub age_days: i64 = get("t.age_days"),
-            pub age_days_requirement: i64 = get("t.age_days_requirement"),
-            pub last_commit_days: i64 = get("t.last_commit_days"),
-            pub last_commit_days_requirement: i64 = get("t.last_commit_days_requirement"),
-            pub last_pull_request_days: i64 = get("t.last_pull_request_days"),
-            pub last_pull_request_days_requirement: i64 = get("t.last_pull_request_days_requirement"),
-            pub last_release_days: i64 = get("t.last_release_days"),
-            pub last_release_days_requirement: i64 = get("t.last_release_days_requirement"),
-            pub owasp_page_last_update_days: i64 = get("t.owasp_page_last_update_days"),
+            pub score: Option<f64> = get(),
+            pub stars_count: i64 = get(),
+            pub forks_count: i64 = get(),
+            pub contributors_count: i64 = get(),
+            pub open_issues_count: i64 = get(),
+            pub open_pull_requests_count: i64 = get(),
+            pub unanswered_issues_count: i64 = get(),
+            pub unassigned_issues_count: i64 = get(),
+            pub total_issues_count: i64 = get(),
+            pub recent_releases_count: i64 = get(),
+            pub total_releases_count: i64 = get(),
+            pub is_funding_requirements_compliant: bool = get(),
+            pub is_leader_requirements_compliant: bool = get(),
+            pub age_days: i64 = get(),
+            pub age_days_requirement: i64 = get(),
+            pub last_commit_days: i64 = get(),
+            pub last_commit_days_requirement: i64 = get(),
+            pub last_pull_request_days: i64 = get(),
+            pub last_pull_request_days_requirement: i64 = get(),
+            pub last_release_days: i64 = get(),
+            pub last_release_days_requirement: i64 = get(),
+            pub owasp_page_last_update_days: i64 = get(),
             pub owasp_page_last_update_days_requirement: i64 =
                 get("t.owasp_page_last_update_days_requirement"),
         } => finish_health_metrics
@@ -840,21 +840,21 @@ pub mod graphql {
         pub struct Chapter: node, id {
             /// The key without its `www-chapter-` prefix, as in the frontend's links and the
             /// REST paths.
-            pub key: String = get("t.key"),
-            pub name: String = get("t.name"),
-            pub country: String = get("t.country"),
-            pub region: String = get("t.region"),
+            pub key: String = get(),
+            pub name: String = get(),
+            pub country: String = get(),
+            pub region: String = get(),
             /// Always true: inactive chapters are not part of the API.
-            pub is_active: bool = get("t.is_active"),
-            pub latitude: Option<f64> = get("t.latitude"),
-            pub longitude: Option<f64> = get("t.longitude"),
-            pub summary: String = get("t.summary"),
-            pub url: String = get("t.url"),
-            pub created_at: String = ts("t.created_at"),
-            pub updated_at: String = ts("t.updated_at"),
+            pub is_active: bool = get(),
+            pub latitude: Option<f64> = get(),
+            pub longitude: Option<f64> = get(),
+            pub summary: String = get(),
+            pub url: String = get(),
+            pub created_at: String = ts(),
+            pub updated_at: String = ts(),
             /// Where the chapter meets, as a place name for display; null when the dataset
             /// gives none.
-            pub suggested_location: Option<String> = get("t.suggested_location"),
+            pub suggested_location: Option<String> = get(),
         } => keyed("Chapter", key, "www-chapter-")
     }
 
@@ -865,13 +865,13 @@ pub mod graphql {
         pub struct Committee: node, id {
             /// The key without its `www-committee-` prefix, as in the frontend's links and the
             /// REST paths.
-            pub key: String = get("t.key"),
-            pub name: String = get("t.name"),
-            pub description: String = get("t.description"),
-            pub summary: String = get("t.summary"),
-            pub url: String = get("t.url"),
-            pub created_at: String = ts("t.created_at"),
-            pub updated_at: String = ts("t.updated_at"),
+            pub key: String = get(),
+            pub name: String = get(),
+            pub description: String = get(),
+            pub summary: String = get(),
+            pub url: String = get(),
+            pub created_at: String = ts(),
+            pub updated_at: String = ts(),
         } => keyed("Committee", key, "www-committee-")
     }
 
@@ -879,20 +879,20 @@ pub mod graphql {
         /// An event.
         #[derive(SimpleObject, Clone)]
         pub struct Event: node {
-            pub key: String = get("t.key"),
-            pub name: String = get("t.name"),
+            pub key: String = get(),
+            pub name: String = get(),
             /// `appsec_days`, `global`, `partner` or `other`.
-            pub category: String = get("t.category"),
+            pub category: String = get(),
             /// `YYYY-MM-DD`.
-            pub start_date: String = get("t.start_date"),
+            pub start_date: String = get(),
             /// `YYYY-MM-DD`.
-            pub end_date: Option<String> = get("t.end_date"),
-            pub latitude: Option<f64> = get("t.latitude"),
-            pub longitude: Option<f64> = get("t.longitude"),
-            pub url: Option<String> = get("t.url"),
-            pub description: Option<String> = get("t.description"),
-            pub summary: String = get("t.summary"),
-            pub suggested_location: String = get("t.suggested_location"),
+            pub end_date: Option<String> = get(),
+            pub latitude: Option<f64> = get(),
+            pub longitude: Option<f64> = get(),
+            pub url: Option<String> = get(),
+            pub description: Option<String> = get(),
+            pub summary: String = get(),
+            pub suggested_location: String = get(),
         } => keyed("Event", key)
     }
 
@@ -900,17 +900,17 @@ pub mod graphql {
         /// A sponsor.
         #[derive(SimpleObject, Clone)]
         pub struct Sponsor: node {
-            pub key: String = get("t.key"),
-            pub name: String = get("t.name"),
+            pub key: String = get(),
+            pub name: String = get(),
             /// `Diamond`, `Platinum`, `Gold`, `Silver`, `Supporter` or `Not a Sponsor`.
-            pub sponsor_type: String = get("t.sponsor_type"),
-            pub is_member: bool = get("t.is_member"),
+            pub sponsor_type: String = get(),
+            pub is_member: bool = get(),
             /// `Platinum`, `Gold`, `Silver`, or empty.
-            pub member_type: String = get("t.member_type"),
-            pub image_url: String = get("t.image_url"),
-            pub url: String = get("t.url"),
-            pub job_url: String = get("t.job_url"),
-            pub description: String = get("t.description"),
+            pub member_type: String = get(),
+            pub image_url: String = get(),
+            pub url: String = get(),
+            pub job_url: String = get(),
+            pub description: String = get(),
         } => keyed("Sponsor", key)
     }
 
@@ -921,24 +921,24 @@ pub mod graphql {
         pub struct Project: node, id {
             /// The key without its `www-project-` prefix, as in the frontend's links and the
             /// REST paths.
-            pub key: String = get("t.key"),
-            pub name: String = get("t.name"),
+            pub key: String = get(),
+            pub name: String = get(),
             /// `flagship`, `production`, `incubator`, `lab` or `demo`.
-            pub level: String = get("t.level"),
+            pub level: String = get(),
             /// `code`, `documentation`, `tool` or `other`.
             #[graphql(name = "type")]
             pub kind: String = get("t.type"),
             /// Always true: inactive projects are not part of the API.
-            pub is_active: bool = get("t.is_active"),
-            pub description: String = get("t.description"),
-            pub summary: String = get("t.summary"),
-            pub url: String = get("t.url"),
+            pub is_active: bool = get(),
+            pub description: String = get(),
+            pub summary: String = get(),
+            pub url: String = get(),
             /// Sum of the stars of the project's repositories.
             pub stars_count: i64 = get("t.stars"),
             /// Sum of the forks of the project's repositories.
             pub forks_count: i64 = get("t.forks"),
-            pub created_at: String = ts("t.created_at"),
-            pub updated_at: String = ts("t.updated_at"),
+            pub created_at: String = ts(),
+            pub updated_at: String = ts(),
         } => keyed("Project", key, "www-project-")
     }
 
@@ -947,21 +947,21 @@ pub mod graphql {
         #[derive(SimpleObject, Clone, Default)]
         #[graphql(complex)]
         pub struct Organization: node, id {
-            pub login: String = get("t.login"),
-            pub name: String = get("t.name"),
-            pub company: String = get("t.company"),
-            pub location: String = get("t.location"),
-            pub description: String = get("t.description"),
-            pub avatar_url: String = get("t.avatar_url"),
-            pub url: String = get("t.url"),
-            pub followers_count: i64 = get("t.followers_count"),
-            pub created_at: String = ts("t.created_at"),
-            pub updated_at: String = ts("t.updated_at"),
+            pub login: String = get(),
+            pub name: String = get(),
+            pub company: String = get(),
+            pub location: String = get(),
+            pub description: String = get(),
+            pub avatar_url: String = get(),
+            pub url: String = get(),
+            pub followers_count: i64 = get(),
+            pub created_at: String = ts(),
+            pub updated_at: String = ts(),
             /// Public contact address; empty when the organization lists none.
-            pub email: String = get("t.email"),
+            pub email: String = get(),
             /// Members with access to the organization's repositories, as the code-hosting
             /// site counts them.
-            pub collaborators_count: i64 = get("t.collaborators_count"),
+            pub collaborators_count: i64 = get(),
         } => keyed("Organization", login)
     }
 
@@ -971,12 +971,12 @@ pub mod graphql {
         #[graphql(complex)]
         pub struct Snapshot: node, id {
             /// `YYYY-MM`.
-            pub key: String = get("t.key"),
-            pub title: String = get("t.title"),
-            pub start_at: String = ts("t.start_at"),
-            pub end_at: String = ts("t.end_at"),
-            pub created_at: String = ts("t.created_at"),
-            pub updated_at: String = ts("t.updated_at"),
+            pub key: String = get(),
+            pub title: String = get(),
+            pub start_at: String = ts(),
+            pub end_at: String = ts(),
+            pub created_at: String = ts(),
+            pub updated_at: String = ts(),
         } => keyed("Snapshot", key)
     }
 
@@ -985,30 +985,30 @@ pub mod graphql {
         #[derive(SimpleObject, Clone, Default)]
         #[graphql(complex)]
         pub struct User: node, id {
-            pub login: String = get("t.login"),
-            pub name: String = get("t.name"),
-            pub avatar_url: String = get("t.avatar_url"),
-            pub url: String = get("t.url"),
-            pub bio: String = get("t.bio"),
-            pub company: String = get("t.company"),
-            pub location: String = get("t.location"),
-            pub title: String = get("t.title"),
-            pub twitter_username: String = get("t.twitter_username"),
-            pub followers_count: i64 = get("t.followers_count"),
-            pub following_count: i64 = get("t.following_count"),
-            pub public_repositories_count: i64 = get("t.public_repositories_count"),
-            pub created_at: String = ts("t.created_at"),
-            pub updated_at: String = ts("t.updated_at"),
+            pub login: String = get(),
+            pub name: String = get(),
+            pub avatar_url: String = get(),
+            pub url: String = get(),
+            pub bio: String = get(),
+            pub company: String = get(),
+            pub location: String = get(),
+            pub title: String = get(),
+            pub twitter_username: String = get(),
+            pub followers_count: i64 = get(),
+            pub following_count: i64 = get(),
+            pub public_repositories_count: i64 = get(),
+            pub created_at: String = ts(),
+            pub updated_at: String = ts(),
             /// Public contact address; empty when the member lists none.
-            pub email: String = get("t.email"),
+            pub email: String = get(),
             /// The member sits on the current board of directors.
-            pub is_owasp_board_member: bool = get("t.is_owasp_board_member"),
+            pub is_owasp_board_member: bool = get(),
             /// The member worked for the foundation.
-            pub is_former_owasp_staff: bool = get("t.is_former_owasp_staff"),
+            pub is_former_owasp_staff: bool = get(),
             /// The member has mentored in a summer-of-code program.
-            pub is_gsoc_mentor: bool = get("t.is_gsoc_mentor"),
+            pub is_gsoc_mentor: bool = get(),
             /// The member's professional-network page id; empty when none.
-            pub linkedin_page_id: String = get("t.linkedin_page_id"),
+            pub linkedin_page_id: String = get(),
             /// The member's first contribution to the community; null when unknown.
             pub first_owasp_contribution_at: Option<String> =
                 opt_ts("t.first_owasp_contribution_at"),
@@ -1022,10 +1022,10 @@ pub mod graphql {
             /// Opaque and stable: the badge's name.
             #[graphql(name = "id")]
             pub node_id: ID = later(),
-            pub name: String = get("t.name"),
-            pub description: String = get("t.description"),
-            pub css_class: String = get("t.css_class"),
-            pub weight: i64 = get("t.weight"),
+            pub name: String = get(),
+            pub description: String = get(),
+            pub css_class: String = get(),
+            pub weight: i64 = get(),
         } => keyed("Badge", name)
     }
 
@@ -1033,13 +1033,13 @@ pub mod graphql {
         /// A post of the community's blog.
         #[derive(SimpleObject, Clone)]
         pub struct Post: node {
-            pub title: String = get("t.title"),
-            pub url: String = get("t.url"),
-            pub author_name: String = get("t.author_name"),
-            pub author_image_url: String = get("t.author_image_url"),
-            pub published_at: String = ts("t.published_at"),
-            pub created_at: String = ts("t.created_at"),
-            pub updated_at: String = ts("t.updated_at"),
+            pub title: String = get(),
+            pub url: String = get(),
+            pub author_name: String = get(),
+            pub author_image_url: String = get(),
+            pub published_at: String = ts(),
+            pub created_at: String = ts(),
+            pub updated_at: String = ts(),
         } => keyed("Post", url)
     }
 }

@@ -56,13 +56,13 @@ pub mod rest {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Issue {
             #[schema(format = DateTime)]
-            pub created_at: String = ts("t.created_at"),
+            pub created_at: String = ts(),
             #[schema(value_type = State)]
-            pub state: String = get("t.state"),
-            pub title: String = get("t.title"),
+            pub state: String = get(),
+            pub title: String = get(),
             #[schema(format = DateTime)]
-            pub updated_at: String = ts("t.updated_at"),
-            pub url: String = get("t.url"),
+            pub updated_at: String = ts(),
+            pub url: String = get(),
         }
     }
 
@@ -97,8 +97,8 @@ pub mod graphql {
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
         pub struct Issue: node, id {
-            pub created_at: String = ts("t.created_at"),
-            pub updated_at: String = ts("t.updated_at"),
+            pub created_at: String = ts(),
+            pub updated_at: String = ts(),
         } => numbered("Issue")
     }
 
@@ -108,12 +108,12 @@ pub mod graphql {
         #[derive(SimpleObject, Clone)]
         #[graphql(complex)]
         pub struct PullRequest: node {
-            pub created_at: String = ts("t.created_at"),
-            pub updated_at: String = ts("t.updated_at"),
+            pub created_at: String = ts(),
+            pub updated_at: String = ts(),
             /// Null while open.
-            pub closed_at: Option<String> = opt_ts("t.closed_at"),
+            pub closed_at: Option<String> = opt_ts(),
             /// Null unless merged.
-            pub merged_at: Option<String> = opt_ts("t.merged_at"),
+            pub merged_at: Option<String> = opt_ts(),
         } => numbered("PullRequest")
     }
 }
@@ -143,14 +143,14 @@ macro_rules! numbered_record {
         $crate::selected! {
             $(#[$attr])*
             pub struct $name: node $(, $id)? {
-                pub number: i64 = get("t.number"),
-                pub title: String = get("t.title"),
+                pub number: i64 = get(),
+                pub title: String = get(),
                 /// `open` or `closed`.
-                pub state: String = get("t.state"),
+                pub state: String = get(),
                 $($body)*
-                pub url: String = get("t.url"),
+                pub url: String = get(),
                 #[graphql(skip)]
-                pub author_id: Option<i64> = get("t.author_id"),
+                pub author_id: Option<i64> = get(),
                 /// The login of the repository's organization.
                 pub organization_name: String = get("o.login"),
                 pub repository_name: String = get("r.name"),

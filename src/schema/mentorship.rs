@@ -179,19 +179,19 @@ pub mod graphql {
         #[derive(SimpleObject, Clone)]
         #[graphql(complex, name = "ProgramNode")]
         pub struct Program: node, id {
-            pub key: String = get("t.key"),
-            pub name: String = get("t.name"),
+            pub key: String = get(),
+            pub name: String = get(),
             /// Markdown.
-            pub description: String = get("t.description"),
+            pub description: String = get(),
             /// Always `PUBLISHED`: drafts and completed programs are not part of the API.
             pub status: ProgramStatus = with(status, "t.status"),
             /// The most mentees the program takes; null when it sets no limit.
-            pub mentees_limit: Option<i64> = get("t.mentees_limit"),
+            pub mentees_limit: Option<i64> = get(),
             pub experience_levels: Vec<ExperienceLevel> = with(levels, "t.experience_levels"),
-            pub started_at: String = ts("t.started_at"),
-            pub ended_at: String = ts("t.ended_at"),
-            pub domains: Vec<String> = list("t.domains"),
-            pub tags: Vec<String> = list("t.tags"),
+            pub started_at: String = ts(),
+            pub ended_at: String = ts(),
+            pub domains: Vec<String> = list(),
+            pub tags: Vec<String> = list(),
         } => keyed("Program", key)
     }
 
@@ -209,21 +209,21 @@ pub mod graphql {
             /// The key of the module's project when it is active.
             #[graphql(skip)]
             pub project_key: Option<String> = get("(SELECT p.key_lc FROM api_projects p WHERE p.id = t.project_id)"),
-            pub key: String = get("t.key"),
-            pub name: String = get("t.name"),
+            pub key: String = get(),
+            pub name: String = get(),
             /// Markdown.
-            pub description: String = get("t.description"),
+            pub description: String = get(),
             pub experience_level: ExperienceLevel = with(level, "t.experience_level"),
             /// Display order within the program.
             pub order: i64 = get("t.position"),
-            pub started_at: String = ts("t.started_at"),
-            pub ended_at: String = ts("t.ended_at"),
-            pub domains: Vec<String> = list("t.domains"),
-            pub tags: Vec<String> = list("t.tags"),
+            pub started_at: String = ts(),
+            pub ended_at: String = ts(),
+            pub domains: Vec<String> = list(),
+            pub tags: Vec<String> = list(),
             /// The labels of the project's issues the module works on.
-            pub labels: Vec<String> = list("t.labels"),
+            pub labels: Vec<String> = list(),
             /// Whether mentees may set the deadlines of the issues assigned to them.
-            pub mentee_can_manage_deadlines: bool = get("t.mentee_can_manage_deadlines"),
+            pub mentee_can_manage_deadlines: bool = get(),
             /// The id of the module's project (as `Project.id`); null without an active
             /// project.
             pub project_id: Option<ID> = later(),

@@ -127,9 +127,11 @@ pub const fn select_width(sql: &str) -> usize {
 /// [`Selected`] implementation (select list and reader, in field order). Each field
 /// ends with `= HOW(ARGS)`:
 ///
-/// - `get("t.name")`: the column as the field's type (`FromSql`);
-/// - `ts("t.created_at")` / `opt_ts(...)`: microseconds as ISO 8601 text;
-/// - `list("t.topics")`: a JSON array of strings stored as text;
+/// - `get("o.login")`: the expression's value as the field's type (`FromSql`);
+/// - `ts("p.created_at")` / `opt_ts(...)`: microseconds as ISO 8601 text;
+/// - `list("r.topics")`: a JSON array of strings stored as text;
+/// - `get()`, `ts()`, `opt_ts()`, `list()`: the same, of the record's own column named
+///   like the field (`t.<field>`), so a column is named once;
 /// - `flatten(Base)`: another [`Selected`] type's columns, read in place (with
 ///   `#[serde(flatten)]`, a detail that extends its list item);
 /// - `with(read_fn, "t.id")`: `read_fn(cursor)` reads the expression and whatever it
@@ -170,7 +172,7 @@ macro_rules! selected {
                 pub node_id: ::async_graphql::ID = later(),
                 $(
                     #[graphql(skip)]
-                    pub $id: i64 = get("t.id"),
+                    pub $id: i64 = get(),
                 )?
                 $($fields)*
             }
@@ -209,7 +211,7 @@ macro_rules! selected {
         impl $crate::schema::Selected for $name {
             const COLUMNS: &'static str = $crate::schema::after_separator(
                 $crate::schema::concatcp!(
-                    $( $crate::selected!(@sql $how($($args)*)), )*
+                    $( $crate::selected!(@sql $field $how($($args)*)), )*
                     $( $crate::selected!(@extra $($finish)+), )?
                 )
             );
@@ -234,22 +236,24 @@ macro_rules! selected {
         $crate::selected!(@offsets $at + $crate::selected!(@width $how($($args)*)); $($rest)*);
     };
     (@width later()) => { 0 };
+    (@width $how:ident()) => { 1 };
     (@width flatten($base:ty)) => {
         $crate::schema::select_width(<$base as $crate::schema::Selected>::COLUMNS)
     };
     (@width with($read:path, $sql:expr)) => { $crate::schema::select_width($sql) };
     (@width $how:ident($sql:expr)) => { $crate::schema::select_width($sql) };
-    (@sql later()) => { "" };
-    (@sql flatten($base:ty)) => {
+    (@sql $field:ident later()) => { "" };
+    (@sql $field:ident flatten($base:ty)) => {
         $crate::schema::concatcp!(", ", <$base as $crate::schema::Selected>::COLUMNS)
     };
-    (@sql with($read:path, $sql:expr)) => { $crate::schema::concatcp!(", ", $sql) };
-    (@sql $how:ident($sql:expr)) => { $crate::schema::concatcp!(", ", $sql) };
+    (@sql $field:ident with($read:path, $sql:expr)) => { $crate::schema::concatcp!(", ", $sql) };
+    (@sql $field:ident $how:ident()) => { concat!(", t.", stringify!($field)) };
+    (@sql $field:ident $how:ident($sql:expr)) => { $crate::schema::concatcp!(", ", $sql) };
     (@read $c:ident later()) => { ::std::default::Default::default() };
-    (@read $c:ident get($sql:expr)) => { $c.get()? };
-    (@read $c:ident ts($sql:expr)) => { $c.ts()? };
-    (@read $c:ident opt_ts($sql:expr)) => { $c.opt_ts()? };
-    (@read $c:ident list($sql:expr)) => { $c.string_list()? };
+    (@read $c:ident get($($sql:expr)?)) => { $c.get()? };
+    (@read $c:ident ts($($sql:expr)?)) => { $c.ts()? };
+    (@read $c:ident opt_ts($($sql:expr)?)) => { $c.opt_ts()? };
+    (@read $c:ident list($($sql:expr)?)) => { $c.string_list()? };
     (@read $c:ident flatten($base:ty)) => {
         <$base as $crate::schema::Selected>::read($c)?
     };
@@ -291,7 +295,7 @@ mod tests {
 
     crate::selected! {
         struct Inner {
-            a: i64 = get("t.a"),
+            a: i64 = get(),
             b: Option<String> = get("(SELECT x FROM y WHERE y.p = t.p ORDER BY x, y LIMIT 1)"),
         }
     }
@@ -300,9 +304,9 @@ mod tests {
         struct Outer {
             first: i64 = later(),
             inner: Inner = flatten(Inner),
-            c: String = get("t.c"),
+            c: String = get(),
             d: bool = with(read_pair, "t.d, t.e"),
-            f: i64 = get("t.f"),
+            f: i64 = get(),
         }
     }
 
@@ -319,6 +323,11 @@ mod tests {
         assert_eq!([C::first, C::inner, C::c, C::d, C::f], [0, 0, 2, 3, 5]);
         assert_eq!([ColumnsOf::<Inner>::a, ColumnsOf::<Inner>::b], [0, 1]);
         assert_eq!(select_width(Outer::COLUMNS), 6);
+        assert!(
+            Outer::COLUMNS.ends_with(", t.c, t.d, t.e, t.f"),
+            "{}",
+            Outer::COLUMNS
+        );
         let conn = Connection::open_in_memory().unwrap();
         let sql = "SELECT 1, 'b', 'c', 1, 0, 7";
         let outer = conn

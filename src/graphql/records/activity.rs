@@ -274,12 +274,12 @@ crate::selected! {
     /// joins and a subquery per release.
     #[derive(Clone)]
     pub struct ReleaseRow {
-        pub tag_name: String = get("t.tag_name"),
-        pub name: String = get("t.name"),
-        pub is_pre_release: bool = get("t.is_pre_release"),
-        pub repository_id: i64 = get("t.repository_id"),
-        pub published_at: Option<String> = opt_ts("t.published_at"),
-        pub author_id: Option<i64> = get("t.author_id"),
+        pub tag_name: String = get(),
+        pub name: String = get(),
+        pub is_pre_release: bool = get(),
+        pub repository_id: i64 = get(),
+        pub published_at: Option<String> = opt_ts(),
+        pub author_id: Option<i64> = get(),
     }
 }
 
