@@ -230,21 +230,21 @@ pub(super) struct Written {
     pub written: Vec<String>,
 }
 
-/// Writes the manifest documents and change lists of a generation holding `files`
-/// (sorted by path, `fresh` marking those the run wrote), whose previous generation
-/// listed the paths `removed` that it no longer has.
-pub(super) fn write(
+/// A chunk's document, and its SHA-256 when this run made it (none for a kept
+/// chunk's document, read from the previous tree).
+type ChunkDocument = (Vec<u8>, Option<String>);
+
+/// Each chunk's document, in parallel: a kept chunk's bytes read from the previous
+/// tree (and checked against its hash), a new one's entries serialised and hashed.
+/// `manifest.json` is made of their bodies: hashed in order on a thread of its own as
+/// the documents come, rather than after them all. Returns the documents in chunk
+/// order, and the length and SHA-256 of `manifest.json`.
+fn chunk_documents(
     writer: &Writer,
     files: &[Entry],
-    fresh: &[bool],
-    removed: Vec<String>,
-) -> anyhow::Result<Written> {
+    cuts: &[Cut],
+) -> anyhow::Result<(Vec<ChunkDocument>, usize, String)> {
     let previous = &writer.previous;
-    let cuts = cut(files, fresh, previous);
-    // Each chunk's document, in parallel: a kept chunk's bytes read from the previous
-    // tree (and checked against its hash), a new one's entries serialised and hashed.
-    // `manifest.json` is made of their bodies: hashed in order on a thread of its own
-    // as the documents come, rather than after them all.
     let (docs, made, full_size, full_sha) = std::thread::scope(|scope| {
         let (send, receive) = std::sync::mpsc::channel();
         let count = cuts.len();
@@ -274,19 +274,21 @@ pub(super) fn write(
             .map_err(|_| anyhow::anyhow!("hashing {MANIFEST} failed"))?;
         anyhow::Ok((docs, made?, size, sha))
     })?;
-    let docs: Vec<(Vec<u8>, Option<String>)> = docs.into_iter().zip(made).collect();
-    let mut pieces: Vec<&[u8]> = Vec::with_capacity(docs.len() * 2 + 2);
-    pieces.push(OPEN);
-    for (i, (doc, _)) in docs.iter().enumerate() {
-        if i > 0 {
-            pieces.push(b",");
-        }
-        pieces.push(body_of(doc));
-    }
-    pieces.push(CLOSE);
+    Ok((docs.into_iter().zip(made).collect(), full_size, full_sha))
+}
+
+/// The manifest's root document: the previous manifest's entry of each kept chunk,
+/// a new entry for each chunk made again, and `manifest.json`'s length and hash.
+fn manifest_root(
+    files: &[Entry],
+    previous: &Previous,
+    cuts: &[Cut],
+    docs: &[ChunkDocument],
+    manifest: ManifestEntry,
+) -> split::Root {
     let chunks: Vec<split::Chunk> = cuts
         .iter()
-        .zip(&docs)
+        .zip(docs)
         .map(|(c, (bytes, made))| match (c.kept, made) {
             (Some(i), None) => previous.chunks()[i].clone(),
             (_, Some(sha256)) => split::Chunk {
@@ -300,17 +302,45 @@ pub(super) fn write(
             (None, None) => unreachable!("a chunk read from the previous tree is kept"),
         })
         .collect();
-    let root = split::Root {
+    split::Root {
         format: split::FORMAT.to_string(),
         files: files.len() as u64,
         bytes: files.iter().map(|e| e.size).sum(),
-        manifest: ManifestEntry {
-            path: MANIFEST.to_string(),
-            size: full_size as u64,
-            sha256: full_sha.clone(),
-        },
+        manifest,
         chunks,
+    }
+}
+
+/// Writes the manifest documents and change lists of a generation holding `files`
+/// (sorted by path, `fresh` marking those the run wrote), whose previous generation
+/// listed the paths `removed` that it no longer has.
+// Long because the documents are written in one pass after they are all made: the
+// change lists name them, and `manifest.json`'s pieces are linked or written against
+// the chunks the root lists; making each is a function of its own above.
+pub(super) fn write(
+    writer: &Writer,
+    files: &[Entry],
+    fresh: &[bool],
+    removed: Vec<String>,
+) -> anyhow::Result<Written> {
+    let previous = &writer.previous;
+    let cuts = cut(files, fresh, previous);
+    let (docs, full_size, full_sha) = chunk_documents(writer, files, &cuts)?;
+    let mut pieces: Vec<&[u8]> = Vec::with_capacity(docs.len() * 2 + 2);
+    pieces.push(OPEN);
+    for (i, (doc, _)) in docs.iter().enumerate() {
+        if i > 0 {
+            pieces.push(b",");
+        }
+        pieces.push(body_of(doc));
+    }
+    pieces.push(CLOSE);
+    let manifest = ManifestEntry {
+        path: MANIFEST.to_string(),
+        size: full_size as u64,
+        sha256: full_sha,
     };
+    let root = manifest_root(files, previous, &cuts, &docs, manifest.clone());
     let root_bytes = serde_json::to_vec(&root).context("serialising the manifest root")?;
 
     // What changed: the fresh entries the previous generation did not have as they
@@ -328,11 +358,7 @@ pub(super) fn write(
     }
     let old_documents = split::documents_by_path(writer.previous_root());
     let mut new_documents: Vec<ManifestEntry> = vec![
-        ManifestEntry {
-            path: MANIFEST.to_string(),
-            size: full_size as u64,
-            sha256: full_sha.clone(),
-        },
+        manifest,
         ManifestEntry {
             path: split::ROOT.to_string(),
             size: root_bytes.len() as u64,

@@ -27,7 +27,7 @@ use rusqlite::Row;
 
 use super::escape::{string, text};
 use super::records::relations::{ListKey, SnapshotReleaseRowsOf};
-use super::totals::{Totals, Unreadable};
+use super::totals::{CardTexts, RepositoryFacts, RepositoryTexts, Totals, Unreadable};
 use crate::schema::Ts;
 
 /// The fields of a release a [`ReleasePlan`] writes, by their GraphQL names, in the
@@ -215,23 +215,7 @@ impl ReleasePlan {
             }
             None => None,
         };
-        // Reading the organization's login or the repository's name as a `String`
-        // fails for a value that is not text, and, when the plan writes them, for
-        // text that is not UTF-8.
-        let repository = match &facts.texts {
-            Ok(texts) => Some(texts),
-            Err(Unreadable::NotUtf8(e)) if self.needs_repository_texts() => {
-                return Err(not_utf8(at + col::REPOSITORY_ID, *e))
-            }
-            Err(Unreadable::NotUtf8(_)) => None,
-            Err(Unreadable::NotText(kind)) => {
-                return Err(rusqlite::Error::InvalidColumnType(
-                    at + col::REPOSITORY_ID,
-                    String::new(),
-                    *kind,
-                ))
-            }
-        };
+        let repository = self.repository_texts(facts, at)?;
         let check = |written: Result<(), Utf8Error>, column: usize| {
             written.map_err(|e| not_utf8(at + column, e))
         };
@@ -264,38 +248,61 @@ impl ReleasePlan {
                     None => out.extend_from_slice(b"null"),
                 },
                 _ => match author {
-                    Some(card) => {
-                        // A text that is not UTF-8 fails where it is written.
-                        let fail = |e| not_utf8(at + col::AUTHOR_ID, e);
-                        for (i, step) in self.card_steps().enumerate() {
-                            key(i, &CARD_KEYS[step as usize - 1], out);
-                            match step {
-                                1 => {
-                                    let login = card.login.as_ref().map_err(|e| fail(*e))?;
-                                    out.push(b'"');
-                                    out.extend_from_slice(&login.id);
-                                    out.push(b'"');
-                                }
-                                2 => {
-                                    let login = card.login.as_ref().map_err(|e| fail(*e))?;
-                                    out.extend_from_slice(&login.json);
-                                }
-                                3 => {
-                                    out.extend_from_slice(card.name.as_ref().map_err(|e| fail(*e))?)
-                                }
-                                _ => out.extend_from_slice(
-                                    card.avatar_url.as_ref().map_err(|e| fail(*e))?,
-                                ),
-                            }
-                        }
-                        out.push(b'}');
-                    }
+                    Some(card) => self.write_card(card, at, out)?,
                     None => out.extend_from_slice(b"null"),
                 },
             }
         }
         out.push(b'}');
         Ok(true)
+    }
+
+    /// The texts of the release's repository (`facts`), as the records read them:
+    /// reading the organization's login or the repository's name as a `String` fails
+    /// for a value that is not text, and, when the plan writes them, for text that is
+    /// not UTF-8 (`None` when it does not).
+    fn repository_texts(
+        self,
+        facts: &RepositoryFacts,
+        at: usize,
+    ) -> rusqlite::Result<Option<&RepositoryTexts>> {
+        match &facts.texts {
+            Ok(texts) => Ok(Some(texts)),
+            Err(Unreadable::NotUtf8(e)) if self.needs_repository_texts() => {
+                Err(not_utf8(at + col::REPOSITORY_ID, *e))
+            }
+            Err(Unreadable::NotUtf8(_)) => Ok(None),
+            Err(Unreadable::NotText(kind)) => Err(rusqlite::Error::InvalidColumnType(
+                at + col::REPOSITORY_ID,
+                String::new(),
+                *kind,
+            )),
+        }
+    }
+
+    /// Writes the author's `card` as a JSON object of the plan's card fields; a text
+    /// that is not UTF-8 fails where it is written.
+    fn write_card(self, card: &CardTexts, at: usize, out: &mut Vec<u8>) -> rusqlite::Result<()> {
+        let fail = |e| not_utf8(at + col::AUTHOR_ID, e);
+        for (i, step) in self.card_steps().enumerate() {
+            key(i, &CARD_KEYS[step as usize - 1], out);
+            match step {
+                1 => {
+                    let login = card.login.as_ref().map_err(|e| fail(*e))?;
+                    out.push(b'"');
+                    out.extend_from_slice(&login.id);
+                    out.push(b'"');
+                }
+                2 => {
+                    let login = card.login.as_ref().map_err(|e| fail(*e))?;
+                    out.extend_from_slice(&login.json);
+                }
+                3 => out.extend_from_slice(card.name.as_ref().map_err(|e| fail(*e))?),
+                _ => out.extend_from_slice(card.avatar_url.as_ref().map_err(|e| fail(*e))?),
+            }
+        }
+        out.push(b'}');
+        Ok(())
     }
 }
 

@@ -280,32 +280,7 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
         |row| row.get(0),
     )?;
     let login_rank: HashMap<i64, usize> = by_login.into_iter().zip(0..).collect();
-    let mut by_pair: HashMap<(i64, i64), i64> = HashMap::new();
-    each_row(
-        conn,
-        "SELECT r.organization_id, rc.member_id, rc.contributions_count \
-         FROM repository_contributors rc JOIN repositories r ON r.id = rc.repository_id \
-         JOIN organizations o ON o.id = r.organization_id",
-        |row| {
-            let (organization, member, count): (i64, i64, i64) =
-                (row.get(0)?, row.get(1)?, row.get(2)?);
-            if login_rank.contains_key(&member) {
-                let sum = by_pair.entry((organization, member)).or_insert(0);
-                *sum = sum.saturating_add(count);
-            }
-            Ok(())
-        },
-    )?;
-    let mut all: HashMap<i64, i64> = HashMap::new();
-    let mut by_organization: HashMap<i64, Ranking> = HashMap::new();
-    for ((organization, member), n) in by_pair {
-        let sum = all.entry(member).or_insert(0);
-        *sum = sum.saturating_add(n);
-        by_organization
-            .entry(organization)
-            .or_default()
-            .push((member, n));
-    }
+    let (mut all, mut by_organization) = member_sums(conn, &login_rank)?;
     let rank = |ranking: &mut Ranking| {
         ranking.sort_unstable_by_key(|&(member, n)| {
             (
@@ -322,7 +297,6 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
         chapters: of("chapter")?,
         committees: of("committee")?,
     };
-    let mut all: Ranking = all.into_iter().collect();
     rank(&mut all);
     for ranking in by_organization.values_mut() {
         rank(ranking);
@@ -364,6 +338,41 @@ fn compute(conn: &Connection) -> rusqlite::Result<Totals> {
         project_totals,
         related_urls,
     })
+}
+
+/// Each member's contributions (of the members in `login_rank`) summed over every
+/// repository, and over each organization's, unranked.
+fn member_sums(
+    conn: &Connection,
+    login_rank: &HashMap<i64, usize>,
+) -> rusqlite::Result<(Ranking, HashMap<i64, Ranking>)> {
+    let mut by_pair: HashMap<(i64, i64), i64> = HashMap::new();
+    each_row(
+        conn,
+        "SELECT r.organization_id, rc.member_id, rc.contributions_count \
+         FROM repository_contributors rc JOIN repositories r ON r.id = rc.repository_id \
+         JOIN organizations o ON o.id = r.organization_id",
+        |row| {
+            let (organization, member, count): (i64, i64, i64) =
+                (row.get(0)?, row.get(1)?, row.get(2)?);
+            if login_rank.contains_key(&member) {
+                let sum = by_pair.entry((organization, member)).or_insert(0);
+                *sum = sum.saturating_add(count);
+            }
+            Ok(())
+        },
+    )?;
+    let mut all: HashMap<i64, i64> = HashMap::new();
+    let mut by_organization: HashMap<i64, Ranking> = HashMap::new();
+    for ((organization, member), n) in by_pair {
+        let sum = all.entry(member).or_insert(0);
+        *sum = sum.saturating_add(n);
+        by_organization
+            .entry(organization)
+            .or_default()
+            .push((member, n));
+    }
+    Ok((all.into_iter().collect(), by_organization))
 }
 
 /// [`Totals::related_urls`]: as a statement finds an entity's links by its kind
@@ -471,15 +480,10 @@ fn linked(
                 ValueRef::Text(text) => std::str::from_utf8(text).ok(),
                 _ => None,
             };
-            match key {
-                Some(key) => {
-                    scopes.insert(id, format!("{kind}={key}"));
-                    sums.insert(id, Some(HashMap::new()));
-                }
-                None => {
-                    sums.insert(id, None);
-                }
+            if let Some(key) = key {
+                scopes.insert(id, format!("{kind}={key}"));
             }
+            sums.insert(id, key.map(|_| HashMap::new()));
             Ok(())
         },
     )?;
@@ -487,7 +491,7 @@ fn linked(
         conn,
         &format!(
             "SELECT lk.{column}, rc.member_id, rc.contributions_count FROM {link} lk \
-         JOIN repository_contributors rc ON rc.repository_id = lk.repository_id"
+             JOIN repository_contributors rc ON rc.repository_id = lk.repository_id"
         ),
         |row| {
             // Only integers join the entities' and the members' ids.
