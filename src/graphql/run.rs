@@ -18,16 +18,17 @@
 //!    the response's objects are then put in the document's order once, over the
 //!    whole response.
 //!
-//! On the snapshot page of the frontend (about 6,700 fields at `nest`) this halves
-//! the time spent outside SQLite; see bench/RESULTS.md.
+//! A page of thousands of fields (the frontend's snapshot page) then spends most of
+//! its time in SQLite rather than in field resolvers; the measurements are in
+//! bench/RESULTS.md.
 //!
 //! A document is parsed once per text ([`Documents`]): the frontend sends the same
-//! few documents with other variables, and parsing one (async-graphql's parser) cost
-//! more than a sixth of the home page's executed request. A request that passed the
-//! checking schema is not checked again when it comes back with the same text,
-//! operation name and variables ([`Checked`]): the frontend's page requests repeat,
-//! and checking one (async-graphql's validation rules and the guard) cost about a
-//! tenth of an executed page.
+//! few documents with other variables, and parsing is a sizeable share of a small
+//! page's request. A request that passed the checking schema is not checked again
+//! when it comes back with the same text, operation name and variables
+//! ([`Checked`]): the frontend's page requests repeat, and checking one
+//! (async-graphql's validation rules and the guard) is work the answer does not need
+//! twice.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};

@@ -200,7 +200,7 @@ impl Table for Release {
 
 /// A release read with its author (the member joined as `a`), for lists long enough
 /// that loading each author on its own would cost more than the releases (the
-/// releases new in a snapshot: several hundred at `nest`).
+/// releases new in a snapshot: hundreds of them).
 #[derive(Clone)]
 pub struct AuthoredRelease(pub Release);
 
