@@ -253,7 +253,7 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
         rowid_tables: Default::default(),
     });
     let mut documents = 0;
-    let mut keys_file = None;
+    let mut keys_file: Option<std::thread::JoinHandle<Vec<u8>>> = None;
     let in_place = spare_paths.is_some();
     let result = (|| -> anyhow::Result<Summary> {
         let plan = plan(&conn)?;
@@ -404,28 +404,23 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     // The record of this generation's input, before it is swapped in (a record naming
     // a generation that is not live is ignored).
     let recorded = match &input {
-        Some(input) => keys_file
-            .take()
-            .map_or_else(
-                || Ok(file_keys.take_new().encode(&gen_name)),
-                |made| {
-                    made.join()
-                        .map_err(|_| anyhow!("making the keys file of {gen_name} failed"))
+        // A run that reached here with an input record started its keys file.
+        Some(input) => match keys_file.map(std::thread::JoinHandle::join) {
+            Some(Ok(bytes)) => keys::write_next(&opts.out, &bytes),
+            _ => Err(anyhow!("making the keys file of {gen_name} failed")),
+        }
+        .and_then(|()| {
+            input::write_record(
+                &opts.out,
+                &input::Record {
+                    generation: gen_name.clone(),
+                    fingerprint: input.fingerprint.clone(),
+                    files: summary.files,
+                    bytes: summary.bytes,
+                    documents,
                 },
             )
-            .and_then(|bytes| keys::write_next(&opts.out, &bytes))
-            .and_then(|()| {
-                input::write_record(
-                    &opts.out,
-                    &input::Record {
-                        generation: gen_name.clone(),
-                        fingerprint: input.fingerprint.clone(),
-                        files: summary.files,
-                        bytes: summary.bytes,
-                        documents,
-                    },
-                )
-            }),
+        }),
         None => {
             input::remove_record(&opts.out);
             keys::remove(&opts.out);

@@ -241,15 +241,13 @@ fn filters_of(
         .collect()
 }
 
-/// The rows' filter keys (one slice per row), which filters are repeatable, and, per
-/// filter and value, the bucket
-/// choices the value falls into: absent, and the value itself (or every subset holding
-/// it) when a request can name it.
-#[allow(clippy::type_complexity)]
-/// The rows' filter values as [`choices_of_rows`] reads them: each row's value
-/// indices, whether each filter is repeatable, and each filter value's buckets.
+/// What [`choices_of_rows`] reads from the rows: each row's filter keys, which
+/// filters are repeatable, and each filter value's bucket choices.
 type Choices<'a> = (Vec<&'a [u32]>, Vec<bool>, Vec<Vec<Vec<u64>>>);
 
+/// The rows' filter keys (one slice per row), which filters are repeatable, and, per
+/// filter and value, the bucket choices the value falls into: absent, and the value
+/// itself (or every subset holding it) when a request can name it.
 fn choices_of_rows<'a>(
     spec: &ListSpec,
     params: &[usize],

@@ -22,8 +22,8 @@
 //! or torn by a crash fails its checksum and the unit is rendered; the checksum is
 //! there to tell a torn record, not a forged one, so it is a fast non-cryptographic
 //! hash). A record that is missing, unreadable, malformed or names another key is
-//! ignored and the unit rendered. Records no key of the live, spare or new generation names are removed
-//! after each swap.
+//! ignored and the unit rendered. Records no key of the live, spare or new
+//! generation names are removed after each swap.
 
 use std::fs;
 use std::path::{Path, PathBuf};

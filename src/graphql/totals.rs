@@ -4,9 +4,9 @@
 //! `topContributors` without a filter, or with only `organization`, ranks members by
 //! their contributions summed over many repositories: as SQL, a grouping of every
 //! matching `repository_contributors` row on each request (O(table), so growing with
-//! the dataset). A dataset file never changes in place (an import
-//! renames a new file over it), so the sums are computed once per file, in one pass
-//! over the table, and ranked; a request then reads the first members of a ranking
+//! the dataset). A dataset file never changes in place (an import renames a new file
+//! over it), so the sums are computed once per file, in one pass over the table, and
+//! ranked; a request then reads the first members of a ranking
 //! ([`Ranking`]) and filters them (excluded logins, full names) while walking it. The
 //! counts of distinct contributors (`statsOverview.contributorsStats`,
 //! `Organization.stats.totalContributors`) are the lengths of the same rankings. The
