@@ -117,11 +117,15 @@ pub enum DbCommand {
         #[arg(long)]
         force: bool,
     },
-    /// Load a dataset from a folder of JSON Lines files, validated, all or nothing;
-    /// prints the records imported per kind.
+    /// Load a dataset from a folder of JSON Lines files or from the original service's
+    /// PostgreSQL database, validated, all or nothing; prints the records imported per
+    /// kind (and, from a database, the rows left out by reason).
     Import {
         /// The folder of interchange files (KIND.jsonl and community.json; any other
-        /// name is refused).
+        /// name is refused), or a `postgresql://user@host:port/db` URL of a database
+        /// holding the original's schema (read in one read-only snapshot; the password
+        /// from the URL, PGPASSWORD, PGPASSFILE or ~/.pgpass, and never printed).
+        #[arg(value_name = "SOURCE")]
         dir: PathBuf,
         #[command(flatten)]
         db: DbArg,
@@ -519,22 +523,28 @@ pub fn run() -> anyhow::Result<ExitCode> {
             } else {
                 store::AllowEmpty::Kinds(allow_empty)
             };
-            let counts = store::import_dir_keeping(&dir, &db.db, &allow_empty, crate::idx::build)?;
-            if json {
-                let records = count_object(counts.0.iter().map(|(kind, n)| (*kind, *n)));
-                print_json(&serde_json::json!({
-                    "dir": dir,
-                    "db": db.db,
-                    "records": records,
-                    "total": counts.total(),
-                }));
-            } else {
-                println!(
-                    "imported {counts} ({} records) from {} into {}",
-                    store::thousands(counts.total()),
-                    dir.display(),
-                    db.db.display()
-                );
+            match dir.to_str().filter(|s| store::original::is_url(s)) {
+                Some(url) => import_original(url, &db.db, &allow_empty, json)?,
+                None => {
+                    let counts =
+                        store::import_dir_keeping(&dir, &db.db, &allow_empty, crate::idx::build)?;
+                    if json {
+                        let records = count_object(counts.0.iter().map(|(kind, n)| (*kind, *n)));
+                        print_json(&serde_json::json!({
+                            "dir": dir,
+                            "db": db.db,
+                            "records": records,
+                            "total": counts.total(),
+                        }));
+                    } else {
+                        println!(
+                            "imported {counts} ({} records) from {} into {}",
+                            store::thousands(counts.total()),
+                            dir.display(),
+                            db.db.display()
+                        );
+                    }
+                }
             }
         }
         Command::Db(DbCommand::Synth { scale, seed, db }) => {
@@ -1067,4 +1077,44 @@ mod tests {
         let sessions = credential_table(Kind::Session, &[], now);
         assert!(sessions.ends_with("(no sessions yet: roost sessions create --name NAME)\n"));
     }
+}
+
+/// `roost db import postgresql://…`: the dataset from the original service's database,
+/// with the rows it left out by reason (printed to stderr, or in the JSON summary).
+fn import_original(
+    url: &str,
+    db: &std::path::Path,
+    allow_empty: &store::AllowEmpty,
+    json: bool,
+) -> anyhow::Result<()> {
+    let done = store::original::import_original(url, db, allow_empty, crate::idx::build)?;
+    let source = store::original::shown(url);
+    if json {
+        let records = count_object(done.counts.0.iter().map(|(kind, n)| (*kind, *n)));
+        print_json(&serde_json::json!({
+            "source": source,
+            "db": db,
+            "records": records,
+            "total": done.counts.total(),
+            "skipped": done.skipped,
+            "absent_tables": done.absent,
+        }));
+        return Ok(());
+    }
+    for table in &done.absent {
+        eprintln!(
+            "roost: {table}: not in this database (the original's public dump leaves it \
+             out); its records are left empty"
+        );
+    }
+    for skipped in &done.skipped {
+        eprintln!("roost: {skipped}");
+    }
+    println!(
+        "imported {} ({} records) from {source} into {}",
+        done.counts,
+        store::thousands(done.counts.total()),
+        db.display()
+    );
+    Ok(())
 }

@@ -41,7 +41,10 @@ impl Level {
     }
 }
 
-/// Where a record came from, for error messages: `file:line`.
+/// Where a record came from, for error messages: `file:line` for a record of an
+/// interchange file, `table id N` for a row of the original service's database
+/// (`roost db import postgresql://…`, whose `file` is a table and `line` the row's
+/// primary key).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Origin {
     pub file: &'static str,
@@ -50,7 +53,11 @@ pub struct Origin {
 
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.file, self.line)
+        if self.file.ends_with(".jsonl") || self.file.ends_with(".json") {
+            write!(f, "{}:{}", self.file, self.line)
+        } else {
+            write!(f, "{} id {}", self.file, self.line)
+        }
     }
 }
 

@@ -11,6 +11,7 @@ pub mod exposure;
 pub mod issues;
 mod keys;
 pub mod mentorship;
+pub mod original;
 mod row;
 mod stored;
 mod values;

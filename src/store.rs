@@ -22,6 +22,7 @@ use crate::records::{Dataset, Issue, Milestone, PullRequest, Release, Repository
 mod check;
 pub mod export;
 mod open;
+pub mod original;
 mod read;
 mod sample;
 mod validate;
@@ -134,6 +135,13 @@ pub enum StoreError {
         /// The kinds the import has no records of, with the records `path` holds.
         kinds: Vec<(&'static str, u64)>,
     },
+    /// Reading the original service's database failed (`url` without its password).
+    #[error("reading the original service's database {url}")]
+    Original {
+        url: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
     #[error(transparent)]
@@ -235,6 +243,18 @@ pub fn import_dir_keeping(
     derive: Derive,
 ) -> Result<Counts, StoreError> {
     let ds = read_dir(dir)?;
+    import_dataset_keeping(&ds, db, allow_empty, derive)
+}
+
+/// Builds the dataset from records read in full (a folder, the original's database),
+/// refusing (and changing nothing) when a kind the existing `db` holds would be left
+/// empty and `allow_empty` does not allow it; the records imported per kind.
+pub fn import_dataset_keeping(
+    ds: &Dataset,
+    db: &Path,
+    allow_empty: &AllowEmpty,
+    derive: Derive,
+) -> Result<Counts, StoreError> {
     // The community row is always written (community.json's, or the defaults).
     let counts = Counts(
         ds.kind_counts()
@@ -254,7 +274,7 @@ pub fn import_dir_keeping(
             kinds: emptied,
         });
     }
-    build(&ds, db, derive)?;
+    build(ds, db, derive)?;
     Ok(counts)
 }
 

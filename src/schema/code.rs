@@ -325,3 +325,217 @@ pub mod graphql {
         Ok(())
     }
 }
+
+/// Where repositories and what lives in them come from in the original service's
+/// database (`crate::schema::original`).
+pub mod original {
+    use crate::schema::original::{col, derived, not_held, ts, Skip, Source, NOT_IN_ORGANIZATION};
+
+    /// `FROM` a table of rows owned by a repository (alias `i`), with the repository
+    /// (`r`), its organization (`o`) and the row's author (`a`).
+    #[macro_export]
+    macro_rules! owned_by_repository {
+        ($table:literal, $author:literal) => {
+            concat!(
+                $table,
+                " i LEFT JOIN github_repositories r ON r.id = i.repository_id \
+                 LEFT JOIN github_organizations o ON o.id = r.organization_id \
+                 LEFT JOIN github_users a ON a.id = i.",
+                $author
+            )
+        };
+    }
+
+    pub const REPOSITORIES: Source = Source {
+        kind: "repositories",
+        table: "github_repositories",
+        from: "github_repositories r LEFT JOIN github_organizations o ON o.id = r.organization_id",
+        aliases: &[("r", "github_repositories"), ("o", "github_organizations")],
+        id: "r.id",
+        order: "r.id",
+        skips: &[Skip {
+            reason: "owned by a user, not an organization",
+            when: "o.id IS NULL",
+        }],
+        dropped: &[],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("organization", "o.login"),
+            col("name", "r.name"),
+            derived(
+                "description",
+                "NULLIF(r.description, '')",
+                &["github_repositories.description"],
+                "github_repositories.description; empty: null",
+            ),
+            not_held("url", "https://github.com/<organization>/<name>"),
+            col("commits_count", "r.commits_count"),
+            col("contributors_count", "r.contributors_count"),
+            col("forks_count", "r.forks_count"),
+            col("open_issues_count", "r.open_issues_count"),
+            col("stars_count", "r.stars_count"),
+            col("subscribers_count", "r.subscribers_count"),
+            col("is_archived", "r.is_archived"),
+            col("license", "r.license"),
+            derived(
+                "topics",
+                "coalesce(r.topics, '[]'::jsonb)",
+                &["github_repositories.topics"],
+                "github_repositories.topics (a JSON list)",
+            ),
+            derived(
+                "languages",
+                "(SELECT coalesce(json_agg(lang.k ORDER BY lang.v DESC, lang.k), '[]'::json) \
+                 FROM jsonb_each(coalesce(r.languages, '{}'::jsonb)) AS lang(k, v))",
+                &["github_repositories.languages"],
+                "the keys of github_repositories.languages (bytes per language), most bytes first",
+            ),
+            ts("pushed_at", "r.pushed_at"),
+            ts("created_at", "r.created_at"),
+            ts("updated_at", "r.updated_at"),
+            col("size", "r.size"),
+        ],
+    };
+
+    pub const REPOSITORY_CONTRIBUTORS: Source = Source {
+        kind: "repository_contributors",
+        table: "github_repository_contributors",
+        from: owned_by_repository!("github_repository_contributors", "user_id"),
+        aliases: &[
+            ("i", "github_repository_contributors"),
+            ("r", "github_repositories"),
+            ("o", "github_organizations"),
+            ("a", "github_users"),
+        ],
+        id: "i.id",
+        order: "i.id",
+        skips: &[NOT_IN_ORGANIZATION],
+        dropped: &[],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("organization", "o.login"),
+            col("repository", "r.name"),
+            col("member", "a.login"),
+            col("contributions_count", "i.contributions_count"),
+        ],
+    };
+
+    /// Labels: the original keeps a label without its repository, so a label carried
+    /// (by issues, pull requests or milestones) in exactly one repository of an
+    /// organization is that repository's, and any other is shared.
+    pub const LABELS: Source = Source {
+        kind: "labels",
+        table: "github_labels",
+        from: "(SELECT l.*, o.login AS organization_login, r.name AS repository_name, \
+                row_number() OVER (PARTITION BY o.id, lower(l.name) ORDER BY l.id) AS rank \
+                FROM github_labels l \
+                LEFT JOIN (SELECT c.label_id, min(c.repository_id) AS repository_id FROM ( \
+                  SELECT il.label_id, i.repository_id FROM github_issues_labels il \
+                    JOIN github_issues i ON i.id = il.issue_id \
+                  UNION SELECT pl.label_id, p.repository_id FROM github_pull_requests_labels pl \
+                    JOIN github_pull_requests p ON p.id = pl.pullrequest_id \
+                  UNION SELECT ml.label_id, m.repository_id FROM github_milestones_labels ml \
+                    JOIN github_milestones m ON m.id = ml.milestone_id) c \
+                  WHERE c.repository_id IS NOT NULL GROUP BY c.label_id \
+                  HAVING count(DISTINCT c.repository_id) = 1) lr ON lr.label_id = l.id \
+                LEFT JOIN github_repositories r ON r.id = lr.repository_id \
+                LEFT JOIN github_organizations o ON o.id = r.organization_id) l",
+        aliases: &[("l", "github_labels")],
+        id: "l.id",
+        order: "l.id",
+        skips: &[Skip {
+            reason:
+                "a label of the same name comes first in its repository or among the shared labels",
+            when: "l.rank > 1",
+        }],
+        dropped: &[],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            derived(
+                "organization",
+                "l.organization_login",
+                CARRIERS,
+                "github_organizations.login of the one repository whose issues, pull requests \
+                 and milestones carry the label; none (shared) otherwise",
+            ),
+            derived(
+                "repository",
+                "l.repository_name",
+                CARRIERS,
+                "github_repositories.name of that repository",
+            ),
+            col("name", "l.name"),
+            col("color", "l.color"),
+            col("description", "l.description"),
+            ts("created_at", "l.nest_created_at"),
+            ts("updated_at", "l.nest_updated_at"),
+        ],
+    };
+
+    /// What a label's repository is found from.
+    const CARRIERS: &[&str] = &[
+        "github_issues_labels.label_id",
+        "github_issues_labels.issue_id",
+        "github_pull_requests_labels.label_id",
+        "github_pull_requests_labels.pullrequest_id",
+        "github_milestones_labels.label_id",
+        "github_milestones_labels.milestone_id",
+        "github_issues.repository_id",
+        "github_pull_requests.repository_id",
+        "github_milestones.repository_id",
+        "github_repositories.organization_id",
+    ];
+
+    crate::numbered_original! {
+        MILESTONES = "milestones" from "github_milestones" {
+            col("open_issues_count", "i.open_issues_count"),
+            col("closed_issues_count", "i.closed_issues_count"),
+            ts("due_on", "i.due_on"),
+            ts("created_at", "i.created_at"),
+            ts("updated_at", "i.updated_at"),
+        }
+    }
+
+    pub const RELEASES: Source = Source {
+        kind: "releases",
+        table: "github_releases",
+        from: owned_by_repository!("github_releases", "author_id"),
+        aliases: &[
+            ("i", "github_releases"),
+            ("r", "github_repositories"),
+            ("o", "github_organizations"),
+            ("a", "github_users"),
+        ],
+        id: "i.id",
+        order: "i.id",
+        skips: &[
+            NOT_IN_ORGANIZATION,
+            Skip {
+                reason: "no tag name",
+                when: "i.tag_name = ''",
+            },
+        ],
+        dropped: &[],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("organization", "o.login"),
+            col("repository", "r.name"),
+            col("tag_name", "i.tag_name"),
+            col("name", "i.name"),
+            col("description", "i.description"),
+            col("author", "a.login"),
+            not_held(
+                "url",
+                "https://github.com/<organization>/<repository>/releases/tag/<tag_name>",
+            ),
+            col("is_draft", "i.is_draft"),
+            col("is_pre_release", "i.is_pre_release"),
+            ts("published_at", "i.published_at"),
+            ts("created_at", "i.created_at"),
+        ],
+    };
+}

@@ -1043,3 +1043,880 @@ pub mod graphql {
         } => keyed("Post", url)
     }
 }
+
+/// Where the community's records come from in the original service's database
+/// (`crate::schema::original`).
+pub mod original {
+    use crate::content_type;
+    use crate::schema::original::{
+        col, date, derived, derived_ts, not_held, ts, Dropped, Skip, Source,
+    };
+
+    /// The entity members of one role of the row `$alias` of a model, as leaders.
+    macro_rules! entity_members {
+        ($model:literal, $alias:literal, $role:literal, $order:literal, $filter:literal) => {
+            concat!(
+                "(SELECT coalesce(json_agg(json_build_object('name', em.member_name, \
+                 'login', emu.login, 'description', em.description, 'email', \
+                 em.member_email) ORDER BY ",
+                $order,
+                "), '[]'::json) FROM owasp_entity_members em LEFT JOIN github_users emu \
+                 ON emu.id = em.member_id WHERE em.entity_type_id = ",
+                content_type!("owasp", $model),
+                " AND em.entity_id = ",
+                $alias,
+                ".id AND em.role = '",
+                $role,
+                "'",
+                $filter,
+                ")"
+            )
+        };
+    }
+
+    /// What entity members are read from.
+    const MEMBERS_READ: &[&str] = &[
+        "django_content_type.app_label",
+        "django_content_type.model",
+        "owasp_entity_members.member_name",
+        "owasp_entity_members.member_id",
+        "owasp_entity_members.description",
+        "owasp_entity_members.member_email",
+        "owasp_entity_members.entity_type_id",
+        "owasp_entity_members.entity_id",
+        "owasp_entity_members.role",
+        "owasp_entity_members.order",
+        "owasp_entity_members.is_active",
+        "owasp_entity_members.is_reviewed",
+        "github_users.login",
+    ];
+
+    /// The active chat channels of the row `$alias` of a model.
+    macro_rules! channels {
+        ($model:literal, $alias:literal) => {
+            concat!(
+                "(SELECT coalesce(json_agg(json_build_object('platform', ec.platform, \
+                 'name', sc.name, 'external_id', sc.slack_channel_id) ORDER BY ec.id), \
+                 '[]'::json) FROM owasp_entity_channels ec JOIN slack_conversations sc \
+                 ON sc.id = ec.channel_id WHERE ec.channel_type_id = ",
+                content_type!("slack", "conversation"),
+                " AND ec.entity_type_id = ",
+                content_type!("owasp", $model),
+                " AND ec.entity_id = ",
+                $alias,
+                ".id AND ec.is_active)"
+            )
+        };
+    }
+
+    const CHANNELS_READ: &[&str] = &[
+        "django_content_type.app_label",
+        "django_content_type.model",
+        "owasp_entity_channels.platform",
+        "owasp_entity_channels.channel_id",
+        "owasp_entity_channels.channel_type_id",
+        "owasp_entity_channels.entity_type_id",
+        "owasp_entity_channels.entity_id",
+        "owasp_entity_channels.is_active",
+        "slack_conversations.name",
+        "slack_conversations.slack_channel_id",
+    ];
+
+    /// A chapter's or committee's repository: its `owasp_repository`, when an
+    /// organization's.
+    macro_rules! own_repository {
+        ($alias:literal) => {
+            concat!(
+                "(SELECT coalesce(json_agg(json_build_object('organization', ro.login, \
+                 'name', rr.name)), '[]'::json) FROM github_repositories rr JOIN \
+                 github_organizations ro ON ro.id = rr.organization_id WHERE rr.id = ",
+                $alias,
+                ".owasp_repository_id)"
+            )
+        };
+    }
+
+    /// The fields chapters, committees and projects read alike, from alias `$a`.
+    macro_rules! entity_field {
+        (url $a:literal) => {
+            derived(
+                "url",
+                concat!("'https://owasp.org/' || ", $a, ".key"),
+                &[],
+                "https://owasp.org/<key>, as the original links it",
+            )
+        };
+        (related_urls $a:literal $table:literal) => {
+            derived(
+                "related_urls",
+                concat!("coalesce(", $a, ".related_urls, '[]'::jsonb)"),
+                &[concat!($table, ".related_urls")],
+                concat!($table, ".related_urls (a JSON list)"),
+            )
+        };
+        (created_at $a:literal $table:literal) => {
+            derived_ts(
+                "created_at",
+                concat!("coalesce(", $a, ".created_at, ", $a, ".nest_created_at)"),
+                &[
+                    concat!($table, ".created_at"),
+                    concat!($table, ".nest_created_at"),
+                ],
+                concat!(
+                    $table,
+                    ".created_at; when null, ",
+                    $table,
+                    ".nest_created_at"
+                ),
+            )
+        };
+        (updated_at $a:literal $table:literal) => {
+            derived_ts(
+                "updated_at",
+                concat!("coalesce(", $a, ".updated_at, ", $a, ".nest_updated_at)"),
+                &[
+                    concat!($table, ".updated_at"),
+                    concat!($table, ".nest_updated_at"),
+                ],
+                concat!(
+                    $table,
+                    ".updated_at; when null, ",
+                    $table,
+                    ".nest_updated_at"
+                ),
+            )
+        };
+    }
+
+    pub const ORGANIZATIONS: Source = Source {
+        kind: "organizations",
+        table: "github_organizations",
+        from: "github_organizations o",
+        aliases: &[("o", "github_organizations")],
+        id: "o.id",
+        order: "o.id",
+        skips: &[],
+        dropped: &[],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("login", "o.login"),
+            col("name", "o.name"),
+            col("company", "o.company"),
+            col("location", "o.location"),
+            col("description", "o.description"),
+            col("avatar_url", "o.avatar_url"),
+            not_held("url", "https://github.com/<login>"),
+            col("followers_count", "o.followers_count"),
+            col("is_affiliated", "o.is_owasp_related_organization"),
+            col("collaborators_count", "o.collaborators_count"),
+            col("email", "o.email"),
+            ts("created_at", "o.created_at"),
+            ts("updated_at", "o.updated_at"),
+        ],
+    };
+
+    pub const MEMBERS: Source = Source {
+        kind: "members",
+        table: "github_users",
+        from: "github_users u LEFT JOIN owasp_member_profiles p ON p.github_user_id = u.id",
+        aliases: &[("u", "github_users"), ("p", "owasp_member_profiles")],
+        id: "u.id",
+        order: "u.id",
+        skips: &[],
+        dropped: &[],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("login", "u.login"),
+            col("name", "u.name"),
+            col("avatar_url", "u.avatar_url"),
+            not_held("url", "https://github.com/<login>"),
+            col("bio", "u.bio"),
+            col("company", "u.company"),
+            col("location", "u.location"),
+            not_held("title", "empty"),
+            col("twitter_username", "u.twitter_username"),
+            col("followers_count", "u.followers_count"),
+            col("following_count", "u.following_count"),
+            col("public_repositories_count", "u.public_repositories_count"),
+            col("email", "u.email"),
+            derived(
+                "is_owasp_board_member",
+                "coalesce(p.is_owasp_board_member, false)",
+                &["owasp_member_profiles.is_owasp_board_member"],
+                "owasp_member_profiles.is_owasp_board_member (false without a profile)",
+            ),
+            derived(
+                "is_former_owasp_staff",
+                "coalesce(p.is_former_owasp_staff, false)",
+                &["owasp_member_profiles.is_former_owasp_staff"],
+                "owasp_member_profiles.is_former_owasp_staff (false without a profile)",
+            ),
+            derived(
+                "is_gsoc_mentor",
+                "coalesce(p.is_gsoc_mentor, false)",
+                &["owasp_member_profiles.is_gsoc_mentor"],
+                "owasp_member_profiles.is_gsoc_mentor (false without a profile)",
+            ),
+            derived(
+                "linkedin_page_id",
+                "coalesce(p.linkedin_page_id, '')",
+                &["owasp_member_profiles.linkedin_page_id"],
+                "owasp_member_profiles.linkedin_page_id (empty without a profile)",
+            ),
+            ts("first_owasp_contribution_at", "p.first_contribution_at"),
+            derived(
+                "badges",
+                "(SELECT coalesce(json_agg(b.name ORDER BY ub.id), '[]'::json) \
+                 FROM nest_user_badges ub JOIN nest_badges b ON b.id = ub.badge_id \
+                 WHERE ub.user_id = u.id AND ub.is_active)",
+                &[
+                    "nest_user_badges.user_id",
+                    "nest_user_badges.badge_id",
+                    "nest_user_badges.is_active",
+                    "nest_badges.name",
+                ],
+                "nest_badges.name of the member's active nest_user_badges, in their order",
+            )
+            .when_present("nest_user_badges"),
+            ts("created_at", "u.created_at"),
+            ts("updated_at", "u.updated_at"),
+        ],
+    };
+
+    pub const CHAPTERS: Source = Source {
+        kind: "chapters",
+        table: "owasp_chapters",
+        from: "owasp_chapters c",
+        aliases: &[("c", "owasp_chapters")],
+        id: "c.id",
+        order: "c.id",
+        skips: &[],
+        dropped: &[OWN_REPOSITORY_DROPPED[0]],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("key", "c.key"),
+            col("name", "c.name"),
+            col("is_active", "c.is_active"),
+            col("country", "c.country"),
+            col("region", "c.region"),
+            col("latitude", "c.latitude"),
+            col("longitude", "c.longitude"),
+            col("summary", "c.summary"),
+            entity_field!(url "c"),
+            derived(
+                "leaders",
+                entity_members!("chapter", "c", "leader", "em.\"order\", em.id", ""),
+                MEMBERS_READ,
+                "owasp_entity_members of role leader, by their order",
+            ),
+            derived(
+                "suggested_location",
+                "NULLIF(c.suggested_location, '')",
+                &["owasp_chapters.suggested_location"],
+                "owasp_chapters.suggested_location; empty: null",
+            ),
+            entity_field!(related_urls "c" "owasp_chapters"),
+            derived(
+                "channels",
+                channels!("chapter", "c"),
+                CHANNELS_READ,
+                "the active owasp_entity_channels, with their slack_conversations",
+            ),
+            derived(
+                "repositories",
+                own_repository!("c"),
+                &[
+                    "owasp_chapters.owasp_repository_id",
+                    "github_repositories.organization_id",
+                ],
+                "owasp_chapters.owasp_repository_id, when an organization's",
+            ),
+            entity_field!(created_at "c" "owasp_chapters"),
+            entity_field!(updated_at "c" "owasp_chapters"),
+        ],
+    };
+
+    /// The chapter and committee repositories that are not an organization's.
+    const OWN_REPOSITORY_DROPPED: [Dropped; 2] = [
+        Dropped {
+            what: "chapter repository links",
+            reason: "the repository is not an organization's",
+            count: "SELECT count(*) FROM owasp_chapters c JOIN github_repositories rr \
+                    ON rr.id = c.owasp_repository_id WHERE rr.organization_id IS NULL",
+        },
+        Dropped {
+            what: "committee repository links",
+            reason: "the repository is not an organization's",
+            count: "SELECT count(*) FROM owasp_committees c JOIN github_repositories rr \
+                    ON rr.id = c.owasp_repository_id WHERE rr.organization_id IS NULL",
+        },
+    ];
+
+    pub const COMMITTEES: Source = Source {
+        kind: "committees",
+        table: "owasp_committees",
+        from: "owasp_committees c",
+        aliases: &[("c", "owasp_committees")],
+        id: "c.id",
+        order: "c.id",
+        skips: &[],
+        dropped: &[OWN_REPOSITORY_DROPPED[1]],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("key", "c.key"),
+            col("name", "c.name"),
+            col("is_active", "c.is_active"),
+            col("description", "c.description"),
+            col("summary", "c.summary"),
+            entity_field!(url "c"),
+            derived(
+                "leaders",
+                entity_members!("committee", "c", "leader", "em.\"order\", em.id", ""),
+                MEMBERS_READ,
+                "owasp_entity_members of role leader, by their order",
+            ),
+            entity_field!(related_urls "c" "owasp_committees"),
+            derived(
+                "channels",
+                channels!("committee", "c"),
+                CHANNELS_READ,
+                "the active owasp_entity_channels, with their slack_conversations",
+            ),
+            derived(
+                "repositories",
+                own_repository!("c"),
+                &[
+                    "owasp_committees.owasp_repository_id",
+                    "github_repositories.organization_id",
+                ],
+                "owasp_committees.owasp_repository_id, when an organization's",
+            ),
+            entity_field!(created_at "c" "owasp_committees"),
+            entity_field!(updated_at "c" "owasp_committees"),
+        ],
+    };
+
+    /// Projects of the original's level `other`, which the API's levels do not include.
+    const LEVEL_OTHER: &str = "'other'";
+
+    pub const PROJECTS: Source = Source {
+        kind: "projects",
+        table: "owasp_projects",
+        from: "owasp_projects p",
+        aliases: &[("p", "owasp_projects")],
+        id: "p.id",
+        order: "p.id",
+        skips: &[Skip {
+            reason: "level 'other', which is not one of the API's levels",
+            when: const_format::concatcp!("p.level = ", LEVEL_OTHER),
+        }],
+        dropped: &[Dropped {
+            what: "project repository links",
+            reason: "the repository is not an organization's",
+            count: "SELECT count(*) FROM owasp_projects_repositories pr JOIN owasp_projects p \
+                    ON p.id = pr.project_id JOIN github_repositories rr ON rr.id = pr.repository_id \
+                    WHERE rr.organization_id IS NULL AND p.level <> 'other'",
+        }],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("key", "p.key"),
+            col("name", "p.name"),
+            col("is_active", "p.is_active"),
+            col("level", "p.level"),
+            col("type", "p.type"),
+            col("description", "p.description"),
+            col("summary", "p.summary"),
+            entity_field!(url "p"),
+            derived(
+                "leaders",
+                entity_members!("project", "p", "leader", "em.\"order\", em.id", ""),
+                MEMBERS_READ,
+                "owasp_entity_members of role leader, by their order",
+            ),
+            derived(
+                "repositories",
+                "(SELECT coalesce(json_agg(json_build_object('organization', ro.login, 'name', \
+                 rr.name) ORDER BY pr.id), '[]'::json) FROM owasp_projects_repositories pr \
+                 JOIN github_repositories rr ON rr.id = pr.repository_id JOIN \
+                 github_organizations ro ON ro.id = rr.organization_id WHERE pr.project_id = p.id)",
+                &[
+                    "owasp_projects_repositories.project_id",
+                    "owasp_projects_repositories.repository_id",
+                    "github_repositories.organization_id",
+                ],
+                "owasp_projects_repositories, in their order, when an organization's",
+            ),
+            entity_field!(related_urls "p" "owasp_projects"),
+            derived(
+                "channels",
+                channels!("project", "p"),
+                CHANNELS_READ,
+                "the active owasp_entity_channels, with their slack_conversations",
+            ),
+            entity_field!(created_at "p" "owasp_projects"),
+            entity_field!(updated_at "p" "owasp_projects"),
+        ],
+    };
+
+    pub const EVENTS: Source = Source {
+        kind: "events",
+        table: "owasp_events",
+        from: "owasp_events e",
+        aliases: &[("e", "owasp_events")],
+        id: "e.id",
+        order: "e.id",
+        skips: &[],
+        dropped: &[],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("key", "e.key"),
+            col("name", "e.name"),
+            col("category", "e.category"),
+            date("start_date", "e.start_date"),
+            date("end_date", "e.end_date"),
+            col("latitude", "e.latitude"),
+            col("longitude", "e.longitude"),
+            derived(
+                "url",
+                "NULLIF(e.url, '')",
+                &["owasp_events.url"],
+                "owasp_events.url; empty: null",
+            ),
+            derived(
+                "description",
+                "NULLIF(e.description, '')",
+                &["owasp_events.description"],
+                "owasp_events.description; empty: null",
+            ),
+            col("summary", "e.summary"),
+            col("suggested_location", "e.suggested_location"),
+        ],
+    };
+
+    pub const SPONSORS: Source = Source {
+        kind: "sponsors",
+        table: "owasp_sponsors",
+        from: "owasp_sponsors s",
+        aliases: &[("s", "owasp_sponsors")],
+        id: "s.id",
+        order: "s.id",
+        skips: &[],
+        dropped: &[],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("key", "s.key"),
+            col("name", "s.name"),
+            col("sponsor_type", "s.sponsor_type"),
+            col("is_member", "s.is_member"),
+            col("member_type", "s.member_type"),
+            col("image_url", "s.image_url"),
+            col("url", "s.url"),
+            col("job_url", "s.job_url"),
+            col("description", "s.description"),
+        ],
+    };
+
+    /// The keys of a snapshot's links to one kind (`$link` its link table, `$target`
+    /// the linked table, `$column` the link's column, `$value` the JSON of one).
+    macro_rules! snapshot_links {
+        ($link:literal, $column:literal, $join:literal, $value:literal) => {
+            concat!(
+                "(SELECT coalesce(json_agg(",
+                $value,
+                " ORDER BY l.id), '[]'::json) FROM ",
+                $link,
+                " l ",
+                $join,
+                " WHERE l.snapshot_id = s.id)"
+            )
+        };
+    }
+
+    pub const SNAPSHOTS: Source = Source {
+        kind: "snapshots",
+        table: "owasp_snapshots",
+        from: "owasp_snapshots s",
+        aliases: &[("s", "owasp_snapshots")],
+        id: "s.id",
+        order: "s.id",
+        skips: &[],
+        dropped: &[
+            Dropped {
+                what: "snapshot project links",
+                reason: "the project is not imported (level 'other')",
+                count: "SELECT count(*) FROM owasp_snapshots_new_projects l JOIN owasp_projects x \
+                        ON x.id = l.project_id WHERE x.level = 'other'",
+            },
+            Dropped {
+                what: "snapshot issue links",
+                reason: "the issue is not in a repository of an organization",
+                count: "SELECT count(*) FROM owasp_snapshots_new_issues l JOIN github_issues x \
+                        ON x.id = l.issue_id LEFT JOIN github_repositories rr ON rr.id = \
+                        x.repository_id WHERE rr.organization_id IS NULL",
+            },
+            Dropped {
+                what: "snapshot release links",
+                reason: "the release is not imported (no tag name, or not in a repository of \
+                         an organization)",
+                count:
+                    "SELECT count(*) FROM owasp_snapshots_new_releases l JOIN github_releases x \
+                        ON x.id = l.release_id LEFT JOIN github_repositories rr ON rr.id = \
+                        x.repository_id WHERE rr.organization_id IS NULL OR x.tag_name = ''",
+            },
+        ],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("key", "s.key"),
+            col("title", "s.title"),
+            col("status", "s.status"),
+            ts("start_at", "s.start_at"),
+            ts("end_at", "s.end_at"),
+            ts("created_at", "s.created_at"),
+            ts("updated_at", "s.updated_at"),
+            derived(
+                "new_chapters",
+                snapshot_links!(
+                    "owasp_snapshots_new_chapters",
+                    "chapter_id",
+                    "JOIN owasp_chapters x ON x.id = l.chapter_id",
+                    "x.key"
+                ),
+                &[
+                    "owasp_snapshots_new_chapters.snapshot_id",
+                    "owasp_snapshots_new_chapters.chapter_id",
+                ],
+                "owasp_chapters.key of owasp_snapshots_new_chapters, in their order",
+            ),
+            derived(
+                "new_projects",
+                snapshot_links!(
+                    "owasp_snapshots_new_projects",
+                    "project_id",
+                    "JOIN owasp_projects x ON x.id = l.project_id AND x.level <> 'other'",
+                    "x.key"
+                ),
+                &[
+                    "owasp_snapshots_new_projects.snapshot_id",
+                    "owasp_snapshots_new_projects.project_id",
+                ],
+                "owasp_projects.key of owasp_snapshots_new_projects, in their order",
+            ),
+            derived(
+                "new_members",
+                snapshot_links!(
+                    "owasp_snapshots_new_users",
+                    "user_id",
+                    "JOIN github_users x ON x.id = l.user_id",
+                    "x.login"
+                ),
+                &[
+                    "owasp_snapshots_new_users.snapshot_id",
+                    "owasp_snapshots_new_users.user_id",
+                ],
+                "github_users.login of owasp_snapshots_new_users, in their order",
+            ),
+            derived(
+                "new_issues",
+                snapshot_links!(
+                    "owasp_snapshots_new_issues",
+                    "issue_id",
+                    "JOIN github_issues x ON x.id = l.issue_id JOIN github_repositories rr ON \
+                     rr.id = x.repository_id JOIN github_organizations ro ON ro.id = \
+                     rr.organization_id",
+                    "json_build_object('organization', ro.login, 'repository', rr.name, \
+                     'number', x.number)"
+                ),
+                &[
+                    "owasp_snapshots_new_issues.snapshot_id",
+                    "owasp_snapshots_new_issues.issue_id",
+                ],
+                "the issues of owasp_snapshots_new_issues, in their order",
+            ),
+            derived(
+                "new_releases",
+                snapshot_links!(
+                    "owasp_snapshots_new_releases",
+                    "release_id",
+                    "JOIN github_releases x ON x.id = l.release_id AND x.tag_name <> '' JOIN \
+                     github_repositories rr ON rr.id = x.repository_id JOIN \
+                     github_organizations ro ON ro.id = rr.organization_id",
+                    "json_build_object('organization', ro.login, 'repository', rr.name, \
+                     'tag_name', x.tag_name)"
+                ),
+                &[
+                    "owasp_snapshots_new_releases.snapshot_id",
+                    "owasp_snapshots_new_releases.release_id",
+                ],
+                "the releases of owasp_snapshots_new_releases, in their order",
+            ),
+        ],
+    };
+
+    pub const POSTS: Source = Source {
+        kind: "posts",
+        table: "owasp_posts",
+        from: "owasp_posts t",
+        aliases: &[("t", "owasp_posts")],
+        id: "t.id",
+        order: "t.id",
+        skips: &[],
+        dropped: &[],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("title", "t.title"),
+            col("url", "t.url"),
+            col("author_name", "t.author_name"),
+            col("author_image_url", "t.author_image_url"),
+            ts("published_at", "t.published_at"),
+            ts("created_at", "t.nest_created_at"),
+            ts("updated_at", "t.nest_updated_at"),
+        ],
+    };
+
+    /// Whole days from `m.$column` to the measurement (`m.nest_created_at`); 0 when
+    /// the column is null, as the original counts them.
+    macro_rules! days_before {
+        ($name:literal, $column:literal) => {
+            derived(
+                $name,
+                concat!(
+                    "coalesce(floor(extract(epoch FROM (m.nest_created_at - m.",
+                    $column,
+                    ")) / 86400)::bigint, 0)"
+                ),
+                &[
+                    concat!("owasp_project_health_metrics.", $column),
+                    "owasp_project_health_metrics.nest_created_at",
+                ],
+                concat!(
+                    "whole days from owasp_project_health_metrics.",
+                    $column,
+                    " to the measurement (nest_created_at); 0 when null"
+                ),
+            )
+        };
+    }
+
+    /// The requirement of the project's level.
+    macro_rules! requirement {
+        ($name:literal, $column:literal) => {
+            derived(
+                $name,
+                concat!("coalesce(q.", $column, ", 0)"),
+                &[
+                    concat!("owasp_project_health_requirements.", $column),
+                    "owasp_project_health_requirements.level",
+                ],
+                concat!(
+                    "owasp_project_health_requirements.",
+                    $column,
+                    " of the project's level"
+                ),
+            )
+        };
+    }
+
+    pub const PROJECT_HEALTH_METRICS: Source = Source {
+        kind: "project_health_metrics",
+        table: "owasp_project_health_metrics",
+        from: "owasp_project_health_metrics m JOIN owasp_projects p ON p.id = m.project_id \
+               LEFT JOIN owasp_project_health_requirements q ON q.level = p.level",
+        aliases: &[
+            ("m", "owasp_project_health_metrics"),
+            ("p", "owasp_projects"),
+            ("q", "owasp_project_health_requirements"),
+        ],
+        id: "m.id",
+        order: "m.id",
+        skips: &[Skip {
+            reason: "its project is not imported (level 'other')",
+            when: "p.level = 'other'",
+        }],
+        dropped: &[],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("project", "p.key"),
+            ts("created_at", "m.nest_created_at"),
+            col("score", "m.score"),
+            col("stars_count", "m.stars_count"),
+            col("forks_count", "m.forks_count"),
+            col("open_issues_count", "m.open_issues_count"),
+            col("open_pull_requests_count", "m.open_pull_requests_count"),
+            col("unanswered_issues_count", "m.unanswered_issues_count"),
+            col("unassigned_issues_count", "m.unassigned_issues_count"),
+            days_before!("last_commit_days", "last_committed_at"),
+            requirement!("last_commit_days_requirement", "last_commit_days"),
+            days_before!("last_release_days", "last_released_at"),
+            requirement!("last_release_days_requirement", "last_release_days"),
+            col("contributors_count", "m.contributors_count"),
+            col("recent_releases_count", "m.recent_releases_count"),
+            col("total_issues_count", "m.total_issues_count"),
+            col("total_releases_count", "m.total_releases_count"),
+            col(
+                "is_funding_requirements_compliant",
+                "m.is_funding_requirements_compliant",
+            ),
+            col(
+                "is_leader_requirements_compliant",
+                "m.is_leader_requirements_compliant",
+            ),
+            days_before!("age_days", "created_at"),
+            requirement!("age_days_requirement", "age_days"),
+            days_before!("last_pull_request_days", "pull_request_last_created_at"),
+            requirement!(
+                "last_pull_request_days_requirement",
+                "last_pull_request_days"
+            ),
+            days_before!("owasp_page_last_update_days", "owasp_page_last_updated_at"),
+            requirement!(
+                "owasp_page_last_update_days_requirement",
+                "owasp_page_last_update_days"
+            ),
+        ],
+    };
+
+    pub const BADGES: Source = Source {
+        kind: "badges",
+        table: "nest_badges",
+        from: "nest_badges b",
+        aliases: &[("b", "nest_badges")],
+        id: "b.id",
+        order: "b.id",
+        skips: &[],
+        dropped: &[],
+        also_reads: &[],
+        optional: Some("nest_badges"),
+        fields: &[
+            col("name", "b.name"),
+            col("description", "b.description"),
+            col("css_class", "b.css_class"),
+            col("weight", "b.weight"),
+        ],
+    };
+
+    pub const BOARDS: Source = Source {
+        kind: "boards",
+        table: "owasp_board_of_directors",
+        from: "owasp_board_of_directors b",
+        aliases: &[("b", "owasp_board_of_directors")],
+        id: "b.id",
+        order: "b.id",
+        skips: &[],
+        dropped: &[],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("year", "b.year"),
+            derived(
+                "url",
+                "'https://board.owasp.org/elections/' || b.year || '_elections'",
+                &[],
+                "https://board.owasp.org/elections/<year>_elections, as the original links it",
+            ),
+            derived(
+                "candidates",
+                entity_members!(
+                    "boardofdirectors",
+                    "b",
+                    "candidate",
+                    "em.member_name, em.id",
+                    " AND em.is_active AND em.is_reviewed"
+                ),
+                MEMBERS_READ,
+                "the active, reviewed owasp_entity_members of role candidate, by name",
+            ),
+            derived(
+                "members",
+                entity_members!(
+                    "boardofdirectors",
+                    "b",
+                    "member",
+                    "em.member_name, em.id",
+                    " AND em.is_active AND em.is_reviewed"
+                ),
+                MEMBERS_READ,
+                "the active, reviewed owasp_entity_members of role member, by name",
+            ),
+            ts("created_at", "b.created_at"),
+            ts("updated_at", "b.updated_at"),
+        ],
+    };
+
+    /// How many links a member snapshot has in one of its link tables.
+    macro_rules! links_count {
+        ($name:literal, $table:literal) => {
+            derived(
+                $name,
+                concat!(
+                    "(SELECT count(*) FROM ",
+                    $table,
+                    " x WHERE x.membersnapshot_id = s.id)"
+                ),
+                &[concat!($table, ".membersnapshot_id")],
+                concat!("the snapshot's rows in ", $table),
+            )
+        };
+    }
+
+    pub const MEMBER_SNAPSHOTS: Source = Source {
+        kind: "member_snapshots",
+        table: "owasp_member_snapshots",
+        from: "owasp_member_snapshots s JOIN github_users u ON u.id = s.github_user_id",
+        aliases: &[("s", "owasp_member_snapshots"), ("u", "github_users")],
+        id: "s.id",
+        order: "s.id",
+        skips: &[],
+        dropped: &[],
+        also_reads: &[],
+        optional: None,
+        fields: &[
+            col("member", "u.login"),
+            ts("start_at", "s.start_at"),
+            ts("end_at", "s.end_at"),
+            links_count!("commits_count", "owasp_member_snapshots_commits"),
+            links_count!(
+                "pull_requests_count",
+                "owasp_member_snapshots_pull_requests"
+            ),
+            links_count!("issues_count", "owasp_member_snapshots_issues"),
+            links_count!("messages_count", "owasp_member_snapshots_messages"),
+            col("contribution_heatmap_data", "s.contribution_heatmap_data"),
+            col("communication_heatmap_data", "s.communication_heatmap_data"),
+            col("chapter_contributions", "s.chapter_contributions"),
+            col("project_contributions", "s.project_contributions"),
+            col("repository_contributions", "s.repository_contributions"),
+            col("channel_communications", "s.channel_communications"),
+        ],
+    };
+
+    /// `community.json`: one row whatever the workspaces.
+    pub const COMMUNITY: Source = Source {
+        kind: "community",
+        table: "slack_workspaces",
+        from: "(SELECT 0 AS id, coalesce(sum(w.total_members_count), 0)::bigint AS members \
+               FROM slack_workspaces w) w",
+        aliases: &[],
+        id: "w.id",
+        order: "w.id",
+        skips: &[],
+        dropped: &[],
+        also_reads: &[],
+        optional: None,
+        fields: &[derived(
+            "slack_workspace_members",
+            "w.members",
+            &["slack_workspaces.total_members_count"],
+            "the sum of slack_workspaces.total_members_count",
+        )],
+    };
+}

@@ -191,3 +191,38 @@ macro_rules! numbered_stored {
         }
     };
 }
+
+/// Where issues and pull requests come from in the original service's database
+/// (`crate::schema::original`).
+pub mod original {
+    use crate::schema::original::{derived, ts};
+
+    crate::numbered_original! {
+        ISSUES = "issues" from "github_issues" {
+            derived(
+                "labels",
+                "(SELECT coalesce(json_agg(l.name ORDER BY il.id), '[]'::json) \
+                 FROM github_issues_labels il JOIN github_labels l ON l.id = il.label_id \
+                 WHERE il.issue_id = i.id)",
+                &[
+                    "github_issues_labels.issue_id",
+                    "github_issues_labels.label_id",
+                    "github_labels.name",
+                ],
+                "github_labels.name of the issue's github_issues_labels, in their order",
+            ),
+            ts("created_at", "i.created_at"),
+            ts("updated_at", "i.updated_at"),
+            ts("closed_at", "i.closed_at"),
+        }
+    }
+
+    crate::numbered_original! {
+        PULL_REQUESTS = "pull_requests" from "github_pull_requests" {
+            ts("created_at", "i.created_at"),
+            ts("updated_at", "i.updated_at"),
+            ts("closed_at", "i.closed_at"),
+            ts("merged_at", "i.merged_at"),
+        }
+    }
+}

@@ -279,7 +279,7 @@ impl Bounded<'_> {
 
 /// serde_json's message without its "at line 1 column N" (the line is the file's),
 /// keeping the column.
-fn describe_json_error(e: &serde_json::Error) -> String {
+pub(super) fn describe_json_error(e: &serde_json::Error) -> String {
     let text = e.to_string();
     let message = match text.rfind(" at line ") {
         Some(at) => text[..at].to_string(),

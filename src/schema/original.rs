@@ -1,0 +1,541 @@
+//! Where each interchange record comes from in the original service's PostgreSQL
+//! database: one [`Source`] per record kind, declared in the record's domain file
+//! beside its interchange declaration (`code::original`, `community::original`,
+//! `issues::original`), so a record's fields and their origin are read in one place.
+//!
+//! A source names the table a record is read from (with its joins), the rows it leaves
+//! out and why ([`Skip`]), the links it cannot keep ([`Dropped`]) and, for every field
+//! of the interchange record in the format's order, where the field comes from
+//! ([`Origin`]): a column, an expression over the original's tables, or nothing (the
+//! original does not hold it, and the record keeps the format's default). From these
+//! lines `roost db import postgresql://…` makes one `SELECT` per kind that returns each
+//! row as an interchange line (`json_build_object`), parsed by the same strict
+//! deserialiser as a folder's files, and the list of columns it checks before reading
+//! (`table.column: no such column`); `docs/data.md` shows the same lines as a table.
+
+/// How a field's SQL value becomes its JSON value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conv {
+    /// As PostgreSQL's `json_build_object` renders it (text, numbers, booleans, JSON).
+    Plain,
+    /// A `timestamptz`, as an RFC 3339 UTC timestamp with microseconds.
+    Ts,
+    /// A `date`, as `YYYY-MM-DD`.
+    Date,
+}
+
+/// Where one field comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// A column, as `alias.column` of the source's [`Source::aliases`].
+    Column(&'static str),
+    /// An SQL expression over the row (`sql`), reading the `table.column`s `reads`;
+    /// `doc` says what it computes, for docs/data.md.
+    Derived {
+        sql: &'static str,
+        reads: &'static [&'static str],
+        doc: &'static str,
+    },
+    /// Not held by the original: the field keeps the interchange format's default;
+    /// `doc` says what roost shows.
+    NotHeld(&'static str),
+}
+
+/// One field of a record and where it comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Field {
+    pub name: &'static str,
+    pub origin: Origin,
+    pub conv: Conv,
+    /// A table the field needs that the original's public dump may leave out: when it is
+    /// absent the field keeps its default.
+    pub optional: Option<&'static str>,
+}
+
+/// A row the source leaves out, and why (`skipped 3 releases: no tag name`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Skip {
+    pub reason: &'static str,
+    /// True for a row left out (an SQL condition over the source's `from`).
+    pub when: &'static str,
+}
+
+/// Links of a record the import cannot keep (a project's repository owned by a user,
+/// not an organization), counted by `count`, a query returning one number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dropped {
+    /// What is dropped: `project repository links`.
+    pub what: &'static str,
+    pub reason: &'static str,
+    pub count: &'static str,
+}
+
+/// Where the records of one kind come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Source {
+    /// The interchange kind (`organizations`): its file, table and `Dataset` field.
+    pub kind: &'static str,
+    /// The original's table one record is one row of.
+    pub table: &'static str,
+    /// The `FROM` clause: the table, its alias and its joins.
+    pub from: &'static str,
+    /// Each alias of `from` with the table it names, for the column checks and the docs.
+    pub aliases: &'static [(&'static str, &'static str)],
+    /// The row's primary key, named in errors (`github_issues id 42`).
+    pub id: &'static str,
+    /// The order of the records: their stable ids.
+    pub order: &'static str,
+    pub skips: &'static [Skip],
+    pub dropped: &'static [Dropped],
+    pub fields: &'static [Field],
+    /// Tables the source reads besides those of `aliases` and its fields' `reads`
+    /// (those of its skips and dropped-link counts).
+    pub also_reads: &'static [&'static str],
+    /// A table the original's public dump may leave out: when it is absent the kind
+    /// has no records.
+    pub optional: Option<&'static str>,
+}
+
+/// A field read from `alias.column`.
+pub const fn col(name: &'static str, column: &'static str) -> Field {
+    Field {
+        name,
+        origin: Origin::Column(column),
+        conv: Conv::Plain,
+        optional: None,
+    }
+}
+
+/// A `timestamptz` field read from `alias.column`.
+pub const fn ts(name: &'static str, column: &'static str) -> Field {
+    Field {
+        conv: Conv::Ts,
+        ..col(name, column)
+    }
+}
+
+/// A `date` field read from `alias.column`.
+pub const fn date(name: &'static str, column: &'static str) -> Field {
+    Field {
+        conv: Conv::Date,
+        ..col(name, column)
+    }
+}
+
+/// A field computed by `sql`, reading `reads`.
+pub const fn derived(
+    name: &'static str,
+    sql: &'static str,
+    reads: &'static [&'static str],
+    doc: &'static str,
+) -> Field {
+    Field {
+        name,
+        origin: Origin::Derived { sql, reads, doc },
+        conv: Conv::Plain,
+        optional: None,
+    }
+}
+
+/// A timestamp computed by `sql`.
+pub const fn derived_ts(
+    name: &'static str,
+    sql: &'static str,
+    reads: &'static [&'static str],
+    doc: &'static str,
+) -> Field {
+    Field {
+        conv: Conv::Ts,
+        ..derived(name, sql, reads, doc)
+    }
+}
+
+/// A field the original does not hold; `doc` says what roost shows.
+pub const fn not_held(name: &'static str, doc: &'static str) -> Field {
+    Field {
+        name,
+        origin: Origin::NotHeld(doc),
+        conv: Conv::Plain,
+        optional: None,
+    }
+}
+
+impl Field {
+    /// The field, needing `table` (left at its default when the table is absent).
+    pub const fn when_present(self, table: &'static str) -> Field {
+        Field {
+            optional: Some(table),
+            ..self
+        }
+    }
+
+    /// The SQL giving the field's JSON value, or none for a field not held.
+    pub fn select(&self) -> Option<String> {
+        let sql = match self.origin {
+            Origin::Column(c) => c,
+            Origin::Derived { sql, .. } => sql,
+            Origin::NotHeld(_) => return None,
+        };
+        Some(match self.conv {
+            Conv::Plain => sql.to_string(),
+            Conv::Ts => {
+                format!("to_char(({sql}) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')")
+            }
+            Conv::Date => format!("to_char({sql}, 'YYYY-MM-DD')"),
+        })
+    }
+}
+
+impl Source {
+    /// The table `alias` names.
+    pub fn table_of(&self, alias: &str) -> Option<&'static str> {
+        self.aliases
+            .iter()
+            .find(|(a, _)| *a == alias)
+            .map(|(_, table)| *table)
+    }
+
+    /// `table.column` of an `alias.column`.
+    pub fn column(&self, qualified: &str) -> Option<(&'static str, String)> {
+        let (alias, column) = qualified.split_once('.')?;
+        Some((self.table_of(alias)?, column.trim_matches('"').to_string()))
+    }
+
+    /// Every `table.column` the source reads, and every table it reads whole (column
+    /// `None`), for the check made before anything is read.
+    pub fn reads(&self, present: impl Fn(&str) -> bool) -> Vec<(String, Option<String>)> {
+        let mut out: Vec<(String, Option<String>)> = Vec::new();
+        let mut push = |table: &str, column: Option<String>| {
+            let item = (table.to_string(), column);
+            if !out.contains(&item) {
+                out.push(item);
+            }
+        };
+        for (_, table) in self.aliases {
+            push(table, None);
+        }
+        for table in self.also_reads {
+            push(table, None);
+        }
+        let mut push_qualified = |q: &str| match q.split_once('.') {
+            Some((table, column)) => push(table, Some(column.to_string())),
+            None => push(q, None),
+        };
+        for field in self.fields {
+            if field.optional.is_some_and(|t| !present(t)) {
+                continue;
+            }
+            match field.origin {
+                Origin::Column(c) => {
+                    if let Some((table, column)) = self.column(c) {
+                        push_qualified(&format!("{table}.{column}"));
+                    }
+                }
+                Origin::Derived { reads, .. } => reads.iter().for_each(|r| push_qualified(r)),
+                Origin::NotHeld(_) => {}
+            }
+        }
+        out
+    }
+
+    /// What the field's value is made from, for error messages and the docs:
+    /// `github_issues.title`, or the derived field's description.
+    pub fn describe(&self, field: &Field) -> String {
+        match field.origin {
+            Origin::Column(c) => match self.column(c) {
+                Some((table, column)) => format!("{table}.{column}"),
+                None => c.to_string(),
+            },
+            Origin::Derived { doc, .. } => doc.to_string(),
+            Origin::NotHeld(doc) => format!("not held by the original: {doc}"),
+        }
+    }
+
+    /// `WHERE` conditions keeping the rows no skip leaves out.
+    pub fn kept(&self) -> String {
+        if self.skips.is_empty() {
+            return "true".into();
+        }
+        self.skips
+            .iter()
+            .map(|s| format!("NOT coalesce(({}), false)", s.when))
+            .collect::<Vec<_>>()
+            .join(" AND ")
+    }
+
+    /// The query returning each kept row's id and its interchange line, in order;
+    /// `present` tells whether an optional table exists.
+    pub fn query(&self, present: impl Fn(&str) -> bool) -> String {
+        let pairs: Vec<String> = self
+            .fields
+            .iter()
+            .filter(|f| f.optional.is_none_or(&present))
+            .filter_map(|f| f.select().map(|sql| format!("'{}', {sql}", f.name)))
+            .collect();
+        format!(
+            "SELECT ({id})::bigint, json_build_object({})::text FROM {from} WHERE {kept} \
+             ORDER BY {order}",
+            pairs.join(", "),
+            id = self.id,
+            from = self.from,
+            kept = self.kept(),
+            order = self.order,
+        )
+    }
+
+    /// The query counting the rows each skip leaves out (a row counted once, under
+    /// the first skip that applies).
+    pub fn skipped_query(&self) -> Option<String> {
+        if self.skips.is_empty() {
+            return None;
+        }
+        let mut before: Vec<String> = Vec::new();
+        let mut counts = Vec::new();
+        for skip in self.skips {
+            let mut cond = before.clone();
+            cond.push(format!("coalesce(({}), false)", skip.when));
+            counts.push(format!("count(*) FILTER (WHERE {})", cond.join(" AND ")));
+            before.push(format!("NOT coalesce(({}), false)", skip.when));
+        }
+        Some(format!(
+            "SELECT {} FROM {}",
+            counts
+                .iter()
+                .map(|c| format!("({c})::bigint"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            self.from
+        ))
+    }
+}
+
+/// The content type of one of the original's models, which its generic links
+/// (entity members, entity channels) name by id.
+#[macro_export]
+macro_rules! content_type {
+    ($app:literal, $model:literal) => {
+        concat!(
+            "(SELECT ct.id FROM django_content_type ct WHERE ct.app_label = '",
+            $app,
+            "' AND ct.model = '",
+            $model,
+            "')"
+        )
+    };
+}
+
+/// A row owned by a repository (alias `o` its organization) that is not in a
+/// repository of an organization: roost's records live in organizations' repositories.
+pub const NOT_IN_ORGANIZATION: Skip = Skip {
+    reason: "not in a repository of an organization",
+    when: "o.id IS NULL",
+};
+
+/// The source of a record numbered within its repository (an issue, a pull request,
+/// a milestone), alias `i`: the fields they share (`crate::numbered_stored!`'s, in its
+/// order) and the record's own.
+#[macro_export]
+macro_rules! numbered_original {
+    ($name:ident = $kind:literal from $table:literal { $($field:expr),* $(,)? }) => {
+        pub const $name: $crate::schema::original::Source = $crate::schema::original::Source {
+            kind: $kind,
+            table: $table,
+            from: $crate::owned_by_repository!($table, "author_id"),
+            aliases: &[
+                ("i", $table),
+                ("r", "github_repositories"),
+                ("o", "github_organizations"),
+                ("a", "github_users"),
+            ],
+            id: "i.id",
+            order: "i.id",
+            skips: &[$crate::schema::original::NOT_IN_ORGANIZATION],
+            dropped: &[],
+            also_reads: &[],
+            optional: None,
+            fields: &[
+                $crate::schema::original::col("organization", "o.login"),
+                $crate::schema::original::col("repository", "r.name"),
+                $crate::schema::original::col("number", "i.number"),
+                $crate::schema::original::col("title", "i.title"),
+                $crate::schema::original::col("state", "i.state"),
+                $crate::schema::original::col("body", "i.body"),
+                $crate::schema::original::col("author", "a.login"),
+                $crate::schema::original::col("url", "i.url"),
+                $($field),*
+            ],
+        };
+    };
+}
+
+/// Every kind the original holds, in the order of `crate::records::KINDS` (mentorship
+/// programs and modules are kept in tables the original's public dump leaves out, and
+/// are not read).
+pub const SOURCES: &[Source] = &[
+    super::community::original::ORGANIZATIONS,
+    super::community::original::MEMBERS,
+    super::code::original::REPOSITORIES,
+    super::code::original::REPOSITORY_CONTRIBUTORS,
+    super::code::original::LABELS,
+    super::issues::original::ISSUES,
+    super::code::original::MILESTONES,
+    super::code::original::RELEASES,
+    super::community::original::CHAPTERS,
+    super::community::original::COMMITTEES,
+    super::community::original::PROJECTS,
+    super::community::original::EVENTS,
+    super::community::original::SPONSORS,
+    super::community::original::SNAPSHOTS,
+    super::issues::original::PULL_REQUESTS,
+    super::community::original::POSTS,
+    super::community::original::PROJECT_HEALTH_METRICS,
+    super::community::original::BADGES,
+    super::community::original::BOARDS,
+    super::community::original::MEMBER_SNAPSHOTS,
+];
+
+/// `community.json`'s one record.
+pub use super::community::original::COMMUNITY;
+
+/// The map as docs/data.md shows it: per kind, its table, the rows it leaves out,
+/// and each field with where it comes from (a test keeps the document equal to this).
+pub fn markdown() -> String {
+    let mut out = String::new();
+    for source in SOURCES.iter().chain([&COMMUNITY]) {
+        let file = if source.kind == "community" {
+            "community.json".to_string()
+        } else {
+            format!("{}.jsonl", source.kind)
+        };
+        out.push_str(&format!("#### {file} ← `{}`\n\n", source.table));
+        if let Some(table) = source.optional {
+            out.push_str(&format!(
+                "Read only when the database has `{table}` (the public dump leaves it out).\n\n"
+            ));
+        }
+        for skip in source.skips {
+            out.push_str(&format!("- rows left out, counted: {}\n", skip.reason));
+        }
+        for dropped in source.dropped {
+            out.push_str(&format!(
+                "- {} left out, counted: {}\n",
+                dropped.what, dropped.reason
+            ));
+        }
+        if !source.skips.is_empty() || !source.dropped.is_empty() {
+            out.push('\n');
+        }
+        out.push_str("| field | from |\n|---|---|\n");
+        for field in source.fields {
+            let from = match field.origin {
+                Origin::Column(_) => format!("`{}`", source.describe(field)),
+                Origin::Derived { doc, .. } => doc.to_string(),
+                Origin::NotHeld(doc) => format!("— (not held; roost shows {doc})"),
+            };
+            let from = match field.optional {
+                Some(table) => format!("{from} (when `{table}` exists, else `[]`)"),
+                None => from,
+            };
+            out.push_str(&format!(
+                "| `{}` | {} |\n",
+                field.name,
+                from.replace('|', "\\|")
+            ));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::StoredRecord;
+
+    /// Each source declares every field of its record, in the format's order, once.
+    #[test]
+    fn every_field_of_every_record_has_an_origin_in_order() {
+        macro_rules! fields_of {
+            ($($field:ident: $ty:ty),* $(,)?) => {
+                fn fields_of(kind: &str) -> Option<Vec<&'static str>> {
+                    use crate::records::*;
+                    $(
+                        if kind == stringify!($field) {
+                            return Some(
+                                <$ty as StoredRecord>::FIELDS
+                                    .iter()
+                                    .map(|(name, _)| if *name == "kind" { "type" } else { *name })
+                                    .collect(),
+                            );
+                        }
+                    )*
+                    None
+                }
+            };
+        }
+        crate::with_kinds!(fields_of);
+        for source in SOURCES {
+            let declared: Vec<&str> = source.fields.iter().map(|f| f.name).collect();
+            assert_eq!(
+                Some(declared),
+                fields_of(source.kind),
+                "{}: fields and their order",
+                source.kind
+            );
+        }
+        let kinds: Vec<&str> = SOURCES.iter().map(|s| s.kind).collect();
+        let expected: Vec<&str> = crate::records::KINDS
+            .iter()
+            .copied()
+            .filter(|k| !matches!(*k, "programs" | "modules"))
+            .collect();
+        assert_eq!(kinds, expected);
+    }
+
+    /// Every column a source names is of a table its aliases declare.
+    #[test]
+    fn every_column_names_a_declared_alias() {
+        for source in SOURCES.iter().chain([&COMMUNITY]) {
+            for field in source.fields {
+                if let Origin::Column(c) = field.origin {
+                    assert!(
+                        source.column(c).is_some(),
+                        "{}.{}: {c} names no alias of the source",
+                        source.kind,
+                        field.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn docs_data_md_shows_the_map_as_declared() {
+        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/data.md"))
+            .expect("docs/data.md");
+        let begin = "<!-- original map: begin -->\n";
+        let end = "<!-- original map: end -->";
+        let start = doc
+            .find(begin)
+            .expect("docs/data.md has the original map's markers");
+        let stop = doc.find(end).expect("the map's end marker");
+        if std::env::var_os("ROOST_BLESS").is_some() {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/data.md");
+            let text = format!(
+                "{}{}{}",
+                &doc[..start + begin.len()],
+                markdown(),
+                &doc[stop..]
+            );
+            std::fs::write(path, text).expect("writing docs/data.md");
+            return;
+        }
+        assert_eq!(
+            &doc[start + begin.len()..stop],
+            markdown(),
+            "docs/data.md's map differs from the declarations; paste \
+             `roost::schema::original::markdown()` between the markers (ROOST_BLESS=1 \
+             cargo test --lib docs_data_md does)"
+        );
+    }
+}
