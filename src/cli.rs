@@ -1045,40 +1045,6 @@ fn credential_table(
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_table_lists_every_column_and_never_a_secret() {
-        let dir = tempfile::tempdir().unwrap();
-        let conn = credentials::open(&dir.path().join("auth.db")).unwrap();
-        let now = Utc::now();
-        assert_eq!(
-            credential_table(Kind::Key, &[], now),
-            "ID  NAME  CREATED  EXPIRES  REVOKED  LAST USED  STATUS\n\
-             (no keys yet: roost keys create --name NAME)\n"
-        );
-        let first = credentials::create(&conn, Kind::Key, "first", None, now).unwrap();
-        let second = credentials::create(&conn, Kind::Key, "second", Some(3), now).unwrap();
-        credentials::revoke(&conn, Kind::Key, second.id, now).unwrap();
-        let listed = credentials::list(&conn, Kind::Key).unwrap();
-        let table = credential_table(Kind::Key, &listed, now);
-        let lines: Vec<&str> = table.lines().collect();
-        assert!(lines[0].starts_with("ID  NAME"));
-        assert!(lines[0].contains("LAST USED"));
-        assert!(lines[1].contains("first") && lines[1].contains("never"));
-        assert!(lines[1].ends_with("active"));
-        assert!(lines[2].contains("second") && lines[2].ends_with("revoked"));
-        for issued in [first, second] {
-            assert!(!table.contains(&issued.secret));
-            assert!(!table.contains(&credentials::hash_secret(&issued.secret)));
-        }
-        let sessions = credential_table(Kind::Session, &[], now);
-        assert!(sessions.ends_with("(no sessions yet: roost sessions create --name NAME)\n"));
-    }
-}
-
 /// `roost db import postgresql://…`: the dataset from the original service's database,
 /// with the rows it left out by reason (printed to stderr, or in the JSON summary).
 fn import_original(
@@ -1117,4 +1083,38 @@ fn import_original(
         db.display()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_lists_every_column_and_never_a_secret() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = credentials::open(&dir.path().join("auth.db")).unwrap();
+        let now = Utc::now();
+        assert_eq!(
+            credential_table(Kind::Key, &[], now),
+            "ID  NAME  CREATED  EXPIRES  REVOKED  LAST USED  STATUS\n\
+             (no keys yet: roost keys create --name NAME)\n"
+        );
+        let first = credentials::create(&conn, Kind::Key, "first", None, now).unwrap();
+        let second = credentials::create(&conn, Kind::Key, "second", Some(3), now).unwrap();
+        credentials::revoke(&conn, Kind::Key, second.id, now).unwrap();
+        let listed = credentials::list(&conn, Kind::Key).unwrap();
+        let table = credential_table(Kind::Key, &listed, now);
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[0].starts_with("ID  NAME"));
+        assert!(lines[0].contains("LAST USED"));
+        assert!(lines[1].contains("first") && lines[1].contains("never"));
+        assert!(lines[1].ends_with("active"));
+        assert!(lines[2].contains("second") && lines[2].ends_with("revoked"));
+        for issued in [first, second] {
+            assert!(!table.contains(&issued.secret));
+            assert!(!table.contains(&credentials::hash_secret(&issued.secret)));
+        }
+        let sessions = credential_table(Kind::Session, &[], now);
+        assert!(sessions.ends_with("(no sessions yet: roost sessions create --name NAME)\n"));
+    }
 }

@@ -14,6 +14,8 @@ mod import_mentorship;
 mod import_pages;
 mod layering;
 mod mirror;
+mod original_import;
+mod postgres_server;
 mod public_dataset;
 mod readme;
 mod refusals;

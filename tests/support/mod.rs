@@ -7,6 +7,7 @@
 
 pub mod graphql;
 mod http;
+pub mod postgres;
 mod serving;
 
 use std::collections::BTreeMap;
