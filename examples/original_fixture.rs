@@ -93,15 +93,21 @@ fn main() -> ExitCode {
 
 async fn run(args: &Args) -> Result<()> {
     let started = Instant::now();
-    let ds = roost::store::read_dir(&args.from)
-        .map_err(|e| anyhow!("cannot read {}:\n{e}", args.from.display()))?;
+    let ds = roost::store::read_dir(&args.from).map_err(|e| {
+        let shown: Vec<&str> = e.0.iter().take(50).map(String::as_str).collect();
+        anyhow!(
+            "{} is not a dataset roost reads ({} error(s)):\n{}",
+            args.from.display(),
+            e.0.len() + e.1,
+            shown.join("\n")
+        )
+    })?;
     let keys = Keys::new(&ds)?;
     let read = started.elapsed();
 
     let mut conn = PgConnection::connect(&args.to)
         .await
         .map_err(|e| db_error(&format!("cannot connect to {}", args.to), e))?;
-    no_delay();
     let taken: bool = sqlx::query_scalar("SELECT to_regclass('github_users') IS NOT NULL")
         .fetch_one(&mut conn)
         .await
@@ -167,37 +173,6 @@ async fn run(args: &Args) -> Result<()> {
         tables.join(", ")
     );
     Ok(())
-}
-
-/// Turns Nagle's algorithm off on the connection's socket, which the client library
-/// leaves on. Every `COPY` ends with a small message (CopyDone) written right after the
-/// last rows, before the server has anything to answer: with Nagle's algorithm the
-/// kernel holds it until the server acknowledges the rows, which a delayed
-/// acknowledgement puts off by some 40 ms, once per table (two seconds for the sample
-/// over TCP, against 0.3 s over a Unix socket). The socket is found among the
-/// process's open files (Linux); on anything else, or a Unix socket, nothing changes.
-fn no_delay() {
-    use std::os::fd::{FromRawFd, IntoRawFd};
-    let Ok(entries) = std::fs::read_dir("/proc/self/fd") else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let is_socket = std::fs::read_link(entry.path())
-            .is_ok_and(|target| target.to_string_lossy().starts_with("socket:"));
-        let Ok(fd) = entry.file_name().to_string_lossy().parse::<i32>() else {
-            continue;
-        };
-        if is_socket {
-            // SAFETY: `fd` is a socket this process holds open (the database
-            // connection: the fixture opens no other), and nothing closes it meanwhile
-            // (one thread). It is borrowed as a TcpStream only to set the option and
-            // handed back with `into_raw_fd`, so it is never closed here; on a socket
-            // that is not TCP the call fails and is ignored.
-            let stream = unsafe { std::net::TcpStream::from_raw_fd(fd) };
-            let _ = stream.set_nodelay(true);
-            let _ = stream.into_raw_fd();
-        }
-    }
 }
 
 /// The ids every reference resolves to, by natural key (lower case, release tags
@@ -285,7 +260,9 @@ impl Keys {
             let repo = match (&r.organization, &r.repository) {
                 (None, None) => 0,
                 (Some(org), Some(name)) => k.repository(o, org, name)?,
-                _ => bail!("{o}: a label names both its organization and repository, or neither"),
+                _ => {
+                    bail!("{o}: a label must name both its organization and repository, or neither")
+                }
             };
             unique(&mut k.labels, (repo, lc(&r.name)), id(i), o, || {
                 format!("label '{}'", r.name)

@@ -1293,7 +1293,30 @@ pub mod original {
         id: "c.id",
         order: "c.id",
         skips: &[],
-        dropped: &[OWN_REPOSITORY_DROPPED[0]],
+        dropped: &[
+            OWN_REPOSITORY_DROPPED[0],
+            Dropped {
+                what: "entity members",
+                reason: "their entity type is not a chapter, committee, project or board in \
+                         django_content_type",
+                count: "SELECT count(*) FROM owasp_entity_members em WHERE em.entity_type_id \
+                     NOT IN (SELECT ct.id FROM django_content_type ct WHERE ct.app_label = \
+                     'owasp' AND ct.model IN ('chapter', 'committee', 'project', \
+                     'boardofdirectors'))",
+            },
+            Dropped {
+                what: "entity channels",
+                reason: "their entity type is not a chapter, committee or project, or their \
+                         channel not a conversation, in django_content_type",
+                count: concat!(
+                    "SELECT count(*) FROM owasp_entity_channels ec WHERE ec.entity_type_id \
+                     NOT IN (SELECT ct.id FROM django_content_type ct WHERE ct.app_label = \
+                     'owasp' AND ct.model IN ('chapter', 'committee', 'project')) OR \
+                     ec.channel_type_id IS DISTINCT FROM ",
+                    content_type!("slack", "conversation")
+                ),
+            },
+        ],
         also_reads: &[],
         optional: None,
         fields: &[

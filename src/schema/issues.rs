@@ -198,12 +198,14 @@ pub mod original {
     use crate::schema::original::{derived, ts};
 
     crate::numbered_original! {
-        ISSUES = "issues" from "github_issues" {
+        // The labels of every issue in one pass, rather than one look-up per issue.
+        ISSUES = "issues" from "github_issues" join
+            "LEFT JOIN (SELECT il.issue_id, json_agg(l.name ORDER BY il.id) AS names \
+             FROM github_issues_labels il JOIN github_labels l ON l.id = il.label_id \
+             GROUP BY il.issue_id) lab ON lab.issue_id = i.id" {
             derived(
                 "labels",
-                "(SELECT coalesce(json_agg(l.name ORDER BY il.id), '[]'::json) \
-                 FROM github_issues_labels il JOIN github_labels l ON l.id = il.label_id \
-                 WHERE il.issue_id = i.id)",
+                "coalesce(lab.names, '[]'::json)",
                 &[
                     "github_issues_labels.issue_id",
                     "github_issues_labels.label_id",

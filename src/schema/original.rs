@@ -13,14 +13,14 @@
 //! deserialiser as a folder's files, and the list of columns it checks before reading
 //! (`table.column: no such column`); `docs/data.md` shows the same lines as a table.
 
-/// How a field's SQL value becomes its JSON value.
+/// What a field's SQL value is. PostgreSQL's `json_build_object` renders each as the
+/// interchange format reads it: text, numbers, booleans and JSON as they are, a
+/// `timestamptz` as ISO 8601 in the session's time zone (the import sets UTC:
+/// `2024-03-01T12:00:00.25+00:00`, an RFC 3339 timestamp), a `date` as `YYYY-MM-DD`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Conv {
-    /// As PostgreSQL's `json_build_object` renders it (text, numbers, booleans, JSON).
     Plain,
-    /// A `timestamptz`, as an RFC 3339 UTC timestamp with microseconds.
     Ts,
-    /// A `date`, as `YYYY-MM-DD`.
     Date,
 }
 
@@ -336,11 +336,13 @@ pub const NOT_IN_ORGANIZATION: Skip = Skip {
 /// order) and the record's own.
 #[macro_export]
 macro_rules! numbered_original {
-    ($name:ident = $kind:literal from $table:literal { $($field:expr),* $(,)? }) => {
+    ($name:ident = $kind:literal from $table:literal $(join $join:literal)? {
+        $($field:expr),* $(,)?
+    }) => {
         pub const $name: $crate::schema::original::Source = $crate::schema::original::Source {
             kind: $kind,
             table: $table,
-            from: $crate::owned_by_repository!($table, "author_id"),
+            from: concat!($crate::owned_by_repository!($table, "author_id") $(, " ", $join)?),
             aliases: &[
                 ("i", $table),
                 ("r", "github_repositories"),

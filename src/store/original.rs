@@ -132,7 +132,8 @@ async fn read(url: &str) -> Result<Read, StoreError> {
     let fail = db_error(url);
     let options: sqlx::postgres::PgConnectOptions = url.parse().map_err(&fail)?;
     let mut conn = PgConnection::connect_with(&options).await.map_err(&fail)?;
-    sqlx::raw_sql("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+    // Timestamps are rendered in the session's time zone: UTC, whatever the server's.
+    sqlx::raw_sql("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL TIME ZONE 'UTC'")
         .execute(&mut conn)
         .await
         .map_err(&fail)?;

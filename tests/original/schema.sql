@@ -465,3 +465,29 @@ CREATE TABLE nest_user_badges (
     user_id bigint NOT NULL REFERENCES github_users (id),
     UNIQUE (badge_id, user_id)
 );
+
+-- Every foreign key column is indexed, as the original's models declare them
+-- (a ForeignKey is indexed unless told otherwise).
+CREATE INDEX ON github_repositories (owner_id);
+CREATE INDEX ON github_repository_contributors (user_id);
+CREATE INDEX ON github_milestones (author_id);
+CREATE INDEX ON github_milestones_labels (label_id);
+CREATE INDEX ON github_issues (author_id);
+CREATE INDEX ON github_issues (milestone_id);
+CREATE INDEX ON github_pull_requests (author_id);
+CREATE INDEX ON github_pull_requests (milestone_id);
+CREATE INDEX ON github_releases (author_id);
+CREATE INDEX ON owasp_chapters (owasp_repository_id);
+CREATE INDEX ON owasp_committees (owasp_repository_id);
+CREATE INDEX ON owasp_projects (owasp_repository_id);
+CREATE INDEX ON owasp_projects_repositories (repository_id);
+CREATE INDEX ON owasp_entity_members (member_id);
+CREATE INDEX ON slack_conversations (workspace_id);
+CREATE INDEX ON owasp_entity_channels (channel_type_id);
+CREATE INDEX ON owasp_snapshots_new_chapters (chapter_id);
+CREATE INDEX ON owasp_snapshots_new_projects (project_id);
+CREATE INDEX ON owasp_snapshots_new_users (user_id);
+CREATE INDEX ON owasp_snapshots_new_issues (issue_id);
+CREATE INDEX ON owasp_snapshots_new_releases (release_id);
+CREATE INDEX ON owasp_project_health_metrics (project_id);
+CREATE INDEX ON nest_user_badges (user_id);
