@@ -467,3 +467,79 @@ fn an_unchanged_database_imported_again_generates_nothing_and_a_change_what_it_c
         first.rendered
     );
 }
+
+#[test]
+fn the_password_comes_from_pgpassword_or_a_password_file_and_is_never_printed() {
+    let pg = Postgres::start();
+    sample_db(&pg, "guarded");
+    let password = "s3cret-Passw0rd";
+    let url = pg.password_role("guarded", password);
+    let work = tempfile::tempdir().unwrap();
+    let db = work.path().join("roost.db");
+    let run = |url: &str, env: &[(&str, &Path)], pgpassword: Option<&str>| {
+        let mut command = roost();
+        command
+            .args(["db", "import", url, "--json", "--db"])
+            .arg(&db);
+        for (name, _) in std::env::vars_os() {
+            if name.to_string_lossy().starts_with("PG") {
+                command.env_remove(name);
+            }
+        }
+        command.env("HOME", work.path());
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        if let Some(p) = pgpassword {
+            command.env("PGPASSWORD", p);
+        }
+        command.output().unwrap()
+    };
+    let printed = |out: &std::process::Output| {
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+
+    // No password anywhere: refused by the server, the dataset not made.
+    let out = run(&url, &[], None);
+    assert_eq!(out.status.code(), Some(2), "{}", printed(&out));
+    assert!(!db.exists());
+
+    // A wrong password in the URL: refused, and never printed.
+    let wrong = url.replace("reader@", "reader:not-the-Passw0rd@");
+    let out = run(&wrong, &[], None);
+    assert_eq!(out.status.code(), Some(2), "{}", printed(&out));
+    assert!(
+        !printed(&out).contains("not-the-Passw0rd"),
+        "{}",
+        printed(&out)
+    );
+    assert!(printed(&out).contains(&url), "{}", printed(&out));
+
+    // PGPASSWORD, as psql reads it.
+    let out = run(&url, &[], Some(password));
+    assert!(out.status.success(), "{}", printed(&out));
+    assert!(!printed(&out).contains(password));
+    std::fs::remove_file(&db).unwrap();
+
+    // A password file (PGPASSFILE; ~/.pgpass the same way), as psql reads it.
+    let pgpass = work.path().join("pgpass");
+    let port = url.rsplit(':').next().unwrap().split('/').next().unwrap();
+    std::fs::write(
+        &pgpass,
+        format!("127.0.0.1:{port}:guarded:reader:{password}\n"),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let out = run(&url, &[("PGPASSFILE", &pgpass)], None);
+    assert!(out.status.success(), "{}", printed(&out));
+    std::fs::rename(&pgpass, work.path().join(".pgpass")).unwrap();
+    std::fs::remove_file(&db).unwrap();
+    let out = run(&url, &[], None);
+    assert!(out.status.success(), "~/.pgpass: {}", printed(&out));
+    assert!(!printed(&out).contains(password));
+}

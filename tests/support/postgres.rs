@@ -15,8 +15,11 @@ use std::time::{Duration, Instant};
 /// The unprivileged user the server runs as when the tests run as root.
 const UNPRIVILEGED: &str = "nobody";
 
-/// The one role of the cluster (trust authentication, superuser).
+/// The cluster's superuser (trust authentication).
 const USER: &str = "roost";
+
+/// A role that must give a password ([`Postgres::password_role`]).
+pub const PASSWORD_ROLE: &str = "reader";
 
 pub struct Postgres {
     bin: PathBuf,
@@ -163,6 +166,28 @@ impl Postgres {
             .output()
             .unwrap_or_else(|e| panic!("initdb could not be run ({e})"));
         check("initdb", &output);
+        // The role `PASSWORD_ROLE` signs in with a password over TCP (the first rule
+        // that matches wins); every other role is trusted.
+        let hba = self.data.join("pg_hba.conf");
+        let rules = std::fs::read_to_string(&hba).unwrap();
+        std::fs::write(
+            &hba,
+            format!("host all {PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n{rules}"),
+        )
+        .unwrap();
+    }
+
+    /// Creates the role [`PASSWORD_ROLE`] with `password`, allowed to read every table
+    /// of database `db`; returns the URL of `db` for it, without the password.
+    pub fn password_role(&self, db: &str, password: &str) -> String {
+        self.psql(
+            db,
+            &format!(
+                "CREATE ROLE {PASSWORD_ROLE} LOGIN PASSWORD '{password}'; \
+                 GRANT SELECT ON ALL TABLES IN SCHEMA public TO {PASSWORD_ROLE};"
+            ),
+        );
+        format!("postgresql://{PASSWORD_ROLE}@127.0.0.1:{}/{db}", self.port)
     }
 
     /// Starts the server on `self.port`; false when it exits before it accepts
