@@ -402,12 +402,7 @@ pub mod original {
         kind: "repository_contributors",
         table: "github_repository_contributors",
         from: owned_by_repository!("github_repository_contributors", "user_id"),
-        aliases: &[
-            ("i", "github_repository_contributors"),
-            ("r", "github_repositories"),
-            ("o", "github_organizations"),
-            ("a", "github_users"),
-        ],
+        aliases: crate::owned_aliases!("github_repository_contributors"),
         id: "i.id",
         order: "i.id",
         skips: &[NOT_IN_ORGANIZATION],
@@ -503,12 +498,7 @@ pub mod original {
         kind: "releases",
         table: "github_releases",
         from: owned_by_repository!("github_releases", "author_id"),
-        aliases: &[
-            ("i", "github_releases"),
-            ("r", "github_repositories"),
-            ("o", "github_organizations"),
-            ("a", "github_users"),
-        ],
+        aliases: crate::owned_aliases!("github_releases"),
         id: "i.id",
         order: "i.id",
         skips: &[

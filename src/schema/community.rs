@@ -1154,35 +1154,33 @@ pub mod original {
                 concat!($table, ".related_urls (a JSON list)"),
             )
         };
-        (created_at $a:literal $table:literal) => {
+        // `created_at` or `updated_at`, the original's own stamp when it has none.
+        (stamp $field:literal $a:literal $table:literal) => {
             derived_ts(
-                "created_at",
-                concat!("coalesce(", $a, ".created_at, ", $a, ".nest_created_at)"),
-                &[
-                    concat!($table, ".created_at"),
-                    concat!($table, ".nest_created_at"),
-                ],
+                $field,
                 concat!(
-                    $table,
-                    ".created_at; when null, ",
-                    $table,
-                    ".nest_created_at"
+                    "coalesce(",
+                    $a,
+                    ".",
+                    $field,
+                    ", ",
+                    $a,
+                    ".nest_",
+                    $field,
+                    ")"
                 ),
-            )
-        };
-        (updated_at $a:literal $table:literal) => {
-            derived_ts(
-                "updated_at",
-                concat!("coalesce(", $a, ".updated_at, ", $a, ".nest_updated_at)"),
                 &[
-                    concat!($table, ".updated_at"),
-                    concat!($table, ".nest_updated_at"),
+                    concat!($table, ".", $field),
+                    concat!($table, ".nest_", $field),
                 ],
                 concat!(
                     $table,
-                    ".updated_at; when null, ",
+                    ".",
+                    $field,
+                    "; when null, ",
                     $table,
-                    ".nest_updated_at"
+                    ".nest_",
+                    $field
                 ),
             )
         };
@@ -1357,8 +1355,8 @@ pub mod original {
                 ],
                 "owasp_chapters.owasp_repository_id, when an organization's",
             ),
-            entity_field!(created_at "c" "owasp_chapters"),
-            entity_field!(updated_at "c" "owasp_chapters"),
+            entity_field!(stamp "created_at" "c" "owasp_chapters"),
+            entity_field!(stamp "updated_at" "c" "owasp_chapters"),
         ],
     };
 
@@ -1418,8 +1416,8 @@ pub mod original {
                 ],
                 "owasp_committees.owasp_repository_id, when an organization's",
             ),
-            entity_field!(created_at "c" "owasp_committees"),
-            entity_field!(updated_at "c" "owasp_committees"),
+            entity_field!(stamp "created_at" "c" "owasp_committees"),
+            entity_field!(stamp "updated_at" "c" "owasp_committees"),
         ],
     };
 
@@ -1481,8 +1479,8 @@ pub mod original {
                 CHANNELS_READ,
                 "the active owasp_entity_channels, with their slack_conversations",
             ),
-            entity_field!(created_at "p" "owasp_projects"),
-            entity_field!(updated_at "p" "owasp_projects"),
+            entity_field!(stamp "created_at" "p" "owasp_projects"),
+            entity_field!(stamp "updated_at" "p" "owasp_projects"),
         ],
     };
 

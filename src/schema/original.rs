@@ -331,6 +331,19 @@ pub const NOT_IN_ORGANIZATION: Skip = Skip {
     when: "o.id IS NULL",
 };
 
+/// The aliases of [`owned_by_repository!`](crate::owned_by_repository)'s `FROM`.
+#[macro_export]
+macro_rules! owned_aliases {
+    ($table:literal) => {
+        &[
+            ("i", $table),
+            ("r", "github_repositories"),
+            ("o", "github_organizations"),
+            ("a", "github_users"),
+        ]
+    };
+}
+
 /// The source of a record numbered within its repository (an issue, a pull request,
 /// a milestone), alias `i`: the fields they share (`crate::numbered_stored!`'s, in its
 /// order) and the record's own.
@@ -343,12 +356,7 @@ macro_rules! numbered_original {
             kind: $kind,
             table: $table,
             from: concat!($crate::owned_by_repository!($table, "author_id") $(, " ", $join)?),
-            aliases: &[
-                ("i", $table),
-                ("r", "github_repositories"),
-                ("o", "github_organizations"),
-                ("a", "github_users"),
-            ],
+            aliases: $crate::owned_aliases!($table),
             id: "i.id",
             order: "i.id",
             skips: &[$crate::schema::original::NOT_IN_ORGANIZATION],
@@ -368,176 +376,4 @@ macro_rules! numbered_original {
             ],
         };
     };
-}
-
-/// Every kind the original holds, in the order of `crate::records::KINDS` (mentorship
-/// programs and modules are kept in tables the original's public dump leaves out, and
-/// are not read).
-pub const SOURCES: &[Source] = &[
-    super::community::original::ORGANIZATIONS,
-    super::community::original::MEMBERS,
-    super::code::original::REPOSITORIES,
-    super::code::original::REPOSITORY_CONTRIBUTORS,
-    super::code::original::LABELS,
-    super::issues::original::ISSUES,
-    super::code::original::MILESTONES,
-    super::code::original::RELEASES,
-    super::community::original::CHAPTERS,
-    super::community::original::COMMITTEES,
-    super::community::original::PROJECTS,
-    super::community::original::EVENTS,
-    super::community::original::SPONSORS,
-    super::community::original::SNAPSHOTS,
-    super::issues::original::PULL_REQUESTS,
-    super::community::original::POSTS,
-    super::community::original::PROJECT_HEALTH_METRICS,
-    super::community::original::BADGES,
-    super::community::original::BOARDS,
-    super::community::original::MEMBER_SNAPSHOTS,
-];
-
-/// `community.json`'s one record.
-pub use super::community::original::COMMUNITY;
-
-/// The map as docs/data.md shows it: per kind, its table, the rows it leaves out,
-/// and each field with where it comes from (a test keeps the document equal to this).
-pub fn markdown() -> String {
-    let mut out = String::new();
-    for source in SOURCES.iter().chain([&COMMUNITY]) {
-        let file = if source.kind == "community" {
-            "community.json".to_string()
-        } else {
-            format!("{}.jsonl", source.kind)
-        };
-        out.push_str(&format!("#### {file} ← `{}`\n\n", source.table));
-        if let Some(table) = source.optional {
-            out.push_str(&format!(
-                "Read only when the database has `{table}` (the public dump leaves it out).\n\n"
-            ));
-        }
-        for skip in source.skips {
-            out.push_str(&format!("- rows left out, counted: {}\n", skip.reason));
-        }
-        for dropped in source.dropped {
-            out.push_str(&format!(
-                "- {} left out, counted: {}\n",
-                dropped.what, dropped.reason
-            ));
-        }
-        if !source.skips.is_empty() || !source.dropped.is_empty() {
-            out.push('\n');
-        }
-        out.push_str("| field | from |\n|---|---|\n");
-        for field in source.fields {
-            let from = match field.origin {
-                Origin::Column(_) => format!("`{}`", source.describe(field)),
-                Origin::Derived { doc, .. } => doc.to_string(),
-                Origin::NotHeld(doc) => format!("— (not held; roost shows {doc})"),
-            };
-            let from = match field.optional {
-                Some(table) => format!("{from} (when `{table}` exists, else `[]`)"),
-                None => from,
-            };
-            out.push_str(&format!(
-                "| `{}` | {} |\n",
-                field.name,
-                from.replace('|', "\\|")
-            ));
-        }
-        out.push('\n');
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::schema::StoredRecord;
-
-    /// Each source declares every field of its record, in the format's order, once.
-    #[test]
-    fn every_field_of_every_record_has_an_origin_in_order() {
-        macro_rules! fields_of {
-            ($($field:ident: $ty:ty),* $(,)?) => {
-                fn fields_of(kind: &str) -> Option<Vec<&'static str>> {
-                    use crate::records::*;
-                    $(
-                        if kind == stringify!($field) {
-                            return Some(
-                                <$ty as StoredRecord>::FIELDS
-                                    .iter()
-                                    .map(|(name, _)| if *name == "kind" { "type" } else { *name })
-                                    .collect(),
-                            );
-                        }
-                    )*
-                    None
-                }
-            };
-        }
-        crate::with_kinds!(fields_of);
-        for source in SOURCES {
-            let declared: Vec<&str> = source.fields.iter().map(|f| f.name).collect();
-            assert_eq!(
-                Some(declared),
-                fields_of(source.kind),
-                "{}: fields and their order",
-                source.kind
-            );
-        }
-        let kinds: Vec<&str> = SOURCES.iter().map(|s| s.kind).collect();
-        let expected: Vec<&str> = crate::records::KINDS
-            .iter()
-            .copied()
-            .filter(|k| !matches!(*k, "programs" | "modules"))
-            .collect();
-        assert_eq!(kinds, expected);
-    }
-
-    /// Every column a source names is of a table its aliases declare.
-    #[test]
-    fn every_column_names_a_declared_alias() {
-        for source in SOURCES.iter().chain([&COMMUNITY]) {
-            for field in source.fields {
-                if let Origin::Column(c) = field.origin {
-                    assert!(
-                        source.column(c).is_some(),
-                        "{}.{}: {c} names no alias of the source",
-                        source.kind,
-                        field.name
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn docs_data_md_shows_the_map_as_declared() {
-        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/data.md"))
-            .expect("docs/data.md");
-        let begin = "<!-- original map: begin -->\n";
-        let end = "<!-- original map: end -->";
-        let start = doc
-            .find(begin)
-            .expect("docs/data.md has the original map's markers");
-        let stop = doc.find(end).expect("the map's end marker");
-        if std::env::var_os("ROOST_BLESS").is_some() {
-            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/data.md");
-            let text = format!(
-                "{}{}{}",
-                &doc[..start + begin.len()],
-                markdown(),
-                &doc[stop..]
-            );
-            std::fs::write(path, text).expect("writing docs/data.md");
-            return;
-        }
-        assert_eq!(
-            &doc[start + begin.len()..stop],
-            markdown(),
-            "docs/data.md's map differs from the declarations; paste \
-             `roost::schema::original::markdown()` between the markers (ROOST_BLESS=1 \
-             cargo test --lib docs_data_md does)"
-        );
-    }
 }

@@ -29,7 +29,7 @@ use sqlx::{Connection, PgConnection, Row};
 use super::read::{describe_json_error, KEPT_PER_FILE};
 use super::{import_dataset_keeping, AllowEmpty, Counts, Derive, ImportErrors, StoreError};
 use crate::records::{Dataset, Origin, Records};
-use crate::schema::original::{Source, COMMUNITY, SOURCES};
+use crate::schema::original::Source;
 
 /// Whether an import source is a PostgreSQL URL rather than a folder.
 pub fn is_url(source: &str) -> bool {
@@ -393,6 +393,180 @@ macro_rules! read_kinds {
     };
 }
 crate::with_kinds!(read_kinds);
+
+/// Every kind the original holds, in the order of `crate::records::KINDS` (mentorship
+/// programs and modules are kept in tables the original's public dump leaves out, and
+/// are not read).
+pub const SOURCES: &[Source] = &[
+    crate::schema::community::original::ORGANIZATIONS,
+    crate::schema::community::original::MEMBERS,
+    crate::schema::code::original::REPOSITORIES,
+    crate::schema::code::original::REPOSITORY_CONTRIBUTORS,
+    crate::schema::code::original::LABELS,
+    crate::schema::issues::original::ISSUES,
+    crate::schema::code::original::MILESTONES,
+    crate::schema::code::original::RELEASES,
+    crate::schema::community::original::CHAPTERS,
+    crate::schema::community::original::COMMITTEES,
+    crate::schema::community::original::PROJECTS,
+    crate::schema::community::original::EVENTS,
+    crate::schema::community::original::SPONSORS,
+    crate::schema::community::original::SNAPSHOTS,
+    crate::schema::issues::original::PULL_REQUESTS,
+    crate::schema::community::original::POSTS,
+    crate::schema::community::original::PROJECT_HEALTH_METRICS,
+    crate::schema::community::original::BADGES,
+    crate::schema::community::original::BOARDS,
+    crate::schema::community::original::MEMBER_SNAPSHOTS,
+];
+
+/// `community.json`'s one record.
+pub use crate::schema::community::original::COMMUNITY;
+
+/// The map as docs/data.md shows it: per kind, its table, the rows it leaves out,
+/// and each field with where it comes from (a test keeps the document equal to this).
+pub fn markdown() -> String {
+    let mut out = String::new();
+    use crate::schema::original::Origin;
+    for source in SOURCES.iter().chain([&COMMUNITY]) {
+        let file = if source.kind == "community" {
+            "community.json".to_string()
+        } else {
+            format!("{}.jsonl", source.kind)
+        };
+        out.push_str(&format!("#### {file} ← `{}`\n\n", source.table));
+        if let Some(table) = source.optional {
+            out.push_str(&format!(
+                "Read only when the database has `{table}` (the public dump leaves it out).\n\n"
+            ));
+        }
+        for skip in source.skips {
+            out.push_str(&format!("- rows left out, counted: {}\n", skip.reason));
+        }
+        for dropped in source.dropped {
+            out.push_str(&format!(
+                "- {} left out, counted: {}\n",
+                dropped.what, dropped.reason
+            ));
+        }
+        if !source.skips.is_empty() || !source.dropped.is_empty() {
+            out.push('\n');
+        }
+        out.push_str("| field | from |\n|---|---|\n");
+        for field in source.fields {
+            let from = match field.origin {
+                Origin::Column(_) => format!("`{}`", source.describe(field)),
+                Origin::Derived { doc, .. } => doc.to_string(),
+                Origin::NotHeld(doc) => format!("— (not held; roost shows {doc})"),
+            };
+            let from = match field.optional {
+                Some(table) => format!("{from} (when `{table}` exists, else `[]`)"),
+                None => from,
+            };
+            out.push_str(&format!(
+                "| `{}` | {} |\n",
+                field.name,
+                from.replace('|', "\\|")
+            ));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod map_tests {
+    use super::*;
+    use crate::schema::original::Origin;
+    use crate::schema::StoredRecord;
+
+    /// Each source declares every field of its record, in the format's order, once.
+    #[test]
+    fn every_field_of_every_record_has_an_origin_in_order() {
+        macro_rules! fields_of {
+            ($($field:ident: $ty:ty),* $(,)?) => {
+                fn fields_of(kind: &str) -> Option<Vec<&'static str>> {
+                    use crate::records::*;
+                    $(
+                        if kind == stringify!($field) {
+                            return Some(
+                                <$ty as StoredRecord>::FIELDS
+                                    .iter()
+                                    .map(|(name, _)| if *name == "kind" { "type" } else { *name })
+                                    .collect(),
+                            );
+                        }
+                    )*
+                    None
+                }
+            };
+        }
+        crate::with_kinds!(fields_of);
+        for source in SOURCES {
+            let declared: Vec<&str> = source.fields.iter().map(|f| f.name).collect();
+            assert_eq!(
+                Some(declared),
+                fields_of(source.kind),
+                "{}: fields and their order",
+                source.kind
+            );
+        }
+        let kinds: Vec<&str> = SOURCES.iter().map(|s| s.kind).collect();
+        let expected: Vec<&str> = crate::records::KINDS
+            .iter()
+            .copied()
+            .filter(|k| !matches!(*k, "programs" | "modules"))
+            .collect();
+        assert_eq!(kinds, expected);
+    }
+
+    /// Every column a source names is of a table its aliases declare.
+    #[test]
+    fn every_column_names_a_declared_alias() {
+        for source in SOURCES.iter().chain([&COMMUNITY]) {
+            for field in source.fields {
+                if let Origin::Column(c) = field.origin {
+                    assert!(
+                        source.column(c).is_some(),
+                        "{}.{}: {c} names no alias of the source",
+                        source.kind,
+                        field.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn docs_data_md_shows_the_map_as_declared() {
+        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/data.md"))
+            .expect("docs/data.md");
+        let begin = "<!-- original map: begin -->\n";
+        let end = "<!-- original map: end -->";
+        let start = doc
+            .find(begin)
+            .expect("docs/data.md has the original map's markers");
+        let stop = doc.find(end).expect("the map's end marker");
+        if std::env::var_os("ROOST_BLESS").is_some() {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/data.md");
+            let text = format!(
+                "{}{}{}",
+                &doc[..start + begin.len()],
+                markdown(),
+                &doc[stop..]
+            );
+            std::fs::write(path, text).expect("writing docs/data.md");
+            return;
+        }
+        assert_eq!(
+            &doc[start + begin.len()..stop],
+            markdown(),
+            "docs/data.md's map differs from the declarations; paste \
+             `roost::store::original::markdown()` between the markers (ROOST_BLESS=1 \
+             cargo test --lib docs_data_md does)"
+        );
+    }
+}
 
 #[cfg(test)]
 mod tests {
