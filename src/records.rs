@@ -51,9 +51,27 @@ pub struct Origin {
     pub line: usize,
 }
 
+impl Origin {
+    /// Whether the record is a line of an interchange file (not a database row).
+    pub fn is_file(&self) -> bool {
+        self.file.ends_with(".jsonl") || self.file.ends_with(".json")
+    }
+}
+
+/// The record at 1-based position `first` of `records`, as a duplicate's message names
+/// it: `record 3 of members.jsonl`, or `github_users id 42` for a database row.
+pub fn first_defined<T>(records: &Records<T>, first: i64) -> String {
+    let at = usize::try_from(first - 1).ok();
+    match at.and_then(|i| records.get(i)) {
+        Some((origin, _)) if !origin.is_file() => origin.to_string(),
+        Some((origin, _)) => format!("record {first} of {}", origin.file),
+        None => format!("record {first}"),
+    }
+}
+
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.file.ends_with(".jsonl") || self.file.ends_with(".json") {
+        if self.is_file() {
             write!(f, "{}:{}", self.file, self.line)
         } else {
             write!(f, "{} id {}", self.file, self.line)

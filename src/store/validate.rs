@@ -175,8 +175,8 @@ impl KeyIndex {
             if let Some(first) = ids.insert(k.clone(), i as i64 + 1) {
                 ids.insert(k.clone(), first);
                 errors.push(format!(
-                    "{origin}: duplicate {what} '{k}' (first defined by record {first} of {})",
-                    origin.file
+                    "{origin}: duplicate {what} '{k}' (first defined by {})",
+                    crate::records::first_defined(records, first)
                 ));
             }
         }

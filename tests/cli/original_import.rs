@@ -543,3 +543,27 @@ fn the_password_comes_from_pgpassword_or_a_password_file_and_is_never_printed() 
     assert!(out.status.success(), "~/.pgpass: {}", printed(&out));
     assert!(!printed(&out).contains(password));
 }
+
+#[test]
+fn keys_the_original_keeps_apart_but_the_api_compares_without_case_name_both_rows() {
+    let pg = Postgres::start();
+    sample_db(&pg, "twins");
+    let login = pg.psql("twins", "SELECT login FROM github_users WHERE id = 5");
+    pg.psql(
+        "twins",
+        &format!(
+            "INSERT INTO github_users (id, login, created_at, updated_at) \
+             VALUES (900, upper('{}'), now(), now());",
+            login.trim()
+        ),
+    );
+    let work = tempfile::tempdir().unwrap();
+    let err = import_fails(&pg.url("twins"), &work.path().join("roost.db"));
+    assert!(
+        err.contains(&format!(
+            "github_users id 900: duplicate member login '{}' (first defined by github_users id 5)",
+            login.trim().to_lowercase()
+        )),
+        "{err}"
+    );
+}

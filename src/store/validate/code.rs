@@ -77,9 +77,9 @@ pub(super) fn label_index(
                 _ => "shared by every repository".to_string(),
             };
             e.push(format!(
-                "{origin}: duplicate label name '{}' {scope} (first defined by record {first} of {})",
+                "{origin}: duplicate label name '{}' {scope} (first defined by {})",
                 lc(&l.name),
-                origin.file
+                crate::records::first_defined(labels, first)
             ));
         } else {
             ids.insert(key, i as i64 + 1);
