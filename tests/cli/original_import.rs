@@ -567,3 +567,40 @@ fn keys_the_original_keeps_apart_but_the_api_compares_without_case_name_both_row
         "{err}"
     );
 }
+
+#[test]
+fn an_import_that_would_empty_a_kind_the_dataset_holds_is_refused_unless_allowed() {
+    let pg = Postgres::start();
+    sample_db(&pg, "shrunk");
+    let work = tempfile::tempdir().unwrap();
+    let db = work.path().join("roost.db");
+    import(&pg.url("shrunk"), &db);
+    let before = std::fs::read(&db).unwrap();
+    pg.psql("shrunk", "DELETE FROM owasp_events;");
+    let err = import_fails(&pg.url("shrunk"), &db);
+    assert!(
+        err.contains("holds 30 events but the import has none")
+            && err.contains("--allow-empty events"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        before,
+        "a refused import changed the dataset"
+    );
+    let out = roost()
+        .args([
+            "db",
+            "import",
+            &pg.url("shrunk"),
+            "--allow-empty",
+            "events",
+            "--json",
+            "--db",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let summary: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(summary["records"]["events"], 0);
+}
