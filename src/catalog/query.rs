@@ -144,47 +144,69 @@ fn field_error(param: &str, msg: String, kind: &'static str) -> FieldError {
     }
 }
 
+/// Where a query value falls against an integer range.
+enum Bound {
+    Within(u64),
+    /// An integer below the minimum, however small (`-1`, `-99999999999999999999`).
+    Below,
+    /// An integer above the maximum, however large (past 64 bits too).
+    Above,
+    /// Not an integer: a sign and decimal digits, nothing else.
+    NotInteger,
+}
+
+/// Reads `v` as an integer and places it against `min..=max`: a bound broken is a
+/// bound broken whatever the integer's size; only a value that is no integer is a
+/// parsing error.
+fn bounded(v: &str, min: u64, max: u64) -> Bound {
+    let (negative, digits) = match v.as_bytes().first() {
+        Some(b'-') => (true, &v[1..]),
+        Some(b'+') => (false, &v[1..]),
+        _ => (false, v),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Bound::NotInteger;
+    }
+    if negative && digits.bytes().any(|b| b != b'0') {
+        return Bound::Below;
+    }
+    match digits.parse::<u64>() {
+        Ok(n) if n < min => Bound::Below,
+        Ok(n) if n > max => Bound::Above,
+        Ok(n) => Bound::Within(n),
+        // Decimal digits only: an integer too large for 64 bits.
+        Err(_) => Bound::Above,
+    }
+}
+
 /// `page`: from 1 to [`PAGE_MAX`].
 fn page(v: &str) -> Result<u64, FieldError> {
-    let unsigned = v.strip_prefix('+').unwrap_or(v);
-    let digits = !unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit());
-    match v.parse::<u64>() {
-        Ok(p) if (1..=PAGE_MAX).contains(&p) => Ok(p),
-        Ok(0) => Err(field_error(
-            "page",
-            format!("page must be an integer of at least 1; got '{v}'"),
-            "greater_than_equal",
-        )),
-        // Above the bound, whether or not it fits in 64 bits.
-        _ if digits => Err(field_error(
-            "page",
-            format!("page must be an integer from 1 to {PAGE_MAX}; got '{v}'"),
-            "less_than_equal",
-        )),
-        _ => Err(field_error(
-            "page",
-            format!("page must be an integer of at least 1; got '{v}'"),
-            "int_parsing",
-        )),
-    }
+    let (msg, kind) = match bounded(v, 1, PAGE_MAX) {
+        Bound::Within(p) => return Ok(p),
+        Bound::Below => ("of at least 1".to_string(), "greater_than_equal"),
+        Bound::Above => (format!("from 1 to {PAGE_MAX}"), "less_than_equal"),
+        Bound::NotInteger => ("of at least 1".to_string(), "int_parsing"),
+    };
+    Err(field_error(
+        "page",
+        format!("page must be an integer {msg}; got '{v}'"),
+        kind,
+    ))
 }
 
 /// `page_size`: from 1 to [`PAGE_SIZE`].
 fn page_size(v: &str) -> Result<u64, FieldError> {
-    let msg = || format!("page_size must be an integer from 1 to {PAGE_SIZE}; got '{v}'");
-    match v.parse::<u64>() {
-        Ok(p) if (1..=PAGE_SIZE).contains(&p) => Ok(p),
-        Ok(p) => Err(field_error(
-            "page_size",
-            msg(),
-            if p < 1 {
-                "greater_than_equal"
-            } else {
-                "less_than_equal"
-            },
-        )),
-        Err(_) => Err(field_error("page_size", msg(), "int_parsing")),
-    }
+    let kind = match bounded(v, 1, PAGE_SIZE) {
+        Bound::Within(p) => return Ok(p),
+        Bound::Below => "greater_than_equal",
+        Bound::Above => "less_than_equal",
+        Bound::NotInteger => "int_parsing",
+    };
+    Err(field_error(
+        "page_size",
+        format!("page_size must be an integer from 1 to {PAGE_SIZE}; got '{v}'"),
+        kind,
+    ))
 }
 
 /// `ordering`: one of the list's fields, `-` first for descending.

@@ -108,7 +108,23 @@ fn validation_errors_name_the_parameter_value_and_what_is_allowed() {
     let cases = [
         ("page=0", "page", "greater_than_equal"),
         ("page=abc", "page", "int_parsing"),
-        ("page=-3", "page", "int_parsing"),
+        ("page=1.5", "page", "int_parsing"),
+        ("page=--3", "page", "int_parsing"),
+        // Below the minimum is below it whatever the integer's size.
+        ("page=-3", "page", "greater_than_equal"),
+        ("page=-0", "page", "greater_than_equal"),
+        (
+            "page=-99999999999999999999999",
+            "page",
+            "greater_than_equal",
+        ),
+        ("page_size=-1", "page_size", "greater_than_equal"),
+        (
+            "page_size=1000000000000000000000",
+            "page_size",
+            "less_than_equal",
+        ),
+        ("page_size=abc", "page_size", "int_parsing"),
         // Integers beyond the documented bound (int64), in and beyond 64 bits.
         ("page=9223372036854775808", "page", "less_than_equal"),
         ("page=32589158477190044731", "page", "less_than_equal"),
