@@ -329,7 +329,7 @@ pub mod graphql {
 /// Where repositories and what lives in them come from in the original service's
 /// database (`crate::schema::original`).
 pub mod original {
-    use crate::schema::original::{col, derived, not_held, ts, Skip, Source, NOT_IN_ORGANIZATION};
+    use crate::schema::original::{col, derived, not_held, Skip, Source, NOT_IN_ORGANIZATION};
 
     /// `FROM` a table of rows owned by a repository (alias `i`), with the repository
     /// (`r`), its organization (`o`) and the row's author (`a`).
@@ -352,13 +352,11 @@ pub mod original {
         from: "github_repositories r LEFT JOIN github_organizations o ON o.id = r.organization_id",
         aliases: &[("r", "github_repositories"), ("o", "github_organizations")],
         id: "r.id",
-        order: "r.id",
         skips: &[Skip {
             reason: "owned by a user, not an organization",
             when: "o.id IS NULL",
         }],
         dropped: &[],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("organization", "o.login"),
@@ -391,9 +389,9 @@ pub mod original {
                 &["github_repositories.languages"],
                 "the keys of github_repositories.languages (bytes per language), most bytes first",
             ),
-            ts("pushed_at", "r.pushed_at"),
-            ts("created_at", "r.created_at"),
-            ts("updated_at", "r.updated_at"),
+            col("pushed_at", "r.pushed_at"),
+            col("created_at", "r.created_at"),
+            col("updated_at", "r.updated_at"),
             col("size", "r.size"),
         ],
     };
@@ -404,10 +402,8 @@ pub mod original {
         from: owned_by_repository!("github_repository_contributors", "user_id"),
         aliases: crate::owned_aliases!("github_repository_contributors"),
         id: "i.id",
-        order: "i.id",
         skips: &[NOT_IN_ORGANIZATION],
         dropped: &[],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("organization", "o.login"),
@@ -439,14 +435,12 @@ pub mod original {
                 LEFT JOIN github_organizations o ON o.id = r.organization_id) l",
         aliases: &[("l", "github_labels")],
         id: "l.id",
-        order: "l.id",
         skips: &[Skip {
             reason:
                 "a label of the same name comes first in its repository or among the shared labels",
             when: "l.rank > 1",
         }],
         dropped: &[],
-        also_reads: &[],
         optional: None,
         fields: &[
             derived(
@@ -465,8 +459,8 @@ pub mod original {
             col("name", "l.name"),
             col("color", "l.color"),
             col("description", "l.description"),
-            ts("created_at", "l.nest_created_at"),
-            ts("updated_at", "l.nest_updated_at"),
+            col("created_at", "l.nest_created_at"),
+            col("updated_at", "l.nest_updated_at"),
         ],
     };
 
@@ -488,9 +482,9 @@ pub mod original {
         MILESTONES = "milestones" from "github_milestones" {
             col("open_issues_count", "i.open_issues_count"),
             col("closed_issues_count", "i.closed_issues_count"),
-            ts("due_on", "i.due_on"),
-            ts("created_at", "i.created_at"),
-            ts("updated_at", "i.updated_at"),
+            col("due_on", "i.due_on"),
+            col("created_at", "i.created_at"),
+            col("updated_at", "i.updated_at"),
         }
     }
 
@@ -500,7 +494,6 @@ pub mod original {
         from: owned_by_repository!("github_releases", "author_id"),
         aliases: crate::owned_aliases!("github_releases"),
         id: "i.id",
-        order: "i.id",
         skips: &[
             NOT_IN_ORGANIZATION,
             Skip {
@@ -509,7 +502,6 @@ pub mod original {
             },
         ],
         dropped: &[],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("organization", "o.login"),
@@ -524,8 +516,8 @@ pub mod original {
             ),
             col("is_draft", "i.is_draft"),
             col("is_pre_release", "i.is_pre_release"),
-            ts("published_at", "i.published_at"),
-            ts("created_at", "i.created_at"),
+            col("published_at", "i.published_at"),
+            col("created_at", "i.created_at"),
         ],
     };
 }

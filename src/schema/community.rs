@@ -1048,9 +1048,7 @@ pub mod graphql {
 /// (`crate::schema::original`).
 pub mod original {
     use crate::content_type;
-    use crate::schema::original::{
-        col, date, derived, derived_ts, not_held, ts, Dropped, Skip, Source,
-    };
+    use crate::schema::original::{col, derived, not_held, Dropped, Skip, Source};
 
     /// The entity members of one role of the row `$alias` of a model, as leaders.
     macro_rules! entity_members {
@@ -1156,7 +1154,7 @@ pub mod original {
         };
         // `created_at` or `updated_at`, the original's own stamp when it has none.
         (stamp $field:literal $a:literal $table:literal) => {
-            derived_ts(
+            derived(
                 $field,
                 concat!(
                     "coalesce(",
@@ -1192,10 +1190,8 @@ pub mod original {
         from: "github_organizations o",
         aliases: &[("o", "github_organizations")],
         id: "o.id",
-        order: "o.id",
         skips: &[],
         dropped: &[],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("login", "o.login"),
@@ -1209,8 +1205,8 @@ pub mod original {
             col("is_affiliated", "o.is_owasp_related_organization"),
             col("collaborators_count", "o.collaborators_count"),
             col("email", "o.email"),
-            ts("created_at", "o.created_at"),
-            ts("updated_at", "o.updated_at"),
+            col("created_at", "o.created_at"),
+            col("updated_at", "o.updated_at"),
         ],
     };
 
@@ -1220,10 +1216,8 @@ pub mod original {
         from: "github_users u LEFT JOIN owasp_member_profiles p ON p.github_user_id = u.id",
         aliases: &[("u", "github_users"), ("p", "owasp_member_profiles")],
         id: "u.id",
-        order: "u.id",
         skips: &[],
         dropped: &[],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("login", "u.login"),
@@ -1263,7 +1257,7 @@ pub mod original {
                 &["owasp_member_profiles.linkedin_page_id"],
                 "owasp_member_profiles.linkedin_page_id (empty without a profile)",
             ),
-            ts("first_owasp_contribution_at", "p.first_contribution_at"),
+            col("first_owasp_contribution_at", "p.first_contribution_at"),
             derived(
                 "badges",
                 "(SELECT coalesce(json_agg(b.name ORDER BY ub.id), '[]'::json) \
@@ -1278,8 +1272,8 @@ pub mod original {
                 "nest_badges.name of the member's active nest_user_badges, in their order",
             )
             .when_present("nest_user_badges"),
-            ts("created_at", "u.created_at"),
-            ts("updated_at", "u.updated_at"),
+            col("created_at", "u.created_at"),
+            col("updated_at", "u.updated_at"),
         ],
     };
 
@@ -1289,7 +1283,6 @@ pub mod original {
         from: "owasp_chapters c",
         aliases: &[("c", "owasp_chapters")],
         id: "c.id",
-        order: "c.id",
         skips: &[],
         dropped: &[
             OWN_REPOSITORY_DROPPED[0],
@@ -1315,7 +1308,6 @@ pub mod original {
                 ),
             },
         ],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("key", "c.key"),
@@ -1382,10 +1374,8 @@ pub mod original {
         from: "owasp_committees c",
         aliases: &[("c", "owasp_committees")],
         id: "c.id",
-        order: "c.id",
         skips: &[],
         dropped: &[OWN_REPOSITORY_DROPPED[1]],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("key", "c.key"),
@@ -1430,7 +1420,6 @@ pub mod original {
         from: "owasp_projects p",
         aliases: &[("p", "owasp_projects")],
         id: "p.id",
-        order: "p.id",
         skips: &[Skip {
             reason: "level 'other', which is not one of the API's levels",
             when: const_format::concatcp!("p.level = ", LEVEL_OTHER),
@@ -1442,7 +1431,6 @@ pub mod original {
                     ON p.id = pr.project_id JOIN github_repositories rr ON rr.id = pr.repository_id \
                     WHERE rr.organization_id IS NULL AND p.level <> 'other'",
         }],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("key", "p.key"),
@@ -1490,17 +1478,15 @@ pub mod original {
         from: "owasp_events e",
         aliases: &[("e", "owasp_events")],
         id: "e.id",
-        order: "e.id",
         skips: &[],
         dropped: &[],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("key", "e.key"),
             col("name", "e.name"),
             col("category", "e.category"),
-            date("start_date", "e.start_date"),
-            date("end_date", "e.end_date"),
+            col("start_date", "e.start_date"),
+            col("end_date", "e.end_date"),
             col("latitude", "e.latitude"),
             col("longitude", "e.longitude"),
             derived(
@@ -1526,10 +1512,8 @@ pub mod original {
         from: "owasp_sponsors s",
         aliases: &[("s", "owasp_sponsors")],
         id: "s.id",
-        order: "s.id",
         skips: &[],
         dropped: &[],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("key", "s.key"),
@@ -1566,7 +1550,6 @@ pub mod original {
         from: "owasp_snapshots s",
         aliases: &[("s", "owasp_snapshots")],
         id: "s.id",
-        order: "s.id",
         skips: &[],
         dropped: &[
             Dropped {
@@ -1592,16 +1575,15 @@ pub mod original {
                         x.repository_id WHERE rr.organization_id IS NULL OR x.tag_name = ''",
             },
         ],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("key", "s.key"),
             col("title", "s.title"),
             col("status", "s.status"),
-            ts("start_at", "s.start_at"),
-            ts("end_at", "s.end_at"),
-            ts("created_at", "s.created_at"),
-            ts("updated_at", "s.updated_at"),
+            col("start_at", "s.start_at"),
+            col("end_at", "s.end_at"),
+            col("created_at", "s.created_at"),
+            col("updated_at", "s.updated_at"),
             derived(
                 "new_chapters",
                 snapshot_links!(
@@ -1687,19 +1669,17 @@ pub mod original {
         from: "owasp_posts t",
         aliases: &[("t", "owasp_posts")],
         id: "t.id",
-        order: "t.id",
         skips: &[],
         dropped: &[],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("title", "t.title"),
             col("url", "t.url"),
             col("author_name", "t.author_name"),
             col("author_image_url", "t.author_image_url"),
-            ts("published_at", "t.published_at"),
-            ts("created_at", "t.nest_created_at"),
-            ts("updated_at", "t.nest_updated_at"),
+            col("published_at", "t.published_at"),
+            col("created_at", "t.nest_created_at"),
+            col("updated_at", "t.nest_updated_at"),
         ],
     };
 
@@ -1757,17 +1737,15 @@ pub mod original {
             ("q", "owasp_project_health_requirements"),
         ],
         id: "m.id",
-        order: "m.id",
         skips: &[Skip {
             reason: "its project is not imported (level 'other')",
             when: "p.level = 'other'",
         }],
         dropped: &[],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("project", "p.key"),
-            ts("created_at", "m.nest_created_at"),
+            col("created_at", "m.nest_created_at"),
             col("score", "m.score"),
             col("stars_count", "m.stars_count"),
             col("forks_count", "m.forks_count"),
@@ -1812,10 +1790,8 @@ pub mod original {
         from: "nest_badges b",
         aliases: &[("b", "nest_badges")],
         id: "b.id",
-        order: "b.id",
         skips: &[],
         dropped: &[],
-        also_reads: &[],
         optional: Some("nest_badges"),
         fields: &[
             col("name", "b.name"),
@@ -1831,10 +1807,8 @@ pub mod original {
         from: "owasp_board_of_directors b",
         aliases: &[("b", "owasp_board_of_directors")],
         id: "b.id",
-        order: "b.id",
         skips: &[],
         dropped: &[],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("year", "b.year"),
@@ -1868,8 +1842,8 @@ pub mod original {
                 MEMBERS_READ,
                 "the active, reviewed owasp_entity_members of role member, by name",
             ),
-            ts("created_at", "b.created_at"),
-            ts("updated_at", "b.updated_at"),
+            col("created_at", "b.created_at"),
+            col("updated_at", "b.updated_at"),
         ],
     };
 
@@ -1895,15 +1869,13 @@ pub mod original {
         from: "owasp_member_snapshots s JOIN github_users u ON u.id = s.github_user_id",
         aliases: &[("s", "owasp_member_snapshots"), ("u", "github_users")],
         id: "s.id",
-        order: "s.id",
         skips: &[],
         dropped: &[],
-        also_reads: &[],
         optional: None,
         fields: &[
             col("member", "u.login"),
-            ts("start_at", "s.start_at"),
-            ts("end_at", "s.end_at"),
+            col("start_at", "s.start_at"),
+            col("end_at", "s.end_at"),
             links_count!("commits_count", "owasp_member_snapshots_commits"),
             links_count!(
                 "pull_requests_count",
@@ -1928,10 +1900,8 @@ pub mod original {
                FROM slack_workspaces w) w",
         aliases: &[],
         id: "w.id",
-        order: "w.id",
         skips: &[],
         dropped: &[],
-        also_reads: &[],
         optional: None,
         fields: &[derived(
             "slack_workspace_members",

@@ -195,7 +195,7 @@ macro_rules! numbered_stored {
 /// Where issues and pull requests come from in the original service's database
 /// (`crate::schema::original`).
 pub mod original {
-    use crate::schema::original::{derived, ts};
+    use crate::schema::original::{col, derived};
 
     crate::numbered_original! {
         // The labels of every issue in one pass, rather than one look-up per issue.
@@ -213,18 +213,18 @@ pub mod original {
                 ],
                 "github_labels.name of the issue's github_issues_labels, in their order",
             ),
-            ts("created_at", "i.created_at"),
-            ts("updated_at", "i.updated_at"),
-            ts("closed_at", "i.closed_at"),
+            col("created_at", "i.created_at"),
+            col("updated_at", "i.updated_at"),
+            col("closed_at", "i.closed_at"),
         }
     }
 
     crate::numbered_original! {
         PULL_REQUESTS = "pull_requests" from "github_pull_requests" {
-            ts("created_at", "i.created_at"),
-            ts("updated_at", "i.updated_at"),
-            ts("closed_at", "i.closed_at"),
-            ts("merged_at", "i.merged_at"),
+            col("created_at", "i.created_at"),
+            col("updated_at", "i.updated_at"),
+            col("closed_at", "i.closed_at"),
+            col("merged_at", "i.merged_at"),
         }
     }
 }

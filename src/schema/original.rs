@@ -13,17 +13,6 @@
 //! deserialiser as a folder's files, and the list of columns it checks before reading
 //! (`table.column: no such column`); `docs/data.md` shows the same lines as a table.
 
-/// What a field's SQL value is. PostgreSQL's `json_build_object` renders each as the
-/// interchange format reads it: text, numbers, booleans and JSON as they are, a
-/// `timestamptz` as ISO 8601 in the session's time zone (the import sets UTC:
-/// `2024-03-01T12:00:00.25+00:00`, an RFC 3339 timestamp), a `date` as `YYYY-MM-DD`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Conv {
-    Plain,
-    Ts,
-    Date,
-}
-
 /// Where one field comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
@@ -46,7 +35,6 @@ pub enum Origin {
 pub struct Field {
     pub name: &'static str,
     pub origin: Origin,
-    pub conv: Conv,
     /// A table the field needs that the original's public dump may leave out: when it is
     /// absent the field keeps its default.
     pub optional: Option<&'static str>,
@@ -81,44 +69,26 @@ pub struct Source {
     pub from: &'static str,
     /// Each alias of `from` with the table it names, for the column checks and the docs.
     pub aliases: &'static [(&'static str, &'static str)],
-    /// The row's primary key, named in errors (`github_issues id 42`).
+    /// The row's primary key, named in errors (`github_issues id 42`); the records
+    /// come in its order (their stable ids).
     pub id: &'static str,
-    /// The order of the records: their stable ids.
-    pub order: &'static str,
     pub skips: &'static [Skip],
     pub dropped: &'static [Dropped],
     pub fields: &'static [Field],
-    /// Tables the source reads besides those of `aliases` and its fields' `reads`
-    /// (those of its skips and dropped-link counts).
-    pub also_reads: &'static [&'static str],
     /// A table the original's public dump may leave out: when it is absent the kind
     /// has no records.
     pub optional: Option<&'static str>,
 }
 
-/// A field read from `alias.column`.
+/// A field read from `alias.column`. PostgreSQL's `json_build_object` renders every
+/// value as the interchange format reads it: text, numbers, booleans and JSON as they
+/// are, a `date` as `YYYY-MM-DD`, a `timestamptz` as ISO 8601 in the session's time zone
+/// (the import sets UTC: `2024-03-01T12:00:00.25+00:00`, an RFC 3339 timestamp).
 pub const fn col(name: &'static str, column: &'static str) -> Field {
     Field {
         name,
         origin: Origin::Column(column),
-        conv: Conv::Plain,
         optional: None,
-    }
-}
-
-/// A `timestamptz` field read from `alias.column`.
-pub const fn ts(name: &'static str, column: &'static str) -> Field {
-    Field {
-        conv: Conv::Ts,
-        ..col(name, column)
-    }
-}
-
-/// A `date` field read from `alias.column`.
-pub const fn date(name: &'static str, column: &'static str) -> Field {
-    Field {
-        conv: Conv::Date,
-        ..col(name, column)
     }
 }
 
@@ -132,21 +102,7 @@ pub const fn derived(
     Field {
         name,
         origin: Origin::Derived { sql, reads, doc },
-        conv: Conv::Plain,
         optional: None,
-    }
-}
-
-/// A timestamp computed by `sql`.
-pub const fn derived_ts(
-    name: &'static str,
-    sql: &'static str,
-    reads: &'static [&'static str],
-    doc: &'static str,
-) -> Field {
-    Field {
-        conv: Conv::Ts,
-        ..derived(name, sql, reads, doc)
     }
 }
 
@@ -155,7 +111,6 @@ pub const fn not_held(name: &'static str, doc: &'static str) -> Field {
     Field {
         name,
         origin: Origin::NotHeld(doc),
-        conv: Conv::Plain,
         optional: None,
     }
 }
@@ -170,19 +125,12 @@ impl Field {
     }
 
     /// The SQL giving the field's JSON value, or none for a field not held.
-    pub fn select(&self) -> Option<String> {
-        let sql = match self.origin {
-            Origin::Column(c) => c,
-            Origin::Derived { sql, .. } => sql,
-            Origin::NotHeld(_) => return None,
-        };
-        Some(match self.conv {
-            Conv::Plain => sql.to_string(),
-            Conv::Ts => {
-                format!("to_char(({sql}) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')")
-            }
-            Conv::Date => format!("to_char({sql}, 'YYYY-MM-DD')"),
-        })
+    pub fn select(&self) -> Option<&'static str> {
+        match self.origin {
+            Origin::Column(c) => Some(c),
+            Origin::Derived { sql, .. } => Some(sql),
+            Origin::NotHeld(_) => None,
+        }
     }
 }
 
@@ -212,9 +160,6 @@ impl Source {
             }
         };
         for (_, table) in self.aliases {
-            push(table, None);
-        }
-        for table in self.also_reads {
             push(table, None);
         }
         let mut push_qualified = |q: &str| match q.split_once('.') {
@@ -274,12 +219,11 @@ impl Source {
             .collect();
         format!(
             "SELECT ({id})::bigint, json_build_object({})::text FROM {from} WHERE {kept} \
-             ORDER BY {order}",
+             ORDER BY {id}",
             pairs.join(", "),
             id = self.id,
             from = self.from,
             kept = self.kept(),
-            order = self.order,
         )
     }
 
@@ -358,10 +302,8 @@ macro_rules! numbered_original {
             from: concat!($crate::owned_by_repository!($table, "author_id") $(, " ", $join)?),
             aliases: $crate::owned_aliases!($table),
             id: "i.id",
-            order: "i.id",
             skips: &[$crate::schema::original::NOT_IN_ORGANIZATION],
             dropped: &[],
-            also_reads: &[],
             optional: None,
             fields: &[
                 $crate::schema::original::col("organization", "o.login"),

@@ -260,8 +260,9 @@ impl Reader<'_> {
         let sql = source.query(self.present);
         let mut rows = sqlx::query(sqlx::AssertSqlSafe(sql)).fetch(&mut *self.conn);
         let mut out = Vec::new();
-        let mut seen_errors = 0;
+        let (mut seen, mut seen_errors) = (0usize, 0);
         while let Some(row) = rows.try_next().await? {
+            seen += 1;
             let id: i64 = row.try_get(0)?;
             let text: &str = row.try_get(1)?;
             let origin = Origin {
@@ -279,9 +280,9 @@ impl Reader<'_> {
                     }
                 }
             }
-            if out.len() % 4096 == 0 {
+            if seen % 4096 == 0 {
                 self.bar
-                    .set_message(format!("{}: {} rows", source.table, out.len()));
+                    .set_message(format!("{}: {seen} rows", source.table));
             }
         }
         Ok(out)
