@@ -137,6 +137,8 @@ def check_values(session, db):
     releases = db.execute(
         "SELECT x.tag_name, x.published_at FROM releases x JOIN project_repositories pr "
         "ON pr.repository_id = x.repository_id WHERE pr.project_id = ? AND x.published_at IS NOT NULL "
+        # The original's rule for a project's releases: drafts left out (docs/api.md §6).
+        "AND x.is_draft = 0 "
         "ORDER BY x.published_at DESC, x.created_at DESC, x.id DESC LIMIT 5",
         (pid,),
     ).fetchall()

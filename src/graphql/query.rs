@@ -567,8 +567,9 @@ impl CoreQuery {
         recent(ctx, limit_or(limit, 5), select, NEWEST_FIRST, distinct).await
     }
 
-    /// Published releases, most recently published first; optionally by author and
-    /// organization, at most one per author with `distinct`.
+    /// Published releases, most recently published first, drafts and pre-releases left
+    /// out; optionally by author and organization, at most one per author with
+    /// `distinct`.
     #[graphql(complexity = "limit_cost(limit, 6, child_complexity)")]
     async fn recent_releases(
         &self,
@@ -585,6 +586,7 @@ impl CoreQuery {
             let select =
                 in_organization_joining::<CardRelease>(ctx, &organization, &login, AUTHOR_JOIN)
                     .await?
+                    .filter(RELEASE_LISTED)
                     .with_lc(BY_AUTHOR, login)
                     .with_lc(BY_ORGANIZATION, organization);
             let releases: Vec<CardRelease> =
@@ -593,6 +595,7 @@ impl CoreQuery {
         }
         let select = in_organization::<Release>(ctx, &organization, &login)
             .await?
+            .filter(RELEASE_LISTED)
             .with_lc(BY_AUTHOR, login)
             .with_lc(BY_ORGANIZATION, organization);
         Ok(Listed(

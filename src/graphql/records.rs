@@ -109,6 +109,15 @@ pub const CREATED_FIRST: &str = "t.created_at DESC, t.id DESC";
 /// Most recently published first (releases).
 pub const PUBLISHED_FIRST: &str = "t.published_at DESC, t.created_at DESC, t.id DESC";
 
+/// The releases of `api_releases` (published) that the GraphQL lists of recent
+/// releases show, as the original service's do (docs/api.md §6): `recentReleases` and
+/// `Repository.releases` leave out drafts and pre-releases.
+pub const RELEASE_LISTED: &str = "t.is_draft = 0 AND t.is_pre_release = 0";
+
+/// The releases of `api_releases` that `Project.recentReleases` shows: the original
+/// leaves out drafts only, and keeps a project's pre-releases.
+pub const RELEASE_OF_PROJECT: &str = "t.is_draft = 0";
+
 text!(
     /// One text value (a language, a topic).
     Text,

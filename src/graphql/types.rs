@@ -421,7 +421,8 @@ resolved! {
         /// The 5 newest issues of the project's repositories.
         many recent_issues: Vec<Issue> = l::ProjectIssues, "list_cost(5, child_complexity)";
 
-        /// The 5 most recently published releases of the project's repositories.
+        /// The 5 most recently published releases of the project's repositories, drafts
+        /// left out (pre-releases kept, as the original service lists them).
         #[graphql(complexity = "list_cost(5, child_complexity)")]
         async fn recent_releases(&self, ctx: &Context<'_>) -> Result<Listed<Release>> {
             // With the authors' cards when the selection asks no more of them.
@@ -522,7 +523,7 @@ resolved! {
         /// The 5 newest issues.
         many issues: Vec<Issue> = l::RepositoryIssues, "list_cost(5, child_complexity)";
 
-        /// The 5 most recently published releases.
+        /// The 5 most recently published releases, drafts and pre-releases left out.
         many releases: Vec<Release> = l::RepositoryReleases, "list_cost(5, child_complexity)";
 
         /// The newest milestones.

@@ -125,22 +125,23 @@ fn first_children<T: Table>(grp: &str, filter: &str, order: &str) -> String {
 
 /// Like [`first_children`] for children reached through a link table (a project's
 /// repositories, `link` aliased with the parent column `grp` and the linked id
-/// `linked`): each linked record's first `limit` children are found by a statement of
-/// their own on the index of the child column `child` and the order, and the parent
-/// keeps the first `limit` of those. Numbering every child of every linked record
-/// read them all (a project's issues) to keep five.
+/// `linked`): each linked record's first `limit` children that match `filter` are
+/// found by a statement of their own on the index of the child column `child` and the
+/// order, and the parent keeps the first `limit` of those. Numbering every child of
+/// every linked record read them all (a project's issues) to keep five.
 fn linked_first_children<T: Table>(
     link: &str,
     grp: &str,
     linked: &str,
     child: &str,
+    filter: &str,
     order: &str,
 ) -> String {
     format!(
         "SELECT w.grp, w.pos, {cols} FROM (SELECT * FROM (SELECT {grp} AS grp, \
             ROW_NUMBER() OVER (PARTITION BY {grp} ORDER BY {order}) AS pos, t.id AS id \
           FROM {link} JOIN {table} t ON t.id IN (SELECT t.id FROM {table} t \
-            WHERE t.{child} = {linked} ORDER BY {order} LIMIT ?2) \
+            WHERE t.{child} = {linked} AND {filter} ORDER BY {order} LIMIT ?2) \
           WHERE {grp} IN (SELECT value FROM json_each(?1))) WHERE pos <= ?2) w \
          CROSS JOIN {table} t{joins} WHERE t.id = w.id",
         cols = T::COLUMNS,
@@ -149,13 +150,19 @@ fn linked_first_children<T: Table>(
     )
 }
 
-/// The newest `T` of a project's repositories ([`linked_first_children`]).
+/// The first `T` of a project's repositories in `order` ([`linked_first_children`]).
 fn project_first_children<T: Table>(order: &str) -> String {
+    project_first_matching::<T>("1", order)
+}
+
+/// Like [`project_first_children`], of the children that match `filter`.
+fn project_first_matching<T: Table>(filter: &str, order: &str) -> String {
     linked_first_children::<T>(
         "project_repositories pr",
         "pr.project_id",
         "pr.repository_id",
         "repository_id",
+        filter,
         order,
     )
 }
@@ -443,13 +450,14 @@ relation!(
 relation!(
     /// [`ProjectReleases`] with their authors' cards.
     ProjectReleaseCards => CardRelease, limit 5,
-    project_first_children::<CardRelease>(PUBLISHED_FIRST));
+    project_first_matching::<CardRelease>(RELEASE_OF_PROJECT, PUBLISHED_FIRST));
 relation!(
     ProjectIssues => Issue, limit 5,
     project_first_children::<Issue>(NEWEST_FIRST));
 relation!(
+    /// The original's `Project.recentReleases`: published, drafts left out.
     ProjectReleases => Release, limit 5,
-    project_first_children::<Release>(PUBLISHED_FIRST));
+    project_first_matching::<Release>(RELEASE_OF_PROJECT, PUBLISHED_FIRST));
 relation!(
     ProjectMilestones(limit) => Milestone,
     project_first_children::<Milestone>(NEWEST_FIRST));
@@ -457,8 +465,10 @@ relation!(
     RepositoryIssues => Issue, limit 5,
     first_children::<Issue>("t.repository_id", "1", NEWEST_FIRST));
 relation!(
+    /// The original's `Repository.releases`: published, drafts and pre-releases left
+    /// out.
     RepositoryReleases => Release, limit 5,
-    first_children::<Release>("t.repository_id", "1", PUBLISHED_FIRST));
+    first_children::<Release>("t.repository_id", RELEASE_LISTED, PUBLISHED_FIRST));
 relation!(
     RepositoryMilestones(limit) => Milestone,
     first_children::<Milestone>("t.repository_id", "1", NEWEST_FIRST));

@@ -55,7 +55,7 @@ async fn project_page() {
         "SELECT x.tag_name, x.name, x.published_at, x.is_pre_release, m.login FROM releases x \
          JOIN project_repositories pr ON pr.repository_id = x.repository_id \
          LEFT JOIN members m ON m.id = x.author_id \
-         WHERE pr.project_id = ?1 AND x.published_at IS NOT NULL \
+         WHERE pr.project_id = ?1 AND x.published_at IS NOT NULL AND x.is_draft = 0 \
          ORDER BY x.published_at DESC, x.created_at DESC, x.id DESC LIMIT 5",
         [id],
     );

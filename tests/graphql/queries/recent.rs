@@ -1,5 +1,7 @@
 //! `recentIssues`, `recentMilestones` and `recentReleases`: their filters (login,
-//! organization, state), `distinct` (the newest per author) and published releases only.
+//! organization, state), `distinct` (the newest per author), and the releases the original
+//! service lists: published, drafts and pre-releases left out (`Project.recentReleases`
+//! keeps pre-releases).
 
 use rusqlite::Connection;
 
@@ -166,13 +168,15 @@ async fn recent_milestones_filters() {
 }
 
 #[tokio::test]
-async fn recent_releases_only_published() {
+async fn recent_releases_as_the_original_lists_them() {
     let app = app();
     let conn = app.sql();
     let all = rows(
         &conn,
-        "SELECT x.tag_name, x.author_id FROM releases x WHERE x.published_at IS NOT NULL \
-         ORDER BY x.published_at DESC, x.created_at DESC, x.id DESC",
+        &format!(
+            "SELECT x.tag_name, x.author_id FROM releases x WHERE {LISTED} \
+             ORDER BY x.published_at DESC, x.created_at DESC, x.id DESC"
+        ),
         [],
     );
     let q = "query($n: Int, $d: Boolean, $l: String) { recentReleases(limit: $n, distinct: $d, login: $l) {
@@ -195,13 +199,15 @@ async fn recent_releases_only_published() {
 
     let row = &rows(
         &conn,
-        "SELECT x.tag_name, x.name, x.description, x.url, x.is_pre_release, x.published_at, \
+        &format!(
+            "SELECT x.tag_name, x.name, x.description, x.url, x.is_pre_release, x.published_at, \
             x.created_at, o.login, r.name, m.login, \
             (SELECT p.name FROM project_repositories pr JOIN projects p ON p.id = pr.project_id \
              WHERE pr.repository_id = x.repository_id AND p.is_active = 1 ORDER BY p.id LIMIT 1) \
          FROM releases x JOIN repositories r ON r.id = x.repository_id \
          JOIN organizations o ON o.id = r.organization_id JOIN members m ON m.id = x.author_id \
-         WHERE x.published_at IS NOT NULL ORDER BY x.published_at DESC, x.created_at DESC, x.id DESC LIMIT 1",
+         WHERE {LISTED} ORDER BY x.published_at DESC, x.created_at DESC, x.id DESC LIMIT 1"
+        ),
         [],
     )[0];
     let data = app.data(q, json!({"n": 1, "l": row[9]})).await;
@@ -212,4 +218,133 @@ async fn recent_releases_only_published() {
                "createdAt": ts(row[6].as_i64().unwrap()), "organizationName": row[7],
                "repositoryName": row[8], "projectName": row[10], "author": {"login": row[9]}})
     );
+}
+
+/// The releases the original service lists as recent (`recentReleases`,
+/// `Repository.releases`): published, neither a draft nor a pre-release.
+const LISTED: &str = "x.published_at IS NOT NULL AND x.is_draft = 0 AND x.is_pre_release = 0";
+
+/// The original's release rules hold where REST's does not: the sample's drafts are
+/// published and its pre-releases are published, so REST lists them
+/// (`/api/v0/releases/`), while `recentReleases` and `Repository.releases` leave both
+/// out and `Project.recentReleases` leaves out the drafts only.
+#[tokio::test]
+async fn release_lists_follow_the_originals_rules() {
+    let app = app();
+    let conn = app.sql();
+    let count = |filter: &str| {
+        rows(
+            &conn,
+            &format!("SELECT COUNT(*) FROM releases x WHERE {filter}"),
+            [],
+        )[0][0]
+            .as_i64()
+            .unwrap()
+    };
+    assert!(count("x.published_at IS NOT NULL AND x.is_draft = 1") > 0);
+    assert!(count("x.published_at IS NOT NULL AND x.is_pre_release = 1") > 0);
+
+    // Every listed release, of every author, and no other.
+    let data = app
+        .data(
+            "{ recentReleases(limit: 1000) { tagName isPreRelease } }",
+            json!({}),
+        )
+        .await;
+    let listed = data["recentReleases"].as_array().unwrap();
+    assert_eq!(listed.len() as i64, count(LISTED));
+    assert!(listed.iter().all(|r| r["isPreRelease"] == json!(false)));
+    // With the authors' cards only, the same list.
+    let cards = app
+        .data(
+            "{ recentReleases(limit: 1000) { tagName author { login avatarUrl } } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(
+        pluck(&cards["recentReleases"], "tagName"),
+        pluck(&data["recentReleases"], "tagName")
+    );
+
+    // Each repository with a draft or a pre-release: its five newest listed ones.
+    let repositories = rows(
+        &conn,
+        "SELECT DISTINCT o.login, r.name, r.id FROM releases x \
+         JOIN repositories r ON r.id = x.repository_id JOIN organizations o ON o.id = r.organization_id \
+         WHERE x.published_at IS NOT NULL AND (x.is_draft = 1 OR x.is_pre_release = 1) ORDER BY r.id",
+        [],
+    );
+    assert!(repositories.len() >= 2);
+    for repository in &repositories {
+        let expected: Vec<String> = rows(
+            &conn,
+            &format!(
+                "SELECT x.tag_name FROM releases x WHERE x.repository_id = ?1 AND {LISTED} \
+                 ORDER BY x.published_at DESC, x.created_at DESC, x.id DESC LIMIT 5"
+            ),
+            [repository[2].as_i64().unwrap()],
+        )
+        .into_iter()
+        .map(|r| r[0].as_str().unwrap().to_string())
+        .collect();
+        let data = app
+            .data(
+                "query($o: String!, $r: String!) { repository(organizationKey: $o, repositoryKey: $r) {
+                    releases { tagName } } }",
+                json!({"o": repository[0], "r": repository[1]}),
+            )
+            .await;
+        assert_eq!(pluck(&data["repository"]["releases"], "tagName"), expected);
+    }
+
+    // Each active project with a draft or a pre-release in its repositories: drafts
+    // left out, pre-releases kept.
+    let projects = rows(
+        &conn,
+        "SELECT DISTINCT p.key, p.id FROM releases x \
+         JOIN project_repositories pr ON pr.repository_id = x.repository_id \
+         JOIN projects p ON p.id = pr.project_id \
+         WHERE p.is_active = 1 AND x.published_at IS NOT NULL \
+           AND (x.is_draft = 1 OR x.is_pre_release = 1) ORDER BY p.id",
+        [],
+    );
+    assert!(!projects.is_empty());
+    let mut pre_releases_shown = 0;
+    for project in &projects {
+        let expected: Vec<String> = rows(
+            &conn,
+            "SELECT x.tag_name FROM releases x \
+             JOIN project_repositories pr ON pr.repository_id = x.repository_id \
+             WHERE pr.project_id = ?1 AND x.published_at IS NOT NULL AND x.is_draft = 0 \
+             ORDER BY x.published_at DESC, x.created_at DESC, x.id DESC LIMIT 5",
+            [project[1].as_i64().unwrap()],
+        )
+        .into_iter()
+        .map(|r| r[0].as_str().unwrap().to_string())
+        .collect();
+        let key = project[0]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("www-project-");
+        for selection in [
+            "tagName isPreRelease",
+            "tagName isPreRelease author { login avatarUrl }",
+        ] {
+            let data = app
+                .data(
+                    &format!("query($k: String!) {{ project(key: $k) {{ recentReleases {{ {selection} }} }} }}"),
+                    json!({"k": key}),
+                )
+                .await;
+            let shown = &data["project"]["recentReleases"];
+            assert_eq!(pluck(shown, "tagName"), expected, "{key}: {selection}");
+            pre_releases_shown += shown
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|r| r["isPreRelease"] == json!(true))
+                .count();
+        }
+    }
+    assert!(pre_releases_shown > 0);
 }

@@ -25,6 +25,7 @@ async fn repository_with_relations() {
     let releases = strings(
         &conn,
         "SELECT tag_name FROM releases WHERE repository_id = ?1 AND published_at IS NOT NULL \
+         AND is_draft = 0 AND is_pre_release = 0 \
          ORDER BY published_at DESC, created_at DESC, id DESC LIMIT 5",
         [id],
     );
