@@ -303,10 +303,16 @@ pub struct ServeArgs {
     /// key is served whatever its address sends. 0 = no budget.
     #[arg(long, env = "ROOST_FAILED_AUTH_RATE", default_value_t = crate::shim::FAILED_AUTH_RATE)]
     pub failed_auth_rate: u32,
-    /// GraphQL requests per second per client address of anonymous callers (every
-    /// caller in local and e2e), burst as large; more are 429. 0 = no limit.
+    /// GraphQL and /idx/ requests per second per client address of anonymous callers
+    /// (every caller in local and e2e), after a burst of --graphql-burst; more are
+    /// 429. 0 = no limit.
     #[arg(long, env = "ROOST_GRAPHQL_RATE_LIMIT", default_value_t = 20)]
     pub graphql_rate_limit: u32,
+    /// GraphQL and /idx/ requests an anonymous address may send at once (refilled at
+    /// --graphql-rate-limit a second): the frontend's heaviest page, twice. 0 = as
+    /// large as the rate.
+    #[arg(long, env = "ROOST_GRAPHQL_BURST", default_value_t = crate::graphql::DEFAULT_BURST)]
+    pub graphql_burst: u32,
     /// GraphQL requests per second of one trusted caller (a session, or an address
     /// given with --graphql-trusted-client), burst as large. 0 = no limit.
     #[arg(long, env = "ROOST_GRAPHQL_TRUSTED_RATE_LIMIT", default_value_t = 500)]
@@ -739,6 +745,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         failed_auth_rate: args.failed_auth_rate,
         graphql: crate::graphql::Limits {
             rate_limit: args.graphql_rate_limit,
+            burst: args.graphql_burst,
             trusted_rate_limit: args.graphql_trusted_rate_limit,
             trusted_clients: trusted_clients(&args.graphql_trusted_clients)?,
             require_session: args.graphql_require_session,

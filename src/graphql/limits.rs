@@ -71,9 +71,13 @@ pub struct Limits {
     /// Calls of one request that may hold a read-pool permit at once; `None` = half
     /// the pool (at least one), so that other requests keep being answered.
     pub pool_share: Option<usize>,
-    /// Requests per second (burst as large) per client address of anonymous callers
-    /// (every caller in local and e2e); 0 = no limit.
+    /// Requests per second per client address of anonymous callers (every caller in
+    /// local and e2e), and of `/idx/` searches; 0 = no limit.
     pub rate_limit: u32,
+    /// Requests an anonymous address may send at once after a quiet spell (refilled
+    /// at [`Limits::rate_limit`] a second): the browser's share of the frontend's
+    /// heaviest page, loaded twice, fits (docs/api.md §6); 0 = as large as the rate.
+    pub burst: u32,
     /// Requests per second (burst as large) of a trusted caller: per session in
     /// production and staging, per address for [`Limits::trusted_clients`]; 0 = no
     /// limit.
@@ -90,6 +94,12 @@ pub struct Limits {
     pub shared: Option<RedisLimits>,
 }
 
+/// The default burst of an anonymous address ([`Limits::burst`]): the frontend's
+/// heaviest page (a board's candidates: one request, then one per candidate and one
+/// per chapter or project each leads) is 33 requests on the sample and about 100 for
+/// a board of 15 candidates leading five each; 200 loads such a page twice in a row.
+pub const DEFAULT_BURST: u32 = 200;
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
@@ -102,6 +112,7 @@ impl Default for Limits {
             db_budget: Duration::from_secs(5),
             pool_share: None,
             rate_limit: 20,
+            burst: DEFAULT_BURST,
             trusted_rate_limit: 500,
             trusted_clients: Vec::new(),
             require_session: false,
@@ -176,9 +187,10 @@ impl ClientLimiter {
     /// limit for its callers.
     pub fn new(limits: &Limits) -> ClientLimiter {
         ClientLimiter {
-            anonymous: RateCheck::per_second(
+            anonymous: RateCheck::with_burst(
                 Kind::Graphql,
                 limits.rate_limit,
+                limits.burst,
                 limits.shared.clone(),
             ),
             trusted: RateCheck::per_second(

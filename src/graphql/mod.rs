@@ -52,7 +52,7 @@ use crate::pool::ReadPool;
 
 pub use crate::guard::credential::SESSION_COOKIE;
 pub use answers::{Answers, NoAnswers};
-pub use limits::Limits;
+pub use limits::{Limits, DEFAULT_BURST};
 
 /// What the GraphQL routes need from the shim.
 #[derive(Debug, Clone)]

@@ -54,6 +54,20 @@ impl RateCheck {
         })
     }
 
+    /// `per_second` requests per second with a burst of `burst` (as large as the rate
+    /// for 0); `None` for a rate of 0 (no limit).
+    pub fn with_burst(
+        kind: Kind,
+        per_second: u32,
+        burst: u32,
+        shared: Option<RedisLimits>,
+    ) -> Option<Self> {
+        Limiter::per_second_with_burst(kind, per_second, burst, shared).map(|limiter| RateCheck {
+            limiter,
+            checks: AtomicU64::new(0),
+        })
+    }
+
     /// Takes one request of `subject`: the decision, allowed or not.
     pub async fn check(&self, subject: Subject) -> Decision {
         if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {

@@ -5,7 +5,9 @@
 //! - the per-address limit of anonymous GraphQL requests, and the larger one of
 //!   trusted callers (a session, or an address listed with `--graphql-trusted-client`).
 //!
-//! Each is a [`Limiter`]: GCRA with a burst as large as the rate, answering a
+//! Each is a [`Limiter`]: GCRA with a burst as large as the rate (anonymous GraphQL
+//! and `/idx/`: a burst of its own, `--graphql-burst`, so that a page's many requests
+//! fit), answering a
 //! [`Decision`] with what the `RateLimit-*` headers say (limit, remaining, reset) and,
 //! when refused, how long to wait. Its state lives in the process ([`local`],
 //! `governor`) or, with `--redis URL`, in Redis ([`redis`]: one server-side script per
@@ -97,7 +99,8 @@ pub fn retry_after_secs(wait: Duration) -> u64 {
     ceil_secs(wait).max(1)
 }
 
-/// `limit` requests per `period` with a burst of `limit`, per [`Subject`].
+/// `limit` requests per `period` with a burst of `limit` (or, built with
+/// [`Limiter::per_second_with_burst`], a burst of its own), per [`Subject`].
 pub struct Limiter {
     kind: Kind,
     limit: NonZeroU32,
@@ -129,6 +132,27 @@ impl Limiter {
     /// `per_second` requests per second; `None` for 0 (no limit).
     pub fn per_second(kind: Kind, per_second: u32, shared: Option<RedisLimits>) -> Option<Limiter> {
         NonZeroU32::new(per_second).map(|n| Limiter::new(kind, n, Duration::from_secs(1), shared))
+    }
+
+    /// `per_second` requests per second with a burst of `burst` (as large as the rate
+    /// for 0): a subject that has been quiet may send `burst` at once, then
+    /// `per_second` a second. `None` for a rate of 0 (no limit).
+    pub fn per_second_with_burst(
+        kind: Kind,
+        per_second: u32,
+        burst: u32,
+        shared: Option<RedisLimits>,
+    ) -> Option<Limiter> {
+        let rate = NonZeroU32::new(per_second)?;
+        let burst = NonZeroU32::new(burst).unwrap_or(rate);
+        let interval = (Duration::from_secs(1) / rate.get()).max(Duration::from_micros(1));
+        Some(Limiter {
+            kind,
+            limit: burst,
+            interval,
+            local: local::LocalLimiter::new(burst, interval),
+            shared,
+        })
     }
 
     pub fn kind(&self) -> Kind {
@@ -209,6 +233,28 @@ mod tests {
             l.check(ip).await.allowed,
             "the budget refills within the second"
         );
+    }
+
+    #[tokio::test]
+    async fn a_burst_of_its_own_then_the_rate() {
+        let l = Limiter::per_second_with_burst(Kind::Graphql, 2, 5, None).unwrap();
+        let ip = Subject::Addr("10.0.0.1".parse().unwrap());
+        for left in (0..5).rev() {
+            let d = l.check(ip).await;
+            assert!(d.allowed);
+            assert_eq!((d.limit, d.remaining), (5, left));
+        }
+        let refused = l.check(ip).await;
+        assert!(!refused.allowed);
+        // One request's allowance comes back at the rate (every half second), not the
+        // burst's.
+        assert!(refused.retry_after <= Duration::from_millis(500));
+        assert!(refused.retry_after > Duration::from_millis(100));
+        assert_eq!(refused.reset_secs(), 3);
+        // A burst of 0 is as large as the rate.
+        let l = Limiter::per_second_with_burst(Kind::Idx, 3, 0, None).unwrap();
+        assert_eq!(l.check(ip).await.limit, 3);
+        assert!(Limiter::per_second_with_burst(Kind::Idx, 0, 10, None).is_none());
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! §8), answered from the dataset's search index ([`crate::idx`]).
 //!
 //! In order: the method (405 unless POST), the client address's rate (429, the
-//! budget of anonymous GraphQL: `--graphql-rate-limit` per second per address, in
-//! every environment), in production and staging the CSRF pair (403, as a POST to
+//! budget of anonymous GraphQL: `--graphql-rate-limit` per second per address after a
+//! burst of `--graphql-burst`, in every environment), in production and staging the CSRF pair (403, as a POST to
 //! `/graphql/`: the `X-CSRFToken` header equal to the `csrftoken` cookie from
 //! `/csrf/`; address, rate and CSRF are the pieces every endpoint shares,
 //! [`crate::guard`]), the body (413 over 64 KiB, 400 for anything [`crate::idx::Request`]
@@ -44,9 +44,10 @@ struct Idx {
 /// The `/idx/` and `/idx` routes, with their CORS layer when origins are configured.
 pub fn routes(state: AppState) -> Router {
     let config = state.config();
-    let rate = RateCheck::per_second(
+    let rate = RateCheck::with_burst(
         limits::Kind::Idx,
         config.graphql.rate_limit,
+        config.graphql.burst,
         state.redis().cloned(),
     );
     let cors = cors_layer(&config.cors_origins);

@@ -911,7 +911,10 @@ async fn cors_with_credentials_for_the_configured_origins() {
 
 #[tokio::test]
 async fn the_rate_is_counted_per_address() {
-    let app = shared().app(Env::Local, |c| c.graphql.rate_limit = 2);
+    let app = shared().app(Env::Local, |c| {
+        c.graphql.rate_limit = 1;
+        c.graphql.burst = 2;
+    });
     let body = json!({"indexName": "committees"}).to_string();
     for _ in 0..2 {
         assert_eq!(

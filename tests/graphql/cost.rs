@@ -207,6 +207,7 @@ async fn a_session_over_its_rate_gets_429_with_retry_after() {
 async fn anonymous_visitors_and_trusted_callers_have_their_own_budgets() {
     let limits = Limits {
         rate_limit: 2,
+        burst: 2,
         trusted_rate_limit: 6,
         trusted_clients: vec!["10.9.0.0/16".parse().unwrap()],
         ..Limits::default()
@@ -248,6 +249,7 @@ async fn anonymous_visitors_and_trusted_callers_have_their_own_budgets() {
 async fn local_requests_are_limited_per_client_address() {
     let limits = Limits {
         rate_limit: 3,
+        burst: 3,
         ..Limits::default()
     };
     let app = App::with_limits(Env::E2e, limits);

@@ -1,6 +1,7 @@
 //! The GraphQL API (docs/api.md §6): HTTP and auth, the queries against the sample,
 //! sessions, batching of relations, and the committed SDL.
 
+mod budgets;
 mod contributors;
 mod cost;
 mod dataloader;

@@ -9,6 +9,7 @@
 //       picks the detail pages' keys from roost's data (roost in e2e mode)
 //   node pages.mjs run --mode MODE --frontend URL --roost URL --proxy-port N
 //       --keys keys.json --out DIR [--app-dir frontend/src/app] [--only REGEX]
+//       [--renderer-address 127.0.0.2]
 //       the frontend's server must send its GraphQL and CSRF requests to
 //       http://127.0.0.1:N (this script forwards them to roost and records them).
 //       Writes DIR/report.md, DIR/report.tsv, DIR/results.json, DIR/*.png.
@@ -233,9 +234,12 @@ function decode(bytes, encoding) {
 }
 
 // A pass-through proxy: the frontend's server renders with its GraphQL and CSRF URLs
-// pointing here; each exchange is forwarded to roost unchanged and recorded for the
-// page being opened (pages are opened one after another).
-function startProxy(port, roost) {
+// pointing here; each exchange is forwarded to roost unchanged, from the renderer's
+// own address (`from`, a loopback address of its own, which roost trusts as an
+// operator lists the renderer's host), and recorded for the page being opened (pages
+// are opened one after another). The browser's requests reach roost from 127.0.0.1,
+// an anonymous visitor's address, as in a deployment.
+function startProxy(port, roost, from) {
   const target = new URL(roost);
   const state = { page: null, exchanges: [] };
   const server = http.createServer((req, res) => {
@@ -246,7 +250,7 @@ function startProxy(port, roost) {
       const headers = { ...req.headers, host: target.host };
       delete headers.connection;
       const upstream = http.request(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers, localAddress: from },
         (up) => {
           const upChunks = [];
           up.on("data", (c) => upChunks.push(c));
@@ -694,7 +698,7 @@ async function runPages(args) {
   await fs.mkdir(out, { recursive: true });
   for (const f of await fs.readdir(out)) if (f.endsWith(".png")) await fs.rm(path.join(out, f));
 
-  const { server, state } = await startProxy(proxyPort, roost);
+  const { server, state } = await startProxy(proxyPort, roost, args["renderer-address"] || "127.0.0.2");
   const local = [frontend, roost];
   const routes = await appRoutes(args["app-dir"]);
   const env = { frontend, roost, local, out, keys, routes };

@@ -84,6 +84,8 @@ ROOST_URL="http://127.0.0.1:$RPORT"
 PPORT=$((RPORT + 1))
 PROXY_URL="http://127.0.0.1:$PPORT"
 FRONTEND_URL="http://127.0.0.1:$FPORT"
+# The server-side renderer's own address (loopback holds all of 127.0.0.0/8).
+RENDERER_ADDRESS=127.0.0.2
 
 # --- Processes started here, stopped on exit (by their own ids only). ----------------
 PIDS=()
@@ -260,11 +262,13 @@ rm -rf "$DATA"; mkdir -p "$DATA"
 start_roost() { # MODE
   port_free "$RPORT" || die "port $RPORT is taken (pass --roost-port)"
   # The frontend's server sends only the CSRF pair, never a session cookie, so its
-  # address is given the trusted budget, as an operator lists the renderer's host; here
-  # it shares 127.0.0.1 with the browser.
+  # address is given the trusted budget, as an operator lists the renderer's host: it
+  # reaches roost from $RENDERER_ADDRESS (pages.mjs's pass-through binds it), while
+  # the browser's requests come from 127.0.0.1 and have the anonymous visitor's budget
+  # with roost's defaults, as in a deployment.
   "$ROOST" serve --env "$1" --db "$DATA/roost.db" --site "$DATA/site" --auth-db "$DATA/auth.db" \
     --listen "127.0.0.1:$RPORT" --cors-origin "$FRONTEND_URL" \
-    --graphql-trusted-client 127.0.0.1/32 >"$OUT/roost-$1.log" 2>&1 &
+    --graphql-trusted-client "$RENDERER_ADDRESS/32" >"$OUT/roost-$1.log" 2>&1 &
   ROOST_PID=$!
   PIDS+=("$ROOST_PID")
   wait_http "$ROOST_URL/csrf/" 60 "$ROOST_PID" "$OUT/roost-$1.log"
@@ -294,7 +298,7 @@ for mode in "${MODE_LIST[@]}"; do
   start_frontend "$mode"
   set +e
   CHROMIUM="$CHROMIUM" node "$HERE/pages.mjs" run --mode "$mode" --frontend "$FRONTEND_URL" \
-    --roost "$ROOST_URL" --proxy-port "$PPORT" --app-dir "$FE/src/app" --keys "$OUT/keys.json" --out "$OUT/$mode" ${ONLY:+--only "$ONLY"}
+    --roost "$ROOST_URL" --proxy-port "$PPORT" --renderer-address "$RENDERER_ADDRESS" --app-dir "$FE/src/app" --keys "$OUT/keys.json" --out "$OUT/$mode" ${ONLY:+--only "$ONLY"}
   rc=$?
   set -e
   stop_pid "$FRONTEND_PID"
