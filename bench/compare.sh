@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # roost beside the generic tools it is meant to beat, on the same machine and data, in
-# one run; prints a Markdown table (copy it into bench/RESULTS.md).
+# one run; prints a Markdown table (record it as a dated section of
+# bench/history/YYYY-MM.md and update the goals' rows in bench/RESULTS.md).
 #
 #   bench/compare.sh [--tree-scales "small nest"] [--live-scale nest] [--with-10x]
 #                    [--duration 10] [--connections 64]

@@ -17,7 +17,7 @@
 # give each server's median turn by requests per second.
 #
 # --callgrind N (needs valgrind) counts instead the instructions a request costs
-# each roost, as bench/RESULTS.md does: 50 warm-up requests over one keep-alive
+# each roost, as bench/history/2026-11.md does: 50 warm-up requests over one keep-alive
 # connection (`curl -K`), counters zeroed, N requests, the total divided by N.
 #
 # Needs: wrk, nginx, curl (`apt-get install -y wrk nginx curl`); valgrind for

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces the mirror rows of bench/RESULTS.md at nest scale: export and the
+# Reproduces the mirror rows of bench/history/2026-11.md at nest scale: export and the
 # published dataset (time, size), then `roost mirror --with-dataset` through nginx on
 # loopback for a full copy, a run with nothing changed and a run after a 1% change
 # (2,000 of the 200,000 issues retitled), with the requests and bytes nginx sent.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Reproduces bench/RESULTS.md: synthesise the nest-scale dataset, generate the tree
-# (a full run, then an incremental run with nothing changed), and report the machine,
-# wall times, peak RSS and the generator's summary lines.
+# Reproduces bench/history/2026-11.md, "Benchmark: nest scale, synth → generate":
+# synthesise the nest-scale dataset, generate the tree (a full run, then an
+# incremental run with nothing changed), and report the machine, wall times, peak RSS
+# and the generator's summary lines.
 #
 #   bench/nest.sh [--scale small|nest|10x] [--seed N] [--keep]
 #

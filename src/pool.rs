@@ -314,8 +314,9 @@ impl Reader<'_> {
 /// (3.54) marks a statement to be prepared again whenever a new value is bound to a
 /// `LIMIT ?` or `OFFSET ?`, or to a parameter the dataset's `sqlite_stat4` samples
 /// could plan differently, and every page read through a cached statement paid a
-/// new preparation, the larger part of a live list page (bench/RESULTS.md). The rows
-/// are the same: only the choice of plan could differ.
+/// new preparation, the larger part of a live list page (bench/history/2026-11.md,
+/// "Live misses, `q` and tree files per request"). The rows are the same: only the
+/// choice of plan could differ.
 fn open(path: &Path) -> Result<Connection, PoolError> {
     let failed = |source: Box<dyn std::error::Error + Send + Sync>| PoolError::Open {
         path: path.to_path_buf(),

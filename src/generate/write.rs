@@ -576,7 +576,8 @@ impl Precompress {
 /// A compression of a file's bytes for a precompressed sibling. The levels are chosen
 /// for the cost of a whole tree: gzip 6 (gzip's own default) and brotli 4 with a 4 MiB
 /// window: gzip 9 compresses this JSON barely smaller than 6, and brotli 5 a little
-/// smaller than 4 at half its speed (the measurements are in bench/RESULTS.md).
+/// smaller than 4 at half its speed (the measurements are in bench/history/2026-11.md,
+/// "Precompressed siblings" and "`generate --precompress`: faster codecs").
 type Compressor = fn(&[u8]) -> anyhow::Result<Vec<u8>>;
 
 thread_local! {

@@ -111,8 +111,8 @@ impl Service {
             tracing::warn!("graphql: no credential store; requests with a session are refused");
         }
         // The contribution sums are computed before the routes answer anything: the
-        // first requests would otherwise all wait for them (bench/RESULTS.md, the
-        // home page at 16 connections).
+        // first requests would otherwise all wait for them (bench/history/2026-11.md,
+        // "GraphQL: the home page's stall at 16 connections").
         db.compute_totals();
         Arc::new(Service {
             schemas: run::Schemas::new(limits::Guard::new(&limits, introspection), introspection),

@@ -4,8 +4,9 @@
 //! with a context, a path node and a map insertion, into a tree of values that is
 //! then ordered ([`super::order`]), serialised and freed. The snapshot page of the
 //! frontend asks for all of a month's releases with their authors (thousands of
-//! fields), and that machinery was most of its time (bench/RESULTS.md). Yet a
-//! release's fields are values already read: nothing is loaded, nothing can fail.
+//! fields), and that machinery was most of its time (bench/history/2026-11.md, "The
+//! executed `snapshot` page"). Yet a release's fields are values already read:
+//! nothing is loaded, nothing can fail.
 //!
 //! [`Listed`] is a list field's value. When the selection set asks only for plain
 //! fields of the item type ([`Plain`]: stored values, and objects read with the record

@@ -20,7 +20,7 @@
 //!
 //! A page of thousands of fields (the frontend's snapshot page) then spends most of
 //! its time in SQLite rather than in field resolvers; the measurements are in
-//! bench/RESULTS.md.
+//! bench/history/2026-11.md ("The executed `snapshot` page").
 //!
 //! A document is parsed once per text ([`Documents`]): the frontend sends the same
 //! few documents with other variables, and parsing is a sizeable share of a small

@@ -83,7 +83,8 @@ impl BatchWriter {
 
 /// The writer of the process's JSON log, once [`super::init_logging_as`] has set it;
 /// access lines are written straight into it rather than through tracing's event
-/// machinery (bench/RESULTS.md).
+/// machinery (bench/history/2026-11.md, "A tree file: 45,400 → 34,200 instructions a
+/// request").
 static DIRECT: std::sync::OnceLock<BatchWriter> = std::sync::OnceLock::new();
 
 /// Makes `writer` the writer of lines formatted outside the subscriber; the first

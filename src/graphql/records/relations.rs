@@ -177,7 +177,7 @@ pub const MAX_SORT_KEYS: usize = 3;
 /// children (a snapshot's new records), where numbering them first as [`children`]
 /// does reads every child's row twice (once for the order, once in full) and sorts
 /// them in a window, this reads each row once and sorts the ids alone
-/// (bench/RESULTS.md).
+/// (bench/history/2026-11.md, "A snapshot's new records read whole").
 ///
 /// The parent ids lead the join (`CROSS JOIN` fixes the order): with `{grp} IN
 /// (SELECT value FROM json_each(?1))` SQLite planned a scan of the whole link table
