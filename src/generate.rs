@@ -15,8 +15,9 @@
 //! Beside the tree files a generation writes its manifest documents and change lists
 //! ([`crate::manifest`]) and, when asked, the dataset itself ([`dataset`]).
 //!
-//! This file runs the phases in order ([`generate_with`]); each phase's work lives in
-//! a module of its own: [`plan`] (the units and the partition of a list's rows by
+//! This file runs the phases in order ([`generate_with`], each phase a method of
+//! [`run::Run`] or [`run::Generation`], listed in [`run`]); the work behind them lives
+//! in modules of their own: [`plan`] (the units and the partition of a list's rows by
 //! filter values), [`render`] (a unit into files), [`write`] (the one write path:
 //! hard links of unchanged files, precompressed siblings), [`generations`] (the
 //! folders beside the live tree and the atomic swap), [`spare`] (the replaced
@@ -25,13 +26,9 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
 use std::time::Instant;
 
-use anyhow::{anyhow, Context};
-use rayon::prelude::*;
-
-use crate::store;
+use anyhow::Context;
 
 pub mod dataset;
 mod entry;
@@ -42,6 +39,7 @@ mod plan;
 mod previous;
 mod publish;
 mod render;
+mod run;
 mod spare;
 mod units;
 pub mod verify;
@@ -52,11 +50,7 @@ pub(crate) use generations::{clean_leftovers, generation_name, generation_prefix
 pub use render::PAGES_HEADERS;
 
 use entry::Entry;
-use generations::remove_tree;
-use plan::plan;
-use render::render_unit;
 pub use write::Precompress;
-use write::Writer;
 
 /// Options of one generation.
 #[derive(Debug, Clone)]
@@ -141,325 +135,28 @@ pub fn generate(opts: &Options) -> anyhow::Result<Summary> {
 }
 
 /// Renders the whole tree into `opts.out`, with the dataset under `dataset/` when
-/// `dataset` says which records to publish.
-// Long as the run is: the lock, the nothing-changed shortcut, the new generation
-// rendered (into the spare or a fresh folder), recorded and swapped in, the replaced
-// one kept as the spare. The steps share the
-// lock, the paths and the previous manifest; each is commented where it starts.
+/// `dataset` says which records to publish: the run's phases in order ([`run`]).
 pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result<Summary> {
-    let started = Instant::now();
-    let (parent, prefix) = generation_prefix(&opts.out)?;
-    fs::create_dir_all(&parent).with_context(|| format!("creating {}", parent.display()))?;
-    // One run at a time: what is beside the tree is this run's to clean up.
-    let _lock = crate::lock::exclusive(
-        &crate::lock::beside_folder(&opts.out)?,
-        "generate",
-        &opts.out,
-        opts.wait,
-    )?;
-    let conn = store::open_api(&opts.db)?;
-    let live_target = fs::read_link(&opts.out).ok().map(|t| parent.join(t));
-    // The spare generation stays until the run knows whether it can use it.
-    let mut recorded_spare = spare::recorded(&opts.out, &prefix);
-    let spare_dir = recorded_spare.as_ref().map(|(name, _)| parent.join(name));
-    let keep: Vec<&Path> = [live_target.as_deref(), spare_dir.as_deref()]
-        .into_iter()
-        .flatten()
-        .collect();
-    clean_leftovers(&parent, &prefix, &keep);
-    input::remove_stale_temps(&opts.out);
-
-    let previous_root = if opts.out.is_dir() {
-        Some(opts.out.canonicalize()?)
-    } else {
-        None
-    };
-    // Same input as the live generation, and the live tree whole: it is already what
-    // this run would write.
-    let input = input::fingerprint(opts, dataset)?;
-    // The live tree's files found missing or of another size: never linked or kept
-    // by this run, so it places them again.
-    let mut damaged = std::collections::HashSet::new();
-    if let (Some(input), Some(live)) = (&input, &live_target) {
-        if let Some(record) = input::read_record(&opts.out) {
-            if record.fingerprint == input.fingerprint
-                && live.file_name() == Some(std::ffi::OsStr::new(&record.generation))
-                && live.join(MANIFEST).is_file()
-            {
-                let missing = verify::quick_tree(live).unwrap_or_default();
-                if missing.is_empty() {
-                    drop(conn);
-                    return keep_live(opts, &parent, live, &record, started);
-                }
-                eprintln!(
-                    "roost: {} file(s) of the live tree {} do not match its manifest \
-                     (first: {}); rendering it again",
-                    missing.len(),
-                    opts.out.display(),
-                    missing[0]
-                );
-                damaged.extend(missing.into_iter().map(|p| p.path));
-            }
-        }
+    let mut run = run::Run::start(opts, dataset)?;
+    run.clean_leftovers()?;
+    run.fingerprint()?;
+    if let Some(kept) = run.keep_live_if_current()? {
+        return Ok(kept);
     }
-
-    let previous = previous::Previous::open(previous_root.as_deref());
-    let gen_name = generation_name(&prefix);
-    let gen_dir = parent.join(&gen_name);
-
-    // The keys of the live generation's files: a file whose key is among them is
-    // linked without being rendered.
-    let mut file_keys = match &input {
-        Some(_) => keys::FileKeys::load(
-            &opts.out,
-            live_target
-                .as_deref()
-                .and_then(Path::file_name)
-                .and_then(|n| n.to_str()),
-        ),
-        None => keys::FileKeys::default(),
-    };
-    // The new generation: the spare one renamed and updated in place when there is
-    // one to use (and keys to tell which of its files are current), else a new folder.
-    // A spare that shares few files with the live generation (after a new executable,
-    // or when most of the data changed) would cost more to update, a file replaced
-    // being two operations, than a fresh folder filled with links: it is removed after
-    // the swap instead, as a replaced generation is.
-    let spare = match &live_target {
-        Some(live) if file_keys.has_previous() => recorded_spare
-            .take()
-            .and_then(|(name, keys)| spare::find(&parent, &name, keys, live))
-            .filter(|s| file_keys.shared_with(&s.keys) * 2 >= file_keys.previous_len()),
-        _ => None,
-    };
-    spare::forget(&opts.out);
-    let mut spare_paths = None;
-    if let Some(s) = spare {
-        if fs::rename(&s.dir, &gen_dir).is_ok() {
-            file_keys.set_spare(s.keys);
-            spare_paths = Some(s.own_paths);
-        }
-    }
-    let unused_spare = spare_dir.filter(|d| d.exists() && Some(d) != live_target.as_ref());
-    if spare_paths.is_none() {
-        fs::create_dir_all(&gen_dir).with_context(|| format!("creating {}", gen_dir.display()))?;
-    }
-    let records = units::records_dir(&opts.out)?;
-    let keying = input.as_ref().map(|i| render::Keying {
-        salt: &i.salt,
-        digests: &i.digests,
-        files: &file_keys,
-        records: &records,
-        rowid_tables: Default::default(),
-    });
-    let mut documents = 0;
-    let mut keys_file: Option<std::thread::JoinHandle<Vec<u8>>> = None;
-    let in_place = spare_paths.is_some();
-    let result = (|| -> anyhow::Result<Summary> {
-        let plan = plan(&conn)?;
-        let order = plan::longest_first(&conn, &plan);
-        drop(conn);
-        let writer = Writer::new(
-            gen_dir.clone(),
-            previous_root.clone(),
-            previous,
-            opts.precompress,
-            spare_paths.is_some(),
-        )
-        .never_linking(std::mem::take(&mut damaged));
-        let bar = if opts.progress {
-            indicatif::ProgressBar::new(plan.len() as u64)
-        } else {
-            indicatif::ProgressBar::hidden()
-        };
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:40}] {pos}/{len} units {msg}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(opts.jobs.unwrap_or(0))
-            .build()?;
-        let conns = render::Connections::new(&opts.db);
-        // The units taken from one queue, longest expected first, each by the first
-        // worker free: the long units (a large list's orderings, its details) start
-        // at once and the short ones fill in after them, so no long unit starts last
-        // while the other worker has nothing left to take.
-        let next = AtomicUsize::new(0);
-        let stop = AtomicBool::new(false);
-        let parts = pool.install(|| {
-            (0..rayon::current_num_threads())
-                .into_par_iter()
-                .map(|_| {
-                    let mut done = Vec::new();
-                    while !stop.load(AtomicOrdering::Relaxed) {
-                        let Some(&i) = order.get(next.fetch_add(1, AtomicOrdering::Relaxed)) else {
-                            break;
-                        };
-                        let part = render_unit(&writer, opts, &plan[i], keying.as_ref(), &conns)
-                            .inspect_err(|_| stop.store(true, AtomicOrdering::Relaxed))?;
-                        bar.inc(1);
-                        done.push(part);
-                    }
-                    anyhow::Ok(done)
-                })
-                .collect::<anyhow::Result<Vec<_>>>()
-        })?;
-        let parts: Vec<_> = parts.into_iter().flatten().collect();
-        bar.finish_and_clear();
-        let units_skipped = parts.iter().filter(|(_, skipped)| *skipped).count() as u64;
-        let mut files: Vec<Entry> = parts.into_iter().flat_map(|(files, _)| files).collect();
-        pool.install(|| files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path)));
-        // Updating the spare: what it holds that this generation does not is
-        // removed, the API's files before the docs page picks its examples from them.
-        // That is the previous generation's paths no longer listed and the spare's
-        // own paths (from the chunks it does not share with the live generation).
-        let written_last = |p: &str| {
-            p.strip_prefix(crate::tree::API_DIR)
-                .is_some_and(|p| p.starts_with("/docs/"))
-                || p.strip_prefix(crate::manifest::DATASET_DIR)
-                    .is_some_and(|p| p.starts_with('/'))
-        };
-        let stale = |files: &[Entry], gone: &[String], last: bool| match &spare_paths {
-            Some(own) => {
-                let listed = |p: &str| files.binary_search_by(|e| e.path.as_str().cmp(p)).is_ok();
-                spare::remove_stale(
-                    &gen_dir,
-                    gone.iter()
-                        .map(String::as_str)
-                        .chain(own.iter().map(String::as_str).filter(|p| !listed(p)))
-                        .filter(|p| written_last(p) == last),
-                )
-            }
-            None => Ok(()),
-        };
-        if spare_paths.is_some() {
-            let gone = writer
-                .previous
-                .missing_from(&files, &writer.fresh_among(&files));
-            stale(&files, &gone, false)?;
-        }
-        // The docs page and the dataset, sorted and merged into the sorted units'
-        // entries (not the whole list sorted again).
-        let mut later = render::render_docs(&writer, &files)?;
-        if let Some(which) = dataset {
-            later.extend(
-                pool.install(|| dataset::write(&writer, &opts.db, which, keying.as_ref()))?,
-            );
-        }
-        // Every file's key is in: the keys file is made beside the manifest.
-        if input.is_some() {
-            let (keys, generation) = (file_keys.take_new(), gen_name.clone());
-            keys_file = Some(std::thread::spawn(move || keys.encode(&generation)));
-        }
-        later.sort_unstable_by(|a, b| a.path.cmp(&b.path));
-        let files = merge_sorted(files, later);
-        let twice = pool.install(|| files.par_windows(2).find_first(|w| w[0].path == w[1].path));
-        if let Some(dup) = twice {
-            return Err(anyhow!("two answers map to one file: {}", dup[0].path));
-        }
-        let fresh = writer.fresh_among(&files);
-        let gone = writer.previous.missing_from(&files, &fresh);
-        stale(&files, &gone, true)?;
-        let removed = gone.len() as u64;
-        let bytes = files.iter().map(|e| e.size).sum();
-        let count = files.len() as u64;
-        let written = publish::write(&writer, &files, &fresh, gone)?;
-        drop_aside(files);
-        documents = written.documents;
-        if in_place {
-            spare::remove_stale_chunks(&gen_dir, written.paths.iter().map(String::as_str))?;
-        }
-        // What this run wrote, and the folders it placed documents in; a document it
-        // linked is the previous generation's file, on disk already.
-        let mut synced = written.written;
-        synced.extend(
-            [crate::manifest::CHUNK_DIR, "changes"]
-                .into_iter()
-                .filter(|folder| gen_dir.join(folder).is_dir())
-                .map(str::to_string),
-        );
-        generations::sync_paths(&gen_dir, synced.iter().map(String::as_str))?;
-        Ok(Summary {
-            files: count,
-            documents,
-            bytes,
-            written: writer.written.load(AtomicOrdering::Relaxed),
-            unchanged: writer.unchanged.load(AtomicOrdering::Relaxed),
-            removed,
-            rendered: count.saturating_sub(writer.by_key.load(AtomicOrdering::Relaxed)),
-            units: plan.len() as u64,
-            units_skipped,
-            millis: 0,
-        })
-    })();
-    let mut summary = match result {
-        Ok(s) => s,
+    let mut generation = run.new_generation()?;
+    let written = generation
+        .fill(&mut run)
+        .and_then(|summary| generation.record(&run, &summary).map(|()| summary))
+        .and_then(|summary| generation.swap_in(&run).map(|()| summary));
+    let mut summary = match written {
+        Ok(summary) => summary,
         Err(e) => {
-            remove_tree(&gen_dir);
+            generation.discard(&run);
             return Err(e);
         }
     };
-    // The record of this generation's input, before it is swapped in (a record naming
-    // a generation that is not live is ignored).
-    let recorded = match &input {
-        // A run that reached here with an input record started its keys file.
-        Some(input) => match keys_file.map(std::thread::JoinHandle::join) {
-            Some(Ok(bytes)) => keys::write_next(&opts.out, &bytes),
-            _ => Err(anyhow!("making the keys file of {gen_name} failed")),
-        }
-        .and_then(|()| {
-            input::write_record(
-                &opts.out,
-                &input::Record {
-                    generation: gen_name.clone(),
-                    fingerprint: input.fingerprint.clone(),
-                    files: summary.files,
-                    bytes: summary.bytes,
-                    documents,
-                },
-            )
-        }),
-        None => {
-            input::remove_record(&opts.out);
-            keys::remove(&opts.out);
-            units::remove_all(&opts.out);
-            Ok(())
-        }
-    };
-    if let Err(e) = recorded {
-        remove_tree(&gen_dir);
-        if let Ok(next) = keys::next_keys_path(&opts.out) {
-            let _ = fs::remove_file(next);
-        }
-        return Err(e);
-    }
-    // The last step that can fail; after it, only the removal of the replaced
-    // generation, which never fails the run (a folder it cannot remove is a leftover
-    // the next run removes).
-    swap_in(&opts.out, &parent, &gen_name).inspect_err(|_| {
-        remove_tree(&gen_dir);
-        if let Ok(next) = keys::next_keys_path(&opts.out) {
-            let _ = fs::remove_file(next);
-        }
-    })?;
-    // The replaced generation becomes the spare when its keys can go with it.
-    let keep_spare = input.is_some()
-        && keys::promote(&opts.out, file_keys.has_previous() && live_target.is_some());
-    if let Some(old) = live_target {
-        if old.file_name() != Some(std::ffi::OsStr::new(&gen_name)) && !keep_spare {
-            remove_tree(&old);
-        }
-    }
-    if let Some(unused) = unused_spare {
-        remove_tree(&unused);
-    }
-    // The unit records no generation beside the tree can use any more.
-    if input.is_some() {
-        units::collect_garbage(&records, |key| file_keys.unit_in_use(key));
-    }
-    summary.millis = started.elapsed().as_millis() as u64;
+    run.retire(generation);
+    summary.millis = run.millis();
     Ok(summary)
 }
 

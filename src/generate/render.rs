@@ -14,7 +14,7 @@ use crate::{store, tree};
 
 use super::entry::Entry;
 use super::keys::{self, Key};
-use super::plan::{partition, Unit};
+use super::plan::{partition, Group, Unit};
 use super::units;
 use super::write::Writer;
 use super::Options;
@@ -301,9 +301,10 @@ fn id_is_rowid(conn: &rusqlite::Connection, k: &Keying, table: &str) -> bool {
 /// changed since, the scope being the same), a page holding no changed row has the
 /// key and files the record gives it and is placed from them; `None` when the
 /// pages are not the record's, before anything is placed.
-// Long because the unit runs in three steps over shared state (the scope's rows and
-// keys, the pages): link what is unchanged, render the records the rest needs, write
-// the rest; each is commented where it starts.
+///
+/// In four steps: the pages with their keys ([`list_page_plan`]), those the live
+/// generation has linked ([`link_pages`]), the records the others show read once
+/// each ([`page_bodies`]), the others written ([`write_pages`]).
 fn list_pages(
     w: &Writer,
     conn: &mut rusqlite::Connection,
@@ -314,19 +315,8 @@ fn list_pages(
     previous: Option<(units::Record, &[bool])>,
 ) -> anyhow::Result<Option<Placed>> {
     let spec = unit.spec;
-    let links = resource.map(|r| r.link_sql()).unwrap_or_default();
-    let record_of = |i: usize| -> Key {
-        let l = links.len();
-        resource.map_or(0, |r| {
-            r.record(rows.ids[i], &rows.links[i * l..(i + 1) * l])
-        })
-    };
-    // Every record's digest, unless only the pages holding changed rows are keyed.
-    let records: Vec<Key> = match (&previous, resource) {
-        (None, Some(_)) => (0..rows.ids.len()).map(record_of).collect(),
-        _ => Vec::new(),
-    };
-    let (mut recorded, changed) = match previous {
+    let record_keys = RecordKeys::new(resource, rows, previous.is_none());
+    let (recorded, changed) = match previous {
         Some((record, changed)) => {
             let mut entries = record.entries.into_iter();
             let groups: Vec<(Key, Vec<Entry>)> = record
@@ -338,6 +328,71 @@ fn list_pages(
         }
         None => (None, &[][..]),
     };
+    let groups = partition(spec, &rows.params, &rows.values, &rows.keys, rows.ids.len());
+    let Some((pages, kept)) = list_page_plan(unit, &groups, &record_keys, recorded, changed) else {
+        return Ok(None);
+    };
+    let linked = link_pages(w, &pages, kept, keying)?;
+    let bodies = page_bodies(conn, unit, keying, resource, rows, &pages, &linked)?;
+    let parts = write_pages(w, spec, rows, &pages, linked, &bodies)?;
+    Ok(Some(pages.iter().map(|p| p.key).zip(parts).collect()))
+}
+
+/// The digests of a scope's records, for the keys of the pages that show them: all of
+/// them computed at once when every page is keyed, else each when a page needs it.
+struct RecordKeys<'a> {
+    resource: Option<&'a keys::Resource<'a>>,
+    rows: &'a catalog::ScopeRows,
+    links: usize,
+    all: Vec<Key>,
+}
+
+impl<'a> RecordKeys<'a> {
+    fn new(
+        resource: Option<&'a keys::Resource<'a>>,
+        rows: &'a catalog::ScopeRows,
+        every_page: bool,
+    ) -> RecordKeys<'a> {
+        let links = resource.map(|r| r.link_sql().len()).unwrap_or_default();
+        let mut keys = RecordKeys {
+            resource,
+            rows,
+            links,
+            all: Vec::new(),
+        };
+        if every_page && resource.is_some() {
+            keys.all = (0..rows.ids.len()).map(|i| keys.compute(i)).collect();
+        }
+        keys
+    }
+
+    fn compute(&self, i: usize) -> Key {
+        let l = self.links;
+        self.resource.map_or(0, |r| {
+            r.record(self.rows.ids[i], &self.rows.links[i * l..(i + 1) * l])
+        })
+    }
+
+    /// The digest of the scope's record `i`.
+    fn of(&self, i: usize) -> Key {
+        match self.all.get(i) {
+            Some(key) => *key,
+            None => self.compute(i),
+        }
+    }
+}
+
+/// A list unit's pages over the filter `groups` of its scope, each with its file and
+/// key; with a previous record (`recorded`, and which rows `changed`), the files of
+/// those that hold no changed row. `None` when the pages are not the record's.
+fn list_page_plan<'g>(
+    unit: &ListUnit,
+    groups: &'g [Group],
+    record_keys: &RecordKeys,
+    mut recorded: Option<Vec<(Key, Vec<Entry>)>>,
+    changed: &[bool],
+) -> Option<(Vec<Page<'g>>, Vec<Option<Vec<Entry>>>)> {
+    let spec = unit.spec;
     let dir: Vec<String> = match unit.snapshot {
         Some((_, key)) => tree::snapshot_list_dir(key, spec),
         None => vec![spec.path.to_string()],
@@ -346,13 +401,9 @@ fn list_pages(
         .params
         .iter()
         .position(|p| p.kind == ParamKind::Upcoming);
-    let groups = partition(spec, &rows.params, &rows.values, &rows.keys, rows.ids.len());
-
-    // The pages, each with its file and key; with a previous record, the files of
-    // those that hold no changed row.
     let mut pages: Vec<Page> = Vec::new();
     let mut kept: Vec<Option<Vec<Entry>>> = Vec::new();
-    for (filters, members) in &groups {
+    for (filters, members) in groups {
         let mut query = ListQuery {
             ordering: unit.ordering,
             filters: filters.clone(),
@@ -377,10 +428,10 @@ fn list_pages(
             let mut files = None;
             if let Some(recorded) = &mut recorded {
                 let Some((recorded_key, entries)) = recorded.get_mut(pages.len()) else {
-                    return Ok(None);
+                    return None;
                 };
                 if entries.first().map(|e| Path::new(&e.path)) != Some(rel.as_path()) {
-                    return Ok(None);
+                    return None;
                 }
                 if !members.iter().any(|&m| changed[m as usize]) {
                     key = Some(*recorded_key);
@@ -388,13 +439,10 @@ fn list_pages(
                 }
             }
             if files.is_none() {
-                key = resource.map(|r| {
+                key = record_keys.resource.map(|r| {
                     let on_page: Vec<Key> = members
                         .iter()
-                        .map(|&m| match records.get(m as usize) {
-                            Some(key) => *key,
-                            None => record_of(m as usize),
-                        })
+                        .map(|&m| record_keys.of(m as usize))
                         .collect();
                     r.file(&rel, page, total, &on_page)
                 });
@@ -410,11 +458,20 @@ fn list_pages(
         }
     }
     if recorded.is_some_and(|r| r.len() != pages.len()) {
-        return Ok(None);
+        return None;
     }
+    Some((pages, kept))
+}
 
-    // Pages the live generation has: placed from the record, or linked.
-    let linked = pages
+/// The pages the live generation has: placed from the unit's record (`kept`), or
+/// linked by their key; `None` for a page to write.
+fn link_pages(
+    w: &Writer,
+    pages: &[Page],
+    kept: Vec<Option<Vec<Entry>>>,
+    keying: Option<&Keying>,
+) -> anyhow::Result<Vec<Option<Vec<Entry>>>> {
+    pages
         .par_iter()
         .zip(kept)
         .map(|(p, files)| -> anyhow::Result<Option<Vec<Entry>>> {
@@ -435,11 +492,23 @@ fn list_pages(
             Ok(w.link_unchanged(&p.rel, true, k.files.kept(key), &mut out)?
                 .then_some(out))
         })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .collect()
+}
 
-    // The records the other pages show, rendered once each.
+/// The records the pages to write show (those not `linked`), read once each: their
+/// item bodies by id.
+fn page_bodies(
+    conn: &mut rusqlite::Connection,
+    unit: &ListUnit,
+    keying: Option<&Keying>,
+    resource: Option<&keys::Resource>,
+    rows: &catalog::ScopeRows,
+    pages: &[Page],
+    linked: &[Option<Vec<Entry>>],
+) -> anyhow::Result<HashMap<i64, Vec<u8>>> {
+    let spec = unit.spec;
     let mut wanted = vec![false; rows.ids.len()];
-    for (p, done) in pages.iter().zip(&linked) {
+    for (p, done) in pages.iter().zip(linked) {
         if done.is_none() {
             for &m in p.members {
                 wanted[m as usize] = true;
@@ -471,9 +540,20 @@ fn list_pages(
             },
         )
     })?;
+    Ok(bodies)
+}
 
-    // The other pages: written.
-    let parts = pages
+/// The pages not `linked`, rendered from the records' `bodies` and written; the
+/// entries of every page, in order.
+fn write_pages(
+    w: &Writer,
+    spec: &ListSpec,
+    rows: &catalog::ScopeRows,
+    pages: &[Page],
+    linked: Vec<Option<Vec<Entry>>>,
+    bodies: &HashMap<i64, Vec<u8>>,
+) -> anyhow::Result<Vec<Vec<Entry>>> {
+    pages
         .par_iter()
         .zip(linked)
         .map(|(p, done)| -> anyhow::Result<Vec<Entry>> {
@@ -495,8 +575,7 @@ fn list_pages(
             w.put(&p.rel, &body, &mut out)?;
             Ok(out)
         })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(Some(pages.iter().map(|p| p.key).zip(parts).collect()))
+        .collect()
 }
 
 /// The scope part of a list unit's keys: the date, for the `is_upcoming` scope.

@@ -27,8 +27,9 @@ const STATEMENTS: &[&str] = &[
 const CHANNELS: &[&str] = &["#general", "#chapter-leaders", "#project-leaders", "#board"];
 
 impl Synth {
-    // Long because every field of the record is drawn here, in a fixed order: the draws
-    // are the dataset (one seed, the same records), so a split would only scatter them.
+    /// The boards of the last four years, each with its candidates and their activity
+    /// snapshots. Every field is drawn in a fixed order: the draws are the dataset (one
+    /// seed, the same records).
     pub(super) fn boards(&mut self) {
         let mut rng = Rng::seed_from_u64(self.rng.clone().random::<u64>() ^ 0x626f_6172_6473);
         let rng = &mut rng;
@@ -110,59 +111,73 @@ impl Synth {
                 }
             }
             // Each candidate's activity over the year before the election.
-            let (start, end) = (month_start(year - 1, 1), month_start(year, 1) - 1);
             for &i in &chosen {
-                let mut days = BTreeMap::new();
-                let mut talk = BTreeMap::new();
-                for _ in 0..rng.random_range(10..80) {
-                    let day = start + rng.random_range(0..365) * DAY;
-                    let key = chrono::DateTime::from_timestamp(day, 0)
-                        .map(|d| d.format("%Y-%m-%d").to_string())
-                        .unwrap_or_default();
-                    *days.entry(key.clone()).or_insert(0) += rng.random_range(1..6u64);
-                    if chance(rng, 0.4) {
-                        *talk.entry(key).or_insert(0) += rng.random_range(1..9u64);
-                    }
-                }
-                let tally = |keys: &[String], rng: &mut Rng, n: usize| {
-                    let mut out = BTreeMap::new();
-                    for _ in 0..n.min(keys.len()) {
-                        *out.entry(keys[rng.random_range(0..keys.len())].clone())
-                            .or_insert(0) += rng.random_range(1..40u64);
-                    }
-                    Counts(out)
-                };
-                let channels: Vec<String> = CHANNELS.iter().map(|c| c.to_string()).collect();
-                let chapter_contributions = tally(&chapters, rng, 2);
-                let project_contributions = tally(&projects, rng, 3);
-                let repository_contributions = tally(&repositories, rng, 4);
-                let channel_communications = tally(&channels, rng, 3);
-                let contributions = Counts(days);
-                let total = contributions.total();
-                let pull_requests = total / 4;
-                let issues = total / 5;
-                let communication = Counts(talk);
-                push(
-                    &mut self.ds.member_snapshots,
-                    "member_snapshots.jsonl",
-                    MemberSnapshot {
-                        member: self.ds.members[i].1.login.clone(),
-                        start_at: ts(start),
-                        end_at: ts(end),
-                        commits_count: total - pull_requests - issues,
-                        pull_requests_count: pull_requests,
-                        issues_count: issues,
-                        messages_count: communication.total(),
-                        contribution_heatmap_data: contributions,
-                        communication_heatmap_data: communication,
-                        chapter_contributions,
-                        project_contributions,
-                        repository_contributions,
-                        channel_communications,
-                    },
-                );
+                self.candidate_activity(rng, i, year, &chapters, &projects, &repositories);
             }
         }
+    }
+
+    /// The activity snapshot of member `i`, a candidate of `year`'s election, over the
+    /// year before it: drawn from `rng` in a fixed order, as the boards are.
+    fn candidate_activity(
+        &mut self,
+        rng: &mut Rng,
+        i: usize,
+        year: i32,
+        chapters: &[String],
+        projects: &[String],
+        repositories: &[String],
+    ) {
+        let (start, end) = (month_start(year - 1, 1), month_start(year, 1) - 1);
+        let mut days = BTreeMap::new();
+        let mut talk = BTreeMap::new();
+        for _ in 0..rng.random_range(10..80) {
+            let day = start + rng.random_range(0..365) * DAY;
+            let key = chrono::DateTime::from_timestamp(day, 0)
+                .map(|d| d.format("%Y-%m-%d").to_string())
+                .unwrap_or_default();
+            *days.entry(key.clone()).or_insert(0) += rng.random_range(1..6u64);
+            if chance(rng, 0.4) {
+                *talk.entry(key).or_insert(0) += rng.random_range(1..9u64);
+            }
+        }
+        let tally = |keys: &[String], rng: &mut Rng, n: usize| {
+            let mut out = BTreeMap::new();
+            for _ in 0..n.min(keys.len()) {
+                *out.entry(keys[rng.random_range(0..keys.len())].clone())
+                    .or_insert(0) += rng.random_range(1..40u64);
+            }
+            Counts(out)
+        };
+        let channels: Vec<String> = CHANNELS.iter().map(|c| c.to_string()).collect();
+        let chapter_contributions = tally(&chapters, rng, 2);
+        let project_contributions = tally(&projects, rng, 3);
+        let repository_contributions = tally(&repositories, rng, 4);
+        let channel_communications = tally(&channels, rng, 3);
+        let contributions = Counts(days);
+        let total = contributions.total();
+        let pull_requests = total / 4;
+        let issues = total / 5;
+        let communication = Counts(talk);
+        push(
+            &mut self.ds.member_snapshots,
+            "member_snapshots.jsonl",
+            MemberSnapshot {
+                member: self.ds.members[i].1.login.clone(),
+                start_at: ts(start),
+                end_at: ts(end),
+                commits_count: total - pull_requests - issues,
+                pull_requests_count: pull_requests,
+                issues_count: issues,
+                messages_count: communication.total(),
+                contribution_heatmap_data: contributions,
+                communication_heatmap_data: communication,
+                chapter_contributions,
+                project_contributions,
+                repository_contributions,
+                channel_communications,
+            },
+        );
     }
 }
 

@@ -183,10 +183,10 @@ impl Synth {
         }
     }
 
-    /// Repository `plan` of organization `org` and the records it owns.
-    // Long because every field of the record is drawn here, in a fixed order: the draws
-    // are the dataset (one seed, the same records), so the code's order is the order of
-    // the draws and a split would only scatter it.
+    /// Repository `plan` of organization `org` and the records it owns. Every field
+    /// is drawn in a fixed order: the draws are the dataset (one seed, the same
+    /// records), so the code's order, here and in the helpers it calls in turn
+    /// ([`repository_name`], [`Self::contributors`]), is the order of the draws.
     fn repository(
         &mut self,
         org: &str,
@@ -202,29 +202,7 @@ impl Synth {
             releases,
         } = plan;
         let rng = &mut self.rng;
-        let mut name = String::new();
-        let first = pick(rng, REPO_WORDS);
-        match rng.random_range(0..5u32) {
-            0 => name.push_str(first),
-            1 | 2 => {
-                name.push_str(first);
-                name.push('-');
-                name.push_str(pick(rng, REPO_WORDS));
-            }
-            3 => {
-                capitalize_into(&mut name, first);
-                name.push_str(pick(rng, REPO_EXTS));
-            }
-            _ => {
-                name.push_str(first);
-                name.push_str(pick(rng, REPO_EXTS));
-                name.push('_');
-                name.push_str(pick(rng, REPO_WORDS));
-            }
-        }
-        let full = unique(seen, format!("{org}/{name}"));
-        let name = full[org.len() + 1..].to_string();
-
+        let name = repository_name(rng, org, seen);
         let stars = ((size - 1.0) * 20.0 * rng.random_range(0.5..1.5)) as u64;
         let forks = (stars as f64 * rng.random_range(0.05..0.35)) as u64;
         let subscribers =
@@ -270,34 +248,10 @@ impl Synth {
             String::new()
         };
 
-        // Contributors: a few to a few dozen, bigger repositories have more.
-        let wanted =
-            (2 + (size.ln() * 3.0) as usize + (30.0 * rng.random::<f64>().powi(3)) as usize)
-                .min(MAX_CONTRIBUTORS)
-                .min(self.members.len());
-        let mut contributors: Vec<usize> = Vec::with_capacity(wanted);
-        while contributors.len() < wanted {
-            let m = skew(&mut self.rng, self.members.len(), 2.0);
-            if !contributors.contains(&m) {
-                contributors.push(m);
-            }
-        }
-        let mut counts: Vec<u64> = contributors
-            .iter()
-            .map(|_| (pareto(&mut self.rng, 0.8, 20_000.0)) as u64)
-            .collect();
-        counts.sort_unstable_by(|a, b| b.cmp(a));
+        let contributors = self.contributors(org, &name, size);
+        let wanted = contributors.len();
         let mut owned = Owned {
-            contributors: contributors
-                .iter()
-                .zip(&counts)
-                .map(|(m, c)| RepositoryContributor {
-                    organization: org.to_string(),
-                    repository: name.clone(),
-                    member: self.members[*m].login.clone(),
-                    contributions_count: *c,
-                })
-                .collect(),
+            contributors,
             ..Owned::default()
         };
 
@@ -336,6 +290,37 @@ impl Synth {
             size: Some(commits * 3 / 2 + 24),
         };
         (repository, owned)
+    }
+
+    /// The contributors of repository `org/name` of `size`: a few to a few dozen,
+    /// bigger repositories have more; most contributions first.
+    fn contributors(&mut self, org: &str, name: &str, size: f64) -> Vec<RepositoryContributor> {
+        let wanted =
+            (2 + (size.ln() * 3.0) as usize + (30.0 * self.rng.random::<f64>().powi(3)) as usize)
+                .min(MAX_CONTRIBUTORS)
+                .min(self.members.len());
+        let mut contributors: Vec<usize> = Vec::with_capacity(wanted);
+        while contributors.len() < wanted {
+            let m = skew(&mut self.rng, self.members.len(), 2.0);
+            if !contributors.contains(&m) {
+                contributors.push(m);
+            }
+        }
+        let mut counts: Vec<u64> = contributors
+            .iter()
+            .map(|_| (pareto(&mut self.rng, 0.8, 20_000.0)) as u64)
+            .collect();
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        contributors
+            .iter()
+            .zip(&counts)
+            .map(|(m, c)| RepositoryContributor {
+                organization: org.to_string(),
+                repository: name.to_string(),
+                member: self.members[*m].login.clone(),
+                contributions_count: *c,
+            })
+            .collect()
     }
 
     /// Sorted creation times of `count` records of a repository created at `created`.
@@ -587,4 +572,30 @@ impl Iterator for Repositories {
             self.current = Box::new(owned.streamed());
         }
     }
+}
+
+/// A repository name of organization `org` not yet in `seen` (which gets it).
+fn repository_name(rng: &mut Rng, org: &str, seen: &mut HashSet<String>) -> String {
+    let mut name = String::new();
+    let first = pick(rng, REPO_WORDS);
+    match rng.random_range(0..5u32) {
+        0 => name.push_str(first),
+        1 | 2 => {
+            name.push_str(first);
+            name.push('-');
+            name.push_str(pick(rng, REPO_WORDS));
+        }
+        3 => {
+            capitalize_into(&mut name, first);
+            name.push_str(pick(rng, REPO_EXTS));
+        }
+        _ => {
+            name.push_str(first);
+            name.push_str(pick(rng, REPO_EXTS));
+            name.push('_');
+            name.push_str(pick(rng, REPO_WORDS));
+        }
+    }
+    let full = unique(seen, format!("{org}/{name}"));
+    full[org.len() + 1..].to_string()
 }

@@ -1,0 +1,490 @@
+//! A run of `roost generate` as its phases, each a method, in the order
+//! [`super::generate_with`] calls them (docs/architecture.md §5):
+//!
+//! 1. [`Run::start`]: the lock beside the tree, the paths, the dataset opened;
+//! 2. [`Run::clean_leftovers`]: the spare generation recorded, the folders and
+//!    temporary files of killed runs removed;
+//! 3. [`Run::fingerprint`]: what this run renders from ([`input`]);
+//! 4. [`Run::keep_live_if_current`]: the input record of the live generation, and the
+//!    live tree kept as it is when its input is this run's and it is whole;
+//! 5. [`Run::new_generation`]: the live generation's file keys, and the folder to
+//!    write (the spare generation renamed, or a fresh one);
+//! 6. [`Generation::fill`]: the plan, its units rendered and written, the spare's
+//!    stale files removed, the docs page and the dataset, the keys file begun, the
+//!    manifest and the change lists;
+//! 7. [`Generation::record`]: the keys file and the input record beside the tree;
+//! 8. [`Generation::swap_in`]: the symlink moved to the new generation;
+//! 9. [`Run::retire`]: the replaced generation kept as the spare or removed, and the
+//!    unit records no generation uses collected.
+//!
+//! A phase that fails before the swap removes the new generation ([`Generation::discard`]):
+//! the live tree, its records and its keys stay as they were.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use anyhow::{anyhow, Context};
+use rayon::prelude::*;
+
+use super::entry::Entry;
+use super::generations::{self, remove_tree};
+use super::keys::{self, FileKeys, Key};
+use super::plan::{self, plan, Unit};
+use super::previous::Previous;
+use super::render::{self, render_unit};
+use super::write::Writer;
+use super::{
+    clean_leftovers, dataset, drop_aside, generation_name, generation_prefix, input, keep_live,
+    merge_sorted, publish, spare, swap_in, units, verify, Dataset, Options, Summary, MANIFEST,
+};
+use crate::store;
+
+/// What the phases of one run share: its options, the lock, the paths beside the
+/// tree and what the run found there.
+pub(super) struct Run<'a> {
+    opts: &'a Options,
+    dataset: Option<Dataset>,
+    started: Instant,
+    /// The folder holding the tree's symlink and its generations.
+    parent: PathBuf,
+    /// The generations' name prefix.
+    prefix: String,
+    _lock: crate::lock::Lock,
+    /// The dataset, open from the start so that a dataset that cannot be read fails
+    /// the run before anything beside the tree changes; taken by the plan.
+    conn: Option<rusqlite::Connection>,
+    /// The live generation's folder.
+    live: Option<PathBuf>,
+    /// The spare generation as recorded: its name and its files' keys.
+    recorded_spare: Option<(String, Vec<Key>)>,
+    spare_dir: Option<PathBuf>,
+    /// The live tree's folder (the symlink resolved).
+    previous_root: Option<PathBuf>,
+    input: Option<input::Input>,
+    /// The live tree's files found missing or of another size: never linked or kept
+    /// by this run, so it places them again.
+    damaged: HashSet<String>,
+}
+
+/// The generation a run writes, and what it is made from.
+pub(super) struct Generation {
+    name: String,
+    dir: PathBuf,
+    /// The keys of the live generation's files, and of the spare's when it is updated
+    /// in place; the new generation's keys are added as its files are placed.
+    file_keys: FileKeys,
+    /// Updating the spare in place: the paths it may hold beyond the live
+    /// generation's ([`spare::Spare::own_paths`]).
+    spare_paths: Option<Vec<String>>,
+    /// A spare generation this run does not use, removed after the swap.
+    unused_spare: Option<PathBuf>,
+    /// The folder of the unit records ([`units`]).
+    records: PathBuf,
+    /// The keys file, made on a thread of its own once every file's key is in.
+    keys_file: Option<JoinHandle<Vec<u8>>>,
+}
+
+impl<'a> Run<'a> {
+    /// Phase 1: one run at a time (what is beside the tree is this run's to clean up),
+    /// with the dataset open.
+    pub(super) fn start(opts: &'a Options, dataset: Option<Dataset>) -> anyhow::Result<Run<'a>> {
+        let started = Instant::now();
+        let (parent, prefix) = generation_prefix(&opts.out)?;
+        fs::create_dir_all(&parent).with_context(|| format!("creating {}", parent.display()))?;
+        let lock = crate::lock::exclusive(
+            &crate::lock::beside_folder(&opts.out)?,
+            "generate",
+            &opts.out,
+            opts.wait,
+        )?;
+        let conn = store::open_api(&opts.db)?;
+        let live = fs::read_link(&opts.out).ok().map(|t| parent.join(t));
+        Ok(Run {
+            opts,
+            dataset,
+            started,
+            parent,
+            prefix,
+            _lock: lock,
+            conn: Some(conn),
+            live,
+            recorded_spare: None,
+            spare_dir: None,
+            previous_root: None,
+            input: None,
+            damaged: HashSet::new(),
+        })
+    }
+
+    /// Phase 2: the folders and temporary files of runs that did not finish are
+    /// removed; the live generation and the recorded spare stay (the spare until the
+    /// run knows whether it can use it).
+    pub(super) fn clean_leftovers(&mut self) -> anyhow::Result<()> {
+        self.recorded_spare = spare::recorded(&self.opts.out, &self.prefix);
+        self.spare_dir = self
+            .recorded_spare
+            .as_ref()
+            .map(|(name, _)| self.parent.join(name));
+        let keep: Vec<&Path> = [self.live.as_deref(), self.spare_dir.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        clean_leftovers(&self.parent, &self.prefix, &keep);
+        input::remove_stale_temps(&self.opts.out);
+        if self.opts.out.is_dir() {
+            self.previous_root = Some(self.opts.out.canonicalize()?);
+        }
+        Ok(())
+    }
+
+    /// Phase 3: what this run renders from.
+    pub(super) fn fingerprint(&mut self) -> anyhow::Result<()> {
+        self.input = input::fingerprint(self.opts, self.dataset)?;
+        Ok(())
+    }
+
+    /// Phase 4: the live generation kept as it is when it was rendered from the same
+    /// input and its tree is whole (its summary); a live tree with files missing is
+    /// rendered again, those files placed anew.
+    pub(super) fn keep_live_if_current(&mut self) -> anyhow::Result<Option<Summary>> {
+        let (Some(input), Some(live)) = (&self.input, &self.live) else {
+            return Ok(None);
+        };
+        let Some(record) = input::read_record(&self.opts.out) else {
+            return Ok(None);
+        };
+        if record.fingerprint != input.fingerprint
+            || live.file_name() != Some(std::ffi::OsStr::new(&record.generation))
+            || !live.join(MANIFEST).is_file()
+        {
+            return Ok(None);
+        }
+        let missing = verify::quick_tree(live).unwrap_or_default();
+        if missing.is_empty() {
+            self.conn = None;
+            return keep_live(self.opts, &self.parent, live, &record, self.started).map(Some);
+        }
+        eprintln!(
+            "roost: {} file(s) of the live tree {} do not match its manifest (first: {}); \
+             rendering it again",
+            missing.len(),
+            self.opts.out.display(),
+            missing[0]
+        );
+        self.damaged.extend(missing.into_iter().map(|p| p.path));
+        Ok(None)
+    }
+
+    /// Phase 5: the folder of the new generation, with the keys that tell which files
+    /// of the live generation (and of the spare) are current.
+    ///
+    /// The spare generation is renamed and updated in place when there is one to use
+    /// and keys to tell which of its files are current; else a new folder. A spare that
+    /// shares few files with the live generation (after a new executable, or when most
+    /// of the data changed) would cost more to update, a file replaced being two
+    /// operations, than a fresh folder filled with links: it is removed after the swap
+    /// instead, as a replaced generation is.
+    pub(super) fn new_generation(&mut self) -> anyhow::Result<Generation> {
+        let name = generation_name(&self.prefix);
+        let dir = self.parent.join(&name);
+        let mut file_keys = match &self.input {
+            Some(_) => FileKeys::load(
+                &self.opts.out,
+                self.live
+                    .as_deref()
+                    .and_then(Path::file_name)
+                    .and_then(|n| n.to_str()),
+            ),
+            None => FileKeys::default(),
+        };
+        let spare = match &self.live {
+            Some(live) if file_keys.has_previous() => self
+                .recorded_spare
+                .take()
+                .and_then(|(name, keys)| spare::find(&self.parent, &name, keys, live))
+                .filter(|s| file_keys.shared_with(&s.keys) * 2 >= file_keys.previous_len()),
+            _ => None,
+        };
+        spare::forget(&self.opts.out);
+        let mut spare_paths = None;
+        if let Some(s) = spare {
+            if fs::rename(&s.dir, &dir).is_ok() {
+                file_keys.set_spare(s.keys);
+                spare_paths = Some(s.own_paths);
+            }
+        }
+        let unused_spare = self
+            .spare_dir
+            .take()
+            .filter(|d| d.exists() && Some(d) != self.live.as_ref());
+        if spare_paths.is_none() {
+            fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        Ok(Generation {
+            name,
+            dir,
+            file_keys,
+            spare_paths,
+            unused_spare,
+            records: units::records_dir(&self.opts.out)?,
+            keys_file: None,
+        })
+    }
+
+    /// Phase 9: the replaced generation becomes the spare when its keys can go with
+    /// it, else it is removed; a spare this run did not use is removed; the unit
+    /// records no generation beside the tree can use any more are collected. Nothing
+    /// here fails the run (a folder it cannot remove is a leftover the next run
+    /// removes).
+    pub(super) fn retire(&self, generation: Generation) {
+        let keep_spare = self.input.is_some()
+            && keys::promote(
+                &self.opts.out,
+                generation.file_keys.has_previous() && self.live.is_some(),
+            );
+        if let Some(old) = &self.live {
+            if old.file_name() != Some(std::ffi::OsStr::new(&generation.name)) && !keep_spare {
+                remove_tree(old);
+            }
+        }
+        if let Some(unused) = &generation.unused_spare {
+            remove_tree(unused);
+        }
+        if self.input.is_some() {
+            units::collect_garbage(&generation.records, |key| {
+                generation.file_keys.unit_in_use(key)
+            });
+        }
+    }
+
+    /// The run's time so far, in milliseconds.
+    pub(super) fn millis(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+}
+
+impl Generation {
+    /// Phase 6: the plan rendered and written into the generation's folder, then its
+    /// manifest; the summary of what was placed.
+    pub(super) fn fill(&mut self, run: &mut Run<'_>) -> anyhow::Result<Summary> {
+        let opts = run.opts;
+        let conn = run
+            .conn
+            .take()
+            .ok_or_else(|| anyhow!("the dataset was closed before the plan"))?;
+        let plan = plan(&conn)?;
+        let order = plan::longest_first(&conn, &plan);
+        drop(conn);
+        let writer = Writer::new(
+            self.dir.clone(),
+            run.previous_root.clone(),
+            Previous::open(run.previous_root.as_deref()),
+            opts.precompress,
+            self.spare_paths.is_some(),
+        )
+        .never_linking(std::mem::take(&mut run.damaged));
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.jobs.unwrap_or(0))
+            .build()?;
+        let keying = run.input.as_ref().map(|i| render::Keying {
+            salt: &i.salt,
+            digests: &i.digests,
+            files: &self.file_keys,
+            records: &self.records,
+            rowid_tables: Default::default(),
+        });
+        let (files, units_skipped) =
+            render_units(opts, &plan, &order, &writer, keying.as_ref(), &pool)?;
+        if self.spare_paths.is_some() {
+            let gone = writer
+                .previous
+                .missing_from(&files, &writer.fresh_among(&files));
+            self.remove_stale(&files, &gone, false)?;
+        }
+        // The docs page and the dataset, sorted and merged into the sorted units'
+        // entries (not the whole list sorted again).
+        let mut later = render::render_docs(&writer, &files)?;
+        if let Some(which) = run.dataset {
+            later.extend(
+                pool.install(|| dataset::write(&writer, &opts.db, which, keying.as_ref()))?,
+            );
+        }
+        drop(keying);
+        // Every file's key is in: the keys file is made beside the manifest.
+        if run.input.is_some() {
+            let (keys, generation) = (self.file_keys.take_new(), self.name.clone());
+            self.keys_file = Some(std::thread::spawn(move || keys.encode(&generation)));
+        }
+        later.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        let files = merge_sorted(files, later);
+        let twice = pool.install(|| files.par_windows(2).find_first(|w| w[0].path == w[1].path));
+        if let Some(dup) = twice {
+            return Err(anyhow!("two answers map to one file: {}", dup[0].path));
+        }
+        let mut summary = self.publish(&writer, files)?;
+        summary.units = plan.len() as u64;
+        summary.units_skipped = units_skipped;
+        Ok(summary)
+    }
+
+    /// The manifest and the change lists written after the tree's files, what the
+    /// spare held that this generation does not removed, and what was written synced.
+    fn publish(&self, writer: &Writer, files: Vec<Entry>) -> anyhow::Result<Summary> {
+        let fresh = writer.fresh_among(&files);
+        let gone = writer.previous.missing_from(&files, &fresh);
+        self.remove_stale(&files, &gone, true)?;
+        let removed = gone.len() as u64;
+        let bytes = files.iter().map(|e| e.size).sum();
+        let count = files.len() as u64;
+        let written = publish::write(writer, &files, &fresh, gone)?;
+        drop_aside(files);
+        if self.spare_paths.is_some() {
+            spare::remove_stale_chunks(&self.dir, written.paths.iter().map(String::as_str))?;
+        }
+        // What this run wrote, and the folders it placed documents in; a document it
+        // linked is the previous generation's file, on disk already.
+        let mut synced = written.written;
+        synced.extend(
+            [crate::manifest::CHUNK_DIR, "changes"]
+                .into_iter()
+                .filter(|folder| self.dir.join(folder).is_dir())
+                .map(str::to_string),
+        );
+        generations::sync_paths(&self.dir, synced.iter().map(String::as_str))?;
+        Ok(Summary {
+            files: count,
+            documents: written.documents,
+            bytes,
+            written: writer.written.load(AtomicOrdering::Relaxed),
+            unchanged: writer.unchanged.load(AtomicOrdering::Relaxed),
+            removed,
+            rendered: count.saturating_sub(writer.by_key.load(AtomicOrdering::Relaxed)),
+            ..Summary::default()
+        })
+    }
+
+    /// Updating the spare in place: what it holds that this generation does not is
+    /// removed, the API's files (`last` false) before the docs page picks its examples
+    /// from them, the docs page and the dataset (`last` true) after they are written.
+    /// That is the previous generation's paths no longer listed (`gone`) and the
+    /// spare's own paths not among `files`.
+    fn remove_stale(&self, files: &[Entry], gone: &[String], last: bool) -> anyhow::Result<()> {
+        let Some(own) = &self.spare_paths else {
+            return Ok(());
+        };
+        let written_last = |p: &str| {
+            p.strip_prefix(crate::tree::API_DIR)
+                .is_some_and(|p| p.starts_with("/docs/"))
+                || p.strip_prefix(crate::manifest::DATASET_DIR)
+                    .is_some_and(|p| p.starts_with('/'))
+        };
+        let listed = |p: &str| files.binary_search_by(|e| e.path.as_str().cmp(p)).is_ok();
+        spare::remove_stale(
+            &self.dir,
+            gone.iter()
+                .map(String::as_str)
+                .chain(own.iter().map(String::as_str).filter(|p| !listed(p)))
+                .filter(|p| written_last(p) == last),
+        )
+    }
+
+    /// Phase 7: the keys file and the record of this generation's input, before it is
+    /// swapped in (a record naming a generation that is not live is ignored). Without
+    /// an input (the executable unidentified), the records of earlier runs are
+    /// removed instead.
+    pub(super) fn record(&mut self, run: &Run<'_>, summary: &Summary) -> anyhow::Result<()> {
+        let out = &run.opts.out;
+        let Some(input) = &run.input else {
+            input::remove_record(out);
+            keys::remove(out);
+            units::remove_all(out);
+            return Ok(());
+        };
+        // A run that reached here with an input started its keys file.
+        match self.keys_file.take().map(JoinHandle::join) {
+            Some(Ok(bytes)) => keys::write_next(out, &bytes)?,
+            _ => return Err(anyhow!("making the keys file of {} failed", self.name)),
+        }
+        input::write_record(
+            out,
+            &input::Record {
+                generation: self.name.clone(),
+                fingerprint: input.fingerprint.clone(),
+                files: summary.files,
+                bytes: summary.bytes,
+                documents: summary.documents,
+            },
+        )
+    }
+
+    /// Phase 8: the symlink moved to the new generation, the last step that can fail.
+    pub(super) fn swap_in(&self, run: &Run<'_>) -> anyhow::Result<()> {
+        swap_in(&run.opts.out, &run.parent, &self.name)
+    }
+
+    /// A run that failed before its swap: the new generation and its next keys file
+    /// removed, the live tree as it was.
+    pub(super) fn discard(&self, run: &Run<'_>) {
+        remove_tree(&self.dir);
+        if let Ok(next) = keys::next_keys_path(&run.opts.out) {
+            let _ = fs::remove_file(next);
+        }
+    }
+}
+
+/// The units rendered and written in parallel, taken from one queue, longest expected
+/// first, each by the first worker free: the long units (a large list's orderings, its
+/// details) start at once and the short ones fill in after them, so no long unit
+/// starts last while the other worker has nothing left to take. Their entries sorted
+/// by path, and how many units were skipped whole.
+fn render_units(
+    opts: &Options,
+    plan: &[Unit],
+    order: &[usize],
+    writer: &Writer,
+    keying: Option<&render::Keying<'_>>,
+    pool: &rayon::ThreadPool,
+) -> anyhow::Result<(Vec<Entry>, u64)> {
+    let bar = if opts.progress {
+        indicatif::ProgressBar::new(plan.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} units {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let conns = render::Connections::new(&opts.db);
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let parts = pool.install(|| {
+        (0..rayon::current_num_threads())
+            .into_par_iter()
+            .map(|_| {
+                let mut done = Vec::new();
+                while !stop.load(AtomicOrdering::Relaxed) {
+                    let Some(&i) = order.get(next.fetch_add(1, AtomicOrdering::Relaxed)) else {
+                        break;
+                    };
+                    let part = render_unit(writer, opts, &plan[i], keying, &conns)
+                        .inspect_err(|_| stop.store(true, AtomicOrdering::Relaxed))?;
+                    bar.inc(1);
+                    done.push(part);
+                }
+                anyhow::Ok(done)
+            })
+            .collect::<anyhow::Result<Vec<_>>>()
+    })?;
+    let parts: Vec<_> = parts.into_iter().flatten().collect();
+    bar.finish_and_clear();
+    let units_skipped = parts.iter().filter(|(_, skipped)| *skipped).count() as u64;
+    let mut files: Vec<Entry> = parts.into_iter().flat_map(|(files, _)| files).collect();
+    pool.install(|| files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path)));
+    Ok((files, units_skipped))
+}
