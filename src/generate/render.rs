@@ -382,6 +382,10 @@ impl<'a> RecordKeys<'a> {
     }
 }
 
+/// A list unit's pages, and beside each the files its unit record gives it when it
+/// holds no changed row.
+type PagePlan<'g> = (Vec<Page<'g>>, Vec<Option<Vec<Entry>>>);
+
 /// A list unit's pages over the filter `groups` of its scope, each with its file and
 /// key; with a previous record (`recorded`, and which rows `changed`), the files of
 /// those that hold no changed row. `None` when the pages are not the record's.
@@ -391,7 +395,7 @@ fn list_page_plan<'g>(
     record_keys: &RecordKeys,
     mut recorded: Option<Vec<(Key, Vec<Entry>)>>,
     changed: &[bool],
-) -> Option<(Vec<Page<'g>>, Vec<Option<Vec<Entry>>>)> {
+) -> Option<PagePlan<'g>> {
     let spec = unit.spec;
     let dir: Vec<String> = match unit.snapshot {
         Some((_, key)) => tree::snapshot_list_dir(key, spec),
@@ -427,9 +431,7 @@ fn list_page_plan<'g>(
             let mut key = None;
             let mut files = None;
             if let Some(recorded) = &mut recorded {
-                let Some((recorded_key, entries)) = recorded.get_mut(pages.len()) else {
-                    return None;
-                };
+                let (recorded_key, entries) = recorded.get_mut(pages.len())?;
                 if entries.first().map(|e| Path::new(&e.path)) != Some(rel.as_path()) {
                     return None;
                 }

@@ -150,9 +150,9 @@ impl Synth {
             Counts(out)
         };
         let channels: Vec<String> = CHANNELS.iter().map(|c| c.to_string()).collect();
-        let chapter_contributions = tally(&chapters, rng, 2);
-        let project_contributions = tally(&projects, rng, 3);
-        let repository_contributions = tally(&repositories, rng, 4);
+        let chapter_contributions = tally(chapters, rng, 2);
+        let project_contributions = tally(projects, rng, 3);
+        let repository_contributions = tally(repositories, rng, 4);
         let channel_communications = tally(&channels, rng, 3);
         let contributions = Counts(days);
         let total = contributions.total();
