@@ -1,6 +1,7 @@
 //! The operations of the OpenAPI document: one `GET` per catalog list and detail, with
-//! its path, parameters and responses (the 200 with its links), and the components it adds (the response type
-//! its spec links to, the page envelope, the "not found" body).
+//! its path, parameters and responses (the 200 with its links), and the components it
+//! adds (the response type its spec links to, the page envelope, the "not found"
+//! body).
 
 use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::link::Link;
