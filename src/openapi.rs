@@ -13,11 +13,12 @@
 //!
 //! This file assembles the document (tags, servers, components, the whole);
 //! `operations` builds one operation per list and detail, `parameters` their
-//! parameters.
+//! parameters, `links` the links from their answers to other operations.
 //!
 //! The bytes are deterministic (insertion-ordered maps, no timestamps), so
 //! `tests/openapi.rs` can compare them with a reviewed snapshot.
 
+mod links;
 mod operations;
 mod parameters;
 

@@ -39,9 +39,11 @@
 //!   they are an error (`name:>x`); write `name:">x"` to search for the literal
 //!   text. `=` is not an operator: `stars:=5` is an error, `name:=x` searches for
 //!   `=x`.
-//! * **Numbers** are an optional `-` followed by one or more ASCII digits, fitting
-//!   in an `i64`. `+5`, `5.0`, `1e3`, non-ASCII digits and out-of-range values are
-//!   errors. The number may be quoted (`stars:"5"`), the operator may not.
+//! * **Numbers** are an optional `-` followed by one or more ASCII digits, of any
+//!   size. `+5`, `5.0`, `1e3` and non-ASCII digits are errors. The number may be
+//!   quoted (`stars:"5"`), the operator may not. Star counts are 64-bit integers, so
+//!   a number past that range compares as integers do: `stars:<99999999999999999999`
+//!   keeps every project and `stars:99999999999999999999` none.
 //! * **Empty values** are errors: `name:`, `name:""`, `stars:`, `stars:>=` and a
 //!   bare `""`.
 //! * **Length.** A `q` longer than [`MAX_QUERY_CHARS`] characters (Unicode scalar
@@ -49,6 +51,15 @@
 //!   blank queries are accepted.
 //! * **Errors** report the first offending term, in the order the terms are
 //!   written.
+//!
+//! # The pattern
+//!
+//! [`pattern`] is the grammar as a regular expression (ECMA-262, the dialect of JSON
+//! Schema's `pattern`, written in the part of it that Rust's `regex` and Python's
+//! `re` read the same way): with the length limit, it accepts exactly the queries
+//! [`parse`] accepts. The OpenAPI document gives it to clients and test generators,
+//! so that every `q` the schema allows is answered. Everything it checks is regular
+//! because nothing in the grammar counts: quotes pair up, and numbers have no bound.
 
 use std::fmt;
 
@@ -249,6 +260,7 @@ fn stars_term(raw: &str, value: &str) -> Result<Term, SearchError> {
         };
         return Err(error(raw, message));
     }
+    let negative = number.starts_with('-');
     let digits = number.strip_prefix('-').unwrap_or(&number);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(error(
@@ -256,17 +268,19 @@ fn stars_term(raw: &str, value: &str) -> Result<Term, SearchError> {
             format!("stars expects an integer, got '{number}' in term '{raw}'"),
         ));
     }
-    match number.parse::<i64>() {
-        Ok(n) => Ok(Term::Stars(cmp, n)),
-        Err(_) => Err(error(
-            raw,
-            format!(
-                "stars value '{number}' in term '{raw}' is out of range; \
-                 it must be between {} and {}",
-                i64::MIN,
-                i64::MAX
-            ),
-        )),
+    Ok(match number.parse::<i64>() {
+        Ok(n) => Term::Stars(cmp, n),
+        Err(_) => beyond_i64(cmp, negative),
+    })
+}
+
+/// The comparison of a star count with an integer past the 64-bit range, as one
+/// within it that gives the same answer for every count: every count is below a
+/// larger number and above a smaller one, and equals neither.
+fn beyond_i64(cmp: Cmp, negative: bool) -> Term {
+    match (cmp, negative) {
+        (Cmp::Lt | Cmp::Le, false) | (Cmp::Gt | Cmp::Ge, true) => Term::Stars(Cmp::Ge, i64::MIN),
+        _ => Term::Stars(Cmp::Gt, i64::MAX),
     }
 }
 
@@ -303,6 +317,42 @@ fn unquote(written: &str) -> String {
         }
     }
     out
+}
+
+/// The characters of [`char::is_whitespace`], the separators of terms, as the inside
+/// of a character class: `\t` to `\r`, the space, U+0085, U+00A0, U+1680, U+2000 to
+/// U+200A, U+2028, U+2029, U+202F, U+205F and U+3000.
+const WHITESPACE_CLASS: &str =
+    r"\t-\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000";
+
+/// The grammar as a regular expression (ECMA-262, anchored): with the length limit
+/// ([`MAX_QUERY_CHARS`] characters), a `q` matches it exactly when [`parse`] accepts
+/// it. Each piece below is one rule of the module documentation.
+pub fn pattern() -> String {
+    let w = WHITESPACE_CLASS;
+    // Inside quotes: any character but `"` and `\`, or a backslash with the character
+    // after it (an escaped `"` or `\`, or a character the backslash is kept before).
+    let quoted_char = r#"(?:[^"\\]|\\[\s\S])"#;
+    let quoted = format!(r#""{quoted_char}*""#);
+    // The rest of a term: unquoted characters but whitespace and `"`, and quoted
+    // sections, whitespace included, each closed.
+    let rest = format!(r#"(?:[^"{w}]|{quoted})*"#);
+    // Text that is not only quotes, starting with a quote: empty quoted sections,
+    // then a quoted section with text or an unquoted character, then anything.
+    let quoted_text = format!(r#"(?:"")*"{quoted_char}+"{rest}|(?:"")+[^"{w}]{rest}"#);
+    // A bare term: no `:` before its first quote, and not only quotes.
+    let bare = format!(r#"[^":{w}]+(?:{quoted}{rest})?|{quoted_text}"#);
+    // After `name:`: no unquoted operator first, and not only quotes.
+    let name_value = format!(r#"[^"<>{w}]{rest}|{quoted_text}"#);
+    // After `stars:` and its operator: digits and at most a leading `-`, quoted or not,
+    // the quotes in pairs; at least one digit.
+    let unit = r#"(?:[0-9]|"[0-9]*")"#;
+    let digits = format!(r#"{unit}*(?:[0-9]|"[0-9]+"){unit}*"#);
+    let number = format!(r#"(?:"")*(?:-?{digits}|"-(?:[0-9]+"{unit}*|"{digits}))"#);
+    let term = format!(
+        "{bare}|[Nn][Aa][Mm][Ee]:(?:{name_value})|[Ss][Tt][Aa][Rr][Ss]:(?:[<>]=?)?{number}"
+    );
+    format!("^[{w}]*(?:(?:{term})(?:[{w}]+(?:{term}))*[{w}]*)?$")
 }
 
 fn error(term: &str, message: String) -> SearchError {
@@ -446,6 +496,29 @@ mod tests {
         );
     }
 
+    #[test]
+    fn numbers_past_64_bits_compare_as_integers() {
+        let always = Term::Stars(Cmp::Ge, i64::MIN);
+        let never = Term::Stars(Cmp::Gt, i64::MAX);
+        let huge = "99999999999999999999";
+        assert_eq!(ok(&format!("stars:{huge}")), vec![never.clone()]);
+        assert_eq!(ok(&format!("stars:-{huge}")), vec![never.clone()]);
+        assert_eq!(ok("stars:9223372036854775808"), vec![never.clone()]);
+        assert_eq!(ok("stars:>9223372036854775808"), vec![never.clone()]);
+        assert_eq!(ok("stars:>=\"9223372036854775808\""), vec![never.clone()]);
+        assert_eq!(ok("stars:<9223372036854775808"), vec![always.clone()]);
+        assert_eq!(ok(&format!("stars:<={huge}")), vec![always.clone()]);
+        assert_eq!(ok("stars:<-9223372036854775809"), vec![never.clone()]);
+        assert_eq!(ok(&format!("stars:<=-{huge}")), vec![never]);
+        assert_eq!(ok("stars:>-9223372036854775809"), vec![always.clone()]);
+        assert_eq!(ok(&format!("stars:>=-{huge}")), vec![always]);
+        // Leading zeros do not make a number large.
+        assert_eq!(
+            ok("stars:>=000000000000000000000000005"),
+            vec![Term::Stars(Cmp::Ge, 5)]
+        );
+    }
+
     /// Malformed terms: (query, the term named, part of the message).
     const MALFORMED: &[(&str, &str, &str)] = &[
         // stars takes an integer, and nothing else.
@@ -466,17 +539,6 @@ mod tests {
         ("stars:\">5\"", "stars:\">5\"", "got '>5'"),
         ("stars:\" 5\"", "stars:\" 5\"", "got ' 5'"),
         ("stars:5:6", "stars:5:6", "got '5:6'"),
-        // ... in the range of a 64-bit integer.
-        (
-            "stars:9223372036854775808",
-            "stars:9223372036854775808",
-            "out of range",
-        ),
-        (
-            "stars:<-9223372036854775809",
-            "stars:<-9223372036854775809",
-            "out of range",
-        ),
         // Empty values.
         ("name:", "name:", "term 'name:' has no value"),
         ("name:\"\"", "name:\"\"", "has no value"),

@@ -1,8 +1,10 @@
 //! The operations of the OpenAPI document: one `GET` per catalog list and detail, with
-//! its path, parameters and responses, and the components it adds (the response type
-//! its spec links to, the page envelope, the "not found" body).
+//! its path, parameters and responses (the 200 with its links), and the components it
+//! adds (the response type its spec links to, the page envelope, the "not found"
+//! body).
 
 use utoipa::openapi::header::HeaderBuilder;
+use utoipa::openapi::link::Link;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, Parameter, PathItem};
 use utoipa::openapi::response::{ResponseBuilder, ResponsesBuilder};
 use utoipa::openapi::schema::{
@@ -11,6 +13,7 @@ use utoipa::openapi::schema::{
 use utoipa::openapi::security::SecurityRequirement;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Schema};
 
+use super::links::{detail_links, list_links};
 use super::parameters::{list_parameters, path_parameter, string_schema};
 use super::{tag, SECURITY_SCHEME};
 use crate::catalog::{self, DetailSpec, IdRule, ListSpec};
@@ -202,8 +205,9 @@ fn common_responses(builder: ResponsesBuilder, with_400: bool) -> ResponsesBuild
     )
 }
 
-fn ok_response(description: String, schema: &str) -> ResponseBuilder {
-    rate_limit_headers(json_response(description, schema_ref(schema))).header(
+/// The 200 of an operation, with the links that lead from its body.
+fn ok_response(description: String, schema: &str, links: Vec<(String, Link)>) -> ResponseBuilder {
+    let builder = rate_limit_headers(json_response(description, schema_ref(schema))).header(
         "ETag",
         HeaderBuilder::new()
             .schema(Some(string_schema()))
@@ -211,7 +215,10 @@ fn ok_response(description: String, schema: &str) -> ResponseBuilder {
                 "Strong validator of the body; send it back in `If-None-Match` for a 304.",
             ))
             .build(),
-    )
+    );
+    links
+        .into_iter()
+        .fold(builder, |b, (name, link)| b.link(name, link))
 }
 
 // ----------------------------------------------------------------------------------
@@ -311,7 +318,12 @@ pub(super) fn list_operation(
         ResponsesBuilder::new()
             .response(
                 "200",
-                ok_response(format!("A page of {}.", spec.path), &paged).build(),
+                ok_response(
+                    format!("A page of {}.", spec.path),
+                    &paged,
+                    list_links(spec),
+                )
+                .build(),
             )
             .response("404", rate_limit_headers(not_found).build()),
         true,
@@ -350,7 +362,7 @@ pub(super) fn detail_operation(
         ResponsesBuilder::new()
             .response(
                 "200",
-                ok_response(format!("The {singular}."), &body_name).build(),
+                ok_response(format!("The {singular}."), &body_name, detail_links(spec)).build(),
             )
             .response(
                 "404",

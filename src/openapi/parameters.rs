@@ -83,18 +83,19 @@ fn filter_parameter(
             format!("Only records with this {} (exact value).", p.name),
             enum_schema(allowed),
         ),
+        // No `uniqueItems`: a value given twice counts once, as the file tree's
+        // canonical query (and every CDN rule built on it) reads it, so it is not an
+        // error (docs/api.md §2, "Query parameters").
         ParamKind::Choices(allowed) => query(
             p.name,
             format!(
                 "Only records with any of these {} values; repeat the parameter \
-                 (`?{0}={1}&{0}={2}`).",
+                 (`?{0}={1}&{0}={2}`). A value given twice counts once.",
                 p.name,
                 allowed.values[0],
                 allowed.values.get(1).unwrap_or(&allowed.values[0])
             ),
-            ArrayBuilder::new()
-                .items(enum_schema(allowed))
-                .unique_items(true),
+            ArrayBuilder::new().items(enum_schema(allowed)),
         )
         .style(Some(ParameterStyle::Form))
         .explode(Some(true)),
@@ -137,10 +138,12 @@ fn filter_parameter(
              `field:OPvalue` with OP one of `>`, `<`, `>=`, `<=`; fields are `name` \
              (case-insensitive substring) and `stars` (integer). A bare word means \
              `name:word`; quote values with spaces (`name:\"juice shop\"`). Example: \
-             `name:juice stars:>=100`."
+             `name:juice stars:>=100`. `pattern` is this grammar: a value it matches is \
+             answered, one it does not is a 400."
                 .to_string(),
             string_schema()
                 .max_length(Some(crate::search::MAX_QUERY_CHARS))
+                .pattern(Some(crate::search::pattern()))
                 .examples(["name:juice stars:>=100"]),
         ),
     };

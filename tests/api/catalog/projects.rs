@@ -81,6 +81,19 @@ fn structured_search_filters_projects() {
     assert!(pluck(&big, "key").contains(&"www-project-zap".to_string()));
     let none = all_items(&conn, "projects", "q=stars%3A%3E%3D10000+name%3Anothing");
     assert!(none.is_empty());
+    // Numbers past the 64-bit range compare as integers: no count reaches them.
+    let every = all_items(&conn, "projects", "").len();
+    let below = all_items(&conn, "projects", "q=stars%3A%3C99999999999999999999");
+    assert_eq!(below.len(), every);
+    let above = all_items(&conn, "projects", "q=stars%3A%3E%3D-99999999999999999999");
+    assert_eq!(above.len(), every);
+    for none in [
+        "q=stars%3A99999999999999999999",
+        "q=stars%3A%3E9223372036854775808",
+        "q=stars%3A%3C%3D-9223372036854775809",
+    ] {
+        assert!(all_items(&conn, "projects", none).is_empty(), "{none}");
+    }
     let blank = all_items(&conn, "projects", "q=+++");
     assert_eq!(blank.len(), all_items(&conn, "projects", "").len());
     let spec = catalog::list_spec("projects").unwrap();

@@ -12,7 +12,9 @@ use roost::catalog::{self, ListQuery};
 use roost::tree::{self, Target};
 use serde_json::Value;
 
+mod links;
 mod schemas;
+mod search_pattern;
 
 /// docs/api.md §7, in its order.
 const OPERATION_IDS: [&str; 30] = [
@@ -427,6 +429,32 @@ fn filters_carry_their_types_enums_and_bounds() {
         for p in spec.params {
             param(&op, p.name);
         }
+    }
+}
+
+/// A value repeated in `type` or `category` counts once, as the file tree's canonical
+/// query reads it: the document declares no `uniqueItems` the API does not enforce.
+#[test]
+fn repeated_values_are_declared_as_the_api_reads_them() {
+    let doc = doc();
+    for (path, name, values) in [
+        ("/api/v0/projects/", "type", "type=code&type=tool"),
+        (
+            "/api/v0/events/",
+            "category",
+            "category=global&category=partner",
+        ),
+    ] {
+        let schema = &param(&doc["paths"][path]["get"], name)["schema"];
+        assert_eq!(schema["type"], "array", "{name}");
+        assert!(schema.get("uniqueItems").is_none(), "{name}: {schema}");
+        let spec = catalog::list_spec(path.split('/').nth(3).unwrap()).unwrap();
+        let once = catalog::parse_query(spec, &crate::support::pairs(values)).unwrap();
+        let twice =
+            catalog::parse_query(spec, &crate::support::pairs(&format!("{values}&{values}")))
+                .unwrap();
+        assert_eq!(twice, once, "{name}");
+        assert_eq!(twice.canonical(spec), once.canonical(spec));
     }
 }
 
