@@ -290,19 +290,21 @@ def check_pages(session, db):
     assert stats["contributionStats"]["pullRequests"] == pulls, stats
     assert sum(stats["contributionData"].values()) == stats["contributionStats"]["total"], stats
 
-    # The fields the pages gained with the dataset's page records.
+    # The fields the pages gained with the dataset's page records, of the member page's
+    # member (pages.json).
     user = answered["user.graphql"]
+    login = manifest["user.graphql"]["variables"]["key"]
     badges = [row[0] for row in db.execute(
         "SELECT b.name FROM member_badges mb JOIN badges b ON b.id = mb.badge_id "
-        "JOIN members m ON m.id = mb.member_id WHERE m.login = 'sarah-suzuki' "
-        "ORDER BY b.weight, b.name_lc, b.id")]
+        "JOIN members m ON m.id = mb.member_id WHERE m.login = ? "
+        "ORDER BY b.weight, b.name_lc, b.id", (login,))]
     assert [b["name"] for b in user["user"]["badges"]] == badges, user["user"]["badges"]
     assert user["user"]["email"] == column(
-        db, "SELECT email FROM members WHERE login = 'sarah-suzuki'")[0]
+        db, "SELECT email FROM members WHERE login = ?", login)[0]
     pulls = [row[0] for row in db.execute(
         "SELECT p.title FROM pull_requests p JOIN members m ON m.id = p.author_id "
-        "WHERE m.login = 'sarah-suzuki' "
-        "ORDER BY p.created_at DESC, p.updated_at DESC, p.id DESC LIMIT 5")]
+        "WHERE m.login = ? "
+        "ORDER BY p.created_at DESC, p.updated_at DESC, p.id DESC LIMIT 5", (login,))]
     assert [p["title"] for p in user["recentPullRequests"]] == pulls, user["recentPullRequests"]
     home = answered["home.graphql"]
     posts = [row[0] for row in db.execute(
