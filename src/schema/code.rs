@@ -130,6 +130,7 @@ pub mod rest {
     use serde::Serialize;
     use utoipa::ToSchema;
 
+    use crate::schema::issues::rest::numbered;
     use crate::selected;
     use crate::vocab::State;
 
@@ -144,15 +145,7 @@ pub mod rest {
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Milestone {
-            #[schema(format = DateTime)]
-            pub created_at: String = ts(),
-            pub number: i64 = get(),
-            #[schema(value_type = State)]
-            pub state: String = get(),
-            pub title: String = get(),
-            #[schema(format = DateTime)]
-            pub updated_at: String = ts(),
-            pub url: String = get(),
+            ..numbered { created_at, number, state, title, updated_at, url },
         }
     }
 
