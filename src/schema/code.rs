@@ -249,8 +249,12 @@ pub mod graphql {
             /// Kilobytes; resolved by `size` in `types.rs`.
             #[graphql(skip)]
             pub size: Option<i64> = get(),
-        } => finish_repository ["(SELECT ro.login FROM organizations ro WHERE ro.id = t.organization_id)"]
+        } => finish_repository [ORGANIZATION_LOGIN]
     }
+
+    /// The login of a repository's organization (for the repository's node id).
+    pub const ORGANIZATION_LOGIN: &str =
+        "(SELECT ro.login FROM organizations ro WHERE ro.id = t.organization_id)";
 
     /// Derives what [`Repository`] does not read as it is.
     fn finish_repository(rec: &mut Repository, c: &mut Cols) -> rusqlite::Result<()> {
