@@ -158,6 +158,7 @@ pub mod interchange {
         #[serde(deny_unknown_fields)]
         pub struct Project in "projects" {
             ..entity { key },
+            // With its lower-case shadow, unlike a chapter's or committee's name.
             pub name: String => shadowed,
             ..entity { is_active },
             pub level: Level => column,

@@ -1,7 +1,8 @@
 //! Field groups: the fields kin records declare alike (chapters, committees and
-//! projects; programs and modules; issues and milestones), declared once per face
-//! with [`field_group!`] and included by name in each record's [`stored!`] or
-//! [`selected!`] declaration, where the record wants them.
+//! projects; programs and modules; the REST list items of issues and milestones, and
+//! of members and organizations), declared once per face with [`field_group!`] and
+//! included by name in each record's [`stored!`] or [`selected!`] declaration, where
+//! the record has them.
 //!
 //! [`stored!`]: crate::stored
 //! [`selected!`]: crate::selected
@@ -13,8 +14,9 @@
 /// fields of the group with `..NAME { field, field }` among its own: they stand
 /// there, in the order the record lists them, so each record keeps its field order
 /// (the interchange format's, the REST bodies' alphabetical one, GraphQL's) while
-/// each field is declared once. The group is visible as the visibility before its
-/// name says (`pub(crate) NAME`: a `use` of it in another module).
+/// each field is declared once. A group is seen in its module after its declaration;
+/// `pub(crate) NAME` also makes it a path another module can `use`
+/// (`crate::schema::issues::rest::numbered`).
 ///
 /// A name the group does not declare is refused where the record lists it.
 ///

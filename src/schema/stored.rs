@@ -178,6 +178,13 @@ pub fn insert_sql<R: StoredRecord>(first: &[&str]) -> String {
 /// [`field_group!`](crate::field_group) there.
 #[macro_export]
 macro_rules! stored {
+    (
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident in $table:literal { $($fields:tt)* }
+    ) => {
+        $crate::stored! { @fields [$(#[$attr])* $vis struct $name in $table] [] $($fields)* }
+    };
+    // The fields, group inclusions expanded, one at a time.
     (@fields $head:tt [$($done:tt)*] ..$group:ident { $($names:tt)* } $(, $($rest:tt)*)?) => {
         $group! { [$crate::stored] [@fields $head] [$($done)*] { $($names)* } $($($rest)*)? }
     };
@@ -246,13 +253,6 @@ macro_rules! stored {
         $values.push($crate::schema::Shadow::shadow(&$value));
     }};
     (@push $values:ident $value:expr, elsewhere) => {};
-    // The fields, group inclusions expanded, one at a time.
-    (
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident in $table:literal { $($fields:tt)* }
-    ) => {
-        $crate::stored! { @fields [$(#[$attr])* $vis struct $name in $table] [] $($fields)* }
-    };
 }
 
 /// The vocabularies, kept as their text.
