@@ -8,6 +8,7 @@
 pub mod code;
 pub mod community;
 pub mod exposure;
+mod groups;
 pub mod issues;
 mod keys;
 pub mod mentorship;

@@ -6,28 +6,6 @@
 //! What the API exposes (active chapters, published releases, ...) comes from
 //! [`crate::schema::exposure`], the same SQL the REST catalog uses.
 
-/// A record of counts read from one row, each field an `i64` column in the order of
-/// the fields (totals, sums, counts of new records).
-macro_rules! counts {
-    (
-        $(#[$meta:meta])*
-        pub struct $name:ident { $($(#[$field_meta:meta])* pub $field:ident: i64,)* }
-        $(#[$cols_meta:meta])*
-        const COLUMNS = $cols:expr;
-    ) => {
-        $(#[$meta])*
-        pub struct $name { $($(#[$field_meta])* pub $field: i64,)* }
-
-        impl $crate::schema::Selected for $name {
-            $(#[$cols_meta])*
-            const COLUMNS: &'static str = $cols;
-            fn read(c: &mut $crate::graphql::db::Cols) -> rusqlite::Result<Self> {
-                Ok($name { $($field: c.get()?,)* })
-            }
-        }
-    };
-}
-
 /// A record of one text column (a language, a label's name).
 macro_rules! text {
     ($(#[$meta:meta])* $name:ident, $(#[$cols_meta:meta])* $cols:literal) => {

@@ -88,7 +88,7 @@ pub struct Totals {
     /// Over the repositories linked to each active project, chapter and committee
     /// (`Project.topContributors`, ...).
     pub linked: LinkedRankings,
-    /// [`PROJECT_TOTALS`] of each active project whose four values are integers, by
+    /// The [`ProjectTotals`] of each active project whose four values are integers, by
     /// project id; none when computing them fails (the statement fails the same way
     /// for the project that makes it fail).
     pub project_totals: IdMap<[i64; 4]>,
@@ -102,18 +102,62 @@ pub struct Totals {
     pub snapshot_links: HashMap<&'static str, IdMap<i64>>,
 }
 
-/// A project's totals over its linked repositories, as SQL over the project `t`: the
-/// sum of their contributor counts, their issues (of the repositories in the
-/// dataset), the sum of their open issue counts, and the links (the columns of
-/// `ProjectTotals` in [`super::records`], kept per project: [`Totals::project_totals`]).
-pub const PROJECT_TOTALS: &str = "\
-    (SELECT COALESCE(SUM(r.contributors_count), 0) FROM project_repositories lk \
-      JOIN repositories r ON r.id = lk.repository_id WHERE lk.project_id = t.id), \
-    (SELECT COUNT(*) FROM project_repositories lk \
-      JOIN issues i ON i.repository_id = lk.repository_id WHERE lk.project_id = t.id), \
-    (SELECT COALESCE(SUM(r.open_issues_count), 0) FROM project_repositories lk \
-      JOIN repositories r ON r.id = lk.repository_id WHERE lk.project_id = t.id), \
-    (SELECT COUNT(*) FROM project_repositories lk WHERE lk.project_id = t.id)";
+/// A total over the repositories linked to the record `t` through the link table
+/// `$link` (its `$parent` column names the record): `sum(column)` sums a column of the
+/// repositories, `issues` counts their issues in the dataset (open and closed),
+/// `repositories` counts them.
+macro_rules! linked_total {
+    ($link:literal, $parent:literal, sum($col:ident)) => {
+        concat!(
+            "(SELECT COALESCE(SUM(r.",
+            stringify!($col),
+            "), 0) FROM ",
+            $link,
+            " lk JOIN repositories r ON r.id = lk.repository_id WHERE lk.",
+            $parent,
+            " = t.id)"
+        )
+    };
+    ($link:literal, $parent:literal, issues) => {
+        concat!(
+            "(SELECT COUNT(*) FROM ",
+            $link,
+            " lk JOIN issues i ON i.repository_id = lk.repository_id WHERE lk.",
+            $parent,
+            " = t.id)"
+        )
+    };
+    ($link:literal, $parent:literal, repositories) => {
+        concat!(
+            "(SELECT COUNT(*) FROM ",
+            $link,
+            " lk WHERE lk.",
+            $parent,
+            " = t.id)"
+        )
+    };
+}
+pub(crate) use linked_total;
+
+/// A total over a project's repositories ([`linked_total`]).
+macro_rules! project_total {
+    ($($what:tt)*) => {
+        linked_total!("project_repositories", "project_id", $($what)*)
+    };
+}
+
+crate::selected! {
+    /// Totals over a project's repositories, over the project `t` (kept per project:
+    /// [`Totals::project_totals`]).
+    #[derive(Clone, Copy, Default)]
+    pub struct ProjectTotals {
+        pub contributors: i64 = get(project_total!(sum(contributors_count))),
+        /// Issues (open and closed) of the repositories in the dataset.
+        pub issues: i64 = get(project_total!(issues)),
+        pub open_issues: i64 = get(project_total!(sum(open_issues_count))),
+        pub repositories: i64 = get(project_total!(repositories)),
+    }
+}
 
 /// The tables linking a snapshot to the new records its lists read whole.
 pub const SNAPSHOT_LINKS: [&str; 4] = [
@@ -414,7 +458,10 @@ fn project_totals(conn: &Connection) -> rusqlite::Result<IdMap<[i64; 4]>> {
     let mut out = IdMap::default();
     each_row(
         conn,
-        &format!("SELECT t.id, {PROJECT_TOTALS} FROM api_projects t"),
+        &format!(
+            "SELECT t.id, {} FROM api_projects t",
+            ProjectTotals::COLUMNS
+        ),
         |row| {
             let mut values = [0; 4];
             let mut integers = true;

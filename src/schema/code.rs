@@ -130,6 +130,7 @@ pub mod rest {
     use serde::Serialize;
     use utoipa::ToSchema;
 
+    use crate::schema::issues::rest::numbered;
     use crate::selected;
     use crate::vocab::State;
 
@@ -144,15 +145,7 @@ pub mod rest {
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Milestone {
-            #[schema(format = DateTime)]
-            pub created_at: String = ts(),
-            pub number: i64 = get(),
-            #[schema(value_type = State)]
-            pub state: String = get(),
-            pub title: String = get(),
-            #[schema(format = DateTime)]
-            pub updated_at: String = ts(),
-            pub url: String = get(),
+            ..numbered { created_at, number, state, title, updated_at, url },
         }
     }
 
@@ -256,8 +249,12 @@ pub mod graphql {
             /// Kilobytes; resolved by `size` in `types.rs`.
             #[graphql(skip)]
             pub size: Option<i64> = get(),
-        } => finish_repository ["(SELECT ro.login FROM organizations ro WHERE ro.id = t.organization_id)"]
+        } => finish_repository [ORGANIZATION_LOGIN]
     }
+
+    /// The login of a repository's organization (for the repository's node id).
+    pub const ORGANIZATION_LOGIN: &str =
+        "(SELECT ro.login FROM organizations ro WHERE ro.id = t.organization_id)";
 
     /// Derives what [`Repository`] does not read as it is.
     fn finish_repository(rec: &mut Repository, c: &mut Cols) -> rusqlite::Result<()> {

@@ -11,8 +11,8 @@ pub mod interchange {
     use serde::Deserialize;
 
     use crate::schema::{Counts, Date, Ts};
-    use crate::stored;
     use crate::vocab::{Category, Level, MemberType, ProjectType, SnapshotStatus, SponsorType};
+    use crate::{field_group, stored};
 
     fn default_true() -> bool {
         true
@@ -95,14 +95,38 @@ pub mod interchange {
         }
     }
 
-    stored! {
-        #[derive(Debug, Clone, Deserialize)]
-        #[serde(deny_unknown_fields)]
-        pub struct Chapter in "chapters" {
+    field_group! {
+        /// The fields chapters, committees and projects share, each record listing
+        /// those it has in its own order.
+        entity for stored {
             pub key: String => shadowed,
             pub name: String => column,
             #[serde(default = "default_true")]
             pub is_active: bool => column,
+            #[serde(default)]
+            pub description: String => column,
+            #[serde(default)]
+            pub summary: String => column,
+            #[serde(default)]
+            pub url: String => column,
+            #[serde(default)]
+            pub leaders: Vec<Leader> => elsewhere,
+            #[serde(default)]
+            pub related_urls: Vec<String> => elsewhere,
+            #[serde(default)]
+            pub channels: Vec<Channel> => elsewhere,
+            #[serde(default)]
+            pub repositories: Vec<RepositoryRef> => elsewhere,
+            pub created_at: Ts => column,
+            pub updated_at: Ts => column,
+        }
+    }
+
+    stored! {
+        #[derive(Debug, Clone, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Chapter in "chapters" {
+            ..entity { key, name, is_active },
             #[serde(default)]
             pub country: String => shadowed,
             #[serde(default)]
@@ -111,22 +135,10 @@ pub mod interchange {
             pub latitude: Option<f64> => column,
             #[serde(default)]
             pub longitude: Option<f64> => column,
-            #[serde(default)]
-            pub summary: String => column,
-            #[serde(default)]
-            pub url: String => column,
-            #[serde(default)]
-            pub leaders: Vec<Leader> => elsewhere,
+            ..entity { summary, url, leaders },
             #[serde(default)]
             pub suggested_location: Option<String> => column,
-            #[serde(default)]
-            pub related_urls: Vec<String> => elsewhere,
-            #[serde(default)]
-            pub channels: Vec<Channel> => elsewhere,
-            #[serde(default)]
-            pub repositories: Vec<RepositoryRef> => elsewhere,
-            pub created_at: Ts => column,
-            pub updated_at: Ts => column,
+            ..entity { related_urls, channels, repositories, created_at, updated_at },
         }
     }
 
@@ -134,26 +146,10 @@ pub mod interchange {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
         pub struct Committee in "committees" {
-            pub key: String => shadowed,
-            pub name: String => column,
-            #[serde(default = "default_true")]
-            pub is_active: bool => column,
-            #[serde(default)]
-            pub description: String => column,
-            #[serde(default)]
-            pub summary: String => column,
-            #[serde(default)]
-            pub url: String => column,
-            #[serde(default)]
-            pub leaders: Vec<Leader> => elsewhere,
-            #[serde(default)]
-            pub related_urls: Vec<String> => elsewhere,
-            #[serde(default)]
-            pub channels: Vec<Channel> => elsewhere,
-            #[serde(default)]
-            pub repositories: Vec<RepositoryRef> => elsewhere,
-            pub created_at: Ts => column,
-            pub updated_at: Ts => column,
+            ..entity {
+                key, name, is_active, description, summary, url, leaders, related_urls,
+                channels, repositories, created_at, updated_at,
+            },
         }
     }
 
@@ -161,29 +157,17 @@ pub mod interchange {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
         pub struct Project in "projects" {
-            pub key: String => shadowed,
+            ..entity { key },
+            // With its lower-case shadow, unlike a chapter's or committee's name.
             pub name: String => shadowed,
-            #[serde(default = "default_true")]
-            pub is_active: bool => column,
+            ..entity { is_active },
             pub level: Level => column,
             #[serde(rename = "type")]
             pub kind: ProjectType => elsewhere,
-            #[serde(default)]
-            pub description: String => column,
-            #[serde(default)]
-            pub summary: String => column,
-            #[serde(default)]
-            pub url: String => column,
-            #[serde(default)]
-            pub leaders: Vec<Leader> => elsewhere,
-            #[serde(default)]
-            pub repositories: Vec<RepositoryRef> => elsewhere,
-            #[serde(default)]
-            pub related_urls: Vec<String> => elsewhere,
-            #[serde(default)]
-            pub channels: Vec<Channel> => elsewhere,
-            pub created_at: Ts => column,
-            pub updated_at: Ts => column,
+            ..entity {
+                description, summary, url, leaders, repositories, related_urls, channels,
+                created_at, updated_at,
+            },
         }
     }
 
@@ -462,8 +446,8 @@ pub mod rest {
 
     use crate::schema::exposure::new_in_snapshot;
     use crate::schema::Cols;
-    use crate::selected;
     use crate::vocab::{Level, ProjectType};
+    use crate::{field_group, selected};
 
     /// A leader of a chapter, committee or project.
     #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -563,9 +547,10 @@ pub mod rest {
         }
     }
 
-    selected! {
-        #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct Member {
+    field_group! {
+        /// The fields the list items of members and organizations (accounts of the
+        /// code host) share.
+        account for selected {
             pub avatar_url: String = get(),
             #[schema(format = DateTime)]
             pub created_at: String = ts(),
@@ -574,6 +559,13 @@ pub mod rest {
             #[schema(format = DateTime)]
             pub updated_at: String = ts(),
             pub url: String = get(),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct Member {
+            ..account { avatar_url, created_at, login, name, updated_at, url },
         }
     }
 
@@ -594,12 +586,7 @@ pub mod rest {
     selected! {
         #[derive(Debug, Clone, Serialize, ToSchema)]
         pub struct Organization {
-            #[schema(format = DateTime)]
-            pub created_at: String = ts(),
-            pub login: String = get(),
-            pub name: String = get(),
-            #[schema(format = DateTime)]
-            pub updated_at: String = ts(),
+            ..account { created_at, login, name, updated_at },
         }
     }
 
@@ -696,7 +683,7 @@ pub mod graphql {
     use serde_json::Value;
 
     use crate::schema::{lc, node_id, short_key, Cols};
-    use crate::selected;
+    use crate::{field_group, selected};
 
     selected! {
         /// The board of directors of one year.
@@ -833,6 +820,19 @@ pub mod graphql {
         Ok(())
     }
 
+    field_group! {
+        /// The fields chapters, committees and projects share, each record listing
+        /// those it has in its own order.
+        entity for selected {
+            pub name: String = get(),
+            pub description: String = get(),
+            pub summary: String = get(),
+            pub url: String = get(),
+            pub created_at: String = ts(),
+            pub updated_at: String = ts(),
+        }
+    }
+
     selected! {
         /// An active chapter.
         #[derive(SimpleObject, Clone)]
@@ -841,17 +841,14 @@ pub mod graphql {
             /// The key without its `www-chapter-` prefix, as in the frontend's links and the
             /// REST paths.
             pub key: String = get(),
-            pub name: String = get(),
+            ..entity { name },
             pub country: String = get(),
             pub region: String = get(),
             /// Always true: inactive chapters are not part of the API.
             pub is_active: bool = get(),
             pub latitude: Option<f64> = get(),
             pub longitude: Option<f64> = get(),
-            pub summary: String = get(),
-            pub url: String = get(),
-            pub created_at: String = ts(),
-            pub updated_at: String = ts(),
+            ..entity { summary, url, created_at, updated_at },
             /// Where the chapter meets, as a place name for display; null when the dataset
             /// gives none.
             pub suggested_location: Option<String> = get(),
@@ -866,12 +863,7 @@ pub mod graphql {
             /// The key without its `www-committee-` prefix, as in the frontend's links and the
             /// REST paths.
             pub key: String = get(),
-            pub name: String = get(),
-            pub description: String = get(),
-            pub summary: String = get(),
-            pub url: String = get(),
-            pub created_at: String = ts(),
-            pub updated_at: String = ts(),
+            ..entity { name, description, summary, url, created_at, updated_at },
         } => keyed("Committee", key, "www-committee-")
     }
 
@@ -922,7 +914,7 @@ pub mod graphql {
             /// The key without its `www-project-` prefix, as in the frontend's links and the
             /// REST paths.
             pub key: String = get(),
-            pub name: String = get(),
+            ..entity { name },
             /// `flagship`, `production`, `incubator`, `lab` or `demo`.
             pub level: String = get(),
             /// `code`, `documentation`, `tool` or `other`.
@@ -930,15 +922,12 @@ pub mod graphql {
             pub kind: String = get("t.type"),
             /// Always true: inactive projects are not part of the API.
             pub is_active: bool = get(),
-            pub description: String = get(),
-            pub summary: String = get(),
-            pub url: String = get(),
+            ..entity { description, summary, url },
             /// Sum of the stars of the project's repositories.
             pub stars_count: i64 = get("t.stars"),
             /// Sum of the forks of the project's repositories.
             pub forks_count: i64 = get("t.forks"),
-            pub created_at: String = ts(),
-            pub updated_at: String = ts(),
+            ..entity { created_at, updated_at },
         } => keyed("Project", key, "www-project-")
     }
 
@@ -1134,8 +1123,37 @@ pub mod original {
         };
     }
 
-    /// The fields chapters, committees and projects read alike, from alias `$a`.
+    /// The fields chapters, committees and projects read alike, from alias `$a` (of
+    /// the model `$model`, the table `$table`).
     macro_rules! entity_field {
+        (leaders $model:literal $a:literal) => {
+            derived(
+                "leaders",
+                entity_members!($model, $a, "leader", "em.\"order\", em.id", ""),
+                MEMBERS_READ,
+                "owasp_entity_members of role leader, by their order",
+            )
+        };
+        (channels $model:literal $a:literal) => {
+            derived(
+                "channels",
+                channels!($model, $a),
+                CHANNELS_READ,
+                "the active owasp_entity_channels, with their slack_conversations",
+            )
+        };
+        // A chapter's or committee's repository.
+        (own_repository $a:literal $table:literal) => {
+            derived(
+                "repositories",
+                own_repository!($a),
+                &[
+                    concat!($table, ".owasp_repository_id"),
+                    "github_repositories.organization_id",
+                ],
+                concat!($table, ".owasp_repository_id, when an organization's"),
+            )
+        };
         (url $a:literal) => {
             derived(
                 "url",
@@ -1319,12 +1337,7 @@ pub mod original {
             col("longitude", "c.longitude"),
             col("summary", "c.summary"),
             entity_field!(url "c"),
-            derived(
-                "leaders",
-                entity_members!("chapter", "c", "leader", "em.\"order\", em.id", ""),
-                MEMBERS_READ,
-                "owasp_entity_members of role leader, by their order",
-            ),
+            entity_field!(leaders "chapter" "c"),
             derived(
                 "suggested_location",
                 "NULLIF(c.suggested_location, '')",
@@ -1332,21 +1345,8 @@ pub mod original {
                 "owasp_chapters.suggested_location; empty: null",
             ),
             entity_field!(related_urls "c" "owasp_chapters"),
-            derived(
-                "channels",
-                channels!("chapter", "c"),
-                CHANNELS_READ,
-                "the active owasp_entity_channels, with their slack_conversations",
-            ),
-            derived(
-                "repositories",
-                own_repository!("c"),
-                &[
-                    "owasp_chapters.owasp_repository_id",
-                    "github_repositories.organization_id",
-                ],
-                "owasp_chapters.owasp_repository_id, when an organization's",
-            ),
+            entity_field!(channels "chapter" "c"),
+            entity_field!(own_repository "c" "owasp_chapters"),
             entity_field!(stamp "created_at" "c" "owasp_chapters"),
             entity_field!(stamp "updated_at" "c" "owasp_chapters"),
         ],
@@ -1384,28 +1384,10 @@ pub mod original {
             col("description", "c.description"),
             col("summary", "c.summary"),
             entity_field!(url "c"),
-            derived(
-                "leaders",
-                entity_members!("committee", "c", "leader", "em.\"order\", em.id", ""),
-                MEMBERS_READ,
-                "owasp_entity_members of role leader, by their order",
-            ),
+            entity_field!(leaders "committee" "c"),
             entity_field!(related_urls "c" "owasp_committees"),
-            derived(
-                "channels",
-                channels!("committee", "c"),
-                CHANNELS_READ,
-                "the active owasp_entity_channels, with their slack_conversations",
-            ),
-            derived(
-                "repositories",
-                own_repository!("c"),
-                &[
-                    "owasp_committees.owasp_repository_id",
-                    "github_repositories.organization_id",
-                ],
-                "owasp_committees.owasp_repository_id, when an organization's",
-            ),
+            entity_field!(channels "committee" "c"),
+            entity_field!(own_repository "c" "owasp_committees"),
             entity_field!(stamp "created_at" "c" "owasp_committees"),
             entity_field!(stamp "updated_at" "c" "owasp_committees"),
         ],
@@ -1441,12 +1423,7 @@ pub mod original {
             col("description", "p.description"),
             col("summary", "p.summary"),
             entity_field!(url "p"),
-            derived(
-                "leaders",
-                entity_members!("project", "p", "leader", "em.\"order\", em.id", ""),
-                MEMBERS_READ,
-                "owasp_entity_members of role leader, by their order",
-            ),
+            entity_field!(leaders "project" "p"),
             derived(
                 "repositories",
                 "(SELECT coalesce(json_agg(json_build_object('organization', ro.login, 'name', \
@@ -1461,12 +1438,7 @@ pub mod original {
                 "owasp_projects_repositories, in their order, when an organization's",
             ),
             entity_field!(related_urls "p" "owasp_projects"),
-            derived(
-                "channels",
-                channels!("project", "p"),
-                CHANNELS_READ,
-                "the active owasp_entity_channels, with their slack_conversations",
-            ),
+            entity_field!(channels "project" "p"),
             entity_field!(stamp "created_at" "p" "owasp_projects"),
             entity_field!(stamp "updated_at" "p" "owasp_projects"),
         ],

@@ -133,22 +133,4 @@ macro_rules! new_in_snapshot {
     };
 }
 
-/// The five counters of [`new_in_snapshot`], in the order chapters, issues, projects,
-/// releases, members: what GraphQL's `Snapshot` reads.
-macro_rules! snapshot_counts {
-    () => {
-        concat!(
-            $crate::schema::exposure::new_in_snapshot!(chapters),
-            ", ",
-            $crate::schema::exposure::new_in_snapshot!(issues),
-            ", ",
-            $crate::schema::exposure::new_in_snapshot!(projects),
-            ", ",
-            $crate::schema::exposure::new_in_snapshot!(releases),
-            ", ",
-            $crate::schema::exposure::new_in_snapshot!(members)
-        )
-    };
-}
-
-pub(crate) use {new_in_snapshot, snapshot_counts};
+pub(crate) use new_in_snapshot;

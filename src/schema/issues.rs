@@ -49,20 +49,29 @@ pub mod rest {
     use serde::Serialize;
     use utoipa::ToSchema;
 
-    use crate::selected;
     use crate::vocab::State;
+    use crate::{field_group, selected};
 
-    selected! {
-        #[derive(Debug, Clone, Serialize, ToSchema)]
-        pub struct Issue {
+    field_group! {
+        /// The fields the list items of issues and milestones (`crate::schema::code`)
+        /// share.
+        pub(crate) numbered for selected {
             #[schema(format = DateTime)]
             pub created_at: String = ts(),
+            pub number: i64 = get(),
             #[schema(value_type = State)]
             pub state: String = get(),
             pub title: String = get(),
             #[schema(format = DateTime)]
             pub updated_at: String = ts(),
             pub url: String = get(),
+        }
+    }
+
+    selected! {
+        #[derive(Debug, Clone, Serialize, ToSchema)]
+        pub struct Issue {
+            ..numbered { created_at, state, title, updated_at, url },
         }
     }
 

@@ -27,8 +27,25 @@ pub mod interchange {
     use serde::Deserialize;
 
     use crate::schema::Ts;
-    use crate::stored;
     use crate::vocab::{ExperienceLevel, ProgramStatus};
+    use crate::{field_group, stored};
+
+    field_group! {
+        /// The fields programs and modules share, each record listing them in its own
+        /// order.
+        mentorship for stored {
+            pub key: String => shadowed,
+            pub name: String => column,
+            #[serde(default)]
+            pub description: String => column,
+            pub started_at: Ts => column,
+            pub ended_at: Ts => column,
+            #[serde(default)]
+            pub domains: Vec<String> => column,
+            #[serde(default)]
+            pub tags: Vec<String> => column,
+        }
+    }
 
     stored! {
         /// A mentorship program: modules run over a period, open to mentees of some
@@ -36,22 +53,14 @@ pub mod interchange {
         #[derive(Debug, Clone, Deserialize)]
         #[serde(deny_unknown_fields)]
         pub struct Program in "programs" {
-            pub key: String => shadowed,
-            pub name: String => column,
-            #[serde(default)]
-            pub description: String => column,
+            ..mentorship { key, name, description },
             pub status: ProgramStatus => column,
             /// The most mentees the program takes; none when it sets no limit.
             #[serde(default)]
             pub mentees_limit: Option<u64> => column,
             #[serde(default)]
             pub experience_levels: Vec<ExperienceLevel> => column,
-            pub started_at: Ts => column,
-            pub ended_at: Ts => column,
-            #[serde(default)]
-            pub domains: Vec<String> => column,
-            #[serde(default)]
-            pub tags: Vec<String> => column,
+            ..mentorship { started_at, ended_at, domains, tags },
             /// Member logins, in the order listed.
             #[serde(default)]
             pub admins: Vec<String> => elsewhere,
@@ -66,20 +75,12 @@ pub mod interchange {
         pub struct Module in "modules" {
             /// The program's key.
             pub program: String => elsewhere,
-            pub key: String => shadowed,
-            pub name: String => column,
-            #[serde(default)]
-            pub description: String => column,
+            ..mentorship { key, name, description },
             pub experience_level: ExperienceLevel => column,
             /// Display order within the program (ascending; ties by start).
             #[serde(default)]
             pub position: u64 => column,
-            pub started_at: Ts => column,
-            pub ended_at: Ts => column,
-            #[serde(default)]
-            pub domains: Vec<String> => column,
-            #[serde(default)]
-            pub tags: Vec<String> => column,
+            ..mentorship { started_at, ended_at, domains, tags },
             /// Label names: the module's issues are its project's issues carrying one.
             #[serde(default)]
             pub labels: Vec<String> => column,
@@ -104,8 +105,8 @@ pub mod graphql {
     use async_graphql::{Enum, SimpleObject, ID};
 
     use crate::schema::{lc, node_id, Cols};
-    use crate::selected;
     use crate::vocab;
+    use crate::{field_group, selected};
 
     /// A program's status, as the frontend compares it (`PUBLISHED`).
     #[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,24 +175,33 @@ pub mod graphql {
             .collect()
     }
 
+    field_group! {
+        /// The fields programs and modules share, each record listing them in its own
+        /// order.
+        mentorship for selected {
+            pub key: String = get(),
+            pub name: String = get(),
+            /// Markdown.
+            pub description: String = get(),
+            pub started_at: String = ts(),
+            pub ended_at: String = ts(),
+            pub domains: Vec<String> = list(),
+            pub tags: Vec<String> = list(),
+        }
+    }
+
     selected! {
         /// A published mentorship program.
         #[derive(SimpleObject, Clone)]
         #[graphql(complex, name = "ProgramNode")]
         pub struct Program: node, id {
-            pub key: String = get(),
-            pub name: String = get(),
-            /// Markdown.
-            pub description: String = get(),
+            ..mentorship { key, name, description },
             /// Always `PUBLISHED`: drafts and completed programs are not part of the API.
             pub status: ProgramStatus = with(status, "t.status"),
             /// The most mentees the program takes; null when it sets no limit.
             pub mentees_limit: Option<i64> = get(),
             pub experience_levels: Vec<ExperienceLevel> = with(levels, "t.experience_levels"),
-            pub started_at: String = ts(),
-            pub ended_at: String = ts(),
-            pub domains: Vec<String> = list(),
-            pub tags: Vec<String> = list(),
+            ..mentorship { started_at, ended_at, domains, tags },
         } => keyed("Program", key)
     }
 
@@ -209,17 +219,11 @@ pub mod graphql {
             /// The key of the module's project when it is active.
             #[graphql(skip)]
             pub project_key: Option<String> = get("(SELECT p.key_lc FROM api_projects p WHERE p.id = t.project_id)"),
-            pub key: String = get(),
-            pub name: String = get(),
-            /// Markdown.
-            pub description: String = get(),
+            ..mentorship { key, name, description },
             pub experience_level: ExperienceLevel = with(level, "t.experience_level"),
             /// Display order within the program.
             pub order: i64 = get("t.position"),
-            pub started_at: String = ts(),
-            pub ended_at: String = ts(),
-            pub domains: Vec<String> = list(),
-            pub tags: Vec<String> = list(),
+            ..mentorship { started_at, ended_at, domains, tags },
             /// The labels of the project's issues the module works on.
             pub labels: Vec<String> = list(),
             /// Whether mentees may set the deadlines of the issues assigned to them.

@@ -157,6 +157,9 @@ pub const fn select_width(sql: &str) -> usize {
 ///
 /// Each field's first column is also a constant of [`ColumnsOf`]`<Name>`, named
 /// after the field (a `later()` field's is where the next field starts).
+///
+/// `..group { field, ... }` among the fields includes fields of a
+/// [`field_group!`](crate::field_group) there.
 #[macro_export]
 macro_rules! selected {
     (
@@ -194,6 +197,40 @@ macro_rules! selected {
         }
     };
     (
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident { $($fields:tt)* }
+        $($tail:tt)*
+    ) => {
+        $crate::selected! {
+            @fields [$(#[$attr])* $vis struct $name] [$($tail)*] [] $($fields)*
+        }
+    };
+    // The fields, group inclusions expanded, one at a time.
+    (
+        @fields $head:tt $tail:tt [$($done:tt)*]
+        ..$group:ident { $($names:tt)* } $(, $($rest:tt)*)?
+    ) => {
+        $group! {
+            [$crate::selected] [@fields $head $tail] [$($done)*] { $($names)* } $($($rest)*)?
+        }
+    };
+    (
+        @fields $head:tt $tail:tt [$($done:tt)*]
+        $(#[$fattr:meta])*
+        $fvis:vis $field:ident : $ty:ty = $how:ident ( $($args:tt)* )
+        $(, $($rest:tt)*)?
+    ) => {
+        $crate::selected! {
+            @fields $head $tail
+            [$($done)* $(#[$fattr])* $fvis $field: $ty = $how($($args)*),]
+            $($($rest)*)?
+        }
+    };
+    (@fields [$($head:tt)*] [$($tail:tt)*] [$($done:tt)*]) => {
+        $crate::selected! { @record $($head)* { $($done)* } $($tail)* }
+    };
+    (
+        @record
         $(#[$attr:meta])*
         $vis:vis struct $name:ident {
             $(

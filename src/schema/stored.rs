@@ -173,9 +173,34 @@ pub fn insert_sql<R: StoredRecord>(first: &[&str]) -> String {
 /// - `column`: a column named like the field, of the field's [`Stored`] kind;
 /// - `shadowed`: the same, and a lower-case `<field>_lc` column beside it;
 /// - `elsewhere`: not a column of the record's table (a reference, a side table).
+///
+/// `..group { field, ... }` among the fields includes fields of a
+/// [`field_group!`](crate::field_group) there.
 #[macro_export]
 macro_rules! stored {
     (
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident in $table:literal { $($fields:tt)* }
+    ) => {
+        $crate::stored! { @fields [$(#[$attr])* $vis struct $name in $table] [] $($fields)* }
+    };
+    // The fields, group inclusions expanded, one at a time.
+    (@fields $head:tt [$($done:tt)*] ..$group:ident { $($names:tt)* } $(, $($rest:tt)*)?) => {
+        $group! { [$crate::stored] [@fields $head] [$($done)*] { $($names)* } $($($rest)*)? }
+    };
+    (
+        @fields $head:tt [$($done:tt)*]
+        $(#[$fattr:meta])* $fvis:vis $field:ident : $ty:ty => $keep:ident $(, $($rest:tt)*)?
+    ) => {
+        $crate::stored! {
+            @fields $head [$($done)* $(#[$fattr])* $fvis $field: $ty => $keep,] $($($rest)*)?
+        }
+    };
+    (@fields [$($head:tt)*] [$($done:tt)*]) => {
+        $crate::stored! { @record $($head)* { $($done)* } }
+    };
+    (
+        @record
         $(#[$attr:meta])*
         $vis:vis struct $name:ident in $table:literal {
             $(

@@ -63,7 +63,8 @@ async fn graphql_counts_the_forwarded_address_behind_a_trusted_proxy() {
     let trusted = TrustedProxies::parse(&["10.0.0.0/8"]).unwrap();
     let app = shared().app(Env::Local, |c| {
         c.trusted_proxies = trusted;
-        c.graphql.rate_limit = 2;
+        c.graphql.rate_limit = 1;
+        c.graphql.burst = 2;
     });
     let post = |peer: &str, forwarded: &str| {
         from(Method::POST, "/graphql/", peer)
@@ -92,7 +93,8 @@ async fn idx_counts_the_forwarded_address_behind_a_trusted_proxy() {
     let trusted = TrustedProxies::parse(&["10.0.0.0/8"]).unwrap();
     let app = shared().app(Env::Local, |c| {
         c.trusted_proxies = trusted;
-        c.graphql.rate_limit = 2;
+        c.graphql.rate_limit = 1;
+        c.graphql.burst = 2;
     });
     let post = |peer: &str, forwarded: &str| {
         from(Method::POST, "/idx/", peer)

@@ -16,6 +16,7 @@ use super::{
     AUTHOR_JOIN,
 };
 use crate::graphql::db::Cols;
+use crate::schema::code::graphql::ORGANIZATION_LOGIN;
 use crate::schema::{concatcp, select_width, Selected};
 
 /// An author's card: declared beside the authors' cards kept per dataset file.
@@ -92,10 +93,39 @@ impl<T> Carded<T> {
 /// organizations only: `Repository.organization` is null for the others).
 pub const ORGANIZATION_JOIN: &str = " LEFT JOIN api_organizations ao ON ao.id = t.organization_id";
 
+crate::selected! {
+    /// An organization's card (the organization joined as `ao`): what the frontend's
+    /// repository lists show of it.
+    struct OrganizationCard {
+        id: i64 = get("ao.id"),
+        login: String = get("ao.login"),
+        name: String = get("ao.name"),
+        avatar_url: String = get("ao.avatar_url"),
+    }
+}
+
 /// The organization's card after a repository's columns: whether the organization is
-/// exposed, then the card's four columns.
-const ORGANIZATION_CARD_COLUMNS: &str =
-    ", ao.id IS NOT NULL, ao.id, ao.login, ao.name, ao.avatar_url";
+/// exposed, then the [`OrganizationCard`]'s columns.
+const ORGANIZATION_CARD: &str = concatcp!("ao.id IS NOT NULL, ", OrganizationCard::COLUMNS);
+
+/// The organization read from [`ORGANIZATION_CARD`] as its card, the other fields
+/// empty (for selections that ask for none of them): `None` for an organization the
+/// API does not expose.
+fn read_organization_card(c: &mut Cols) -> rusqlite::Result<Option<Organization>> {
+    if !c.get::<bool>()? {
+        c.skip(select_width(OrganizationCard::COLUMNS));
+        return Ok(None);
+    }
+    let card = OrganizationCard::read(c)?;
+    Ok(Some(Organization {
+        node_id: lc_node_id("Organization", &card.login),
+        id: card.id,
+        login: card.login,
+        name: card.name,
+        avatar_url: card.avatar_url,
+        ..Default::default()
+    }))
+}
 
 /// A repository and its organization's card (id, login, name, avatar: what the
 /// frontend's repository lists show of it): `None` when it was not read with the
@@ -113,18 +143,12 @@ impl Table for OrgCarded<Repository> {
 }
 
 impl Selected for OrgCarded<Repository> {
-    const COLUMNS: &'static str = concatcp!(Repository::COLUMNS, ORGANIZATION_CARD_COLUMNS);
+    const COLUMNS: &'static str = concatcp!(Repository::COLUMNS, ", ", ORGANIZATION_CARD);
     fn read(c: &mut Cols) -> rusqlite::Result<Self> {
         let record = Repository::read(c)?;
-        let organization = if c.get::<bool>()? {
-            Some(organization_card(c)?)
-        } else {
-            c.skip(4);
-            None
-        };
         Ok(OrgCarded {
             record,
-            organization: Some(organization),
+            organization: Some(read_organization_card(c)?),
         })
     }
 }
@@ -142,56 +166,55 @@ impl Table for RepositorySummary {
     const JOINS: &'static str = concatcp!(Repository::JOINS, ORGANIZATION_JOIN);
 }
 
-impl Selected for RepositorySummary {
-    const COLUMNS: &'static str = concatcp!(
-        "t.id, t.organization_id, t.name_lc, t.name, t.url, t.contributors_count, \
-         t.forks_count, t.open_issues_count, t.stars_count, t.subscribers_count, \
-         t.is_archived, (SELECT ro.login FROM organizations ro WHERE ro.id = t.organization_id)",
-        ORGANIZATION_CARD_COLUMNS
-    );
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        let mut record = Repository {
-            id: c.get()?,
-            organization_id: c.get()?,
-            key: c.get()?,
-            name: c.get()?,
-            url: c.get()?,
-            contributors_count: c.get()?,
-            forks_count: c.get()?,
-            open_issues_count: c.get()?,
-            stars_count: c.get()?,
-            subscribers_count: c.get()?,
-            is_archived: c.get()?,
-            ..Default::default()
-        };
-        let organization: String = c.get()?;
-        record.node_id = repo_node_id("Repository", &organization, &record.name, &[]);
-        let card = if c.get::<bool>()? {
-            Some(organization_card(c)?)
-        } else {
-            c.skip(4);
-            None
-        };
-        Ok(RepositorySummary(OrgCarded {
-            record,
-            organization: Some(card),
-        }))
+crate::selected! {
+    /// The columns of a [`RepositorySummary`]: the [`Repository`] fields it keeps, its
+    /// organization's login (for its node id), then its organization's card.
+    struct SummaryColumns {
+        id: i64 = get(),
+        organization_id: i64 = get(),
+        key: String = get("t.name_lc"),
+        name: String = get(),
+        url: String = get(),
+        contributors_count: i64 = get(),
+        forks_count: i64 = get(),
+        open_issues_count: i64 = get(),
+        stars_count: i64 = get(),
+        subscribers_count: i64 = get(),
+        is_archived: bool = get(),
+        organization_login: String = get(ORGANIZATION_LOGIN),
+        organization: Option<Organization> = with(read_organization_card, ORGANIZATION_CARD),
     }
 }
 
-/// An organization's card from the columns `id, login, name, avatar_url`, the other
-/// fields empty: for selections that ask for none of them.
-fn organization_card(c: &mut Cols) -> rusqlite::Result<Organization> {
-    let id = c.get()?;
-    let login: String = c.get()?;
-    Ok(Organization {
-        node_id: lc_node_id("Organization", &login),
-        id,
-        login,
-        name: c.get()?,
-        avatar_url: c.get()?,
-        ..Default::default()
-    })
+impl Selected for RepositorySummary {
+    const COLUMNS: &'static str = SummaryColumns::COLUMNS;
+    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
+        let summary = SummaryColumns::read(c)?;
+        let record = Repository {
+            node_id: repo_node_id(
+                "Repository",
+                &summary.organization_login,
+                &summary.name,
+                &[],
+            ),
+            id: summary.id,
+            organization_id: summary.organization_id,
+            key: summary.key,
+            name: summary.name,
+            url: summary.url,
+            contributors_count: summary.contributors_count,
+            forks_count: summary.forks_count,
+            open_issues_count: summary.open_issues_count,
+            stars_count: summary.stars_count,
+            subscribers_count: summary.subscribers_count,
+            is_archived: summary.is_archived,
+            ..Default::default()
+        };
+        Ok(RepositorySummary(OrgCarded {
+            record,
+            organization: Some(summary.organization),
+        }))
+    }
 }
 
 impl<T> OrgCarded<T> {

@@ -8,8 +8,9 @@ use async_graphql::{SimpleObject, ID};
 
 use super::{node_id, Chapter, HealthMetrics, Project, Table};
 use crate::graphql::db::Cols;
-use crate::schema::exposure::snapshot_counts;
-use crate::schema::Selected;
+use crate::graphql::totals::linked_total;
+use crate::schema::exposure::new_in_snapshot;
+use crate::selected;
 
 // ----------------------------------------------------------------------------------
 // Chapters, committees, leaders, channels
@@ -39,116 +40,77 @@ pub fn entry_id(typename: &str, c: &mut Cols) -> rusqlite::Result<ID> {
     Ok(node_id(typename, &format!("{kind}:{entity}:{position}")))
 }
 
-/// Totals over the repositories linked to the record `t` through the link table `$link`
-/// (its `$parent` column names the record), one column each, in the order given:
-/// `sum(column)` sums a column of the repositories, `issues` counts their issues in the
-/// dataset (open and closed), `repositories` counts them.
-macro_rules! linked_totals {
-    ($link:literal, $parent:literal; $first:ident $(($first_col:ident))?
-     $(, $what:ident $(($col:ident))?)* $(,)?) => {
-        concat!(
-            linked_totals!(@one $link, $parent, $first $(($first_col))?)
-            $(, ", ", linked_totals!(@one $link, $parent, $what $(($col))?))*
-        )
-    };
-    (@one $link:literal, $parent:literal, sum($col:ident)) => {
-        concat!(
-            "(SELECT COALESCE(SUM(r.", stringify!($col), "), 0) FROM ", $link,
-            " lk JOIN repositories r ON r.id = lk.repository_id WHERE lk.", $parent, " = t.id)"
-        )
-    };
-    (@one $link:literal, $parent:literal, issues) => {
-        concat!(
-            "(SELECT COUNT(*) FROM ", $link,
-            " lk JOIN issues i ON i.repository_id = lk.repository_id WHERE lk.", $parent,
-            " = t.id)"
-        )
-    };
-    (@one $link:literal, $parent:literal, repositories) => {
-        concat!("(SELECT COUNT(*) FROM ", $link, " lk WHERE lk.", $parent, " = t.id)")
-    };
-}
-
 impl Table for Chapter {
     const TABLE: &'static str = "api_chapters";
 }
 
-/// A leader of a chapter, committee or project, or a candidate or member of a board.
-#[derive(SimpleObject, Clone)]
-#[graphql(complex, name = "EntityMember")]
-pub struct EntityLeader {
-    /// Opaque and stable: the entity's key and the leader's place in its list.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    /// The leader's name as listed by the entity.
-    pub member_name: String,
-    /// The leader's role in the entity, a candidate's statement (may be empty).
-    pub description: String,
-    /// A board entry's contact address; empty for leaders and entries without one.
-    pub member_email: String,
-    #[graphql(skip)]
-    pub member_id: Option<i64>,
+// Over `leaders t`.
+selected! {
+    /// A leader of a chapter, committee or project, or a candidate or member of a board.
+    #[derive(SimpleObject, Clone)]
+    #[graphql(complex, name = "EntityMember")]
+    pub struct EntityLeader {
+        /// Opaque and stable: the entity's key and the leader's place in its list.
+        #[graphql(name = "id")]
+        pub node_id: ID = later(),
+        /// The leader's name as listed by the entity.
+        pub member_name: String = get("t.name"),
+        /// The leader's role in the entity, a candidate's statement (may be empty).
+        pub description: String = get(),
+        /// A board entry's contact address; empty for leaders and entries without one.
+        pub member_email: String = get("t.email"),
+        #[graphql(skip)]
+        pub member_id: Option<i64> = get(),
+    } => leader_id [entry_cols!()]
 }
 
-impl Selected for EntityLeader {
-    /// Over `leaders t`.
-    const COLUMNS: &'static str = concat!(
-        "t.name, t.member_id, t.description, t.email, ",
-        entry_cols!()
-    );
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        // Fields are read in the order written.
-        Ok(EntityLeader {
-            member_name: c.get()?,
-            member_id: c.get()?,
-            description: c.get()?,
-            member_email: c.get()?,
-            node_id: entry_id("EntityMember", c)?,
-        })
-    }
+/// A leader's id from its [`entry_cols`].
+fn leader_id(rec: &mut EntityLeader, c: &mut Cols) -> rusqlite::Result<()> {
+    rec.node_id = entry_id("EntityMember", c)?;
+    Ok(())
 }
 
-/// A chat channel of a chapter, committee or project.
-#[derive(SimpleObject, Clone)]
-pub struct EntityChannel {
-    /// Opaque and stable: the entity's key and the channel's place in its list.
-    #[graphql(name = "id")]
-    pub node_id: ID,
-    /// The chat platform, e.g. `slack`.
-    pub platform: String,
-    pub name: String,
-    /// The channel's id on its platform.
-    pub external_id: String,
+// Over `channels t`.
+selected! {
+    /// A chat channel of a chapter, committee or project.
+    #[derive(SimpleObject, Clone)]
+    pub struct EntityChannel {
+        /// Opaque and stable: the entity's key and the channel's place in its list.
+        #[graphql(name = "id")]
+        pub node_id: ID = later(),
+        /// The chat platform, e.g. `slack`.
+        pub platform: String = get(),
+        pub name: String = get(),
+        /// The channel's id on its platform.
+        pub external_id: String = get(),
+    } => channel_id [entry_cols!()]
 }
 
-impl Selected for EntityChannel {
-    /// Over `channels t`.
-    const COLUMNS: &'static str = concat!("t.platform, t.name, t.external_id, ", entry_cols!());
-    fn read(c: &mut Cols) -> rusqlite::Result<Self> {
-        // Fields are read in the order written.
-        Ok(EntityChannel {
-            platform: c.get()?,
-            name: c.get()?,
-            external_id: c.get()?,
-            node_id: entry_id("EntityChannel", c)?,
-        })
-    }
+/// A channel's id from its [`entry_cols`].
+fn channel_id(rec: &mut EntityChannel, c: &mut Cols) -> rusqlite::Result<()> {
+    rec.node_id = entry_id("EntityChannel", c)?;
+    Ok(())
 }
 
-counts! {
+/// A total over a committee's repositories ([`linked_total`]).
+macro_rules! committee_total {
+    ($($what:tt)*) => {
+        linked_total!("committee_repositories", "committee_id", $($what)*)
+    };
+}
+
+// Over `committees t`.
+selected! {
     /// Totals over a committee's repositories.
     #[derive(Clone, Copy, Default)]
     pub struct CommitteeTotals {
-        pub contributors: i64,
-        pub forks: i64,
+        pub contributors: i64 = get(committee_total!(sum(contributors_count))),
+        pub forks: i64 = get(committee_total!(sum(forks_count))),
         /// Issues (open and closed) of the repositories in the dataset.
-        pub issues: i64,
-        pub repositories: i64,
-        pub stars: i64,
+        pub issues: i64 = get(committee_total!(issues)),
+        pub repositories: i64 = get(committee_total!(repositories)),
+        pub stars: i64 = get(committee_total!(sum(stars_count))),
     }
-    /// Over `committees t`.
-    const COLUMNS = linked_totals!("committee_repositories", "committee_id";
-        sum(contributors_count), sum(forks_count), issues, repositories, sum(stars_count));
 }
 
 // ----------------------------------------------------------------------------------
@@ -162,19 +124,9 @@ impl Table for HealthMetrics {
     const TABLE: &'static str = "project_health_metrics";
 }
 
-counts! {
-    /// Totals over a project's repositories.
-    #[derive(Clone, Copy, Default)]
-    pub struct ProjectTotals {
-        pub contributors: i64,
-        /// Issues (open and closed) of the repositories in the dataset.
-        pub issues: i64,
-        pub open_issues: i64,
-        pub repositories: i64,
-    }
-    /// Over `projects t` (kept per dataset file for every active project).
-    const COLUMNS = crate::graphql::totals::PROJECT_TOTALS;
-}
+/// Totals over a project's repositories: declared beside the totals kept per dataset
+/// file for every active project.
+pub use crate::graphql::totals::ProjectTotals;
 
 // ----------------------------------------------------------------------------------
 // Organizations
@@ -195,41 +147,38 @@ pub struct OrganizationStats {
 // ----------------------------------------------------------------------------------
 // Snapshots
 
-counts! {
+selected! {
     /// How many records of each kind are new in a snapshot: five counts over its new
     /// records, read only when a query asks for one of them.
     #[derive(Clone, Copy, Default)]
     pub struct SnapshotCounts {
-        pub chapters: i64,
-        pub issues: i64,
-        pub projects: i64,
-        pub releases: i64,
-        pub users: i64,
+        pub chapters: i64 = get(new_in_snapshot!(chapters)),
+        pub issues: i64 = get(new_in_snapshot!(issues)),
+        pub projects: i64 = get(new_in_snapshot!(projects)),
+        pub releases: i64 = get(new_in_snapshot!(releases)),
+        pub users: i64 = get(new_in_snapshot!(members)),
     }
-    const COLUMNS = snapshot_counts!();
 }
 
 // ----------------------------------------------------------------------------------
 // Statistics
 
-counts! {
+selected! {
     /// Community totals for the home page.
     #[derive(SimpleObject, Clone, Copy)]
     pub struct StatsOverview {
         /// Active chapters.
-        pub active_chapters_stats: i64,
+        pub active_chapters_stats: i64 = get("(SELECT COUNT(*) FROM api_chapters c)"),
         /// Active projects.
-        pub active_projects_stats: i64,
+        pub active_projects_stats: i64 = get("(SELECT COUNT(*) FROM api_projects p)"),
+        // 0 here, and set from the contribution sums (`crate::graphql::totals`).
         /// Distinct members who contributed to at least one repository.
-        pub contributors_stats: i64,
+        pub contributors_stats: i64 = get("0"),
         /// Distinct countries of active chapters (the length of `chapterCountries`).
-        pub countries_stats: i64,
+        pub countries_stats: i64 =
+            get("(SELECT COUNT(DISTINCT c.country) FROM api_chapters c WHERE c.country != '')"),
         /// Members of the community's chat workspace (the dataset's `community.json`).
-        pub slack_workspace_stats: i64,
+        pub slack_workspace_stats: i64 =
+            get("(SELECT slack_workspace_members FROM community LIMIT 1)"),
     }
-    /// `contributors_stats` is 0 here, and set from the contribution sums
-    /// ([`crate::graphql::totals`]).
-    const COLUMNS = "(SELECT COUNT(*) FROM api_chapters c), (SELECT COUNT(*) FROM api_projects p), 0, \
-         (SELECT COUNT(DISTINCT c.country) FROM api_chapters c WHERE c.country != ''), \
-         (SELECT slack_workspace_members FROM community LIMIT 1)";
 }

@@ -32,17 +32,16 @@ impl User {
     }
 }
 
-counts! {
+crate::selected! {
     /// What a member authored.
     #[derive(Clone, Copy, Default)]
     pub struct UserTotals {
-        pub issues: i64,
-        pub releases: i64,
+        pub issues: i64 = get("(SELECT COUNT(*) FROM issues i WHERE i.author_id = t.id)"),
+        pub releases: i64 = get("(SELECT COUNT(*) FROM api_releases x WHERE x.author_id = t.id)"),
         /// Contributions summed over every repository.
-        pub contributions: i64,
+        pub contributions: i64 = get(
+            "(SELECT COALESCE(SUM(rc.contributions_count), 0) FROM repository_contributors rc \
+              WHERE rc.member_id = t.id)"
+        ),
     }
-    const COLUMNS = "(SELECT COUNT(*) FROM issues i WHERE i.author_id = t.id), \
-         (SELECT COUNT(*) FROM api_releases x WHERE x.author_id = t.id), \
-         (SELECT COALESCE(SUM(rc.contributions_count), 0) FROM repository_contributors rc \
-            WHERE rc.member_id = t.id)";
 }
