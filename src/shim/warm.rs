@@ -170,7 +170,9 @@ impl Warmup {
             }
             let started = Instant::now();
             let done = self.warm().await;
-            let millis = started.elapsed().as_millis() as u64;
+            let took = started.elapsed();
+            metrics::gauge!(WARMUP_SECONDS).set(took.as_secs_f64());
+            let millis = took.as_millis() as u64;
             tracing::info!(
                 target: "roost::dataset",
                 millis,
