@@ -26,8 +26,9 @@
 //! shim, and readiness then follows the usual checks.
 //!
 //! Then it follows the dataset file: a file `roost db import` put in place is warmed
-//! the same way within about a second (without readiness: every replica of a
-//! deployment replaces its dataset at about the same time). Requests that see the new
+//! within about a second, its facts, one connection (the other permits of the pool
+//! left to the requests) and the page operations, without readiness (every replica
+//! of a deployment replaces its dataset at about the same time). Requests that see the new
 //! file before that are answered as a fresh process's are: the read pool switches to
 //! a new file at the first call that sees it.
 
@@ -79,7 +80,7 @@ impl Warmup {
     pub async fn run(self) {
         let started = Instant::now();
         let file = FileId::of(&self.state.config.db).ok();
-        let warmed = self.warm().await;
+        let warmed = self.warm(Connections::Every).await;
         let took = started.elapsed();
         metrics::gauge!(WARMUP_SECONDS).set(took.as_secs_f64());
         let millis = took.as_millis() as u64;
@@ -108,14 +109,14 @@ impl Warmup {
     }
 
     /// Each step in turn; a failed one is noted and the next one runs.
-    async fn warm(&self) -> Warmed {
+    async fn warm(&self, connections: Connections) -> Warmed {
         let mut warmed = Warmed::default();
         if let Err(e) = self.graphql.build_facts().await {
             warmed
                 .failed
                 .push(format!("computing GraphQL's facts: {e:#}"));
         }
-        match self.connections().await {
+        match self.connections(connections).await {
             Ok(n) => warmed.connections = n,
             Err(e) => warmed.failed.push(format!("{e:#}")),
         }
@@ -124,10 +125,13 @@ impl Warmup {
         warmed
     }
 
-    /// Opens every connection of the read pool at once and warms each
-    /// ([`warm_connection`]); how many were.
-    async fn connections(&self) -> anyhow::Result<usize> {
-        let permits = self.state.pool.permits();
+    /// Warms connections of the read pool ([`warm_connection`]): every one, opened
+    /// at once, or one; how many were.
+    async fn connections(&self, which: Connections) -> anyhow::Result<usize> {
+        let permits = match which {
+            Connections::Every => self.state.pool.permits(),
+            Connections::One => 1,
+        };
         let meeting = Arc::new(Meeting::new(permits));
         let today = self.state.today();
         let calls = (0..permits).map(|_| {
@@ -169,7 +173,7 @@ impl Warmup {
                 continue;
             }
             let started = Instant::now();
-            let done = self.warm().await;
+            let done = self.warm(Connections::One).await;
             let took = started.elapsed();
             metrics::gauge!(WARMUP_SECONDS).set(took.as_secs_f64());
             let millis = took.as_millis() as u64;
@@ -188,6 +192,18 @@ impl Warmup {
             warmed = Some(file);
         }
     }
+}
+
+/// Which connections of the read pool a warm-up warms.
+#[derive(Debug, Clone, Copy)]
+enum Connections {
+    /// Every one, each opened at once (at start, before `/readyz` says ready: every
+    /// permit of the pool is held meanwhile).
+    Every,
+    /// The one the next call is handed (the idle connection put back last), so that a
+    /// running shim's requests keep the other permits while a replaced dataset is
+    /// warmed.
+    One,
 }
 
 /// The web frontend's page operations with their sample variables (the explorer's
