@@ -2,7 +2,8 @@
 //! "warming up" (the process answers everything else), the warm-up's log line comes
 //! before the first 200, and the first answers after it build nothing a warm process
 //! has: GraphQL's facts are built once, by the warm-up; every connection of the read
-//! pool is open; the web frontend's home page is answered from memory.
+//! pool is open; the web frontend's home page is answered from memory. A dataset put
+//! in place later is warmed without a request.
 
 use std::cell::Cell;
 
@@ -125,4 +126,55 @@ async fn ready_once_warm_and_the_first_answers_build_nothing() {
         1.0,
         "the home page was executed, not answered from memory:\n{after}"
     );
+}
+
+/// A dataset put in place under a running `roost serve` is warmed within about a
+/// second, without a request: its facts built (a second time in the process), one
+/// line in the log; `/readyz` stays 200 meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replaced_dataset_is_warmed_without_a_request() {
+    let fx = Fixture::new(false);
+    let server = Serving::start_on(&fx.db, &fx.site, &["--metrics-listen", "127.0.0.1:0"]);
+    let metrics_url = server.line_where(|l| {
+        l["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("metrics on "))
+    })["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    server.line_where(|l| {
+        l["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("warmed up in "))
+    });
+    // What `roost db import` does: a new file renamed over the dataset.
+    let output = roost()
+        .args(["db", "init", "--force", "--db"])
+        .arg(&fx.db)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let warmed = server.line_where(|l| {
+        l["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("warmed up the replaced dataset in "))
+    });
+    assert_eq!(warmed["target"], "roost::dataset");
+    let client = reqwest::Client::new();
+    let text = client
+        .get(&metrics_url)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(
+        sample(&text, "roost_graphql_facts_builds_total"),
+        Some(2.0),
+        "{text}"
+    );
+    let r = client.get(server.url("/readyz")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
 }
