@@ -279,8 +279,8 @@ impl AppState {
         self.draining.load(std::sync::atomic::Ordering::Acquire)
     }
 
-    /// Whether the shim is warming up: `/readyz` answers 503 (`"warming up"`) while
-    /// it is, every other request being answered meanwhile ([`warm`]).
+    /// Sets whether the shim is warming up: `/readyz` answers 503 (`"warming up"`)
+    /// while it is, every other request being answered meanwhile ([`warm`]).
     pub fn set_warming(&self, warming: bool) {
         self.warming
             .store(warming, std::sync::atomic::Ordering::Release);
