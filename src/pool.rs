@@ -33,6 +33,10 @@ use tokio::sync::Semaphore;
 
 use crate::store::{self, FileId};
 
+/// `roost_read_pool_connections_opened_total`: connections the read pool opened
+/// (`roost serve`'s metrics).
+pub const CONNECTIONS_OPENED: &str = "roost_read_pool_connections_opened_total";
+
 /// SQLite virtual-machine steps between two looks at a call's deadline.
 const PROGRESS_STEPS: i32 = 10_000;
 
@@ -325,6 +329,7 @@ fn open(path: &Path) -> Result<Connection, PoolError> {
     let conn = store::open_api(path).map_err(|e| failed(e.into()))?;
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
         .map_err(|e| failed(e.into()))?;
+    metrics::counter!(CONNECTIONS_OPENED).increment(1);
     Ok(conn)
 }
 

@@ -114,6 +114,17 @@ impl Db {
         }
     }
 
+    /// Computes the contribution sums and the other facts of the current dataset file
+    /// in a call of the read pool (so through one of its connections), unless they are
+    /// kept; waits for them while another call computes them.
+    pub async fn build_facts(self: &Arc<Self>) -> anyhow::Result<()> {
+        let db = Arc::clone(self);
+        self.pool
+            .run(move |reader| reader.with(|conn| db.totals.get(conn).map(drop)))
+            .await???;
+        Ok(())
+    }
+
     /// Starts computing the contribution sums of the dataset file `file` in a call of
     /// the read pool, unless they are kept or being computed ([`super::totals`]), so
     /// that no request waits for them. Outside a tokio runtime nothing is started (the

@@ -92,7 +92,7 @@ pub fn router(service: Arc<Service>) -> Router {
 
 /// The media type of JSON responses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Media {
+pub(super) enum Media {
     Json,
     GraphqlResponseJson,
 }
@@ -127,7 +127,7 @@ impl Media {
 
 /// A request refused before GraphQL runs.
 #[derive(Debug)]
-struct HttpError {
+pub(super) struct HttpError {
     status: StatusCode,
     code: &'static str,
     message: String,
@@ -461,7 +461,7 @@ fn graphql_request(params: Value) -> Result<Params, HttpError> {
 
 // Long because the stages of one execution (kept answer, budget, timeout, run, keep,
 // errors) share the request's values and are read in the order they happen.
-async fn execute(
+pub(super) async fn execute(
     service: &Arc<Service>,
     params: Params,
     media: Media,

@@ -40,6 +40,7 @@ mod rows;
 mod run;
 mod totals;
 mod types;
+mod warm;
 
 use std::sync::Arc;
 
@@ -53,6 +54,8 @@ use crate::pool::ReadPool;
 pub use crate::guard::credential::SESSION_COOKIE;
 pub use answers::{Answers, NoAnswers};
 pub use limits::{Limits, DEFAULT_BURST};
+pub use totals::FACTS_BUILDS;
+pub use warm::Operation;
 
 /// What the GraphQL routes need from the shim.
 #[derive(Debug, Clone)]
@@ -103,17 +106,26 @@ pub struct Service {
 }
 
 impl Service {
+    /// The routes' service, with the contribution sums and the other facts kept per
+    /// dataset file computed before it answers anything: the first requests would
+    /// otherwise all wait for them (bench/history/2026-11.md, "GraphQL: the home
+    /// page's stall at 16 connections").
     pub fn new(config: GraphqlConfig, limits: Limits) -> Arc<Service> {
+        let service = Service::cold(config, limits);
+        service.db.compute_totals();
+        service
+    }
+
+    /// [`Service::new`] without the facts: for a caller that builds them, and what
+    /// else the first requests would pay for, with [`Service::warm`] before it sends
+    /// requests this way (`roost serve`, whose listener answers `/healthz` meanwhile).
+    pub fn cold(config: GraphqlConfig, limits: Limits) -> Arc<Service> {
         let db = db::Db::new(config.pool);
         let pool_share = limits.pool_share.unwrap_or(db.permits() / 2).max(1);
         let introspection = !config.env.is_protected();
         if config.env.is_protected() && config.credentials.is_none() {
             tracing::warn!("graphql: no credential store; requests with a session are refused");
         }
-        // The contribution sums are computed before the routes answer anything: the
-        // first requests would otherwise all wait for them (bench/history/2026-11.md,
-        // "GraphQL: the home page's stall at 16 connections").
-        db.compute_totals();
         Arc::new(Service {
             schemas: run::Schemas::new(limits::Guard::new(&limits, introspection), introspection),
             db,

@@ -257,6 +257,10 @@ pub struct OrganizationSums {
     pub stars: i64,
 }
 
+/// `roost_graphql_facts_builds_total`: the facts computed, once per dataset file
+/// unless a computation fails (`roost serve`'s metrics).
+pub const FACTS_BUILDS: &str = "roost_graphql_facts_builds_total";
+
 /// The [`Totals`] of the last dataset file they were computed for.
 #[derive(Default)]
 pub struct TotalsCache {
@@ -308,6 +312,7 @@ impl TotalsCache {
             }
         }
         let totals = Arc::new(compute(conn)?);
+        metrics::counter!(FACTS_BUILDS).increment(1);
         // A file without an identity (an in-memory or vanished file) is not kept.
         *kept = file.map(|file| (file, Arc::clone(&totals)));
         Ok(totals)

@@ -39,7 +39,7 @@ macro_rules! page_query {
 
 /// The web frontend's page queries (file name, text) and their variables
 /// (`pages.json`), as `tests/graphql/pages.rs` and the e2e step run them.
-const PAGES: &[(&str, &str)] = &[
+pub(super) const PAGES: &[(&str, &str)] = &[
     page_query!("home.graphql"),
     page_query!("about.graphql"),
     page_query!("chapter.graphql"),
@@ -62,7 +62,7 @@ const PAGES: &[(&str, &str)] = &[
     page_query!("user-leader.graphql"),
     page_query!("user-metadata.graphql"),
 ];
-const PAGES_JSON: &str = include_str!("../../tests/graphql/pages/pages.json");
+pub(super) const PAGES_JSON: &str = include_str!("../../tests/graphql/pages/pages.json");
 
 /// The routes of GraphiQL's files.
 pub fn routes() -> Router {

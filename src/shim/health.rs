@@ -6,7 +6,10 @@
 //!   the tree's manifest is readable through the `site` symlink:
 //!   `200 {"status": "ready"}`, else `503 {"status": "unavailable", "reason": "…"}`
 //!   naming what is missing (the reason says which file, never a path outside the
-//!   configured ones); from SIGTERM on (the drain period of `roost serve`),
+//!   configured ones); while `roost serve` warms up after it started listening
+//!   ([`super::warm`]), `503 {"status": "unavailable", "reason": "warming up"}`, so
+//!   that a load balancer sends a new replica nothing before its first answers are
+//!   as fast as the later ones; from SIGTERM on (the drain period of `roost serve`),
 //!   `503 {"status": "unavailable", "reason": "shutting down"}` while every other
 //!   request is still served, so that a load balancer takes the replica out first.
 
@@ -38,6 +41,8 @@ pub async fn readyz(State(state): State<AppState>, method: Method) -> Response {
     }
     let reason = if state.is_draining() {
         Some("shutting down".to_string())
+    } else if state.is_warming() {
+        Some("warming up".to_string())
     } else if let Some(reason) = credentials_not_ready(&state) {
         Some(reason)
     } else {

@@ -20,6 +20,9 @@
 //! | `roost_tree_age_seconds`, `roost_tree_generation` | | the live tree's age, and the time its generation was written (Unix seconds, from its folder's name) as its id |
 //! | `roost_response_cache_hits_total`, `roost_response_cache_misses_total`, `roost_response_cache_bytes` | `cache` (`tree_file`, `live`, `graphql`) | responses answered from memory, look-ups that were not, and bytes held |
 //! | `roost_credential_store_available` | | 1 while the credential store answers (production, staging) |
+//! | `roost_read_pool_connections_opened_total` | | connections to the dataset the read pool opened |
+//! | `roost_graphql_facts_builds_total` | | GraphQL's facts computed (once per dataset file) |
+//! | `roost_warmup_seconds` | | how long the last warm-up took ([`super::warm`]) |
 //! | `process_cpu_seconds_total`, `process_resident_memory_bytes`, `process_virtual_memory_bytes`, `process_open_fds`, `process_max_fds`, `process_start_time_seconds`, `process_threads` | | the process, read from `/proc` at each scrape (`metrics-process`) |
 //!
 //! `class` is `tree_file` (a REST answer from the pre-rendered tree, from memory or
@@ -110,6 +113,9 @@ pub const METRICS: &[(&str, MetricKind, Option<Unit>, &str)] = &[
     ("roost_response_cache_misses_total", MetricKind::Counter, None, "Look-ups of a cache that had no answer, by cache (tree_file, live, graphql)."),
     ("roost_response_cache_bytes", MetricKind::Gauge, Some(Unit::Bytes), "Bytes of responses held in memory, by cache (tree_file, live, graphql)."),
     ("roost_credential_store_available", MetricKind::Gauge, None, "1 while the credential store (auth.db) answers, 0 while it is missing or unreadable (production and staging only)."),
+    (crate::pool::CONNECTIONS_OPENED, MetricKind::Counter, None, "Connections to the dataset the read pool opened (each parses the dataset's schema); the warm-up opens one per permit."),
+    (crate::graphql::FACTS_BUILDS, MetricKind::Counter, None, "Times GraphQL's facts kept per dataset file (contribution sums, ...) were computed: once per dataset file."),
+    (super::warm::WARMUP_SECONDS, MetricKind::Gauge, Some(Unit::Seconds), "How long the last warm-up took (before /readyz said ready, or after a dataset was replaced)."),
 ];
 
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();

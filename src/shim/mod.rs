@@ -13,7 +13,8 @@
 //!   (client address, API key, rate limits, CSRF); [`crate::limits`]: the per-key
 //!   rate limit and the per-address budget of requests without a valid key, in the
 //!   process or in Redis (`--redis`);
-//! - [`net`]: the listener (JSON for hyper's own error responses).
+//! - [`net`]: the listener (JSON for hyper's own error responses);
+//! - [`warm`]: what `roost serve` builds before `/readyz` says ready.
 //!
 //! Around every answer, outermost first ([`front`]): access log (one line per request)
 //! → `nosniff` on every response → JSON for any non-JSON error → the REST handler
@@ -35,6 +36,7 @@ pub mod net;
 pub mod proxy;
 pub mod request_id;
 pub mod respond;
+pub mod warm;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -172,6 +174,8 @@ pub struct Shared {
     graphql_answers: Arc<live::GraphqlAnswers>,
     /// Set on SIGTERM/SIGINT: `/readyz` answers 503 while requests are still served.
     draining: std::sync::atomic::AtomicBool,
+    /// Set while `roost serve` warms up ([`warm`]): `/readyz` answers 503.
+    warming: std::sync::atomic::AtomicBool,
 }
 
 impl std::ops::Deref for AppState {
@@ -221,6 +225,7 @@ impl AppState {
             live: live::LiveCache::new(config.live_cache),
             graphql_answers: Arc::new(live::GraphqlAnswers::new(config.live_cache)),
             draining: std::sync::atomic::AtomicBool::new(false),
+            warming: std::sync::atomic::AtomicBool::new(false),
             config,
         })))
     }
@@ -273,6 +278,18 @@ impl AppState {
     pub fn is_draining(&self) -> bool {
         self.draining.load(std::sync::atomic::Ordering::Acquire)
     }
+
+    /// Sets whether the shim is warming up: `/readyz` answers 503 (`"warming up"`)
+    /// while it is, every other request being answered meanwhile ([`warm`]).
+    pub fn set_warming(&self, warming: bool) {
+        self.warming
+            .store(warming, std::sync::atomic::Ordering::Release);
+    }
+
+    /// What [`AppState::set_warming`] set last.
+    pub fn is_warming(&self) -> bool {
+        self.warming.load(std::sync::atomic::Ordering::Acquire)
+    }
 }
 
 /// `openapi.json` for this environment (its own `servers` entry: docs/api.md §1)
@@ -304,19 +321,36 @@ impl Documents {
 }
 
 /// The whole HTTP app: REST v0, GraphQL, `/idx/`, health, and JSON 404 for everything
-/// else, behind the access log, `nosniff` and JSON errors ([`front`]).
+/// else, behind the access log, `nosniff` and JSON errors ([`front`]). GraphQL's facts
+/// are computed before it returns.
 pub fn app(state: AppState) -> App {
+    let graphql =
+        crate::graphql::Service::new(graphql_config(&state), state.config.graphql.clone());
+    app_with(state, &graphql)
+}
+
+/// [`app`] with nothing built ahead, and the warm-up that builds it ([`warm`]):
+/// what `roost serve` answers with while `/readyz` says it is warming up.
+pub fn app_warming(state: AppState) -> (App, warm::Warmup) {
+    let graphql =
+        crate::graphql::Service::cold(graphql_config(&state), state.config.graphql.clone());
+    let warmup = warm::Warmup::new(state.clone(), graphql.clone());
+    (app_with(state, &graphql), warmup)
+}
+
+fn graphql_config(state: &AppState) -> crate::graphql::GraphqlConfig {
+    crate::graphql::GraphqlConfig {
+        pool: state.pool.clone(),
+        credentials: state.credentials.clone(),
+        env: state.config.env,
+        answers: state.graphql_answers.clone(),
+    }
+}
+
+fn app_with(state: AppState, graphql: &Arc<crate::graphql::Service>) -> App {
     let cors = cors_layer(&state.config.cors_origins);
     let direct_api = cors.is_none();
-    let graphql = crate::graphql::routes(
-        crate::graphql::GraphqlConfig {
-            pool: state.pool.clone(),
-            credentials: state.credentials.clone(),
-            env: state.config.env,
-            answers: state.graphql_answers.clone(),
-        },
-        state.config.graphql.clone(),
-    );
+    let graphql = graphql.router();
     let health = Router::new()
         .route("/healthz", any(health::healthz))
         .route("/readyz", any(health::readyz))
@@ -612,6 +646,17 @@ pub async fn run(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let app = app(state.clone());
+    run_app(listener, state, app, shutdown).await
+}
+
+/// [`run`] with the app made already.
+async fn run_app(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    app: App,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     let housekeeping = {
         let state = state.clone();
         tokio::spawn(async move {
@@ -623,7 +668,7 @@ pub async fn run(
         })
     };
     let limits = state.config.conn;
-    let result = conn::serve(listener, app(state), limits, shutdown).await;
+    let result = conn::serve(listener, app, limits, shutdown).await;
     housekeeping.abort();
     result
 }
@@ -688,6 +733,12 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
             );
         }
 
+        // Listening from here on (`/healthz` answers), ready once warm: `/readyz`
+        // answers 503 until the warm-up is over.
+        let (app, warmup) = app_warming(state.clone());
+        state.set_warming(true);
+        tokio::spawn(warmup.run());
+
         let drain = config_drain;
         let grace = config_grace;
         let (tx, mut rx) = tokio::sync::watch::channel(false);
@@ -718,7 +769,7 @@ pub fn serve(config: ShimConfig, addr: SocketAddr) -> anyhow::Result<()> {
             });
         }
         let mut rx_grace = rx.clone();
-        let server = run(listener, state, async move {
+        let server = run_app(listener, state, app, async move {
             let _ = rx.wait_for(|stop| *stop).await;
         });
         tokio::select! {

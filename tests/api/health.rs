@@ -51,3 +51,26 @@ async fn health_needs_no_key_and_readiness_follows_the_dataset_and_the_tree() {
     std::fs::rename(&aside, &manifest).unwrap();
     assert_eq!(get(&app, "/readyz").await.status, 200);
 }
+
+#[tokio::test]
+async fn readiness_waits_for_the_warm_up() {
+    let fx = Fixture::new(false);
+    let state = fx.state(Env::Production, |_| {});
+    let app = roost::shim::app(state.clone());
+    state.set_warming(true);
+    let r = get(&app, "/readyz").await;
+    assert_eq!(r.status, 503, "{}", r.text());
+    assert_eq!(
+        r.json(),
+        serde_json::json!({"status": "unavailable", "reason": "warming up"})
+    );
+    assert_eq!(r.header("cache-control"), Some("no-store"));
+    assert_eq!(get(&app, "/healthz").await.status, 200);
+    assert_eq!(
+        get(&app, "/api/v0/openapi.json").await.status,
+        200,
+        "requests are answered while it warms up"
+    );
+    state.set_warming(false);
+    assert_eq!(get(&app, "/readyz").await.status, 200);
+}

@@ -26,3 +26,4 @@ mod shutdown;
 mod streaming;
 mod synth;
 mod tree_snapshot;
+mod warmup;

@@ -131,8 +131,17 @@ async fn sigterm_with_busy_keep_alive_clients_loses_no_request() {
     while tally.answered.load(Ordering::Acquire) < 300 && Instant::now() < warm {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let ready = reqwest::get(format!("{base}/readyz")).await.unwrap();
-    assert_eq!(ready.status(), 200);
+    // Ready once warm (the requests above were answered meanwhile).
+    let warmed = Instant::now() + Duration::from_secs(60);
+    while reqwest::get(format!("{base}/readyz"))
+        .await
+        .unwrap()
+        .status()
+        != 200
+    {
+        assert!(Instant::now() < warmed, "/readyz never said ready");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 
     signalled.store(true, Ordering::Release);
     server.signal("TERM");

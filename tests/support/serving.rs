@@ -24,15 +24,20 @@ impl Serving {
     /// `roost serve --env local` over the shared fixture, with `extra` arguments,
     /// once it says where it listens.
     pub fn start(extra: &[&str]) -> Serving {
-        let dir = tempfile::tempdir().unwrap();
         let fixture = shared();
+        Serving::start_on(&fixture.db, &fixture.site, extra)
+    }
+
+    /// [`Serving::start`] over the dataset `db` and the tree `site`.
+    pub fn start_on(db: &std::path::Path, site: &std::path::Path, extra: &[&str]) -> Serving {
+        let dir = tempfile::tempdir().unwrap();
         let mut child = roost()
             .current_dir(dir.path())
             .args(["serve", "--env", "local", "--listen", "127.0.0.1:0"])
             .arg("--db")
-            .arg(&fixture.db)
+            .arg(db)
             .arg("--site")
-            .arg(&fixture.site)
+            .arg(site)
             .arg("--auth-db")
             .arg(dir.path().join("auth.db"))
             .args(extra)
