@@ -85,14 +85,7 @@ fn families(text: &str) -> std::collections::BTreeMap<String, (bool, bool, usize
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_metric_is_described_and_tree_files_count_as_tree_files() {
     let server = Serving::start(&["--metrics-listen", "127.0.0.1:0"]);
-    let metrics_url = server.line_where(|l| {
-        l["message"]
-            .as_str()
-            .is_some_and(|m| m.starts_with("metrics on "))
-    })["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let metrics_url = server.metrics_url();
     let client = reqwest::Client::new();
     // The first request of the process for this file reads it from the tree.
     let r = client

@@ -40,14 +40,7 @@ async fn ready_once_warm_and_the_first_answers_build_nothing() {
         assert!(std::time::Instant::now() < deadline, "never ready");
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     }
-    let metrics_url = server.line_where(|l| {
-        l["message"]
-            .as_str()
-            .is_some_and(|m| m.starts_with("metrics on "))
-    })["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let metrics_url = server.metrics_url();
     // The warm-up's line, with its duration, before any 200 of /readyz.
     let ready_before = Cell::new(false);
     let warmed = server.line_where(|l| {
@@ -135,14 +128,7 @@ async fn ready_once_warm_and_the_first_answers_build_nothing() {
 async fn a_replaced_dataset_is_warmed_without_a_request() {
     let fx = Fixture::new(false);
     let server = Serving::start_on(&fx.db, &fx.site, &["--metrics-listen", "127.0.0.1:0"]);
-    let metrics_url = server.line_where(|l| {
-        l["message"]
-            .as_str()
-            .is_some_and(|m| m.starts_with("metrics on "))
-    })["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let metrics_url = server.metrics_url();
     server.line_where(|l| {
         l["message"]
             .as_str()

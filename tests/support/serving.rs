@@ -156,6 +156,18 @@ impl Serving {
         lines
     }
 
+    /// The URL of `/metrics` (started with `--metrics-listen`), from its start-up line.
+    pub fn metrics_url(&self) -> String {
+        self.line_where(|l| {
+            l["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("metrics on "))
+        })["url"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
     /// `http://127.0.0.1:PORT` followed by `path`.
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
