@@ -36,8 +36,11 @@
 # generate and of the shim after the load come from /usr/bin/time -v and VmHWM.
 # Per scale (each tree scale, and 10x with --with-10x) a growth table: dataset size,
 # generate time and tree size, and the live list's p99 alone with and without the live
-# cache. --with-10x synthesises the 10x dataset (5 GB file, about 1 GB of memory); no
-# 10x tree is generated (about 9.5 million files, some 50 GB of disk).
+# cache. --with-10x synthesises the 10x dataset (a 7 GB file) and, when the disk has
+# 11 times the nest tree free, generates the 10x tree: the full run (time, peak RSS,
+# MB on disk, each against nest's), a run with nothing changed and three one-record
+# runs; the tree is removed afterwards. Tree sizes are `du`'s: a hard-linked file
+# counts once.
 #
 # Needs: wrk, nginx, datasette (`apt-get install -y wrk nginx`, `pip install datasette`).
 # Works in ${BENCH_DIR:-/tmp/roost-compare} and deletes everything it made at the end.
@@ -79,6 +82,8 @@ cargo build --release --quiet
 cp target/release/roost "$work/roost"
 roost=$work/roost
 rows=()
+# Per tree scale: "full-run seconds, tree MB on disk", for the 10x ratios.
+declare -A tree_full=()
 row() { rows+=("| $1 | $2 | $3 | $4 |"); }
 growth=()
 
@@ -191,8 +196,10 @@ for scale in $scales; do
     timed "generate, full" "$roost" generate --db "$db" --out "$site"
     full=$secs
     summary=$(grep -o 'generated [0-9]* tree files.*MB in' "$work/out.txt" | sed 's/ in$//')
+    tree_mb=$(du -sm "$(readlink -f "$site")" | cut -f1)
     gen_full="$full s, ${rss_mb} MB peak"
-    row "\`generate\` $scale, full ($summary)" "${secs} s, ${rss_mb} MB peak" "" ""
+    tree_full[$scale]="$full $tree_mb"
+    row "\`generate\` $scale, full ($summary; $tree_mb MB on disk)" "${secs} s, ${rss_mb} MB peak" "" ""
     timed "generate, nothing changed" "$roost" generate --db "$db" --out "$site"
     row "\`generate\` $scale, nothing changed" "${secs} s, ${rss_mb} MB peak" "the full run: ${full} s" \
         "$(awk -v a="$secs" -v b="$full" 'BEGIN {printf "%.2f", a / b}')"
@@ -234,8 +241,8 @@ for scale in $scales; do
     row "\`generate\` $scale, same tree from another executable (every file relinked)" "${secs} s, ${rss_mb} MB peak" "the full run: ${full} s" \
         "$(awk -v a="$secs" -v b="$full" 'BEGIN {printf "%.2f", a / b}')"
     rm -f "$work/roost-rebuilt"
-    timed "cp -r + sync" bash -c "cp -r '$(readlink -f "$site")' '$work/copy' && sync"
-    row "\`generate\` $scale, full" "${full} s" "\`cp -r\` of its tree + sync: ${secs} s" \
+    timed "cp -a + sync" bash -c "cp -a '$(readlink -f "$site")' '$work/copy' && sync"
+    row "\`generate\` $scale, full" "${full} s" "\`cp -a\` of its tree (hard links kept) + sync: ${secs} s" \
         "$(awk -v a="$full" -v b="$secs" 'BEGIN {printf "%.2f", a / b}')"
     rm -rf "$work/copy"
     scale_live "$scale" "$db" "${summary#generated }"
@@ -397,8 +404,37 @@ if [ "$with_10x" = 1 ]; then
     rm -rf "$site" "$work"/."$scale"-site.* "$db"
     timed "synth 10x" "$roost" db synth --scale 10x --db "$work/10x.db"
     row "\`db synth --scale 10x\`" "${secs} s, ${rss_mb} MB peak" "" ""
-    gen_full=
-    scale_live 10x "$work/10x.db" "not generated"
+    # The 10x tree: ten times nest's code-hosting records (about 12 million paths);
+    # identical pages are hard links, so it needs some ten times nest's tree on disk.
+    read -r nest_full nest_mb <<< "${tree_full[nest]:-0 0}"
+    need_mb=$(( nest_mb > 0 ? nest_mb * 11 : 45000 ))
+    free_mb=$(df -Pm "$work" | awk 'NR == 2 {print $4}')
+    if [ "$free_mb" -lt "$need_mb" ]; then
+        echo "   10x tree skipped: $free_mb MB free, about $need_mb MB needed"
+        gen_full=
+        scale_live 10x "$work/10x.db" "not generated ($free_mb MB free of $need_mb MB needed)"
+    else
+        site10=$work/10x-site
+        timed "generate 10x, full" "$roost" generate --db "$work/10x.db" --out "$site10"
+        full10=$secs
+        summary=$(grep -o 'generated [0-9]* tree files.*MB in' "$work/out.txt" | sed 's/ in$//')
+        mb10=$(du -sm "$(readlink -f "$site10")" | cut -f1)
+        gen_full="$full10 s, ${rss_mb} MB peak"
+        row "\`generate\` 10x, full ($summary; $mb10 MB on disk)" "${secs} s, ${rss_mb} MB peak" \
+            "nest: ${nest_full} s, ${nest_mb} MB on disk" \
+            "time $(awk -v a="$full10" -v b="$nest_full" 'BEGIN {printf "%.2f", b > 0 ? a / b : 0}'), disk $(awk -v a="$mb10" -v b="$nest_mb" 'BEGIN {printf "%.2f", b > 0 ? a / b : 0}')"
+        timed "generate 10x, nothing changed" "$roost" generate --db "$work/10x.db" --out "$site10"
+        row "\`generate\` 10x, nothing changed" "${secs} s, ${rss_mb} MB peak" "" ""
+        db=$work/10x.db
+        for run in 0 1 2; do
+            edit "UPDATE issues SET title = title || ' (again)' WHERE id = (SELECT id FROM issues ORDER BY id LIMIT 1 OFFSET $run)"
+            timed "generate 10x, one record changed ($run)" "$roost" generate --db "$db" --out "$site10"
+            counts=$(grep -o '[0-9]* written.*[0-9]* rendered\( ([0-9]* of [0-9]* units skipped)\)\?' "$work/out.txt")
+            row "\`generate\` 10x, one issue retitled (run $((run + 1)) of 3) ($counts)" "${secs} s, ${rss_mb} MB peak" "" ""
+        done
+        scale_live 10x "$work/10x.db" "${summary#generated }, $mb10 MB on disk"
+        rm -rf "$site10" "$work"/.10x-site.*
+    fi
 fi
 
 echo "load:   $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min, at the end)"

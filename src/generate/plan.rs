@@ -20,7 +20,9 @@ pub(super) enum Unit {
     Fixed,
 }
 
-fn orderings(spec: &ListSpec) -> Vec<Option<OrderChoice>> {
+/// Every ordering of a list: the default (`None`), then each field ascending and
+/// descending.
+pub(super) fn orderings(spec: &ListSpec) -> Vec<Option<OrderChoice>> {
     let mut out = vec![None];
     for field in 0..spec.orderings.len() {
         out.push(Some(OrderChoice { field, desc: false }));
@@ -29,8 +31,25 @@ fn orderings(spec: &ListSpec) -> Vec<Option<OrderChoice>> {
     out
 }
 
+/// Whether an explicit `ordering` sorts a list's scope exactly as its default does
+/// (the same `ORDER BY`): its pages are then the default's, byte for byte, and the
+/// default ordering's unit places them ([`owned_orderings`]).
+pub(super) fn sorts_as_default(spec: &ListSpec, ordering: OrderChoice, upcoming: bool) -> bool {
+    catalog::order_sql(spec, Some(ordering), upcoming) == catalog::order_sql(spec, None, upcoming)
+}
+
+/// The orderings that have units of their own: every ordering but the explicit ones
+/// that sort as the default does.
+fn owned_orderings(spec: &ListSpec, upcoming: bool) -> Vec<Option<OrderChoice>> {
+    orderings(spec)
+        .into_iter()
+        .filter(|o| !o.is_some_and(|o| sorts_as_default(spec, o, upcoming)))
+        .collect()
+}
+
 /// Every unit of the tree: the fixed documents, each list × scope × ordering (the
-/// snapshots' sub-lists once per snapshot), each detail resource.
+/// snapshots' sub-lists once per snapshot; an explicit ordering that sorts as the
+/// default has no unit: the default's places its files), each detail resource.
 pub(super) fn plan(conn: &rusqlite::Connection) -> anyhow::Result<Vec<Unit>> {
     let mut units = vec![Unit::Fixed];
     for spec in catalog::LISTS {
@@ -40,7 +59,7 @@ pub(super) fn plan(conn: &rusqlite::Connection) -> anyhow::Result<Vec<Unit>> {
             &[false]
         };
         for &upcoming in scopes {
-            for ordering in orderings(spec) {
+            for ordering in owned_orderings(spec, upcoming) {
                 units.push(Unit::List {
                     spec,
                     snapshot: None,
@@ -53,7 +72,7 @@ pub(super) fn plan(conn: &rusqlite::Connection) -> anyhow::Result<Vec<Unit>> {
     let snapshots = catalog::snapshot_keys(conn)?;
     for spec in catalog::SNAPSHOT_LISTS {
         for snapshot in &snapshots {
-            for ordering in orderings(spec) {
+            for ordering in owned_orderings(spec, false) {
                 units.push(Unit::List {
                     spec,
                     snapshot: Some(snapshot.clone()),

@@ -14,10 +14,11 @@ use crate::{store, tree};
 
 use super::entry::Entry;
 use super::keys::{self, Key};
-use super::plan::{partition, Group, Unit};
+use super::plan::{self, partition, Group, Unit};
 use super::units;
 use super::write::Writer;
 use super::Options;
+use rustc_hash::FxHashMap;
 
 /// What a run knows to decide which files to render ([`super::keys`]): the salt, the
 /// dataset's digests, the keys of the live generation's files.
@@ -79,6 +80,10 @@ struct Page<'g> {
     total: u64,
     members: &'g [u32],
     key: Option<Key>,
+    /// An earlier page of the unit (never itself a twin) showing the same records in
+    /// the same order, so with the same bytes: this page's files are hard links to
+    /// that page's, stored once.
+    twin_of: Option<usize>,
 }
 
 /// A list unit's identity and key.
@@ -389,11 +394,19 @@ type PagePlan<'g> = (Vec<Page<'g>>, Vec<Option<Vec<Entry>>>);
 /// A list unit's pages over the filter `groups` of its scope, each with its file and
 /// key; with a previous record (`recorded`, and which rows `changed`), the files of
 /// those that hold no changed row. `None` when the pages are not the record's.
+///
+/// Identical pages are planned as twins of one page ([`Page::twin_of`]), so their
+/// bytes are stored once: a group with the same records as an earlier group (a
+/// `repository` filter with and without its `organization`) has the earlier group's
+/// pages; the default ordering's unit also places the pages of the explicit
+/// orderings that sort as the default ([`plan::sorts_as_default`]), and, for a group
+/// of at most one record (the same in any order), those of every ordering, which the
+/// other orderings' units leave out.
 fn list_page_plan<'g>(
     unit: &ListUnit,
     groups: &'g [Group],
     record_keys: &RecordKeys,
-    mut recorded: Option<Vec<(Key, Vec<Entry>)>>,
+    recorded: Option<Vec<(Key, Vec<Entry>)>>,
     changed: &[bool],
 ) -> Option<PagePlan<'g>> {
     let spec = unit.spec;
@@ -405,9 +418,31 @@ fn list_page_plan<'g>(
         .params
         .iter()
         .position(|p| p.kind == ParamKind::Upcoming);
-    let mut pages: Vec<Page> = Vec::new();
-    let mut kept: Vec<Option<Vec<Entry>>> = Vec::new();
+    let explicit: Vec<OrderChoice> = match unit.ordering {
+        Some(_) => Vec::new(),
+        None => plan::orderings(spec).into_iter().flatten().collect(),
+    };
+    let as_default: Vec<OrderChoice> = explicit
+        .iter()
+        .copied()
+        .filter(|&o| plan::sorts_as_default(spec, o, unit.upcoming))
+        .collect();
+    let mut planner = Planner {
+        pages: Vec::new(),
+        kept: Vec::new(),
+        recorded,
+        changed,
+        record_keys,
+    };
+    // The pages of each group of records planned so far, by its records: a later
+    // group with the same records has the same pages (their indices, `None` for a
+    // page with no file).
+    let mut firsts: FxHashMap<&[u32], Vec<Option<usize>>> = FxHashMap::default();
     for (filters, members) in groups {
+        let few = members.len() <= 1;
+        if unit.ordering.is_some() && few {
+            continue;
+        }
         let mut query = ListQuery {
             ordering: unit.ordering,
             filters: filters.clone(),
@@ -420,49 +455,97 @@ fn list_page_plan<'g>(
             }
         }
         let total = members.len() as u64;
+        let first = firsts.get(members.as_slice()).cloned();
+        let mut own: Vec<Option<usize>> = Vec::new();
         for page in 1..=catalog::total_pages(total, catalog::PAGE_SIZE) {
             query.page = page;
+            query.ordering = unit.ordering;
             let Some(rel) = tree::list_file(&dir, &query.canonical(spec)) else {
+                own.push(None);
                 continue;
             };
             let start = ((page - 1) * catalog::PAGE_SIZE) as usize;
             let end = (start + catalog::PAGE_SIZE as usize).min(members.len());
-            let members = &members[start..end];
-            let mut key = None;
-            let mut files = None;
-            if let Some(recorded) = &mut recorded {
-                let (recorded_key, entries) = recorded.get_mut(pages.len())?;
-                if entries.first().map(|e| Path::new(&e.path)) != Some(rel.as_path()) {
-                    return None;
-                }
-                if !members.iter().any(|&m| changed[m as usize]) {
-                    key = Some(*recorded_key);
-                    files = Some(std::mem::take(entries));
+            let on_page = &members[start..end];
+            let twin_of = first
+                .as_ref()
+                .and_then(|f| f.get(own.len()).copied().flatten());
+            let at = planner.push(rel, page, total, on_page, twin_of)?;
+            let original = twin_of.unwrap_or(at);
+            own.push(Some(original));
+            for &o in if few { &explicit } else { &as_default } {
+                query.ordering = Some(o);
+                if let Some(rel) = tree::list_file(&dir, &query.canonical(spec)) {
+                    planner.push(rel, page, total, on_page, Some(original))?;
                 }
             }
-            if files.is_none() {
-                key = record_keys.resource.map(|r| {
-                    let on_page: Vec<Key> = members
-                        .iter()
-                        .map(|&m| record_keys.of(m as usize))
-                        .collect();
-                    r.file(&rel, page, total, &on_page)
-                });
-            }
-            pages.push(Page {
-                rel,
-                page,
-                total,
-                members,
-                key,
-            });
-            kept.push(files);
+        }
+        if first.is_none() {
+            firsts.insert(members.as_slice(), own);
         }
     }
-    if recorded.is_some_and(|r| r.len() != pages.len()) {
+    if planner
+        .recorded
+        .is_some_and(|r| r.len() != planner.pages.len())
+    {
         return None;
     }
-    Some((pages, kept))
+    Some((planner.pages, planner.kept))
+}
+
+/// The pages of a list unit as [`list_page_plan`] plans them, in order.
+struct Planner<'g, 'r> {
+    pages: Vec<Page<'g>>,
+    kept: Vec<Option<Vec<Entry>>>,
+    recorded: Option<Vec<(Key, Vec<Entry>)>>,
+    changed: &'r [bool],
+    record_keys: &'r RecordKeys<'r>,
+}
+
+impl<'g> Planner<'g, '_> {
+    /// Plans the page `rel` showing `members` (the `twin_of` an earlier page with the
+    /// same records): its key, and its files from the previous record when it holds
+    /// no changed row. Its index; `None` when the record's page there is another.
+    fn push(
+        &mut self,
+        rel: PathBuf,
+        page: u64,
+        total: u64,
+        members: &'g [u32],
+        twin_of: Option<usize>,
+    ) -> Option<usize> {
+        let mut key = None;
+        let mut files = None;
+        if let Some(recorded) = &mut self.recorded {
+            let (recorded_key, entries) = recorded.get_mut(self.pages.len())?;
+            if entries.first().map(|e| Path::new(&e.path)) != Some(rel.as_path()) {
+                return None;
+            }
+            if !members.iter().any(|&m| self.changed[m as usize]) {
+                key = Some(*recorded_key);
+                files = Some(std::mem::take(entries));
+            }
+        }
+        if files.is_none() {
+            key = self.record_keys.resource.map(|r| {
+                let on_page: Vec<Key> = members
+                    .iter()
+                    .map(|&m| self.record_keys.of(m as usize))
+                    .collect();
+                r.file(&rel, page, total, &on_page)
+            });
+        }
+        self.pages.push(Page {
+            rel,
+            page,
+            total,
+            members,
+            key,
+            twin_of,
+        });
+        self.kept.push(files);
+        Some(self.pages.len() - 1)
+    }
 }
 
 /// The pages the live generation has: placed from the unit's record (`kept`), or
@@ -511,7 +594,7 @@ fn page_bodies(
     let spec = unit.spec;
     let mut wanted = vec![false; rows.ids.len()];
     for (p, done) in pages.iter().zip(linked) {
-        if done.is_none() {
+        if done.is_none() && p.twin_of.is_none() {
             for &m in p.members {
                 wanted[m as usize] = true;
             }
@@ -545,8 +628,8 @@ fn page_bodies(
     Ok(bodies)
 }
 
-/// The pages not `linked`, rendered from the records' `bodies` and written; the
-/// entries of every page, in order.
+/// The pages not `linked`, rendered from the records' `bodies` and written, then
+/// their twins linked to them; the entries of every page, in order.
 fn write_pages(
     w: &Writer,
     spec: &ListSpec,
@@ -555,12 +638,12 @@ fn write_pages(
     linked: Vec<Option<Vec<Entry>>>,
     bodies: &HashMap<i64, Vec<u8>>,
 ) -> anyhow::Result<Vec<Vec<Entry>>> {
-    pages
+    let mut parts: Vec<Option<Vec<Entry>>> = pages
         .par_iter()
         .zip(linked)
-        .map(|(p, done)| -> anyhow::Result<Vec<Entry>> {
-            if let Some(out) = done {
-                return Ok(out);
+        .map(|(p, done)| -> anyhow::Result<Option<Vec<Entry>>> {
+            if done.is_some() || p.twin_of.is_some() {
+                return Ok(done);
             }
             let items = p
                 .members
@@ -575,9 +658,27 @@ fn write_pages(
             let body = catalog::render_page(items, p.page, catalog::PAGE_SIZE, p.total);
             let mut out = Vec::new();
             w.put(&p.rel, &body, &mut out)?;
-            Ok(out)
+            Ok(Some(out))
         })
-        .collect()
+        .collect::<anyhow::Result<_>>()?;
+    let twins: Vec<(usize, Vec<Entry>)> = pages
+        .par_iter()
+        .enumerate()
+        .filter(|(i, _)| parts[*i].is_none())
+        .map(|(i, p)| -> anyhow::Result<(usize, Vec<Entry>)> {
+            let original = p
+                .twin_of
+                .and_then(|o| Some((&pages[o].rel, parts[o].as_deref()?)))
+                .ok_or_else(|| anyhow!("{}: a page without its twin", spec.operation_id))?;
+            let mut out = Vec::new();
+            w.put_twin(original.0, original.1, &p.rel, &mut out)?;
+            Ok((i, out))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    for (i, out) in twins {
+        parts[i] = Some(out);
+    }
+    Ok(parts.into_iter().map(Option::unwrap_or_default).collect())
 }
 
 /// The scope part of a list unit's keys: the date, for the `is_upcoming` scope.

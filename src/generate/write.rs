@@ -93,6 +93,51 @@ impl Writer {
         Ok(())
     }
 
+    /// Places the files of `to` as hard links to the files of `from` (its entries
+    /// `original`: the file and its siblings), a page with the same bytes: stored
+    /// once. A file whose entry the previous tree lists alike counts as unchanged,
+    /// another as written (and fresh).
+    pub(super) fn put_twin(
+        &self,
+        from: &Path,
+        original: &[Entry],
+        to: &Path,
+        out: &mut Vec<Entry>,
+    ) -> anyhow::Result<()> {
+        let (from, to) = (Self::key(from), Self::key(to));
+        for e in original {
+            let suffix = e
+                .path
+                .strip_prefix(from.as_str())
+                .with_context(|| format!("{} is not a file of {from}", e.path))?;
+            let entry = Entry {
+                path: format!("{to}{suffix}"),
+                size: e.size,
+                sha256: e.sha256,
+            };
+            let target = self.root.join(&entry.path);
+            self.ensure_parent(&target)?;
+            self.clear(&target)?;
+            fs::hard_link(self.root.join(&e.path), &target)
+                .with_context(|| format!("linking {} to {}", target.display(), e.path))?;
+            let same = self
+                .previous
+                .get(&entry.path)
+                .is_some_and(|p| entry.same_file(p));
+            if same {
+                self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
+            } else {
+                self.written.fetch_add(1, AtomicOrdering::Relaxed);
+                self.fresh
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(entry.path.clone());
+            }
+            out.push(entry);
+        }
+        Ok(())
+    }
+
     /// Places `rel` and, for a file written with them ([`Writer::put`], not
     /// [`Writer::put_one`]: `siblings`), its precompressed siblings, for a file whose
     /// key says it is unchanged (its bytes are neither made nor read): when the spare

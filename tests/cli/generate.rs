@@ -716,8 +716,23 @@ fn one_changed_record_renders_only_the_files_that_show_it() {
 /// The units of one list (each scope and ordering; a snapshot's sub-list once per
 /// completed snapshot).
 fn list_units(db: &Path, spec: &catalog::ListSpec) -> u64 {
-    let scopes = if spec.upcoming.is_some() { 2 } else { 1 };
-    let per_scope = scopes * (1 + 2 * spec.orderings.len() as u64);
+    let scopes: &[bool] = if spec.upcoming.is_some() {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    // The default ordering, and each explicit one that does not sort as it does (that
+    // one's files are the default unit's).
+    let per_scope: u64 = scopes
+        .iter()
+        .map(|&upcoming| {
+            let default = catalog::order_sql(spec, None, upcoming);
+            1 + (0..spec.orderings.len())
+                .flat_map(|field| [false, true].map(|desc| catalog::OrderChoice { field, desc }))
+                .filter(|&o| catalog::order_sql(spec, Some(o), upcoming) != default)
+                .count() as u64
+        })
+        .sum();
     match spec.snapshot_link {
         None => per_scope,
         Some(_) => {
@@ -944,5 +959,102 @@ fn a_change_rewrites_only_the_manifest_chunks_holding_changed_paths() {
     for chunk in root_of(&out).chunks {
         let bytes = fs::read(out.join(&chunk.path)).unwrap();
         split::parse_chunk(&chunk, &bytes).unwrap();
+    }
+}
+
+/// Identical list pages are stored once: the explicit ordering that sorts as the
+/// default is the default's file, a filter combination with the same records as
+/// another (a repository, with and without its organization) has that one's files,
+/// and a page of at most one record is one file in every ordering. The manifest
+/// still lists every path with its own entry.
+#[test]
+fn identical_pages_are_one_file_under_every_name() {
+    let (_tmp, db, out) = fixture();
+    generate::generate(&generate::Options {
+        precompress: generate::Precompress::ALL,
+        ..generate_options(&db, &out)
+    })
+    .unwrap();
+    let files = tree_inodes(&out);
+    let manifest = roost::manifest::read_manifest(&out).unwrap();
+    let listed: std::collections::BTreeSet<&str> =
+        manifest.files.iter().map(|e| e.path.as_str()).collect();
+    let ordering = |rel: &str| {
+        rel.split(['@', '&'])
+            .find_map(|p| p.strip_prefix("ordering="))
+            .map(|o| o.trim_end_matches(".json").to_string())
+    };
+    // Per list folder and bytes: the inodes holding them, by ordering.
+    type Copies = std::collections::BTreeMap<Option<String>, std::collections::BTreeSet<u64>>;
+    let mut copies: std::collections::BTreeMap<(String, &[u8]), Copies> = Default::default();
+    for (rel, (ino, bytes)) in &files {
+        let name = rel.rsplit('/').next().unwrap();
+        if !(name.starts_with("index") && name.ends_with(".json")) || rel == "api/v0/index.json" {
+            continue;
+        }
+        assert!(
+            listed.contains(rel.as_str()),
+            "{rel} is not in the manifest"
+        );
+        let folder = rel[..rel.len() - name.len()].to_string();
+        copies
+            .entry((folder, bytes.as_slice()))
+            .or_default()
+            .entry(ordering(rel))
+            .or_default()
+            .insert(*ino);
+    }
+    let (mut twins, mut shared) = (0, 0);
+    for ((folder, bytes), by_ordering) in &copies {
+        let page: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+        let count = page["total_count"].as_u64().unwrap();
+        for (o, inodes) in by_ordering {
+            assert_eq!(
+                inodes.len(),
+                1,
+                "{folder}: one page's bytes in {o:?} stored {inodes:?}"
+            );
+        }
+        let all: std::collections::BTreeSet<u64> =
+            by_ordering.values().flatten().copied().collect();
+        if count <= 1 {
+            assert_eq!(
+                all.len(),
+                1,
+                "{folder}: a page of {count} in {by_ordering:?}"
+            );
+        }
+        twins += by_ordering.len() - 1;
+        shared += usize::from(all.len() < by_ordering.len());
+    }
+    assert!(
+        shared > 0 && twins > 0,
+        "the sample has identical pages ({twins})"
+    );
+    // The default ordering and the explicit one that sorts the same: one file.
+    for spec in catalog::LISTS {
+        let default = files[&format!("api/v0/{}/index.json", spec.path)].0;
+        let same: Vec<&String> = files
+            .iter()
+            .filter(|(rel, (ino, _))| {
+                *ino == default
+                    && rel.starts_with(&format!("api/v0/{}/index@ordering=", spec.path))
+                    && !rel.contains('&')
+            })
+            .map(|(rel, _)| rel)
+            .collect();
+        let default_sql = catalog::order_sql(spec, None, false);
+        let sorting_so = (0..spec.orderings.len())
+            .flat_map(|field| [false, true].map(|desc| catalog::OrderChoice { field, desc }))
+            .filter(|&o| catalog::order_sql(spec, Some(o), false) == default_sql)
+            .count();
+        assert_eq!(same.len(), sorting_so, "{}: {same:?}", spec.path);
+        let index = format!("api/v0/{}/index.json", spec.path);
+        for rel in same.iter().filter(|_| files[&index].1.len() >= 1024) {
+            for sibling in [".gz", ".br"] {
+                let ino = |rel: &str| files[&format!("{rel}{sibling}")].0;
+                assert_eq!(ino(rel), ino(&index), "{rel}{sibling}");
+            }
+        }
     }
 }
