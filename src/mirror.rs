@@ -70,8 +70,11 @@ pub struct Summary {
     /// Files of the copy (what was mirrored) and their size.
     pub files: u64,
     pub bytes: u64,
-    /// Files fetched, linked from a run killed earlier, linked unchanged, removed.
+    /// Files fetched, linked to an identical file of the new copy (fetched or
+    /// unchanged) instead of fetched, linked from a run killed earlier, linked
+    /// unchanged, removed.
     pub fetched: u64,
+    pub identical: u64,
     pub reused: u64,
     pub unchanged: u64,
     pub removed: u64,
@@ -101,9 +104,10 @@ impl std::fmt::Display for Summary {
         } else {
             write!(
                 f,
-                "mirrored {} files ({} fetched, {} reused, {} unchanged, {} removed), {:.1} MB",
+                "mirrored {} files ({} fetched, {} identical, {} reused, {} unchanged, {} removed), {:.1} MB",
                 self.files,
                 self.fetched,
+                self.identical,
                 self.reused,
                 self.unchanged,
                 self.removed,
@@ -358,20 +362,39 @@ fn fill_and_swap<'a>(
 ) -> Result<Summary, Stop> {
     let wanted = |path: &str| opts.with_dataset || !path.starts_with(&format!("{DATASET_DIR}/"));
     let generation = generation.to_path_buf();
-    let not_linked: Vec<&ManifestEntry> = from_live
+    let linked: Vec<bool> = from_live
         .par_iter()
-        .filter(|e| !local.link_live(&generation, &e.path))
-        .copied()
+        .map(|e| local.link_live(&generation, &e.path))
         .collect();
-    let unchanged = (from_live.len() - not_linked.len()) as u64;
-    needed.extend(not_linked);
+    let unchanged = linked.iter().filter(|l| **l).count() as u64;
+    needed.extend(
+        from_live
+            .iter()
+            .zip(&linked)
+            .filter(|(_, l)| !**l)
+            .map(|(e, _)| *e),
+    );
     let to_fetch: Vec<&ManifestEntry> = needed
         .par_iter()
         .filter(|e| !local.link_leftover(&generation, e))
         .copied()
         .collect();
     let reused = (needed.len() - to_fetch.len()) as u64;
+    let in_place = from_live
+        .iter()
+        .zip(&linked)
+        .filter(|(_, l)| **l)
+        .map(|(e, _)| *e);
+    let (mut to_fetch, copies) = identical_files(in_place, to_fetch);
     fetch_files(opts, client, &generation, &to_fetch)?;
+    let not_copied: Vec<&ManifestEntry> = copies
+        .par_iter()
+        .filter(|(e, source)| !link_copy(&generation, source, &e.path))
+        .map(|(e, _)| *e)
+        .collect();
+    let identical = (copies.len() - not_copied.len()) as u64;
+    fetch_files(opts, client, &generation, &not_copied)?;
+    to_fetch.extend(not_copied);
 
     // The manifest documents, then what changed.
     let mut all: Vec<ManifestEntry> = Vec::with_capacity(root.files as usize);
@@ -415,6 +438,7 @@ fn fill_and_swap<'a>(
         files: present.len() as u64,
         bytes: present.iter().map(|e| e.size).sum(),
         fetched: to_fetch.len() as u64,
+        identical,
         reused,
         unchanged,
         removed: changes
@@ -460,6 +484,42 @@ fn dataset_in_step(opts: &Options, local: &Local, root: &Root) -> bool {
     files_present
         && local.db().is_file()
         && local.dataset_source().as_deref() == Some(record.as_str())
+}
+
+/// Identical files stored once: of the files `to_fetch`, those with the size and
+/// SHA-256 of a file already `in_place` in the new generation or of an earlier file to
+/// fetch, each with the path it can be linked to (the tree holds identical list pages
+/// as hard links to one file; the copy keeps them so). The files to fetch, and the
+/// copies.
+fn identical_files<'a>(
+    in_place: impl Iterator<Item = &'a ManifestEntry>,
+    to_fetch: Vec<&'a ManifestEntry>,
+) -> (Vec<&'a ManifestEntry>, Vec<(&'a ManifestEntry, &'a str)>) {
+    let mut first: HashMap<(&str, u64), &str> = HashMap::new();
+    for e in in_place {
+        first.entry((&e.sha256, e.size)).or_insert(&e.path);
+    }
+    let (mut fetch, mut copies) = (Vec::new(), Vec::new());
+    for e in to_fetch {
+        match first.entry((&e.sha256, e.size)) {
+            std::collections::hash_map::Entry::Occupied(at) => copies.push((e, *at.get())),
+            std::collections::hash_map::Entry::Vacant(at) => {
+                at.insert(&e.path);
+                fetch.push(e);
+            }
+        }
+    }
+    (fetch, copies)
+}
+
+/// Hard-links `source` of the new generation (a file placed or fetched, with the
+/// same bytes) to `path`; false when it cannot (the file is then fetched).
+fn link_copy(generation: &Path, source: &str, path: &str) -> bool {
+    let target = generation.join(path);
+    target
+        .parent()
+        .is_none_or(|parent| fs::create_dir_all(parent).is_ok())
+        && fs::hard_link(generation.join(source), &target).is_ok()
 }
 
 /// A fresh generation folder beside `DIR/site`.

@@ -3,7 +3,8 @@
 #  - tree A (the sample, with its dataset) is mirrored byte for byte, and its dataset
 #    imported into the replica's roost.db;
 #  - nginx is switched to tree B (a few records changed); the next mirror equals B
-#    byte for byte and fetched exactly B's changed files, the root manifest and the
+#    byte for byte and fetched exactly one of B's changed files per new content (the
+#    others are hard links to a file with the same bytes), the root manifest and the
 #    changed chunks (counted from nginx's access log); a run with nothing changed
 #    makes one request;
 #  - the replica (DIR/site + DIR/roost.db) answers searches, other page sizes and
@@ -143,20 +144,27 @@ def chunks(site):
     return {c["path"] for c in json.load(open(site + "/manifest/root.json"))["chunks"]}
 old, new = manifest(a), manifest(b)
 changed = {p for p, h in new.items() if old.get(p) != h}
-expected = changed | {"manifest/root.json"} | (chunks(b) - chunks(a))
+documents = {"manifest/root.json"} | (chunks(b) - chunks(a))
+# Each new content is fetched once: a changed file whose bytes an unchanged file (or
+# another changed file) has is linked to it, not fetched.
+kept = {h for p, h in new.items() if p not in changed}
+contents = {new[p] for p in changed} - kept
 fetched = []
 for line in open(log):
     uri, status, size = line.split()
     assert status == "200", line
     fetched.append(urllib.parse.unquote(uri.lstrip("/")))
 assert len(fetched) == len(set(fetched)), "a file was fetched twice"
-if set(fetched) != expected:
-    print("fetched but not changed:", sorted(set(fetched) - expected)[:10], file=sys.stderr)
-    print("changed but not fetched:", sorted(expected - set(fetched))[:10], file=sys.stderr)
+files = [p for p in fetched if p not in documents]
+if set(fetched) - set(files) != documents or not set(files) <= changed \
+        or sorted({new[p] for p in files}) != sorted(contents) or len(files) != len(contents):
+    print("fetched but not changed:", sorted(set(files) - changed)[:10], file=sys.stderr)
+    print("documents not fetched:", sorted(documents - set(fetched))[:10], file=sys.stderr)
+    print(f"{len(files)} files fetched for {len(contents)} new contents", file=sys.stderr)
     sys.exit(1)
 sent = sum(int(l.split()[2]) for l in open(log))
-print(f"B: {len(changed)} of {len(new)} files changed; {len(fetched)} requests "
-      f"({len(fetched) - len(changed)} manifest documents), {sent} bytes sent")
+print(f"B: {len(changed)} of {len(new)} files changed ({len(contents)} new contents); "
+      f"{len(fetched)} requests ({len(fetched) - len(files)} manifest documents), {sent} bytes sent")
 EOF
 
 echo "-- the replica answers like B's own deployment"
@@ -231,7 +239,7 @@ if [ "$(ls -A "$work/m" | grep -c '^\.site\.g')" -lt 2 ]; then
   exit 1
 fi
 "$bin" mirror "http://127.0.0.1:$port/" --out "$work/m" --with-dataset | tee "$work/rerun.log"
-grep -Eq '\(([0-9]+) fetched, [1-9][0-9]* reused' "$work/rerun.log"
+grep -Eq '\(([0-9]+) fetched, [0-9]+ identical, [1-9][0-9]* reused' "$work/rerun.log"
 same_tree "$work/c/site" "$work/m/site"
 left="$(ls -A "$work/m" | grep -v -E '^(site|roost\.db|roost\.db\.source|\.site\.g[0-9]+-[0-9]+|\.site\.lock|roost\.db\.lock)$' || true)"
 if [ -n "$left" ] || [ "$(ls -A "$work/m" | grep -c '^\.site\.g')" != 1 ]; then

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -325,9 +326,24 @@ fn a_mirror_copies_the_tree_then_fetches_only_what_changed() {
 
     let first = mirror::mirror(&mirror_options(&server.url(), &out, false)).unwrap();
     assert_same_tree(&site, &out.join("site"));
-    assert_eq!(first.fetched, first.files, "{first}");
-    assert_eq!(first.files as usize, hashes(&site).len());
-    server.take_requests();
+    // Identical files are fetched once and stored once, as the published tree
+    // stores them.
+    let all = hashes(&site);
+    let contents: BTreeSet<&String> = all.values().collect();
+    assert_eq!(first.fetched as usize, contents.len(), "{first}");
+    assert_eq!(first.fetched + first.identical, first.files, "{first}");
+    assert!(first.identical > 0, "{first}");
+    assert_eq!(first.files as usize, all.len());
+    let requests = server.take_requests();
+    let fetched_twice = requests.len() - requests.iter().collect::<BTreeSet<_>>().len();
+    assert_eq!(fetched_twice, 0, "a file was fetched twice");
+    let inodes = |root: &Path| -> BTreeSet<u64> {
+        all.keys()
+            .map(|p| fs::metadata(root.join(p)).unwrap().ino())
+            .collect()
+    };
+    assert_eq!(inodes(&out.join("site")).len(), contents.len());
+    assert!(inodes(&site).len() >= contents.len());
 
     let again = mirror::mirror(&mirror_options(&server.url(), &out, false)).unwrap();
     assert!(again.up_to_date, "{again}");
@@ -348,8 +364,30 @@ fn a_mirror_copies_the_tree_then_fetches_only_what_changed() {
         .filter(|(p, h)| before.get(*p) != Some(*h))
         .map(|(p, _)| p.clone())
         .collect();
-    assert_eq!(fetched, changed);
-    assert_eq!(synced.fetched as usize, changed.len(), "{synced}");
+    // Each changed file's bytes fetched once, unless an unchanged file has them.
+    let kept: BTreeSet<&String> = after
+        .iter()
+        .filter(|(p, _)| !changed.contains(*p))
+        .map(|(_, h)| h)
+        .collect();
+    let new_contents: BTreeSet<&String> = changed
+        .iter()
+        .map(|p| &after[p])
+        .filter(|h| !kept.contains(h))
+        .collect();
+    assert!(fetched.is_subset(&changed), "{fetched:?}");
+    let fetched_contents: Vec<&String> = fetched.iter().map(|p| &after[p]).collect();
+    assert_eq!(
+        fetched_contents.iter().copied().collect::<BTreeSet<_>>(),
+        new_contents
+    );
+    assert_eq!(fetched_contents.len(), new_contents.len(), "fetched twice");
+    assert_eq!(synced.fetched as usize, fetched.len(), "{synced}");
+    assert_eq!(
+        (synced.fetched + synced.identical) as usize,
+        changed.len(),
+        "{synced}"
+    );
     assert_eq!(synced.unchanged as usize, after.len() - changed.len());
     // The copy's own change lists say what this run changed.
     let copy = out.join("site");
