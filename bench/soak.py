@@ -673,7 +673,7 @@ def soak_with(args, work, binary, p, reqs, server, load_before, commit):
             raise SystemExit(f"wrk ({k}) failed: {out.stdout}{out.stderr}")
         capacity[k] = r["rate"]
         cap_rows.append(f"| {k} | {conns[k]} | {r['rate']:,.0f} | {r['p50']:.2f} | {r['p99']:.2f} "
-                        f"| {r['s5xx']} | {r['errors']} |")
+                        f"| {r['s5xx']} | {r['errors']} | {r['load']:.1f} |")
         log(f"capacity {k}: {r['rate']:,.0f} req/s over {conns[k]} connections, p99 {r['p99']:.2f} ms, "
             f"5xx {r['s5xx']}, errors {r['errors']}")
     target = {k: args.fraction * capacity[k] / len(KINDS) for k in KINDS}
@@ -727,7 +727,7 @@ def soak_with(args, work, binary, p, reqs, server, load_before, commit):
             "s5xx": sum(r["s5xx"] for r in whole.values()),
             "errors": sum(r["errors"] for r in whole.values()) + (1 if err or gerr else 0),
             "requests": sum(r["requests"] for r in whole.values()),
-            "regen": regen, "after": after, "whole": whole, "warm": ", ".join(warm_ms) or "–",
+            "load": os.getloadavg()[0], "regen": regen, "after": after, "whole": whole, "warm": ", ".join(warm_ms) or "–",
         }
         rows.append(row)
         log(f"minute {m}/{minutes}: {version.upper()} in (swap {swap_s:.1f} s, generate {gen_s:.1f} s"
@@ -745,7 +745,8 @@ def soak_with(args, work, binary, p, reqs, server, load_before, commit):
     lines = server.log_text().splitlines()
     server_errors = sum(1 for line in lines if '"level":"ERROR"' in line)
     server_warnings = sum(1 for line in lines if '"level":"WARN"' in line)
-    return report(args, conns, capacity, cap_rows, target, rows, load_before, load_after, commit,
+    roost_version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.strip()
+    return report(args, roost_version, conns, capacity, cap_rows, target, rows, load_before, load_after, commit,
                   soak_s, server_errors, server_warnings, differ, reqs, calibration_errors)
 
 
@@ -753,14 +754,14 @@ def p99s(rows, phase, kind):
     return [r[phase][kind]["p99"] for r in rows if r[phase]]
 
 
-def report(args, conns, capacity, cap_rows, target, rows, load_before, load_after, commit,
+def report(args, roost_version, conns, capacity, cap_rows, target, rows, load_before, load_after, commit,
            soak_s, server_errors, server_warnings, differ, reqs, calibration_errors):
     n = len(rows)
     w = max(1, min(10, n // 2))
     first, last = rows[:w], rows[-w:]
     print(f"## soak: {n} minutes of mixed traffic at {args.fraction:.0%} of capacity, "
           f"`{args.scale}`, swap by {args.swap}\n")
-    print(f"commit {commit}; load average before {load_before}, after {load_after}; "
+    print(f"{roost_version}; script at {commit}; load average before {load_before}, after {load_after}; "
           f"{args.connections} connections; {soak_s / 60:.1f} minutes of soak\n")
     print("Requests per kind (each answer's body checked against A's and B's):\n")
     print("| kind | requests | answered differently by A and B | connections | soak rate req/s |")
@@ -774,15 +775,15 @@ def report(args, conns, capacity, cap_rows, target, rows, load_before, load_afte
     for r in cap_rows:
         print(r)
     print("\nPer minute, the server (RSS and descriptors sampled every second; descriptors at "
-          "rest counted after the minute's load; CPU: roost's share of one core):\n")
+          "rest counted after the minute's load; CPU: roost's share of one core; load: the machine's one-minute load average at the minute's end):\n")
     print("| min | in | swap s | gen s | warm-up ms | RSS MB mean / max | RssAnon MB | fds rest / max "
-          "| threads | CPU % | req/s | of capacity | 5xx | errors |")
-    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| threads | CPU % | req/s | of capacity | 5xx | errors | load |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r['minute']} | {r['version']} | {r['swap']:.1f} | {r['gen']:.1f} | {r['warm']} "
               f"| {r['rss_mean']:.0f} / {r['rss_max']:.0f} | {r['anon']:.0f} | {r['fds_rest']} / {r['fds_max']} "
               f"| {r['threads']} | {r['cpu']:.0f} | {r['rate']:,.0f} | {r['util']:.2f} "
-              f"| {r['s5xx']} | {r['errors']} |")
+              f"| {r['s5xx']} | {r['errors']} | {r['load']:.1f} |")
     print("\nPer minute, latency in ms per kind: p50 and p99 from the minute's start to the end "
           "of `generate` (regen), p99 over the rest of the minute (after):\n")
     print("| min | " + " | ".join(f"{k} p50 · p99 regen · p99 after" for k in KINDS) + " |")
