@@ -673,7 +673,7 @@ def soak_with(args, work, binary, p, reqs, server, load_before, commit):
             raise SystemExit(f"wrk ({k}) failed: {out.stdout}{out.stderr}")
         capacity[k] = r["rate"]
         cap_rows.append(f"| {k} | {conns[k]} | {r['rate']:,.0f} | {r['p50']:.2f} | {r['p99']:.2f} "
-                        f"| {r['s5xx']} | {r['errors']} | {r['load']:.1f} |")
+                        f"| {r['s5xx']} | {r['errors']} |")
         log(f"capacity {k}: {r['rate']:,.0f} req/s over {conns[k]} connections, p99 {r['p99']:.2f} ms, "
             f"5xx {r['s5xx']}, errors {r['errors']}")
     target = {k: args.fraction * capacity[k] / len(KINDS) for k in KINDS}
