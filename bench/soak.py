@@ -46,7 +46,9 @@ starts; 5 s in, the other version of the dataset is swapped in (`--swap copy`: i
 file copied beside the served one and renamed over it; `--swap import`: `roost db
 import` of its folder to the served path, which renames atomically) and `roost
 generate` runs over the served tree; when it ends, wrk is stopped (SIGINT: it reports
-at once). "after": the load again for the rest of the minute. Every second roost's RSS
+at once). "after": the load again for the rest of the minute. (At `nest` on two cores
+`--swap import` takes 45-52 s beside the load and `generate` about 20 s: a row then
+lasts as long as those, with no "after" phase.) Every second roost's RSS
 (VmRSS), open descriptors (/proc/PID/fd) and CPU time are read; after the minute's
 load its RssAnon, threads and descriptors at rest. Each minute's rows: the swap and
 generate times, the warm-up roost logs for the replaced dataset, RSS mean and max,
@@ -825,7 +827,12 @@ def report(args, roost_version, conns, capacity, cap_rows, target, rows, load_be
     for k in KINDS:
         figs, ok = [], True
         for phase in ("regen", "after"):
-            f, l = median(p99s(first, phase, k)), median(p99s(last, phase, k))
+            fs, ls = p99s(first, phase, k), p99s(last, phase, k)
+            if not fs or not ls:
+                # Swap and generate took the whole of those minutes: no "after" phase.
+                figs.append(f"{phase}: none in a window")
+                continue
+            f, l = median(fs), median(ls)
             figs.append(f"{phase} {f:.1f} → {l:.1f} ms ({l / f:.2f}×)")
             ok = ok and l <= 1.5 * f
         verdicts.append((f"p99 steady, {k}: the median of the last window's per-minute p99 at most "
