@@ -67,10 +67,12 @@ pub fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// to `.<name>.old-<pid>`, the new folder renamed to `dir`, the old one removed.
 /// When a step fails the new folder is removed and `dir` is left as it was. The
 /// temporary folders of dead processes' runs are removed first. `io_err` makes the
-/// error of a failed step on a path.
+/// error of a failed step on a path; `swapped` names the writer's crash point
+/// ([`crate::crash`]) reached once the new folder is in place, the old not yet removed.
 pub fn replace_dir<T, E>(
     dir: &Path,
     fallback: &str,
+    swapped: Option<&str>,
     fill: impl FnOnce(&Path) -> Result<T, E>,
     io_err: impl Fn(&Path, io::Error) -> E,
 ) -> Result<T, E> {
@@ -80,6 +82,11 @@ pub fn replace_dir<T, E>(
     let pid = std::process::id();
     let tmp = parent.join(format!(".{name}.tmp-{pid}"));
     let _ = fs::remove_dir_all(&tmp);
+    let reached = || {
+        if let Some(point) = swapped {
+            crate::crash::point(point);
+        }
+    };
     let written = (|| {
         fs::create_dir(&tmp).map_err(|e| io_err(&tmp, e))?;
         let value = fill(&tmp)?;
@@ -87,9 +94,11 @@ pub fn replace_dir<T, E>(
             let old = parent.join(format!(".{name}.old-{pid}"));
             fs::rename(dir, &old).map_err(|e| io_err(dir, e))?;
             fs::rename(&tmp, dir).map_err(|e| io_err(dir, e))?;
+            reached();
             let _ = fs::remove_dir_all(&old);
         } else {
             fs::rename(&tmp, dir).map_err(|e| io_err(dir, e))?;
+            reached();
         }
         Ok(value)
     })();
@@ -205,6 +214,7 @@ mod tests {
         let failed = replace_dir(
             &out,
             "out",
+            None,
             |tmp| {
                 fs::write(tmp.join("b"), "new")?;
                 Err::<(), _>(io::Error::other("disk full"))
@@ -215,7 +225,7 @@ mod tests {
         // The dead run's leftover is gone, the failed run's too.
         assert_eq!(names(dir.path()), ["out"]);
         assert_eq!(names(&out), ["a"]);
-        replace_dir(&out, "out", |tmp| fs::write(tmp.join("b"), "new"), io).unwrap();
+        replace_dir(&out, "out", None, |tmp| fs::write(tmp.join("b"), "new"), io).unwrap();
         assert_eq!(names(dir.path()), ["out"]);
         assert_eq!(names(&out), ["b"]);
     }

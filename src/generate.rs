@@ -207,9 +207,10 @@ fn keep_live(
         if let Some(folder) = target.parent() {
             fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
         }
-        generations::replace_file(&target, &bytes)?;
+        generations::replace_file(&target, &bytes, "generate::keep_changes")?;
     }
-    swap_in(&opts.out, parent, &record.generation)?;
+    crate::crash::point("generate::keep_swap");
+    swap_in(&opts.out, parent, &record.generation, "generate")?;
     Ok(Summary {
         files: record.files,
         documents: record.documents,

@@ -173,6 +173,7 @@ pub fn mirror(opts: &Options) -> anyhow::Result<Summary> {
         &site,
         opts.wait,
     )?;
+    crate::crash::point("mirror::lock");
     let mut restarts = 0;
     let mut summary = loop {
         let local = Local::open(&opts.out)?;
@@ -372,6 +373,7 @@ fn fill_and_swap<'a>(
         .collect();
     let reused = (needed.len() - to_fetch.len()) as u64;
     fetch_files(opts, client, &generation, &to_fetch)?;
+    crate::crash::point("mirror::documents");
 
     // The manifest documents, then what changed.
     let mut all: Vec<ManifestEntry> = Vec::with_capacity(root.files as usize);
@@ -407,10 +409,16 @@ fn fill_and_swap<'a>(
         }
     }
 
-    generate::swap_in(&local.site, &local.parent, generation_name).inspect_err(|_| {
+    generate::swap_in(&local.site, &local.parent, generation_name, "mirror").inspect_err(|_| {
         let _ = fs::remove_dir_all(&generation);
     })?;
-    generate::clean_leftovers(&local.parent, &local.prefix, &[generation.as_path()]);
+    crate::crash::point("mirror::swapped");
+    generate::clean_leftovers(
+        &local.parent,
+        &local.prefix,
+        &[generation.as_path()],
+        "mirror",
+    );
     Ok(Summary {
         files: present.len() as u64,
         bytes: present.iter().map(|e| e.size).sum(),
@@ -467,6 +475,7 @@ fn new_generation(local: &Local) -> anyhow::Result<(PathBuf, String)> {
     let name = generate::generation_name(&local.prefix);
     let path = local.parent.join(&name);
     fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
+    crate::crash::point("mirror::new_generation");
     Ok((path, name))
 }
 

@@ -77,7 +77,11 @@ pub fn read_record(out: &Path) -> Option<Record> {
 /// Replaces the record beside `out`: written aside and synced, then renamed over it.
 /// The temporary file is removed when any step fails.
 pub fn write_record(out: &Path, record: &Record) -> anyhow::Result<()> {
-    super::generations::replace_file(&record_path(out)?, &serde_json::to_vec(record)?)
+    super::generations::replace_file(
+        &record_path(out)?,
+        &serde_json::to_vec(record)?,
+        "generate::record_input",
+    )
 }
 
 /// Removes the record beside `out` (before a generation that will not record one).

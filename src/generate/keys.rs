@@ -756,7 +756,7 @@ impl NewKeys {
 /// [`next_keys_path`] (synced, then renamed into place; the temporary file is removed
 /// when a step fails), for [`promote`] to move once the generation is live.
 pub(crate) fn write_next(out: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    super::generations::replace_file(&next_keys_path(out)?, bytes)
+    super::generations::replace_file(&next_keys_path(out)?, bytes, "generate::record_keys")
 }
 
 /// Once the generation whose keys a run wrote is live: the replaced generation's keys
@@ -774,6 +774,7 @@ pub(crate) fn promote(out: &Path, keep: bool) -> bool {
     if !kept {
         let _ = fs::remove_file(&spare);
     }
+    crate::crash::point("generate::promote_keys");
     let _ = fs::rename(&next, &live);
     kept
 }
