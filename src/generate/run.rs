@@ -167,6 +167,7 @@ impl<'a> Run<'a> {
         let missing = verify::quick_tree(live).unwrap_or_default();
         if missing.is_empty() {
             self.conn = None;
+            keys::promote_pending(&self.opts.out, &record.generation);
             return keep_live(self.opts, &self.parent, live, &record, self.started).map(Some);
         }
         eprintln!(
