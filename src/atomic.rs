@@ -63,33 +63,62 @@ pub fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// Replaces the folder `dir` by the one `fill` writes: a new folder
 /// `<parent>/.<name>.tmp-<pid>` (`name` the folder's name, or `fallback` when it has
-/// none) is created and filled, then swapped in: an existing `dir` is renamed aside
-/// to `.<name>.old-<pid>`, the new folder renamed to `dir`, the old one removed.
+/// none) is created and filled, then swapped in. An existing `dir` is exchanged with
+/// the new folder in one step (`renameat2` with `RENAME_EXCHANGE`), so a reader (or a
+/// process killed at any instant) finds the old folder or the new one at `dir`, never
+/// neither; the old one, now at the temporary name, is then removed. Where the file
+/// system cannot exchange, `dir` is renamed aside to `.<name>.old-<pid>` and the new
+/// folder renamed to `dir`: a process killed between the two leaves no `dir`, and
+/// the next run puts the old folder back before anything else.
+///
 /// When a step fails the new folder is removed and `dir` is left as it was. The
 /// temporary folders of dead processes' runs are removed first. `io_err` makes the
-/// error of a failed step on a path.
+/// error of a failed step on a path; `swapped` names the writer's crash point
+/// ([`crate::crash`]) reached once the new folder is in place, the old not yet removed.
 pub fn replace_dir<T, E>(
     dir: &Path,
     fallback: &str,
+    swapped: Option<&str>,
     fill: impl FnOnce(&Path) -> Result<T, E>,
     io_err: impl Fn(&Path, io::Error) -> E,
 ) -> Result<T, E> {
     let (parent, name) = (parent_dir(dir), dir_name(dir, fallback));
+    restore_aside(&parent, &name, dir);
     remove_stale(&parent, &[format!(".{name}.tmp-"), format!(".{name}.old-")]);
     fs::create_dir_all(&parent).map_err(|e| io_err(&parent, e))?;
     let pid = std::process::id();
     let tmp = parent.join(format!(".{name}.tmp-{pid}"));
     let _ = fs::remove_dir_all(&tmp);
+    let reached = || {
+        if let Some(point) = swapped {
+            crate::crash::point(point);
+        }
+    };
     let written = (|| {
         fs::create_dir(&tmp).map_err(|e| io_err(&tmp, e))?;
         let value = fill(&tmp)?;
-        if dir.exists() {
-            let old = parent.join(format!(".{name}.old-{pid}"));
-            fs::rename(dir, &old).map_err(|e| io_err(dir, e))?;
+        if fs::symlink_metadata(dir).is_err() {
             fs::rename(&tmp, dir).map_err(|e| io_err(dir, e))?;
-            let _ = fs::remove_dir_all(&old);
-        } else {
-            fs::rename(&tmp, dir).map_err(|e| io_err(dir, e))?;
+            reached();
+            return Ok(value);
+        }
+        match exchange(&tmp, dir) {
+            // The old folder is at the temporary name now.
+            Ok(()) => {
+                reached();
+                let _ = fs::remove_dir_all(&tmp);
+            }
+            Err(e) if cannot_exchange(&e) => {
+                let old = parent.join(format!(".{name}.old-{pid}"));
+                fs::rename(dir, &old).map_err(|e| io_err(dir, e))?;
+                if let Err(e) = fs::rename(&tmp, dir) {
+                    let _ = fs::rename(&old, dir);
+                    return Err(io_err(dir, e));
+                }
+                reached();
+                let _ = fs::remove_dir_all(&old);
+            }
+            Err(e) => return Err(io_err(dir, e)),
         }
         Ok(value)
     })();
@@ -97,6 +126,50 @@ pub fn replace_dir<T, E>(
         let _ = fs::remove_dir_all(&tmp);
     }
     written
+}
+
+/// Swaps the names `a` and `b` (both exist, on one file system) in one step
+/// (`renameat2` with `RENAME_EXCHANGE`).
+pub fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(io::Error::from)
+}
+
+/// Whether `e`, from [`exchange`], says the file system (or the kernel) cannot
+/// exchange two names.
+pub fn cannot_exchange(e: &io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(code) if code == rustix::io::Errno::INVAL.raw_os_error()
+            || code == rustix::io::Errno::NOSYS.raw_os_error()
+            || code == rustix::io::Errno::NOTSUP.raw_os_error()
+    )
+}
+
+/// Where `dir` is missing and a dead process's `.<name>.old-<pid>` is beside it (it
+/// was killed between moving the old folder aside and renaming the new one in, on a
+/// file system that cannot exchange), the old folder goes back to `dir`.
+fn restore_aside(parent: &Path, name: &str, dir: &Path) {
+    if fs::symlink_metadata(dir).is_ok() {
+        return;
+    }
+    let prefix = format!(".{name}.old-");
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(pid) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|digits| digits.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !process_is_alive(pid) && fs::rename(entry.path(), dir).is_ok() {
+            return;
+        }
+    }
 }
 
 /// The name of folder `dir`, or `fallback` when it has none.
@@ -205,6 +278,7 @@ mod tests {
         let failed = replace_dir(
             &out,
             "out",
+            None,
             |tmp| {
                 fs::write(tmp.join("b"), "new")?;
                 Err::<(), _>(io::Error::other("disk full"))
@@ -215,9 +289,44 @@ mod tests {
         // The dead run's leftover is gone, the failed run's too.
         assert_eq!(names(dir.path()), ["out"]);
         assert_eq!(names(&out), ["a"]);
-        replace_dir(&out, "out", |tmp| fs::write(tmp.join("b"), "new"), io).unwrap();
+        replace_dir(&out, "out", None, |tmp| fs::write(tmp.join("b"), "new"), io).unwrap();
         assert_eq!(names(dir.path()), ["out"]);
         assert_eq!(names(&out), ["b"]);
+    }
+
+    #[test]
+    fn a_folder_moved_aside_by_a_killed_run_is_put_back_first() {
+        // Killed between its two renames, on a file system that cannot exchange.
+        let dir = folder_with(&[]);
+        let aside = dir.path().join(".out.old-4194305");
+        fs::create_dir(&aside).unwrap();
+        fs::write(aside.join("a"), "old").unwrap();
+        let out = dir.path().join("out");
+        let failed = replace_dir(
+            &out,
+            "out",
+            None,
+            |_| Err::<(), _>(io::Error::other("disk full")),
+            |_: &Path, e: io::Error| e,
+        );
+        assert!(failed.is_err());
+        assert_eq!(names(dir.path()), ["out"]);
+        assert_eq!(fs::read_to_string(out.join("a")).unwrap(), "old");
+    }
+
+    #[test]
+    fn an_exchange_swaps_two_folders_whole() {
+        let dir = folder_with(&[]);
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        fs::create_dir(&a).unwrap();
+        fs::create_dir(&b).unwrap();
+        fs::write(a.join("x"), "a").unwrap();
+        match exchange(&a, &b) {
+            Err(e) if cannot_exchange(&e) => return,
+            other => other.unwrap(),
+        }
+        assert_eq!(names(&a), Vec::<String>::new());
+        assert_eq!(names(&b), ["x"]);
     }
 
     #[test]

@@ -441,7 +441,10 @@ fn create_private(path: &Path) -> Result<()> {
         .mode(0o600)
         .open(path)
     {
-        Ok(_) => Ok(()),
+        Ok(_) => {
+            crate::crash::point("credentials::create_file");
+            Ok(())
+        }
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
         Err(e) => Err(failed(e)),
     }
@@ -487,7 +490,10 @@ fn prepare_schema(conn: &Connection, path: &Path) -> Result<()> {
         conn.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}"))
     })();
     match result {
-        Ok(()) => conn.execute_batch("COMMIT").map_err(schema),
+        Ok(()) => {
+            crate::crash::point("credentials::schema");
+            conn.execute_batch("COMMIT").map_err(schema)
+        }
         Err(e) => {
             let _ = conn.execute_batch("ROLLBACK");
             Err(schema(e))
@@ -611,6 +617,7 @@ pub fn create(
         }
     };
     let secret = new_secret(kind)?;
+    crate::crash::point("credentials::write");
     let id: i64 = conn
         .query_row(
             "INSERT INTO credentials (kind, id, name, hash, created_at, expires_at) \
@@ -627,6 +634,7 @@ pub fn create(
             |r| r.get(0),
         )
         .map_err(|e| write_error(conn, e))?;
+    crate::crash::point("credentials::written");
     Ok(Issued {
         id,
         name: name.to_string(),
@@ -711,6 +719,7 @@ pub enum Revoked {
 /// Revokes a credential of `kind` at `now`; revoking twice changes nothing.
 pub fn revoke(conn: &Connection, kind: Kind, id: i64, now: DateTime<Utc>) -> Result<Revoked> {
     let at = format_time(now);
+    crate::crash::point("credentials::write");
     let updated = conn
         .execute(
             "UPDATE credentials SET revoked_at = ?3 \
@@ -718,6 +727,7 @@ pub fn revoke(conn: &Connection, kind: Kind, id: i64, now: DateTime<Utc>) -> Res
             params![kind.as_str(), id, at],
         )
         .map_err(|e| write_error(conn, e))?;
+    crate::crash::point("credentials::written");
     if updated == 1 {
         return Ok(Revoked::Now(at));
     }

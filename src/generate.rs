@@ -199,17 +199,9 @@ fn keep_live(
     record: &input::Record,
     started: Instant,
 ) -> anyhow::Result<Summary> {
-    for (path, bytes) in crate::manifest::Changes::default().documents() {
-        let target = live.join(&path);
-        if fs::read(&target).is_ok_and(|old| old == bytes) {
-            continue;
-        }
-        if let Some(folder) = target.parent() {
-            fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
-        }
-        generations::replace_file(&target, &bytes)?;
-    }
-    swap_in(&opts.out, parent, &record.generation)?;
+    empty_change_lists(opts, live)?;
+    crate::crash::point("generate::keep_swap");
+    swap_in(&opts.out, parent, &record.generation, "generate")?;
     Ok(Summary {
         files: record.files,
         documents: record.documents,
@@ -222,6 +214,57 @@ fn keep_live(
         units_skipped: 0,
         millis: started.elapsed().as_millis() as u64,
     })
+}
+
+/// The change lists of the live generation `live` replaced by empty ones, unless they
+/// are empty already. They are written into a folder beside the tree
+/// ([`input::change_lists_path`]: no temporary name ever appears in the tree), which
+/// is then exchanged with the generation's `changes/` in one step, so a reader finds
+/// every old list or every new one; the old lists, now in that folder, are removed
+/// with it. Where the file system cannot exchange two names, each list is renamed
+/// over its old one. A run killed in between leaves the folder beside the tree, where
+/// the next run's clean-up of dead processes' temporary names removes it.
+fn empty_change_lists(opts: &Options, live: &Path) -> anyhow::Result<()> {
+    let documents = crate::manifest::Changes::default().documents();
+    let changes = live.join(crate::manifest::changes::CHANGES_DIR);
+    let listed = |dir: &Path| -> Option<usize> { Some(fs::read_dir(dir).ok()?.count()) };
+    if listed(&changes) == Some(documents.len())
+        && documents
+            .iter()
+            .all(|(path, bytes)| fs::read(live.join(path)).is_ok_and(|old| old == *bytes))
+    {
+        return Ok(());
+    }
+    let temp = crate::atomic::with_suffix(
+        &input::change_lists_path(&opts.out)?,
+        &format!(".tmp-{}", std::process::id()),
+    );
+    let _ = fs::remove_dir_all(&temp);
+    let written = (|| {
+        fs::create_dir(&temp).with_context(|| format!("creating {}", temp.display()))?;
+        for (path, bytes) in &documents {
+            let name = Path::new(path).file_name().unwrap_or_default();
+            crate::atomic::write_synced(&temp.join(name), bytes)
+                .with_context(|| format!("writing {}", temp.join(name).display()))?;
+        }
+        crate::crash::point("generate::keep_changes");
+        let swapped = if fs::symlink_metadata(&changes).is_err() {
+            fs::rename(&temp, &changes)
+        } else {
+            match crate::atomic::exchange(&temp, &changes) {
+                Err(e) if crate::atomic::cannot_exchange(&e) => {
+                    documents.iter().try_for_each(|(path, _)| {
+                        let name = Path::new(path).file_name().unwrap_or_default();
+                        fs::rename(temp.join(name), live.join(path))
+                    })
+                }
+                other => other,
+            }
+        };
+        swapped.with_context(|| format!("replacing {}", changes.display()))
+    })();
+    let _ = fs::remove_dir_all(&temp);
+    written
 }
 
 /// Whether the tree at `site` is missing or older than the dataset `db`.

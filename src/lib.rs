@@ -9,6 +9,7 @@ pub mod atomic;
 pub mod catalog;
 pub mod cli;
 pub mod config;
+pub mod crash;
 pub mod credentials;
 pub mod docs;
 pub mod error;

@@ -3,6 +3,8 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Crash points armed by FAILPOINTS, in a build with the `failpoints` feature only.
+    let _crash_points = roost::crash::setup();
     match roost::cli::run() {
         Ok(code) => code,
         Err(e) => {

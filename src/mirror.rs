@@ -177,6 +177,7 @@ pub fn mirror(opts: &Options) -> anyhow::Result<Summary> {
         &site,
         opts.wait,
     )?;
+    crate::crash::point("mirror::lock");
     let mut restarts = 0;
     let mut summary = loop {
         let local = Local::open(&opts.out)?;
@@ -395,6 +396,7 @@ fn fill_and_swap<'a>(
     let identical = (copies.len() - not_copied.len()) as u64;
     fetch_files(opts, client, &generation, &not_copied)?;
     to_fetch.extend(not_copied);
+    crate::crash::point("mirror::documents");
 
     // The manifest documents, then what changed.
     let mut all: Vec<ManifestEntry> = Vec::with_capacity(root.files as usize);
@@ -430,10 +432,16 @@ fn fill_and_swap<'a>(
         }
     }
 
-    generate::swap_in(&local.site, &local.parent, generation_name).inspect_err(|_| {
+    generate::swap_in(&local.site, &local.parent, generation_name, "mirror").inspect_err(|_| {
         let _ = fs::remove_dir_all(&generation);
     })?;
-    generate::clean_leftovers(&local.parent, &local.prefix, &[generation.as_path()]);
+    crate::crash::point("mirror::swapped");
+    generate::clean_leftovers(
+        &local.parent,
+        &local.prefix,
+        &[generation.as_path()],
+        "mirror",
+    );
     Ok(Summary {
         files: present.len() as u64,
         bytes: present.iter().map(|e| e.size).sum(),
@@ -527,6 +535,7 @@ fn new_generation(local: &Local) -> anyhow::Result<(PathBuf, String)> {
     let name = generate::generation_name(&local.prefix);
     let path = local.parent.join(&name);
     fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
+    crate::crash::point("mirror::new_generation");
     Ok((path, name))
 }
 

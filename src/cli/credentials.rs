@@ -63,6 +63,7 @@ pub fn exec(kind: Kind, cmd: CredentialCommand) -> anyhow::Result<ExitCode> {
                 );
             }
             println!("{}", issued.secret);
+            crate::crash::point("credentials::close");
         }
         CredentialCommand::List {
             auth: AuthDbArg { auth_db },
@@ -98,6 +99,7 @@ pub fn exec(kind: Kind, cmd: CredentialCommand) -> anyhow::Result<ExitCode> {
             let conn = open_existing_store(kind, &auth_db)?;
             let revoked = credentials::revoke(&conn, kind, id, Utc::now())?;
             println!("{}", revoked_line(kind, id, &revoked));
+            crate::crash::point("credentials::close");
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -151,6 +151,7 @@ fn import(
 ) -> anyhow::Result<()> {
     let lock = crate::lock::beside_file(db)?;
     let _lock = crate::lock::exclusive(&lock, "db import", db, wait)?;
+    crate::crash::point("import::lock");
     let allow_empty = if allow_empty.iter().any(|k| k == "all") {
         store::AllowEmpty::All
     } else {
@@ -214,6 +215,7 @@ fn export(
 ) -> anyhow::Result<()> {
     let lock = crate::lock::beside_folder(dir)?;
     let _lock = crate::lock::exclusive(&lock, "db export", dir, wait)?;
+    crate::crash::point("export::lock");
     let which = if public_only {
         generate::Dataset::PublicOnly
     } else {

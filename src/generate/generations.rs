@@ -33,8 +33,8 @@ pub(crate) fn generation_name(prefix: &str) -> String {
 }
 
 /// Removes generation folders left by killed runs, all but those named in `keep` (the
-/// live one, the spare).
-pub(crate) fn clean_leftovers(parent: &Path, prefix: &str, keep: &[&Path]) {
+/// live one, the spare). `writer` (`generate`, `mirror`) names the crash point.
+pub(crate) fn clean_leftovers(parent: &Path, prefix: &str, keep: &[&Path], writer: &str) {
     let Ok(entries) = fs::read_dir(parent) else {
         return;
     };
@@ -47,6 +47,7 @@ pub(crate) fn clean_leftovers(parent: &Path, prefix: &str, keep: &[&Path]) {
         if keep.iter().any(|k| k.file_name() == path.file_name()) {
             continue;
         }
+        crate::crash::step(writer, "remove_leftover");
         let _ = fs::remove_dir_all(&path);
     }
 }
@@ -75,8 +76,14 @@ pub(super) fn remove_tree(root: &Path) {
     let _ = fs::remove_dir_all(root);
 }
 
-/// Points `out` at the new generation with one atomic rename of a symlink.
-pub(crate) fn swap_in(out: &Path, parent: &Path, gen_name: &str) -> anyhow::Result<()> {
+/// Points `out` at the new generation with one atomic rename of a symlink. `writer`
+/// (`generate`, `mirror`) names the crash point.
+pub(crate) fn swap_in(
+    out: &Path,
+    parent: &Path,
+    gen_name: &str,
+    writer: &str,
+) -> anyhow::Result<()> {
     let meta = fs::symlink_metadata(out);
     if let Ok(meta) = &meta {
         if meta.is_dir() {
@@ -93,6 +100,7 @@ pub(crate) fn swap_in(out: &Path, parent: &Path, gen_name: &str) -> anyhow::Resu
     let _ = fs::remove_file(&link_tmp);
     std::os::unix::fs::symlink(gen_name, &link_tmp)
         .with_context(|| format!("creating {}", link_tmp.display()))?;
+    crate::crash::step(writer, "swap_link");
     if let Err(e) = fs::rename(&link_tmp, out) {
         let _ = fs::remove_file(&link_tmp);
         return Err(e).with_context(|| format!("swapping in {}", out.display()));
@@ -105,14 +113,19 @@ pub(crate) fn swap_in(out: &Path, parent: &Path, gen_name: &str) -> anyhow::Resu
 /// Replaces the file at `path` with `bytes` in one step: written and synced beside it as
 /// `<path>.tmp-<pid>`, then renamed over it, so a reader sees the old file or the new
 /// one. The temporary file is removed when a step fails (and, when the process is
-/// killed, by the next run's clean-up of dead processes' temporary files).
-pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+/// killed, by the next run's clean-up of dead processes' temporary files). The crash
+/// point `point` comes between the two.
+pub(crate) fn replace_file(path: &Path, bytes: &[u8], point: &str) -> anyhow::Result<()> {
     let tmp = crate::atomic::with_suffix(path, &format!(".tmp-{}", std::process::id()));
     let writing = || format!("writing {}", path.display());
     crate::atomic::replace_file(
         &tmp,
         path,
-        |tmp| crate::atomic::write_synced(tmp, bytes).with_context(writing),
+        |tmp| {
+            crate::atomic::write_synced(tmp, bytes).with_context(writing)?;
+            crate::crash::point(point);
+            Ok(())
+        },
         |e| anyhow::Error::new(e).context(writing()),
     )
 }

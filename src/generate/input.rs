@@ -77,7 +77,11 @@ pub fn read_record(out: &Path) -> Option<Record> {
 /// Replaces the record beside `out`: written aside and synced, then renamed over it.
 /// The temporary file is removed when any step fails.
 pub fn write_record(out: &Path, record: &Record) -> anyhow::Result<()> {
-    super::generations::replace_file(&record_path(out)?, &serde_json::to_vec(record)?)
+    super::generations::replace_file(
+        &record_path(out)?,
+        &serde_json::to_vec(record)?,
+        "generate::record_input",
+    )
 }
 
 /// Removes the record beside `out` (before a generation that will not record one).
@@ -87,12 +91,23 @@ pub fn remove_record(out: &Path) {
     }
 }
 
+/// Where a run that keeps the live generation writes its new change lists before they
+/// replace the generation's (`<parent>/.<name>.changes`, with `.tmp-<pid>` appended):
+/// beside the tree, never inside it.
+pub fn change_lists_path(out: &Path) -> anyhow::Result<PathBuf> {
+    let (parent, prefix) = super::generation_prefix(out)?;
+    let name = prefix.trim_end_matches('g');
+    Ok(parent.join(format!("{name}changes")))
+}
+
 /// Removes the temporary files `.<name>.input.tmp-<pid>`, `.<name>.digests.tmp-<pid>`
-/// and `.<name>.*keys.tmp-<pid>` left by processes that no longer exist.
+/// and `.<name>.*keys.tmp-<pid>`, and the folders `.<name>.changes.tmp-<pid>`, left by
+/// processes that no longer exist.
 pub fn remove_stale_temps(out: &Path) {
     for path in [
         record_path(out),
         digests_path(out),
+        change_lists_path(out),
         super::keys::keys_path(out),
         super::keys::next_keys_path(out),
         super::keys::spare_keys_path(out),

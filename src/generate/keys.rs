@@ -756,7 +756,7 @@ impl NewKeys {
 /// [`next_keys_path`] (synced, then renamed into place; the temporary file is removed
 /// when a step fails), for [`promote`] to move once the generation is live.
 pub(crate) fn write_next(out: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    super::generations::replace_file(&next_keys_path(out)?, bytes)
+    super::generations::replace_file(&next_keys_path(out)?, bytes, "generate::record_keys")
 }
 
 /// Once the generation whose keys a run wrote is live: the replaced generation's keys
@@ -774,8 +774,31 @@ pub(crate) fn promote(out: &Path, keep: bool) -> bool {
     if !kept {
         let _ = fs::remove_file(&spare);
     }
+    crate::crash::point("generate::promote_keys");
     let _ = fs::rename(&next, &live);
     kept
+}
+
+/// A run that keeps the live generation `generation` (nothing rendered, so no
+/// [`FileKeys::load`]) moves that generation's keys into place when the run that made
+/// it was stopped between its swap and [`promote`]: they are at [`next_keys_path`]
+/// while [`keys_path`] names the generation it replaced. Only the files' first line is
+/// read.
+pub(crate) fn promote_pending(out: &Path, generation: &str) {
+    let (Ok(live), Ok(next)) = (keys_path(out), next_keys_path(out)) else {
+        return;
+    };
+    let names = |path: &Path| {
+        use std::io::Read as _;
+        let header = [MAGIC, generation.as_bytes(), b"\n"].concat();
+        let mut found = vec![0; header.len()];
+        fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut found))
+            .is_ok_and(|()| found == header)
+    };
+    if !names(&live) && names(&next) {
+        let _ = fs::rename(&next, &live);
+    }
 }
 
 /// Removes the keys beside `out` (before a generation that records none).

@@ -101,6 +101,7 @@ impl<'a> Run<'a> {
             &opts.out,
             opts.wait,
         )?;
+        crate::crash::point("generate::lock");
         let conn = store::open_api(&opts.db)?;
         let live = fs::read_link(&opts.out).ok().map(|t| parent.join(t));
         Ok(Run {
@@ -133,7 +134,7 @@ impl<'a> Run<'a> {
             .into_iter()
             .flatten()
             .collect();
-        clean_leftovers(&self.parent, &self.prefix, &keep);
+        clean_leftovers(&self.parent, &self.prefix, &keep, "generate");
         input::remove_stale_temps(&self.opts.out);
         if self.opts.out.is_dir() {
             self.previous_root = Some(self.opts.out.canonicalize()?);
@@ -166,6 +167,7 @@ impl<'a> Run<'a> {
         let missing = verify::quick_tree(live).unwrap_or_default();
         if missing.is_empty() {
             self.conn = None;
+            keys::promote_pending(&self.opts.out, &record.generation);
             return keep_live(self.opts, &self.parent, live, &record, self.started).map(Some);
         }
         eprintln!(
@@ -210,6 +212,7 @@ impl<'a> Run<'a> {
             _ => None,
         };
         spare::forget(&self.opts.out);
+        crate::crash::point("generate::forget_spare");
         let mut spare_paths = None;
         if let Some(s) = spare {
             if fs::rename(&s.dir, &dir).is_ok() {
@@ -224,6 +227,7 @@ impl<'a> Run<'a> {
         if spare_paths.is_none() {
             fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         }
+        crate::crash::point("generate::new_generation");
         Ok(Generation {
             name,
             dir,
@@ -246,6 +250,7 @@ impl<'a> Run<'a> {
                 &self.opts.out,
                 generation.file_keys.has_previous() && self.live.is_some(),
             );
+        crate::crash::point("generate::retire");
         if let Some(old) = &self.live {
             if old.file_name() != Some(std::ffi::OsStr::new(&generation.name)) && !keep_spare {
                 remove_tree(old);
@@ -255,6 +260,7 @@ impl<'a> Run<'a> {
             remove_tree(unused);
         }
         if self.input.is_some() {
+            crate::crash::point("generate::collect_units");
             units::collect_garbage(&generation.records, |key| {
                 generation.file_keys.unit_in_use(key)
             });
@@ -337,6 +343,7 @@ impl Generation {
         let fresh = writer.fresh_among(&files);
         let gone = writer.previous.missing_from(&files, &fresh);
         self.remove_stale(&files, &gone, true)?;
+        crate::crash::point("generate::manifest");
         let removed = gone.len() as u64;
         let bytes = files.iter().map(|e| e.size).sum();
         let count = files.len() as u64;
@@ -354,6 +361,7 @@ impl Generation {
                 .filter(|folder| self.dir.join(folder).is_dir())
                 .map(str::to_string),
         );
+        crate::crash::point("generate::sync");
         generations::sync_paths(&self.dir, synced.iter().map(String::as_str))?;
         Ok(Summary {
             files: count,
@@ -376,6 +384,7 @@ impl Generation {
         let Some(own) = &self.spare_paths else {
             return Ok(());
         };
+        crate::crash::point("generate::remove_stale");
         let written_last = |p: &str| {
             p.strip_prefix(crate::tree::API_DIR)
                 .is_some_and(|p| p.starts_with("/docs/"))
@@ -423,7 +432,9 @@ impl Generation {
 
     /// Phase 8: the symlink moved to the new generation, the last step that can fail.
     pub(super) fn swap_in(&self, run: &Run<'_>) -> anyhow::Result<()> {
-        swap_in(&run.opts.out, &run.parent, &self.name)
+        swap_in(&run.opts.out, &run.parent, &self.name, "generate")?;
+        crate::crash::point("generate::swapped");
+        Ok(())
     }
 
     /// A run that failed before its swap: the new generation and its next keys file

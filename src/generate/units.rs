@@ -161,7 +161,11 @@ fn put(dir: &Path, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
     crate::atomic::replace_file(
         &temp,
         &target,
-        |temp| fs::write(temp, bytes).with_context(|| format!("writing {}", temp.display())),
+        |temp| {
+            fs::write(temp, bytes).with_context(|| format!("writing {}", temp.display()))?;
+            crate::crash::point("generate::unit_record");
+            Ok(())
+        },
         |e| anyhow::Error::new(e).context(format!("renaming into {}", target.display())),
     )
 }

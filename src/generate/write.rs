@@ -296,6 +296,7 @@ impl Writer {
             return false;
         };
         let target = self.root.join(rel);
+        crate::crash::point("generate::write_file");
         if self.ensure_parent(&target).is_err()
             || self.clear(&target).is_err()
             || fs::hard_link(previous_root.join(rel), &target).is_err()
@@ -328,6 +329,7 @@ impl Writer {
             return Ok(true);
         }
         let target = self.root.join(rel);
+        crate::crash::point("generate::write_file");
         self.ensure_parent(&target)?;
         self.clear(&target)?;
         fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;

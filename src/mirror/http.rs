@@ -287,6 +287,7 @@ impl Client {
                         ),
                     });
                 }
+                crate::crash::point("mirror::fetch_file");
                 Ok(())
             };
             crate::atomic::replace_file(&part, target, fill, |source| FetchError::Write {

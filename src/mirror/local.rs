@@ -80,6 +80,7 @@ impl Local {
     /// mirror's lock held, so no other run owns them.
     pub fn remove_leftovers(&self, keep: usize) {
         for old in self.leftovers.iter().skip(keep) {
+            crate::crash::point("mirror::remove_leftover");
             let _ = fs::remove_dir_all(old);
         }
         remove_stale_dataset_folders(&self.out);
@@ -148,6 +149,7 @@ impl Local {
         fs::create_dir(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
         let result = (|| {
             generate::dataset::decompress_into(generation, &tmp)?;
+            crate::crash::point("mirror::import");
             crate::store::import_dir(&tmp, &self.db(), crate::idx::build).with_context(|| {
                 format!(
                     "importing the published dataset into {}",
@@ -160,7 +162,9 @@ impl Local {
                 &record,
                 &self.source_path(),
                 |record| {
-                    crate::atomic::write_synced(record, source.as_bytes()).with_context(writing)
+                    crate::atomic::write_synced(record, source.as_bytes()).with_context(writing)?;
+                    crate::crash::point("mirror::source_record");
+                    Ok(())
                 },
                 |e| anyhow::Error::new(e).context(writing()),
             )

@@ -212,15 +212,21 @@ pub fn export_dir(
     let written = crate::atomic::replace_dir(
         dir,
         "export",
+        Some("export::swapped"),
         |tmp| {
-            export_with(
+            let counts = export_with(
                 conn,
-                |file| fs::File::create(tmp.join(file)).map(BufWriter::new),
+                |file| {
+                    crate::crash::point("export::file");
+                    fs::File::create(tmp.join(file)).map(BufWriter::new)
+                },
                 |_, mut w| {
                     w.flush()?;
                     w.get_ref().sync_all()
                 },
-            )
+            )?;
+            crate::crash::point("export::swap");
+            Ok(counts)
         },
         |path, source| io_err(path)(source),
     );

@@ -346,6 +346,7 @@ pub fn write(dir: &Path) -> Result<usize, SampleError> {
     crate::atomic::replace_dir(
         dir,
         "sample",
+        None,
         |tmp| {
             for (file, text) in &files {
                 let path = tmp.join(file);

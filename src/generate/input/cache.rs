@@ -315,7 +315,11 @@ pub(super) fn write(
     crate::atomic::replace_file(
         &temp,
         path,
-        |temp| fs::write(temp, &bytes).with_context(|| format!("writing {}", temp.display())),
+        |temp| {
+            fs::write(temp, &bytes).with_context(|| format!("writing {}", temp.display()))?;
+            crate::crash::point("generate::digests");
+            Ok(())
+        },
         |e| anyhow::Error::new(e).context(format!("renaming into {}", path.display())),
     )
 }

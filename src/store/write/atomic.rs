@@ -50,6 +50,7 @@ pub(in crate::store) fn write_atomically(
             conn.execute_batch("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")?;
             let tx = conn.transaction()?;
             crate::store::create_schema(&tx)?;
+            crate::crash::point("import::create");
             fill(&tx)?;
             tx.execute(
                 "INSERT INTO meta (key, value) VALUES ('schema_version', ?1)",
@@ -57,10 +58,13 @@ pub(in crate::store) fn write_atomically(
             )?;
             // Last: the build's own rows are not changes.
             super::changelog::install(&tx)?;
+            crate::crash::point("import::commit");
             tx.commit()?;
+            crate::crash::point("import::analyze");
             conn.execute_batch("ANALYZE;")?;
             conn.close().map_err(|(_, e)| e)?;
             fs::File::open(tmp)?.sync_all()?;
+            crate::crash::point("import::rename");
             Ok(())
         },
         |source| StoreError::Rename {
@@ -68,6 +72,9 @@ pub(in crate::store) fn write_atomically(
             source,
         },
     );
+    if result.is_ok() {
+        crate::crash::point("import::renamed");
+    }
     // SQLite's and the file system's errors name no file: say which.
     result.map_err(|e| match e {
         StoreError::Sqlite(source) => StoreError::Build {
