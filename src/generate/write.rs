@@ -127,11 +127,7 @@ impl Writer {
             if same {
                 self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
             } else {
-                self.written.fetch_add(1, AtomicOrdering::Relaxed);
-                self.fresh
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(entry.path.clone());
+                self.count_written(&entry.path);
             }
             out.push(entry);
         }
@@ -333,13 +329,18 @@ impl Writer {
         self.ensure_parent(&target)?;
         self.clear(&target)?;
         fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
+        self.count_written(&entry.path);
+        out.push(entry);
+        Ok(false)
+    }
+
+    /// Counts `path` as placed with new bytes: written, and fresh for the manifest.
+    fn count_written(&self, path: &str) {
         self.written.fetch_add(1, AtomicOrdering::Relaxed);
         self.fresh
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push(entry.path.clone());
-        out.push(entry);
-        Ok(false)
+            .push(path.to_string());
     }
 
     /// The previous tree's folder, if there is one.
