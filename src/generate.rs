@@ -30,6 +30,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 
+mod bodies;
 pub mod dataset;
 mod entry;
 mod generations;
@@ -171,21 +172,28 @@ fn drop_aside<T: Send + 'static>(value: T) {
         .spawn(move || drop(value));
 }
 
-/// Two lists of entries sorted by path, merged into one: the few entries of `b` put
-/// in place, the runs of `a` between them moved whole.
-fn merge_sorted(a: Vec<Entry>, b: Vec<Entry>) -> Vec<Entry> {
+/// Two lists of entries sorted by path, merged into one in `a`'s allocation (a
+/// second list the size of the tree would double a full run's peak): `a` is
+/// lengthened by `b`'s length, then filled from its end, each place taking the
+/// larger of `a`'s and `b`'s last entries not yet placed, so only the entries past
+/// `b`'s first are moved. Of two equal paths, `a`'s comes first.
+fn merge_sorted(mut a: Vec<Entry>, b: Vec<Entry>) -> Vec<Entry> {
     if b.is_empty() {
         return a;
     }
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let mut a = a.into_iter();
-    for entry in b {
-        let before = a.as_slice().partition_point(|e| e.path <= entry.path);
-        out.extend(a.by_ref().take(before));
-        out.push(entry);
+    let (mut i, mut k) = (a.len(), a.len() + b.len());
+    a.resize_with(k, Entry::default);
+    let mut b = b;
+    while let Some(last) = b.last() {
+        k -= 1;
+        if i > 0 && a[i - 1].path > last.path {
+            a.swap(i - 1, k);
+            i -= 1;
+        } else if let Some(entry) = b.pop() {
+            a[k] = entry;
+        }
     }
-    out.extend(a);
-    out
+    a
 }
 
 /// A run whose input is the live generation's: the tree stays as it is (every file
@@ -326,6 +334,15 @@ mod tests {
                 ("d", 2),
             ]
         );
+        // In the first list's allocation when it has room: no second list the size of
+        // the tree.
+        let mut a = Vec::with_capacity(8);
+        a.extend(entries(&["a", "c", "e"], 1));
+        let at = a.as_ptr();
+        let merged = merge_sorted(a, entries(&["b", "d", "f"], 2));
+        assert_eq!(merged.as_ptr(), at);
+        let paths: Vec<&str> = merged.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["a", "b", "c", "d", "e", "f"]);
         assert_eq!(merge_sorted(entries(&["x"], 1), Vec::new()).len(), 1);
         assert_eq!(merge_sorted(Vec::new(), entries(&["x", "y"], 1)).len(), 2);
     }

@@ -8,7 +8,7 @@
 use crate::manifest::ManifestEntry;
 
 /// One file of the new generation: its path in the tree, its size and SHA-256.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(super) struct Entry {
     pub path: String,
     pub size: u64,

@@ -12,6 +12,7 @@ use crate::catalog::{self, FilterValue, ListQuery, ListSpec, OrderChoice, ParamK
 use crate::manifest::MANIFEST;
 use crate::{store, tree};
 
+use super::bodies::{self, Bodies};
 use super::entry::Entry;
 use super::keys::{self, Key};
 use super::plan::{self, partition, Group, Unit};
@@ -338,7 +339,7 @@ fn list_pages(
         return Ok(None);
     };
     let linked = link_pages(w, &pages, kept, keying)?;
-    let bodies = page_bodies(conn, unit, keying, resource, rows, &pages, &linked)?;
+    let bodies = page_bodies(w, conn, unit, keying, resource, rows, &pages, &linked)?;
     let parts = write_pages(w, spec, rows, &pages, linked, &bodies)?;
     Ok(Some(pages.iter().map(|p| p.key).zip(parts).collect()))
 }
@@ -583,6 +584,7 @@ fn link_pages(
 /// The records the pages to write show (those not `linked`), read once each: their
 /// item bodies by id.
 fn page_bodies(
+    w: &Writer,
     conn: &mut rusqlite::Connection,
     unit: &ListUnit,
     keying: Option<&Keying>,
@@ -590,7 +592,7 @@ fn page_bodies(
     rows: &catalog::ScopeRows,
     pages: &[Page],
     linked: &[Option<Vec<Entry>>],
-) -> anyhow::Result<HashMap<i64, Vec<u8>>> {
+) -> anyhow::Result<Bodies> {
     let spec = unit.spec;
     let mut wanted = vec![false; rows.ids.len()];
     for (p, done) in pages.iter().zip(linked) {
@@ -607,7 +609,8 @@ fn page_bodies(
         .filter(|(_, w)| **w)
         .map(|(id, _)| *id)
         .collect();
-    let mut bodies: HashMap<i64, Vec<u8>> = HashMap::with_capacity(wanted_ids.len());
+    let spill_dir = w.root.parent().unwrap_or(&w.root);
+    let mut bodies = Bodies::new(spill_dir, wanted_ids.len(), bodies::BUDGET);
     let table_rows = table_rows(keying, spec.from).unwrap_or(match unit.snapshot {
         None => rows.ids.len(),
         Some(_) => usize::MAX,
@@ -619,10 +622,7 @@ fn page_bodies(
             spec.from,
             &wanted_ids,
             table_rows,
-            |id, body| {
-                bodies.insert(id, body);
-                Ok(())
-            },
+            |id, body| bodies.insert(id, &body),
         )
     })?;
     Ok(bodies)
@@ -636,7 +636,7 @@ fn write_pages(
     rows: &catalog::ScopeRows,
     pages: &[Page],
     linked: Vec<Option<Vec<Entry>>>,
-    bodies: &HashMap<i64, Vec<u8>>,
+    bodies: &Bodies,
 ) -> anyhow::Result<Vec<Vec<Entry>>> {
     let mut parts: Vec<Option<Vec<Entry>>> = pages
         .par_iter()
@@ -645,16 +645,11 @@ fn write_pages(
             if done.is_some() || p.twin_of.is_some() {
                 return Ok(done);
             }
-            let items = p
-                .members
-                .iter()
-                .map(|&m| {
-                    let id = rows.ids[m as usize];
-                    bodies.get(&id).map(Vec::as_slice).ok_or_else(|| {
-                        anyhow!("{} record {id} vanished while rendering", spec.operation_id)
-                    })
-                })
-                .collect::<anyhow::Result<Vec<_>>>()?;
+            let mut buf = Vec::new();
+            let ids = p.members.iter().map(|&m| rows.ids[m as usize]);
+            let items = bodies.get_all(ids, &mut buf)?.map_err(|id| {
+                anyhow!("{} record {id} vanished while rendering", spec.operation_id)
+            })?;
             let body = catalog::render_page(items, p.page, catalog::PAGE_SIZE, p.total);
             let mut out = Vec::new();
             w.put(&p.rel, &body, &mut out)?;

@@ -447,6 +447,10 @@ impl Generation {
     }
 }
 
+/// Room kept in the list of the units' entries for the files placed after them (the
+/// docs page's, the dataset's), so that adding them does not move the whole list.
+const LATER_ENTRIES: usize = 4096;
+
 /// The units rendered and written in parallel, taken from one queue, longest expected
 /// first, each by the first worker free: the long units (a large list's orderings, its
 /// details) start at once and the short ones fill in after them, so no long unit
@@ -495,7 +499,13 @@ fn render_units(
     let parts: Vec<_> = parts.into_iter().flatten().collect();
     bar.finish_and_clear();
     let units_skipped = parts.iter().filter(|(_, skipped)| *skipped).count() as u64;
-    let mut files: Vec<Entry> = parts.into_iter().flat_map(|(files, _)| files).collect();
+    // One list of every entry, each unit's moved in and freed in turn (not collected
+    // beside them all), with room for the docs page's and the dataset's files.
+    let total = parts.iter().map(|(files, _)| files.len()).sum::<usize>();
+    let mut files: Vec<Entry> = Vec::with_capacity(total + LATER_ENTRIES);
+    for (part, _) in parts {
+        files.extend(part);
+    }
     pool.install(|| files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path)));
     Ok((files, units_skipped))
 }

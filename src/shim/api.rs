@@ -384,7 +384,7 @@ pub fn docs_name(segments: &[String]) -> Option<String> {
     segs.iter().all(safe).then(|| segs.join("/"))
 }
 
-fn content_type_of(name: &str) -> &'static str {
+pub(super) fn content_type_of(name: &str) -> &'static str {
     match name.rsplit_once('.').map_or("", |(_, ext)| ext) {
         "html" => "text/html; charset=utf-8",
         "js" | "mjs" => "text/javascript; charset=utf-8",
@@ -400,17 +400,18 @@ fn content_type_of(name: &str) -> &'static str {
     }
 }
 
-/// `openapi.json` or a docs file, from the documents rendered at start-up.
+/// `openapi.json` or a docs file, from the documents rendered at start-up (each
+/// coding compressed once: [`super::respond::KeptBody`]).
 fn document(shared: &Shared, name: Option<&str>, neg: &Negotiation) -> Result<Outcome, ApiError> {
-    let (bytes, content_type) = match name {
-        None => (shared.documents.openapi.clone(), JSON),
-        Some(name) => match shared.documents.docs.get(name) {
-            Some(bytes) => (bytes.clone(), content_type_of(name)),
-            None => return Err(ApiError::UnknownPath),
-        },
+    let body = match name {
+        None => &shared.documents.openapi,
+        Some(name) => shared
+            .documents
+            .docs
+            .get(name)
+            .ok_or(ApiError::UnknownPath)?,
     };
-    neg.identity(bytes, content_type)
-        .map_err(ApiError::Internal)
+    body.answer(neg).map_err(ApiError::Internal)
 }
 
 /// A tree file's response already in memory ([`super::files`]), answered without a

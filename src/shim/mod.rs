@@ -296,8 +296,8 @@ impl AppState {
 /// and the docs page rendered from it, once at start-up. The tree's copies list
 /// every environment's server, for static hosting.
 pub struct Documents {
-    openapi: Vec<u8>,
-    docs: HashMap<String, Vec<u8>>,
+    openapi: respond::KeptBody,
+    docs: HashMap<String, respond::KeptBody>,
 }
 
 impl Documents {
@@ -315,8 +315,15 @@ impl Documents {
         };
         let docs = crate::docs::render_with(&openapi, &samples)?
             .into_iter()
+            .map(|(name, bytes)| {
+                let body = respond::KeptBody::new(bytes, api::content_type_of(&name));
+                (name, body)
+            })
             .collect();
-        Ok(Documents { openapi, docs })
+        Ok(Documents {
+            openapi: respond::KeptBody::new(openapi, respond::JSON),
+            docs,
+        })
     }
 }
 

@@ -411,6 +411,56 @@ impl Negotiation {
     }
 }
 
+/// A body served from memory for the life of the process (`openapi.json`, the docs
+/// page): each coding compressed and tagged once, when a request first asks for it,
+/// so that a request costs a lookup rather than a copy, a hash and a compression.
+#[derive(Debug)]
+pub struct KeptBody {
+    identity: Bytes,
+    content_type: &'static str,
+    /// Per coding (identity, gzip, brotli), the bytes sent and their tag.
+    codings: [std::sync::OnceLock<(Bytes, Etag)>; 3],
+}
+
+impl KeptBody {
+    pub fn new(bytes: Vec<u8>, content_type: &'static str) -> KeptBody {
+        KeptBody {
+            identity: Bytes::from(bytes),
+            content_type,
+            codings: Default::default(),
+        }
+    }
+
+    /// The identity bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.identity
+    }
+
+    /// The answer to a request, as [`Negotiation::identity`] makes it from the same
+    /// bytes.
+    pub fn answer(&self, neg: &Negotiation) -> anyhow::Result<Outcome> {
+        let encoding = match neg.accept.first() {
+            Some(e) if self.identity.len() >= COMPRESS_MIN => *e,
+            _ => Encoding::Identity,
+        };
+        let slot = &self.codings[encoding as usize];
+        let (bytes, etag) = match slot.get() {
+            Some(made) => made.clone(),
+            None => {
+                let bytes = match encoding {
+                    Encoding::Identity => self.identity.clone(),
+                    _ => Bytes::from(compress(&self.identity, encoding)?),
+                };
+                let made = (bytes, etag(&self.identity, encoding));
+                // Two requests may both make it; either's bytes are the same.
+                let _ = slot.set(made.clone());
+                made
+            }
+        };
+        Ok(neg.known(bytes, self.content_type, encoding, etag))
+    }
+}
+
 /// The HTTP response of an [`Outcome`].
 /// Headers a tree file's or live answer's response ends up with, at most: five of
 /// its own, three `RateLimit-*`, `Cache-Control`, `nosniff` and `X-Request-Id`.

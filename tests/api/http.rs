@@ -557,6 +557,37 @@ async fn openapi_and_docs_are_served_with_their_types() {
     );
 }
 
+/// `openapi.json` and the docs page, kept in memory, are answered in each coding the
+/// request accepts, the same bytes and tag every time, each tag its coding's.
+#[tokio::test]
+async fn openapi_and_docs_are_answered_alike_in_every_coding() {
+    let app = local();
+    for path in ["/api/v0/openapi.json", "/api/v0/docs/"] {
+        let plain = get(&app, path).await;
+        assert_eq!(plain.header("content-encoding"), None, "{path}");
+        let plain_tag = plain.header("etag").unwrap().to_string();
+        for (coding, suffix) in [("gzip", "-gz\""), ("br", "-br\"")] {
+            let ask = || request(Method::GET, path).header("accept-encoding", coding);
+            let first = send(&app, ask()).await;
+            let again = send(&app, ask()).await;
+            assert_eq!(first.status, 200, "{path} {coding}");
+            assert_eq!(first.header("content-encoding"), Some(coding), "{path}");
+            let tag = first.header("etag").unwrap().to_string();
+            assert!(tag.ends_with(suffix), "{path} {tag}");
+            assert_eq!(tag.trim_end_matches(suffix), plain_tag.trim_end_matches('"'));
+            assert_eq!(again.body, first.body, "{path} {coding}");
+            assert_eq!(again.header("etag"), Some(tag.as_str()));
+            let decoded = match coding {
+                "gzip" => gunzip(&first.body),
+                _ => unbrotli(&first.body),
+            };
+            assert_eq!(decoded, plain.body, "{path} {coding}");
+            let r = send(&app, ask().header("if-none-match", &tag)).await;
+            assert_eq!(r.status, 304, "{path} {coding}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn cors_preflight_and_simple_requests() {
     for env in [Env::Local, Env::Production] {
