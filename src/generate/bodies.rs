@@ -125,7 +125,11 @@ mod tests {
     use super::*;
 
     fn body(id: i64) -> Vec<u8> {
-        format!("{{\"id\":{id},\"text\":\"{}\"}}", "x".repeat(id as usize % 13)).into_bytes()
+        format!(
+            "{{\"id\":{id},\"text\":\"{}\"}}",
+            "x".repeat(id as usize % 13)
+        )
+        .into_bytes()
     }
 
     #[test]
@@ -142,9 +146,16 @@ mod tests {
             assert_eq!(bodies.file.is_some(), budget <= total, "{budget}");
             let ids = [5i64, 199, 1, 77, 5];
             let mut buf = Vec::new();
-            let got = bodies.get_all(ids.iter().copied(), &mut buf).unwrap().unwrap();
+            let got = bodies
+                .get_all(ids.iter().copied(), &mut buf)
+                .unwrap()
+                .unwrap();
             let want: Vec<Vec<u8>> = ids.iter().map(|&id| body(id)).collect();
-            assert_eq!(got, want.iter().map(Vec::as_slice).collect::<Vec<_>>(), "{budget}");
+            assert_eq!(
+                got,
+                want.iter().map(Vec::as_slice).collect::<Vec<_>>(),
+                "{budget}"
+            );
             let missing = bodies.get_all([3, 400].into_iter(), &mut buf).unwrap();
             assert_eq!(missing, Err(400));
         }

@@ -339,7 +339,8 @@ fn list_pages(
         return Ok(None);
     };
     let linked = link_pages(w, &pages, kept, keying)?;
-    let bodies = page_bodies(w, conn, unit, keying, resource, rows, &pages, &linked)?;
+    let wanted = wanted_ids(rows, &pages, &linked);
+    let bodies = page_bodies(w, conn, unit, keying, resource, rows.ids.len(), &wanted)?;
     let parts = write_pages(w, spec, rows, &pages, linked, &bodies)?;
     Ok(Some(pages.iter().map(|p| p.key).zip(parts).collect()))
 }
@@ -581,19 +582,13 @@ fn link_pages(
         .collect()
 }
 
-/// The records the pages to write show (those not `linked`), read once each: their
-/// item bodies by id.
-fn page_bodies(
-    w: &Writer,
-    conn: &mut rusqlite::Connection,
-    unit: &ListUnit,
-    keying: Option<&Keying>,
-    resource: Option<&keys::Resource>,
+/// The ids of the records the pages to write show (those not `linked`, not twins),
+/// each once, in the scope's order.
+fn wanted_ids(
     rows: &catalog::ScopeRows,
     pages: &[Page],
     linked: &[Option<Vec<Entry>>],
-) -> anyhow::Result<Bodies> {
-    let spec = unit.spec;
+) -> Vec<i64> {
     let mut wanted = vec![false; rows.ids.len()];
     for (p, done) in pages.iter().zip(linked) {
         if done.is_none() && p.twin_of.is_none() {
@@ -602,17 +597,30 @@ fn page_bodies(
             }
         }
     }
-    let wanted_ids: Vec<i64> = rows
-        .ids
+    rows.ids
         .iter()
         .zip(&wanted)
         .filter(|(_, w)| **w)
         .map(|(id, _)| *id)
-        .collect();
+        .collect()
+}
+
+/// The item bodies of the records `wanted` (of a scope of `scope_len` records), read
+/// once each, those past the budget kept in a file beside the tree ([`Bodies`]).
+fn page_bodies(
+    w: &Writer,
+    conn: &mut rusqlite::Connection,
+    unit: &ListUnit,
+    keying: Option<&Keying>,
+    resource: Option<&keys::Resource>,
+    scope_len: usize,
+    wanted: &[i64],
+) -> anyhow::Result<Bodies> {
+    let spec = unit.spec;
     let spill_dir = w.root.parent().unwrap_or(&w.root);
-    let mut bodies = Bodies::new(spill_dir, wanted_ids.len(), bodies::BUDGET);
+    let mut bodies = Bodies::new(spill_dir, wanted.len(), bodies::BUDGET);
     let table_rows = table_rows(keying, spec.from).unwrap_or(match unit.snapshot {
-        None => rows.ids.len(),
+        None => scope_len,
         Some(_) => usize::MAX,
     });
     read_bodies(conn, resource, spec.operation_id, |conn| {
@@ -620,7 +628,7 @@ fn page_bodies(
             conn,
             &spec.item,
             spec.from,
-            &wanted_ids,
+            wanted,
             table_rows,
             |id, body| bodies.insert(id, &body),
         )

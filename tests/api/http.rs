@@ -574,7 +574,10 @@ async fn openapi_and_docs_are_answered_alike_in_every_coding() {
             assert_eq!(first.header("content-encoding"), Some(coding), "{path}");
             let tag = first.header("etag").unwrap().to_string();
             assert!(tag.ends_with(suffix), "{path} {tag}");
-            assert_eq!(tag.trim_end_matches(suffix), plain_tag.trim_end_matches('"'));
+            assert_eq!(
+                tag.trim_end_matches(suffix),
+                plain_tag.trim_end_matches('"')
+            );
             assert_eq!(again.body, first.body, "{path} {coding}");
             assert_eq!(again.header("etag"), Some(tag.as_str()));
             let decoded = match coding {
