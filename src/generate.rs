@@ -309,6 +309,7 @@ mod tests {
                 path: p.to_string(),
                 size,
                 sha256: [0; 32],
+                fresh: false,
             })
             .collect()
     }

@@ -7,12 +7,18 @@
 
 use crate::manifest::ManifestEntry;
 
-/// One file of the new generation: its path in the tree, its size and SHA-256.
+/// One file of the new generation: its path in the tree, its size and SHA-256, and
+/// whether this run wrote it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(super) struct Entry {
     pub path: String,
     pub size: u64,
     pub sha256: [u8; 32],
+    /// Written by this run with new bytes (*fresh*, for the manifest and the change
+    /// lists); every other entry is the previous generation's. A flag in the entry
+    /// rather than a list of the paths written beside the entries: a full run writes
+    /// every file.
+    pub fresh: bool,
 }
 
 impl Entry {
@@ -22,6 +28,7 @@ impl Entry {
             path: e.path.clone(),
             size: e.size,
             sha256: bytes_of_hex(&e.sha256)?,
+            fresh: false,
         })
     }
 
@@ -35,6 +42,11 @@ impl Entry {
     pub(super) fn hex(&self) -> String {
         hex::encode(self.sha256)
     }
+}
+
+/// Which of `files` this run wrote with new bytes, in order ([`Entry::fresh`]).
+pub(super) fn fresh_flags(files: &[Entry]) -> Vec<bool> {
+    files.iter().map(|e| e.fresh).collect()
 }
 
 /// Appends the lower-case hex of `bytes` to `out` (what `hex::encode` gives), with

@@ -447,11 +447,13 @@ mod tests {
                 path: "api/v0/issues/index@page=2&state=open.json".to_string(),
                 size: 12_345,
                 sha256: Sha256::digest(b"a").into(),
+                fresh: true,
             },
             Entry {
                 path: "odd/\"quoted\"\\back\u{1}\n\u{7f}é.json".to_string(),
                 size: 0,
                 sha256: Sha256::digest(b"b").into(),
+                fresh: false,
             },
         ];
         let listed: Vec<ManifestEntry> = entries

@@ -30,7 +30,7 @@ use std::time::Instant;
 use anyhow::{anyhow, Context};
 use rayon::prelude::*;
 
-use super::entry::Entry;
+use super::entry::{fresh_flags, Entry};
 use super::generations::{self, remove_tree};
 use super::keys::{self, FileKeys, Key};
 use super::plan::{self, plan, Unit};
@@ -306,9 +306,7 @@ impl Generation {
         let (files, units_skipped) =
             render_units(opts, &plan, &order, &writer, keying.as_ref(), &pool)?;
         if self.spare_paths.is_some() {
-            let gone = writer
-                .previous
-                .missing_from(&files, &writer.fresh_among(&files));
+            let gone = writer.previous.missing_from(&files, &fresh_flags(&files));
             self.remove_stale(&files, &gone, false)?;
         }
         // The docs page and the dataset, sorted and merged into the sorted units'
@@ -340,7 +338,7 @@ impl Generation {
     /// The manifest and the change lists written after the tree's files, what the
     /// spare held that this generation does not removed, and what was written synced.
     fn publish(&self, writer: &Writer, files: Vec<Entry>) -> anyhow::Result<Summary> {
-        let fresh = writer.fresh_among(&files);
+        let fresh = fresh_flags(&files);
         let gone = writer.previous.missing_from(&files, &fresh);
         self.remove_stale(&files, &gone, true)?;
         crate::crash::point("generate::manifest");

@@ -94,7 +94,12 @@ fn decode(bytes: &[u8], key: Key) -> Option<Record> {
         let path = std::str::from_utf8(r.take(len)?).ok()?.to_string();
         let size = r.u64()?;
         let sha256 = r.hash()?;
-        record.entries.push(Entry { path, size, sha256 });
+        record.entries.push(Entry {
+            path,
+            size,
+            sha256,
+            fresh: false,
+        });
     }
     r.0.is_empty().then_some(record)
 }
@@ -317,6 +322,7 @@ mod tests {
             path: path.to_string(),
             size,
             sha256: Sha256::digest(path.as_bytes()).into(),
+            fresh: false,
         };
         Record {
             groups: vec![(7, 2), (9, 1)],

@@ -25,9 +25,6 @@ pub(super) struct Writer {
     previous_root: Option<PathBuf>,
     /// The previous tree's files, from its manifest, read chunk by chunk as asked.
     pub(super) previous: super::previous::Previous,
-    /// The paths this run wrote with new bytes (tree files and manifest documents):
-    /// every other file it placed has the previous tree's entry.
-    fresh: Mutex<Vec<String>>,
     precompress: Precompress,
     /// Files written, and files linked from the previous tree.
     pub(super) written: AtomicU64,
@@ -61,7 +58,6 @@ impl Writer {
             root,
             previous_root,
             previous,
-            fresh: Mutex::new(Vec::new()),
             precompress,
             written: AtomicU64::new(0),
             unchanged: AtomicU64::new(0),
@@ -110,10 +106,11 @@ impl Writer {
                 .path
                 .strip_prefix(from.as_str())
                 .with_context(|| format!("{} is not a file of {from}", e.path))?;
-            let entry = Entry {
+            let mut entry = Entry {
                 path: format!("{to}{suffix}"),
                 size: e.size,
                 sha256: e.sha256,
+                fresh: false,
             };
             let target = self.root.join(&entry.path);
             self.ensure_parent(&target)?;
@@ -127,7 +124,7 @@ impl Writer {
             if same {
                 self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
             } else {
-                self.count_written(&entry.path);
+                self.count_written(&mut entry);
             }
             out.push(entry);
         }
@@ -312,10 +309,11 @@ impl Writer {
         bytes: &[u8],
         out: &mut Vec<Entry>,
     ) -> anyhow::Result<bool> {
-        let entry = Entry {
+        let mut entry = Entry {
             path: Self::key(rel),
             size: bytes.len() as u64,
             sha256: Sha256::digest(bytes).into(),
+            fresh: false,
         };
         let same = self
             .previous
@@ -329,35 +327,20 @@ impl Writer {
         self.ensure_parent(&target)?;
         self.clear(&target)?;
         fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
-        self.count_written(&entry.path);
+        self.count_written(&mut entry);
         out.push(entry);
         Ok(false)
     }
 
-    /// Counts `path` as placed with new bytes: written, and fresh for the manifest.
-    fn count_written(&self, path: &str) {
+    /// Counts `entry` as placed with new bytes: written, and fresh for the manifest.
+    fn count_written(&self, entry: &mut Entry) {
         self.written.fetch_add(1, AtomicOrdering::Relaxed);
-        self.fresh
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(path.to_string());
+        entry.fresh = true;
     }
 
     /// The previous tree's folder, if there is one.
     pub(super) fn previous_root(&self) -> Option<&Path> {
         self.previous_root.as_deref()
-    }
-
-    /// Which of `files` (sorted by path) this run wrote with new bytes so far: the
-    /// others have the previous tree's entries.
-    pub(super) fn fresh_among(&self, files: &[Entry]) -> Vec<bool> {
-        let mut flags = vec![false; files.len()];
-        for path in self.fresh.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-            if let Ok(i) = files.binary_search_by(|e| e.path.as_str().cmp(path)) {
-                flags[i] = true;
-            }
-        }
-        flags
     }
 
     /// Places a manifest document of `size` bytes hashing to `sha256`: linked from the
