@@ -177,21 +177,17 @@ fn drop_aside<T: Send + 'static>(value: T) {
 /// lengthened by `b`'s length, then filled from its end, each place taking the
 /// larger of `a`'s and `b`'s last entries not yet placed, so only the entries past
 /// `b`'s first are moved. Of two equal paths, `a`'s comes first.
-fn merge_sorted(mut a: Vec<Entry>, b: Vec<Entry>) -> Vec<Entry> {
-    if b.is_empty() {
-        return a;
-    }
-    let (mut i, mut k) = (a.len(), a.len() + b.len());
-    a.resize_with(k, Entry::default);
-    let mut b = b;
-    while let Some(last) = b.last() {
-        k -= 1;
-        if i > 0 && a[i - 1].path > last.path {
-            a.swap(i - 1, k);
-            i -= 1;
-        } else if let Some(entry) = b.pop() {
-            a[k] = entry;
+fn merge_sorted(mut a: Vec<Entry>, mut b: Vec<Entry>) -> Vec<Entry> {
+    let mut i = a.len();
+    a.resize_with(a.len() + b.len(), Entry::default);
+    let mut k = a.len();
+    while let Some(entry) = b.pop() {
+        while i > 0 && a[i - 1].path > entry.path {
+            (i, k) = (i - 1, k - 1);
+            a.swap(i, k);
         }
+        k -= 1;
+        a[k] = entry;
     }
     a
 }

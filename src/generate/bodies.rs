@@ -85,7 +85,7 @@ impl Bodies {
     /// any is in the file. `None` for an id never added.
     pub(super) fn get_all<'a>(
         &'a self,
-        ids: impl Iterator<Item = i64> + Clone,
+        ids: impl Iterator<Item = i64>,
         buf: &'a mut Vec<u8>,
     ) -> anyhow::Result<Result<Vec<&'a [u8]>, i64>> {
         buf.clear();

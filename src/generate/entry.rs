@@ -44,11 +44,6 @@ impl Entry {
     }
 }
 
-/// Which of `files` this run wrote with new bytes, in order ([`Entry::fresh`]).
-pub(super) fn fresh_flags(files: &[Entry]) -> Vec<bool> {
-    files.iter().map(|e| e.fresh).collect()
-}
-
 /// Appends the lower-case hex of `bytes` to `out` (what `hex::encode` gives), with
 /// no `String` of its own.
 pub(super) fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {

@@ -152,14 +152,10 @@ impl Previous {
     }
 
     /// The paths it lists that `files` (sorted by path) does not, given that every
-    /// entry of `files` not marked in `fresh` is one of its own (same path, size and
-    /// hash). A chunk whose paths are all among those entries is not read: the work
+    /// entry of `files` not [`fresh`](super::entry::Entry::fresh) is one of its own
+    /// (same path, size and hash). A chunk whose paths are all among those entries is not read: the work
     /// follows the chunks where files were written, added or removed.
-    pub(super) fn missing_from(
-        &self,
-        files: &[super::entry::Entry],
-        fresh: &[bool],
-    ) -> Vec<String> {
+    pub(super) fn missing_from(&self, files: &[super::entry::Entry]) -> Vec<String> {
         let mut out = Vec::new();
         for (i, chunk) in self.chunks.iter().enumerate() {
             if chunk.files == 0 {
@@ -170,7 +166,7 @@ impl Previous {
                 Some(next) => files.partition_point(|e| e.path.as_str() < next.first.as_str()),
                 None => files.len(),
             };
-            let kept = fresh[lo..hi].iter().filter(|f| !**f).count() as u64;
+            let kept = files[lo..hi].iter().filter(|e| !e.fresh).count() as u64;
             if kept == chunk.files {
                 continue;
             }

@@ -44,7 +44,7 @@ struct Cut {
 
 /// The chunks of `files` (sorted by path), keeping the previous manifest's chunks
 /// whose entries did not change (see the module doc).
-fn cut(files: &[Entry], fresh: &[bool], previous: &Previous) -> Vec<Cut> {
+fn cut(files: &[Entry], previous: &Previous) -> Vec<Cut> {
     let old = if previous.is_split() {
         previous.chunks()
     } else {
@@ -60,7 +60,7 @@ fn cut(files: &[Entry], fresh: &[bool], previous: &Previous) -> Vec<Cut> {
         if let Some(chunk) = old.get(at).filter(|c| c.first == path && c.files > 0) {
             let end = start + chunk.files as usize;
             let same = end <= files.len()
-                && !fresh[start..end].contains(&true)
+                && !files[start..end].iter().any(|e| e.fresh)
                 && match old.get(at + 1) {
                     Some(next) => files[end - 1].path < next.first,
                     None => end == files.len(),
@@ -312,7 +312,8 @@ fn manifest_root(
 }
 
 /// Writes the manifest documents and change lists of a generation holding `files`
-/// (sorted by path, `fresh` marking those the run wrote), whose previous generation
+/// (sorted by path, each marked [`fresh`](Entry::fresh) when the run wrote it), whose
+/// previous generation
 /// listed the paths `removed` that it no longer has.
 // Long because the documents are written in one pass after they are all made: the
 // change lists name them, and `manifest.json`'s pieces are linked or written against
@@ -320,11 +321,10 @@ fn manifest_root(
 pub(super) fn write(
     writer: &Writer,
     files: &[Entry],
-    fresh: &[bool],
     removed: Vec<String>,
 ) -> anyhow::Result<Written> {
     let previous = &writer.previous;
-    let cuts = cut(files, fresh, previous);
+    let cuts = cut(files, previous);
     let (docs, full_size, full_sha) = chunk_documents(writer, files, &cuts)?;
     let mut pieces: Vec<&[u8]> = Vec::with_capacity(docs.len() * 2 + 2);
     pieces.push(OPEN);
@@ -349,7 +349,7 @@ pub(super) fn write(
         removed,
         ..Changes::default()
     };
-    for (e, _) in files.iter().zip(fresh).filter(|(_, f)| **f) {
+    for e in files.iter().filter(|e| e.fresh) {
         match previous.get(&e.path) {
             None => changes.added.push(e.path.clone()),
             Some(was) if !e.same_file(was) => changes.changed.push(e.path.clone()),

@@ -30,7 +30,7 @@ use std::time::Instant;
 use anyhow::{anyhow, Context};
 use rayon::prelude::*;
 
-use super::entry::{fresh_flags, Entry};
+use super::entry::Entry;
 use super::generations::{self, remove_tree};
 use super::keys::{self, FileKeys, Key};
 use super::plan::{self, plan, Unit};
@@ -306,7 +306,7 @@ impl Generation {
         let (files, units_skipped) =
             render_units(opts, &plan, &order, &writer, keying.as_ref(), &pool)?;
         if self.spare_paths.is_some() {
-            let gone = writer.previous.missing_from(&files, &fresh_flags(&files));
+            let gone = writer.previous.missing_from(&files);
             self.remove_stale(&files, &gone, false)?;
         }
         // The docs page and the dataset, sorted and merged into the sorted units'
@@ -338,14 +338,13 @@ impl Generation {
     /// The manifest and the change lists written after the tree's files, what the
     /// spare held that this generation does not removed, and what was written synced.
     fn publish(&self, writer: &Writer, files: Vec<Entry>) -> anyhow::Result<Summary> {
-        let fresh = fresh_flags(&files);
-        let gone = writer.previous.missing_from(&files, &fresh);
+        let gone = writer.previous.missing_from(&files);
         self.remove_stale(&files, &gone, true)?;
         crate::crash::point("generate::manifest");
         let removed = gone.len() as u64;
         let bytes = files.iter().map(|e| e.size).sum();
         let count = files.len() as u64;
-        let written = publish::write(writer, &files, &fresh, gone)?;
+        let written = publish::write(writer, &files, gone)?;
         drop_aside(files);
         if self.spare_paths.is_some() {
             spare::remove_stale_chunks(&self.dir, written.paths.iter().map(String::as_str))?;

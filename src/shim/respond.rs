@@ -387,12 +387,18 @@ impl Negotiation {
         }
     }
 
+    /// The coding an identity body of `len` bytes is sent in: the best the client
+    /// accepts, unless the body is too short for compression to pay.
+    fn coding_for(&self, len: usize) -> Encoding {
+        match self.accept.first() {
+            Some(e) if len >= COMPRESS_MIN => *e,
+            _ => Encoding::Identity,
+        }
+    }
+
     /// An identity body, compressed on the fly when the client accepts it.
     pub fn identity(&self, bytes: Vec<u8>, content_type: &'static str) -> anyhow::Result<Outcome> {
-        let encoding = match self.accept.first() {
-            Some(e) if bytes.len() >= COMPRESS_MIN => *e,
-            _ => Encoding::Identity,
-        };
+        let encoding = self.coding_for(bytes.len());
         let etag = etag(&bytes, encoding);
         if self.not_modified(&etag) {
             return Ok(Outcome::NotModified { etag });
@@ -431,18 +437,10 @@ impl KeptBody {
         }
     }
 
-    /// The identity bytes.
-    pub fn bytes(&self) -> &[u8] {
-        &self.identity
-    }
-
     /// The answer to a request, as [`Negotiation::identity`] makes it from the same
     /// bytes.
     pub fn answer(&self, neg: &Negotiation) -> anyhow::Result<Outcome> {
-        let encoding = match neg.accept.first() {
-            Some(e) if self.identity.len() >= COMPRESS_MIN => *e,
-            _ => Encoding::Identity,
-        };
+        let encoding = neg.coding_for(self.identity.len());
         let slot = &self.codings[encoding as usize];
         let (bytes, etag) = match slot.get() {
             Some(made) => made.clone(),
