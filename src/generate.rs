@@ -31,6 +31,7 @@ use std::time::Instant;
 use anyhow::Context;
 
 mod bodies;
+mod change_lists;
 pub mod dataset;
 mod entry;
 mod generations;
@@ -41,6 +42,7 @@ mod previous;
 mod publish;
 mod render;
 mod run;
+mod sorted;
 mod spare;
 mod units;
 pub mod verify;

@@ -17,19 +17,21 @@
 //! The documents are byte for byte those [`crate::manifest::publish`] makes from the
 //! same entries (a test compares them).
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::Write as _;
 use std::path::Path;
 
-use anyhow::Context;
+use anyhow::{anyhow, Context};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::manifest::{sha256_hex, split, Changes, ManifestEntry, MANIFEST};
 
+use super::change_lists;
 use super::entry::{push_hex, Entry};
 use super::previous::Previous;
-use super::write::Writer;
+use super::write::{Pieces, Writer};
 
 const OPEN: &[u8] = b"{\"files\":[";
 const CLOSE: &[u8] = b"]}";
@@ -142,81 +144,246 @@ fn kept_document(previous_root: &Path, chunk: &split::Chunk) -> Option<Vec<u8>> 
     whole.then_some(bytes)
 }
 
-/// The chunks' hashes and sizes, in order.
-fn chunks_of_pieces(chunks: &[split::Chunk]) -> Vec<(&str, u64)> {
-    chunks.iter().map(|c| (c.sha256.as_str(), c.size)).collect()
-}
+/// Where the chunks' bodies start in the `manifest.json` already in a folder (each
+/// offset with the chunk's hash), from the folder's own `manifest/root.json` (read
+/// before it is replaced): a chunk with the same hash at the same offset in the new
+/// document has the same bytes there.
+struct Layout(HashMap<u64, String>);
 
-/// Which pieces of a new `manifest.json` made of the chunks `new` (their hashes and
-/// sizes; the pieces are OPEN, each chunk's body with a comma between, CLOSE) the
-/// `manifest.json` already in `folder` holds at the same offset: the folder's own
-/// `manifest/root.json` (read before it is replaced) lists the chunks that document
-/// was made of, and a chunk with the same hash at the same offset has the same
-/// bytes. None known when the root cannot be read or does not give the document's
-/// length (then every byte is compared).
-fn known_pieces(folder: &Path, new: &[(&str, u64)]) -> Vec<bool> {
-    let mut known = vec![false; 2 * new.len() + 2];
-    let frame = (OPEN.len() + CLOSE.len()) as u64;
-    let old = fs::read(folder.join(split::ROOT))
-        .ok()
-        .and_then(|bytes| split::Root::parse(&bytes).ok());
-    let Some(old) = old.filter(|r| r.chunks.iter().all(|c| c.size >= frame)) else {
-        return known;
-    };
-    // Where each chunk's body starts in the document in the folder.
-    let mut at = OPEN.len() as u64;
-    let mut starts = std::collections::HashMap::with_capacity(old.chunks.len());
-    for c in &old.chunks {
-        starts.insert(at, c.sha256.as_str());
-        at += c.size - frame + 1;
-    }
-    let length = match old.chunks.len() {
-        0 => frame,
-        _ => at - 1 + CLOSE.len() as u64,
-    };
-    let on_disk = fs::metadata(folder.join(MANIFEST)).map(|m| m.len()).ok();
-    if length != old.manifest.size || on_disk != Some(length) {
-        return known;
-    }
-    let mut at = OPEN.len() as u64;
-    for (i, (sha256, size)) in new.iter().enumerate() {
-        known[1 + 2 * i] = starts.get(&at) == Some(sha256);
-        at += size - frame.min(*size) + 1;
-    }
-    known
-}
-
-/// The `count` chunk documents received (each with its index, in any order), in
-/// order, with the length and SHA-256 of `manifest.json` made of their bodies: each
-/// body hashed as soon as those before it are. Fewer documents when the sender stops
-/// early (a chunk failed; the caller reports that).
-fn join_in_order(
-    receive: &std::sync::mpsc::Receiver<(usize, Vec<u8>)>,
-    count: usize,
-) -> (Vec<Vec<u8>>, usize, String) {
-    let mut waiting: Vec<Option<Vec<u8>>> = vec![None; count];
-    let mut docs = Vec::with_capacity(count);
-    let mut hasher = Sha256::new();
-    hasher.update(OPEN);
-    let mut size = OPEN.len() + CLOSE.len();
-    while docs.len() < count {
-        let Ok((i, bytes)) = receive.recv() else {
-            break;
+impl Layout {
+    /// None when the root cannot be read or does not give the document's length (then
+    /// every byte is compared).
+    fn read(folder: &Path) -> Option<Layout> {
+        let frame = (OPEN.len() + CLOSE.len()) as u64;
+        let old = fs::read(folder.join(split::ROOT))
+            .ok()
+            .and_then(|bytes| split::Root::parse(&bytes).ok())
+            .filter(|r| r.chunks.iter().all(|c| c.size >= frame))?;
+        let mut at = OPEN.len() as u64;
+        let mut starts = HashMap::with_capacity(old.chunks.len());
+        for c in old.chunks {
+            let next = at + c.size - frame + 1;
+            starts.insert(at, c.sha256);
+            at = next;
+        }
+        let length = match starts.len() {
+            0 => frame,
+            _ => at - 1 + CLOSE.len() as u64,
         };
-        waiting[i] = Some(bytes);
-        while let Some(doc) = waiting.get_mut(docs.len()).and_then(Option::take) {
-            if !docs.is_empty() {
-                hasher.update(b",");
-                size += 1;
-            }
-            let body = body_of(&doc);
-            hasher.update(body);
-            size += body.len();
-            docs.push(doc);
+        let on_disk = fs::metadata(folder.join(MANIFEST)).map(|m| m.len()).ok();
+        (length == old.manifest.size && on_disk == Some(length)).then_some(Layout(starts))
+    }
+
+    fn holds(&self, at: u64, sha256: &str) -> bool {
+        self.0.get(&at).is_some_and(|s| s == sha256)
+    }
+}
+
+/// `manifest.json` made of the chunks' bodies as they come, in chunk order: hashed,
+/// and written piece by piece ([`Writer::open_pieces`]), never joined in memory; in a
+/// file updated in place, a body the [`Layout`] places at its offset is not even read.
+struct Full {
+    pieces: Pieces,
+    layout: Option<Layout>,
+    hasher: Sha256,
+    size: u64,
+    bodies: usize,
+}
+
+impl Full {
+    fn open(writer: &Writer) -> anyhow::Result<Full> {
+        let layout = Layout::read(&writer.root);
+        let mut pieces = writer.open_pieces(Path::new(MANIFEST))?;
+        pieces.push(OPEN, false)?;
+        Ok(Full {
+            pieces,
+            layout,
+            hasher: Sha256::new_with_prefix(OPEN),
+            size: OPEN.len() as u64,
+            bodies: 0,
+        })
+    }
+
+    /// Appends the body of the chunk document `doc`, whose hash is `sha256`.
+    fn push(&mut self, doc: &[u8], sha256: &str) -> anyhow::Result<()> {
+        if self.bodies > 0 {
+            self.pieces.push(b",", false)?;
+            self.hasher.update(b",");
+            self.size += 1;
+        }
+        let body = body_of(doc);
+        let known = self
+            .layout
+            .as_ref()
+            .is_some_and(|l| l.holds(self.size, sha256));
+        self.pieces.push(body, known)?;
+        self.hasher.update(body);
+        self.size += body.len() as u64;
+        self.bodies += 1;
+        Ok(())
+    }
+
+    fn finish(mut self, writer: &Writer) -> anyhow::Result<ManifestEntry> {
+        self.pieces.push(CLOSE, false)?;
+        self.hasher.update(CLOSE);
+        let size = self.size + CLOSE.len() as u64;
+        self.pieces.finish(writer, size)?;
+        Ok(ManifestEntry {
+            path: MANIFEST.to_string(),
+            size,
+            sha256: hex::encode(self.hasher.finalize()),
+        })
+    }
+}
+
+/// Path → size and hash of the previous generation's manifest documents.
+type Documents = HashMap<String, (u64, String)>;
+
+fn was<'a>(old: &'a Documents, path: &str) -> Option<(u64, &'a str)> {
+    old.get(path).map(|(size, sha)| (*size, sha.as_str()))
+}
+
+/// A chunk placed: its entry in the root, its document's bytes when `manifest.json`
+/// is made of them, and whether this run wrote the document (else it was linked).
+struct Placed {
+    chunk: split::Chunk,
+    doc: Option<Vec<u8>>,
+    written: bool,
+}
+
+/// Places the document of the chunk `c`. A kept chunk's document is linked from the
+/// previous tree; its bytes are read from there only when `bytes` asks (the
+/// documents `manifest.json` is made of), and checked: one that is not whole there is
+/// made again from its entries and written, not linked. A new chunk's entries are
+/// serialised and hashed, the document linked when the previous tree has one of
+/// that name (the same hash), else written.
+fn place_chunk(
+    writer: &Writer,
+    files: &[Entry],
+    c: &Cut,
+    bytes: bool,
+    old: &Documents,
+) -> anyhow::Result<Placed> {
+    let kept = c.kept.map(|i| &writer.previous.chunks()[i]);
+    if let Some(chunk) = kept {
+        let doc = bytes
+            .then(|| kept_document(writer.previous_root()?, chunk))
+            .flatten();
+        let rel = Path::new(&chunk.path);
+        if (!bytes || doc.is_some())
+            && writer.link_document(rel, chunk.size, &chunk.sha256, was(old, &chunk.path))
+        {
+            let chunk = chunk.clone();
+            return Ok(Placed {
+                chunk,
+                doc,
+                written: false,
+            });
+        }
+        if let Some(doc) = doc {
+            writer.write_document(rel, &doc)?;
+            let chunk = chunk.clone();
+            return Ok(Placed {
+                chunk,
+                doc: Some(doc),
+                written: true,
+            });
         }
     }
-    hasher.update(CLOSE);
-    (docs, size, hex::encode(hasher.finalize()))
+    let entries = &files[c.start..c.end];
+    let doc = document(&entries_json(entries)?);
+    let sha256 = sha256_hex(&doc);
+    let chunk = split::Chunk {
+        path: split::chunk_path(&sha256),
+        first: entries[0].path.clone(),
+        files: entries.len() as u64,
+        bytes: entries.iter().map(|e| e.size).sum(),
+        size: doc.len() as u64,
+        sha256,
+    };
+    let rel = Path::new(&chunk.path);
+    let linked = kept.is_none()
+        && writer.link_document(rel, chunk.size, &chunk.sha256, was(old, &chunk.path));
+    if !linked {
+        writer.write_document(rel, &doc)?;
+    }
+    Ok(Placed {
+        chunk,
+        doc: bytes.then_some(doc),
+        written: !linked,
+    })
+}
+
+/// Chunks placed at once; with `manifest.json` made of their documents, at most three
+/// such batches are held (one being made, one waiting, one being written).
+const BATCH: usize = 32;
+
+/// What [`place_chunks`] placed: the root's chunk entries in order, the documents it
+/// wrote, and `manifest.json`'s entry when it was made of them.
+type PlacedChunks = (Vec<split::Chunk>, Vec<String>, Option<ManifestEntry>);
+
+/// Every chunk's document placed, a batch at a time in chunk order (the chunks of a
+/// batch in parallel); with `full`, `manifest.json` made of their bodies on a thread
+/// of its own as each batch is placed, so the chunk documents are never all held.
+fn place_chunks(
+    writer: &Writer,
+    files: &[Entry],
+    cuts: &[Cut],
+    full: Option<Full>,
+    old: &Documents,
+) -> anyhow::Result<PlacedChunks> {
+    let bytes = full.is_some();
+    std::thread::scope(|scope| {
+        let (send, receive) = std::sync::mpsc::sync_channel::<Vec<(Vec<u8>, String)>>(1);
+        let joined = full.map(|mut full| {
+            scope.spawn(move || {
+                for batch in receive {
+                    for (doc, sha256) in batch {
+                        full.push(&doc, &sha256)?;
+                    }
+                }
+                full.finish(writer)
+            })
+        });
+        let mut chunks = Vec::with_capacity(cuts.len());
+        let mut written = Vec::new();
+        let mut failed = None;
+        for batch in cuts.chunks(BATCH) {
+            let placed = batch
+                .par_iter()
+                .map(|c| place_chunk(writer, files, c, bytes, old))
+                .collect::<anyhow::Result<Vec<Placed>>>();
+            let placed = match placed {
+                Ok(placed) => placed,
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            };
+            let mut docs = Vec::with_capacity(placed.len());
+            for p in placed {
+                if p.written {
+                    written.push(p.chunk.path.clone());
+                }
+                if let Some(doc) = p.doc {
+                    docs.push((doc, p.chunk.sha256.clone()));
+                }
+                chunks.push(p.chunk);
+            }
+            // The receiver is gone only when its thread failed: `join` says why.
+            if bytes && send.send(docs).is_err() {
+                break;
+            }
+        }
+        drop(send);
+        let full = joined
+            .map(|j| j.join().map_err(|_| anyhow!("writing {MANIFEST} failed")))
+            .transpose()?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        Ok((chunks, written, full.transpose()?))
+    })
 }
 
 /// What [`write`] placed.
@@ -230,94 +397,9 @@ pub(super) struct Written {
     pub written: Vec<String>,
 }
 
-/// A chunk's document, and its SHA-256 when this run made it (none for a kept
-/// chunk's document, read from the previous tree).
-type ChunkDocument = (Vec<u8>, Option<String>);
-
-/// Each chunk's document, in parallel: a kept chunk's bytes read from the previous
-/// tree (and checked against its hash), a new one's entries serialised and hashed.
-/// `manifest.json` is made of their bodies: hashed in order on a thread of its own as
-/// the documents come, rather than after them all. Returns the documents in chunk
-/// order, and the length and SHA-256 of `manifest.json`.
-fn chunk_documents(
-    writer: &Writer,
-    files: &[Entry],
-    cuts: &[Cut],
-) -> anyhow::Result<(Vec<ChunkDocument>, usize, String)> {
-    let previous = &writer.previous;
-    let (docs, made, full_size, full_sha) = std::thread::scope(|scope| {
-        let (send, receive) = std::sync::mpsc::channel();
-        let count = cuts.len();
-        let joined = scope.spawn(move || join_in_order(&receive, count));
-        let made = cuts
-            .par_iter()
-            .enumerate()
-            .map_with(send, |send, (i, c)| {
-                let kept = c
-                    .kept
-                    .and_then(|i| kept_document(writer.previous_root()?, &previous.chunks()[i]));
-                let (bytes, made) = match kept {
-                    Some(bytes) => (bytes, None),
-                    None => {
-                        let bytes = document(&entries_json(&files[c.start..c.end])?);
-                        let sha256 = sha256_hex(&bytes);
-                        (bytes, Some(sha256))
-                    }
-                };
-                // The receiver is gone only when its thread failed: `join` says so.
-                let _ = send.send((i, bytes));
-                Ok(made)
-            })
-            .collect::<anyhow::Result<Vec<Option<String>>>>();
-        let (docs, size, sha) = joined
-            .join()
-            .map_err(|_| anyhow::anyhow!("hashing {MANIFEST} failed"))?;
-        anyhow::Ok((docs, made?, size, sha))
-    })?;
-    Ok((docs.into_iter().zip(made).collect(), full_size, full_sha))
-}
-
-/// The manifest's root document: the previous manifest's entry of each kept chunk,
-/// a new entry for each chunk made again, and `manifest.json`'s length and hash.
-fn manifest_root(
-    files: &[Entry],
-    previous: &Previous,
-    cuts: &[Cut],
-    docs: &[ChunkDocument],
-    manifest: ManifestEntry,
-) -> split::Root {
-    let chunks: Vec<split::Chunk> = cuts
-        .iter()
-        .zip(docs)
-        .map(|(c, (bytes, made))| match (c.kept, made) {
-            (Some(i), None) => previous.chunks()[i].clone(),
-            (_, Some(sha256)) => split::Chunk {
-                path: split::chunk_path(sha256),
-                first: files[c.start].path.clone(),
-                files: (c.end - c.start) as u64,
-                bytes: files[c.start..c.end].iter().map(|e| e.size).sum(),
-                size: bytes.len() as u64,
-                sha256: sha256.clone(),
-            },
-            (None, None) => unreachable!("a chunk read from the previous tree is kept"),
-        })
-        .collect();
-    split::Root {
-        format: split::FORMAT.to_string(),
-        files: files.len() as u64,
-        bytes: files.iter().map(|e| e.size).sum(),
-        manifest,
-        chunks,
-    }
-}
-
 /// Writes the manifest documents and change lists of a generation holding `files`
 /// (sorted by path, each marked [`fresh`](Entry::fresh) when the run wrote it), whose
-/// previous generation
-/// listed the paths `removed` that it no longer has.
-// Long because the documents are written in one pass after they are all made: the
-// change lists name them, and `manifest.json`'s pieces are linked or written against
-// the chunks the root lists; making each is a function of its own above.
+/// previous generation listed the paths `removed` that it no longer has.
 pub(super) fn write(
     writer: &Writer,
     files: &[Entry],
@@ -325,112 +407,74 @@ pub(super) fn write(
 ) -> anyhow::Result<Written> {
     let previous = &writer.previous;
     let cuts = cut(files, previous);
-    let (docs, full_size, full_sha) = chunk_documents(writer, files, &cuts)?;
-    let mut pieces: Vec<&[u8]> = Vec::with_capacity(docs.len() * 2 + 2);
-    pieces.push(OPEN);
-    for (i, (doc, _)) in docs.iter().enumerate() {
-        if i > 0 {
-            pieces.push(b",");
-        }
-        pieces.push(body_of(doc));
-    }
-    pieces.push(CLOSE);
-    let manifest = ManifestEntry {
-        path: MANIFEST.to_string(),
-        size: full_size as u64,
-        sha256: full_sha,
+    let old = split::documents_by_path(writer.previous_root());
+    // Every chunk the previous one, in order: `manifest.json` is the previous one too,
+    // linked without its chunks being read. Else it is made of them.
+    let same = previous.is_split()
+        && cuts.len() == previous.chunks().len()
+        && cuts.iter().all(|c| c.kept.is_some());
+    let linked = was(&old, MANIFEST).filter(|&(size, sha256)| {
+        same && writer.link_document(Path::new(MANIFEST), size, sha256, Some((size, sha256)))
+    });
+    let full = match linked {
+        Some(_) => None,
+        None => Some(Full::open(writer)?),
     };
-    let root = manifest_root(files, previous, &cuts, &docs, manifest.clone());
-    let root_bytes = serde_json::to_vec(&root).context("serialising the manifest root")?;
-
-    // What changed: the fresh entries the previous generation did not have as they
-    // are, the paths it had that are gone, and the manifest documents.
-    let mut changes = Changes {
-        removed,
-        ..Changes::default()
-    };
-    for e in files.iter().filter(|e| e.fresh) {
-        match previous.get(&e.path) {
-            None => changes.added.push(e.path.clone()),
-            Some(was) if !e.same_file(was) => changes.changed.push(e.path.clone()),
-            Some(_) => {}
-        }
-    }
-    let old_documents = split::documents_by_path(writer.previous_root());
-    let mut new_documents: Vec<ManifestEntry> = vec![
-        manifest,
-        ManifestEntry {
-            path: split::ROOT.to_string(),
-            size: root_bytes.len() as u64,
-            sha256: sha256_hex(&root_bytes),
+    let made = full.is_some();
+    let (chunks, mut written, full) = place_chunks(writer, files, &cuts, full, &old)?;
+    let manifest = match (full, linked) {
+        (Some(entry), _) => entry,
+        (None, Some((size, sha256))) => ManifestEntry {
+            path: MANIFEST.to_string(),
+            size,
+            sha256: sha256.to_string(),
         },
-    ];
-    new_documents.extend(root.chunks.iter().map(|c| ManifestEntry {
-        path: c.path.clone(),
-        size: c.size,
-        sha256: c.sha256.clone(),
-    }));
-    let mut sorted = new_documents.clone();
-    sorted.sort_by(|a, b| a.path.cmp(&b.path));
-    changes.merge(Changes::between(&sorted, &old_documents));
-
-    // The documents: unchanged ones linked from the previous tree.
-    let was = |path: &str| {
-        old_documents
-            .get(path)
-            .map(|(size, sha)| (*size, sha.as_str()))
+        (None, None) => return Err(anyhow!("{MANIFEST} was neither linked nor made")),
     };
-    let mut paths = Vec::with_capacity(new_documents.len() + 4);
-    let mut written = Vec::new();
-    let full_entry = &new_documents[0];
-    let known = known_pieces(&writer.root, &chunks_of_pieces(&root.chunks));
-    if writer.put_pieces(
-        Path::new(&full_entry.path),
-        full_entry.size,
-        &full_entry.sha256,
-        was(&full_entry.path),
-        &pieces,
-        &known,
+    if made {
+        written.push(MANIFEST.to_string());
+    }
+    let root = split::Root {
+        format: split::FORMAT.to_string(),
+        files: files.len() as u64,
+        bytes: files.iter().map(|e| e.size).sum(),
+        manifest,
+        chunks,
+    };
+    let root_bytes = serde_json::to_vec(&root).context("serialising the manifest root")?;
+    let root_entry = ManifestEntry {
+        path: split::ROOT.to_string(),
+        size: root_bytes.len() as u64,
+        sha256: sha256_hex(&root_bytes),
+    };
+    let (size, sha256) = (root_entry.size, root_entry.sha256.as_str());
+    if writer.put_document(
+        Path::new(split::ROOT),
+        size,
+        sha256,
+        was(&old, split::ROOT),
+        || Ok(root_bytes),
     )? {
-        written.push(full_entry.path.clone());
+        written.push(split::ROOT.to_string());
     }
-    paths.push(full_entry.path.clone());
-    drop(pieces);
-    let mut root_bytes = Some(root_bytes);
-    let mut chunk_docs = cuts.iter().zip(docs);
-    for (i, doc) in new_documents.iter().enumerate().skip(1) {
-        // A kept chunk whose document in the previous tree is not whole was made
-        // again: written, not linked.
-        let (bytes, torn) = match i {
-            1 => (root_bytes.take(), false),
-            _ => match chunk_docs.next() {
-                Some((c, (bytes, made))) => (Some(bytes), c.kept.is_some() && made.is_some()),
-                None => (None, false),
-            },
-        };
-        let previous = if torn { None } else { was(&doc.path) };
-        if writer.put_document(
-            Path::new(&doc.path),
-            doc.size,
-            &doc.sha256,
-            previous,
-            || Ok(bytes.unwrap_or_default()),
-        )? {
-            written.push(doc.path.clone());
-        }
-        paths.push(doc.path.clone());
-    }
-    for (path, bytes) in changes.documents() {
-        let target = writer.root.join(&path);
-        writer.ensure_parent(&target)?;
-        // A new file, also where the folder is a spare being updated.
-        let _ = fs::remove_file(&target);
-        fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
-        written.push(path.clone());
-        paths.push(path);
-    }
+    // The documents, sorted by path, as they are listed among the changes.
+    let mut documents: Vec<ManifestEntry> = root
+        .chunks
+        .iter()
+        .map(|c| ManifestEntry {
+            path: c.path.clone(),
+            size: c.size,
+            sha256: c.sha256.clone(),
+        })
+        .collect();
+    documents.extend([root.manifest, root_entry]);
+    documents.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut paths: Vec<String> = documents.iter().map(|d| d.path.clone()).collect();
+    let lists = change_lists::write(writer, files, removed, Changes::between(&documents, &old))?;
+    written.extend(lists.iter().cloned());
+    paths.extend(lists);
     Ok(Written {
-        documents: new_documents.len() as u64,
+        documents: documents.len() as u64,
         paths,
         written,
     })
@@ -470,29 +514,6 @@ mod tests {
     }
 
     #[test]
-    fn chunk_documents_arriving_in_any_order_are_joined_and_hashed_in_order() {
-        let docs: Vec<Vec<u8>> = (0..5)
-            .map(|i| document(format!("{{\"n\":{i}}}").as_bytes()))
-            .collect();
-        let (send, receive) = std::sync::mpsc::channel();
-        for i in [3, 0, 4, 1, 2] {
-            send.send((i, docs[i].clone())).unwrap();
-        }
-        let (joined, size, sha) = join_in_order(&receive, docs.len());
-        assert_eq!(joined, docs);
-        let bodies: Vec<&[u8]> = docs.iter().map(|d| body_of(d)).collect();
-        let whole = document(&bodies.join(&b","[..]));
-        assert_eq!((size, sha), (whole.len(), sha256_hex(&whole)));
-        // A sender that stops early: the documents before the first missing one.
-        let (send, receive) = std::sync::mpsc::channel();
-        send.send((1, docs[1].clone())).unwrap();
-        send.send((0, docs[0].clone())).unwrap();
-        send.send((3, docs[3].clone())).unwrap();
-        drop(send);
-        assert_eq!(join_in_order(&receive, docs.len()).0, docs[..2]);
-    }
-
-    #[test]
     fn chunks_at_the_same_offset_with_the_same_hash_are_known_to_be_in_place() {
         let files: Vec<ManifestEntry> = (0..6000)
             .map(|i| ManifestEntry {
@@ -510,29 +531,46 @@ mod tests {
         }
         let root = split::Root::parse(&fs::read(dir.path().join(split::ROOT)).unwrap()).unwrap();
         assert!(root.chunks.len() >= 3, "{} chunks", root.chunks.len());
-        let same = chunks_of_pieces(&root.chunks);
-        let bodies = |known: &[bool]| -> Vec<bool> {
-            (0..root.chunks.len()).map(|i| known[1 + 2 * i]).collect()
+        let same: Vec<(&str, u64)> = root
+            .chunks
+            .iter()
+            .map(|c| (c.sha256.as_str(), c.size))
+            .collect();
+        // Which chunks of a new document made of `chunks` the layout holds in place.
+        let bodies = |chunks: &[(&str, u64)]| -> Vec<bool> {
+            let Some(layout) = Layout::read(dir.path()) else {
+                return vec![false; chunks.len()];
+            };
+            let mut at = OPEN.len() as u64;
+            let frame = (OPEN.len() + CLOSE.len()) as u64;
+            chunks
+                .iter()
+                .map(|(sha256, size)| {
+                    let known = layout.holds(at, sha256);
+                    at += size - frame + 1;
+                    known
+                })
+                .collect()
         };
-        assert!(bodies(&known_pieces(dir.path(), &same)).iter().all(|k| *k));
+        assert!(bodies(&same).iter().all(|k| *k));
         // Another second chunk of the same size: it is not known, the others still are.
         let mut other = same.clone();
         let other_sha = "0".repeat(64);
         other[1].0 = &other_sha;
-        let known = bodies(&known_pieces(dir.path(), &other));
+        let known = bodies(&other);
         assert_eq!(known.iter().filter(|k| !**k).count(), 1);
         assert!(!known[1]);
         // A first chunk one byte longer moves every later chunk.
         let mut longer = same.clone();
         longer[0].1 += 1;
-        let known = bodies(&known_pieces(dir.path(), &longer));
+        let known = bodies(&longer);
         assert_eq!(known.iter().filter(|k| **k).count(), 1);
         // A document whose length is not the one its root gives: nothing known.
         let full = dir.path().join(MANIFEST);
         let mut bytes = fs::read(&full).unwrap();
         bytes.push(b' ');
         fs::write(&full, bytes).unwrap();
-        assert!(!known_pieces(dir.path(), &same).contains(&true));
-        assert!(!known_pieces(&dir.path().join("nothing"), &same).contains(&true));
+        assert!(!bodies(&same).contains(&true));
+        assert!(Layout::read(&dir.path().join("nothing")).is_none());
     }
 }

@@ -355,71 +355,55 @@ impl Writer {
         previous: Option<(u64, &str)>,
         make: impl FnOnce() -> anyhow::Result<Vec<u8>>,
     ) -> anyhow::Result<bool> {
-        let target = self.root.join(rel);
         if self.link_document(rel, size, sha256, previous) {
             return Ok(false);
         }
-        let bytes = make()?;
+        self.write_document(rel, &make()?)?;
+        Ok(true)
+    }
+
+    /// Writes the manifest document `rel` with `bytes`.
+    pub(super) fn write_document(&self, rel: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+        let target = self.root.join(rel);
         self.ensure_parent(&target)?;
         self.clear(&target)?;
         fs::write(&target, bytes).with_context(|| format!("writing {}", target.display()))?;
         self.written.fetch_add(1, AtomicOrdering::Relaxed);
-        Ok(true)
+        Ok(())
     }
 
-    /// Places a manifest document made of `pieces` (in order) of `size` bytes hashing
-    /// to `sha256`, as [`Writer::put_document`] does. A document that changed is
-    /// written without joining its pieces; in the spare being updated, where the
-    /// path holds a file of this folder's own (no other generation shares its
-    /// inode), that file is updated in place: compared block by block and only the
-    /// blocks that differ written, so most of a large document that changed in a few
-    /// places is neither copied again nor flushed to the disk again; the pieces marked
-    /// in `known` are already there at their offset and are not even read. Whether it
-    /// was written.
-    pub(super) fn put_pieces(
-        &self,
-        rel: &Path,
-        size: u64,
-        sha256: &str,
-        previous: Option<(u64, &str)>,
-        pieces: &[&[u8]],
-        known: &[bool],
-    ) -> anyhow::Result<bool> {
+    /// Opens the manifest document `rel` to be written piece by piece, in order, as the
+    /// pieces are made ([`Pieces`]), never joined in memory. In the spare being
+    /// updated, where the path holds a file of this folder's own (no other generation
+    /// shares its inode), that file is updated in place: compared block by block and
+    /// only the blocks that differ written, so most of a large document that changed
+    /// in a few places is neither copied again nor flushed to the disk again. Else the
+    /// document is written anew.
+    pub(super) fn open_pieces(&self, rel: &Path) -> anyhow::Result<Pieces> {
         let target = self.root.join(rel);
-        if self.link_document(rel, size, sha256, previous) {
-            return Ok(false);
-        }
         let own = self.in_place
             && fs::symlink_metadata(&target).is_ok_and(|m| {
                 use std::os::unix::fs::MetadataExt as _;
                 m.is_file() && m.nlink() == 1
             });
-        if own {
-            update_in_place(&target, size, pieces, known)
-                .with_context(|| format!("updating {}", target.display()))?;
+        let out = if own {
+            PiecesOut::InPlace(
+                InPlace::open(&target).with_context(|| format!("updating {}", target.display()))?,
+            )
         } else {
             self.ensure_parent(&target)?;
             self.clear(&target)?;
-            let mut file = std::io::BufWriter::with_capacity(
-                1 << 20,
-                fs::File::create(&target)
-                    .with_context(|| format!("writing {}", target.display()))?,
-            );
-            for piece in pieces {
-                file.write_all(piece)
-                    .with_context(|| format!("writing {}", target.display()))?;
-            }
-            file.flush()
+            let file = fs::File::create(&target)
                 .with_context(|| format!("writing {}", target.display()))?;
-        }
-        self.written.fetch_add(1, AtomicOrdering::Relaxed);
-        Ok(true)
+            PiecesOut::New(std::io::BufWriter::with_capacity(1 << 20, file))
+        };
+        Ok(Pieces { target, out })
     }
 
     /// Links the manifest document `rel` from the previous tree when it had the same
     /// size and hash there (`previous`) and its file there has that size (a document
     /// torn on disk is written again rather than linked); whether it did.
-    fn link_document(
+    pub(super) fn link_document(
         &self,
         rel: &Path,
         size: u64,
@@ -461,61 +445,112 @@ impl Writer {
     }
 }
 
-/// Makes the file at `path` hold the concatenation of `pieces` (`size` bytes in all):
-/// its bytes read block by block and compared, only the blocks that differ written,
-/// then cut to `size`. A piece marked in `known` is already in the file at its
-/// offset: it is neither read nor compared.
-fn update_in_place(
-    path: &Path,
-    size: u64,
-    pieces: &[&[u8]],
-    known: &[bool],
-) -> std::io::Result<()> {
-    use std::os::unix::fs::FileExt as _;
-    const BLOCK: usize = 1 << 16;
-    let file = fs::OpenOptions::new().read(true).write(true).open(path)?;
-    let old_len = file.metadata()?.len();
-    let mut old = vec![0u8; BLOCK];
-    let mut new = Vec::with_capacity(BLOCK);
-    // Where the bytes gathered in `new` go.
-    let mut at = 0u64;
-    let mut flush = |new: &mut Vec<u8>, at: &mut u64| -> std::io::Result<()> {
-        let len = new.len();
-        let have = usize::try_from(old_len.saturating_sub(*at)).map_or(len, |h| h.min(len));
-        file.read_exact_at(&mut old[..have], *at)?;
-        if have < len || old[..len] != new[..] {
-            file.write_all_at(new, *at)?;
+/// A manifest document being written piece by piece ([`Writer::open_pieces`]).
+pub(super) struct Pieces {
+    target: PathBuf,
+    out: PiecesOut,
+}
+
+enum PiecesOut {
+    InPlace(InPlace),
+    New(std::io::BufWriter<fs::File>),
+}
+
+impl Pieces {
+    /// Appends `piece`. A piece marked `known` is already in the file being updated
+    /// in place, at its offset: it is neither read nor compared (a new file is
+    /// written whole).
+    pub(super) fn push(&mut self, piece: &[u8], known: bool) -> anyhow::Result<()> {
+        match &mut self.out {
+            PiecesOut::InPlace(file) => file.push(piece, known),
+            PiecesOut::New(file) => file.write_all(piece),
         }
-        *at += len as u64;
-        new.clear();
+        .with_context(|| format!("writing {}", self.target.display()))
+    }
+
+    /// The document complete at `size` bytes (a file updated in place cut to it).
+    pub(super) fn finish(self, writer: &Writer, size: u64) -> anyhow::Result<()> {
+        match self.out {
+            PiecesOut::InPlace(file) => file.finish(size),
+            PiecesOut::New(mut file) => file.flush(),
+        }
+        .with_context(|| format!("writing {}", self.target.display()))?;
+        writer.written.fetch_add(1, AtomicOrdering::Relaxed);
         Ok(())
-    };
-    for (i, piece) in pieces.iter().enumerate() {
-        if known.get(i) == Some(&true) {
-            if !new.is_empty() {
-                flush(&mut new, &mut at)?;
-            }
-            at += piece.len() as u64;
-            continue;
+    }
+}
+
+/// A file made to hold the pieces pushed to it, in order: its bytes read block by
+/// block and compared, only the blocks that differ written, then cut to length.
+struct InPlace {
+    file: fs::File,
+    old_len: u64,
+    /// A block of the file as it was, and the new bytes gathered for it.
+    old: Vec<u8>,
+    new: Vec<u8>,
+    /// Where the bytes gathered in `new` go.
+    at: u64,
+}
+
+impl InPlace {
+    const BLOCK: usize = 1 << 16;
+
+    fn open(path: &Path) -> std::io::Result<InPlace> {
+        let file = fs::OpenOptions::new().read(true).write(true).open(path)?;
+        Ok(InPlace {
+            old_len: file.metadata()?.len(),
+            file,
+            old: vec![0u8; Self::BLOCK],
+            new: Vec::with_capacity(Self::BLOCK),
+            at: 0,
+        })
+    }
+
+    /// The gathered bytes written where they differ from the file's.
+    fn flush(&mut self) -> std::io::Result<()> {
+        use std::os::unix::fs::FileExt as _;
+        let len = self.new.len();
+        let have =
+            usize::try_from(self.old_len.saturating_sub(self.at)).map_or(len, |h| h.min(len));
+        self.file.read_exact_at(&mut self.old[..have], self.at)?;
+        if have < len || self.old[..len] != self.new[..] {
+            self.file.write_all_at(&self.new, self.at)?;
         }
-        let mut rest = *piece;
+        self.at += len as u64;
+        self.new.clear();
+        Ok(())
+    }
+
+    fn push(&mut self, piece: &[u8], known: bool) -> std::io::Result<()> {
+        if known {
+            if !self.new.is_empty() {
+                self.flush()?;
+            }
+            self.at += piece.len() as u64;
+            return Ok(());
+        }
+        let mut rest = piece;
         while !rest.is_empty() {
-            let take = rest.len().min(BLOCK - new.len());
-            new.extend_from_slice(&rest[..take]);
+            let take = rest.len().min(Self::BLOCK - self.new.len());
+            self.new.extend_from_slice(&rest[..take]);
             rest = &rest[take..];
-            if new.len() == BLOCK {
-                flush(&mut new, &mut at)?;
+            if self.new.len() == Self::BLOCK {
+                self.flush()?;
             }
         }
+        Ok(())
     }
-    if !new.is_empty() {
-        flush(&mut new, &mut at)?;
+
+    fn finish(mut self, size: u64) -> std::io::Result<()> {
+        if !self.new.is_empty() {
+            self.flush()?;
+        }
+        debug_assert_eq!(self.at, size);
+        if self.old_len != size {
+            self.file.set_len(size)?;
+        }
+        Ok(())
     }
-    debug_assert_eq!(at, size);
-    if old_len != size {
-        file.set_len(size)?;
-    }
-    Ok(())
 }
 
 fn sibling(rel: &Path, extension: &str) -> PathBuf {
@@ -655,6 +690,20 @@ mod tests {
         (0..len)
             .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[1] ^ seed)
             .collect()
+    }
+
+    /// Makes the file at `path` hold `pieces`, those marked in `known` taken as there.
+    fn update_in_place(
+        path: &Path,
+        size: u64,
+        pieces: &[&[u8]],
+        known: &[bool],
+    ) -> std::io::Result<()> {
+        let mut file = InPlace::open(path)?;
+        for (i, piece) in pieces.iter().enumerate() {
+            file.push(piece, known.get(i) == Some(&true))?;
+        }
+        file.finish(size)
     }
 
     #[test]
