@@ -37,6 +37,7 @@ mod entry;
 mod generations;
 pub mod input;
 mod keys;
+mod listed;
 mod plan;
 mod previous;
 mod publish;
@@ -50,6 +51,7 @@ mod write;
 
 pub use dataset::Dataset;
 pub(crate) use generations::{clean_leftovers, generation_name, generation_prefix, swap_in};
+pub use listed::first_listed;
 pub use render::PAGES_HEADERS;
 
 use entry::Entry;

@@ -50,6 +50,14 @@ pub struct Record {
     pub bytes: u64,
     /// Manifest documents (`manifest.json`, `manifest/root.json`, chunks).
     pub documents: u64,
+    /// Every folder of the generation holding its files, as it was when the run
+    /// recorded it ([`super::verify::stamp_folders`]); none in a record of an older
+    /// roost (then every file is asked about).
+    #[serde(default)]
+    pub folders: Vec<super::verify::Folder>,
+    /// The files at the generation's root (not in a folder), with their sizes.
+    #[serde(default)]
+    pub top: Vec<(String, u64)>,
 }
 
 /// Where the record of the tree at `out` lives: `<parent>/.<name>.input`.

@@ -117,6 +117,20 @@ impl Previous {
         })
     }
 
+    /// The first path at or after `path`, in path order, if any.
+    pub(super) fn first_from(&self, path: &str) -> Option<&str> {
+        let mut chunk = self.chunk_of(path).unwrap_or(0);
+        while chunk < self.chunks.len() {
+            let entries = self.entries(chunk);
+            let i = entries.partition_point(|e| e.path.as_str() < path);
+            if let Some(e) = entries.get(i) {
+                return Some(&e.path);
+            }
+            chunk += 1;
+        }
+        None
+    }
+
     /// The entry of `path`, if the previous generation has that file.
     pub(super) fn get(&self, path: &str) -> Option<&ManifestEntry> {
         self.find(path).map(|at| self.at(at))

@@ -86,6 +86,10 @@ pub(super) struct Generation {
     records: PathBuf,
     /// The keys file, made on a thread of its own once every file's key is in.
     keys_file: Option<JoinHandle<Vec<u8>>>,
+    /// The folders holding the generation's files, and the files at its root with
+    /// their sizes, stamped in its record ([`verify::stamp_folders`]).
+    folders: Vec<String>,
+    top: Vec<(String, u64)>,
 }
 
 impl<'a> Run<'a> {
@@ -164,7 +168,13 @@ impl<'a> Run<'a> {
         {
             return Ok(None);
         }
-        let missing = verify::quick_tree(live).unwrap_or_default();
+        // Every folder as the run that wrote it left it: no file added, removed or
+        // renamed since, and the manifest is not read. Else every file is asked about.
+        let missing = if verify::folders_unchanged(live, &record.folders, &record.top) {
+            Vec::new()
+        } else {
+            verify::quick_tree(live).unwrap_or_default()
+        };
         if missing.is_empty() {
             self.conn = None;
             keys::promote_pending(&self.opts.out, &record.generation);
@@ -236,6 +246,8 @@ impl<'a> Run<'a> {
             unused_spare,
             records: units::records_dir(&self.opts.out)?,
             keys_file: None,
+            folders: Vec::new(),
+            top: Vec::new(),
         })
     }
 
@@ -329,6 +341,8 @@ impl Generation {
         if let Some(dup) = twice {
             return Err(anyhow!("two answers map to one file: {}", dup[0].path));
         }
+        (self.folders, self.top) =
+            verify::folders_of(files.iter().map(|e| (e.path.as_str(), e.size)));
         let mut summary = self.publish(&writer, files)?;
         summary.units = plan.len() as u64;
         summary.units_skipped = units_skipped;
@@ -423,6 +437,8 @@ impl Generation {
                 files: summary.files,
                 bytes: summary.bytes,
                 documents: summary.documents,
+                folders: verify::stamp_folders(&self.dir, &self.folders).unwrap_or_default(),
+                top: std::mem::take(&mut self.top),
             },
         )
     }

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use anyhow::anyhow;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::manifest::{read_manifest, split, MANIFEST};
@@ -109,6 +110,79 @@ struct ListedFiles<'a> {
     files: Vec<Listed<'a>>,
 }
 
+/// A folder of a generation as its run left it: its inode and the time its inode
+/// last changed (`ctime`, which the system sets and no one can set back). A file
+/// added to, removed from or renamed in the folder changes it; so does the folder
+/// replaced by another. A file written over in place does not (its own inode
+/// changes, not its folder's): `roost site check` reads every file.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Folder {
+    /// Relative to the generation's root.
+    pub path: String,
+    pub inode: u64,
+    pub changed: (i64, i64),
+}
+
+fn folder_stamp(root: &Path, path: &str) -> Option<Folder> {
+    use std::os::unix::fs::MetadataExt as _;
+    let meta = fs::symlink_metadata(root.join(path)).ok()?;
+    meta.is_dir().then(|| Folder {
+        path: path.to_string(),
+        inode: meta.ino(),
+        changed: (meta.ctime(), meta.ctime_nsec()),
+    })
+}
+
+/// The folders holding the files `paths` (sorted), with every folder above them up
+/// to the root (not the root itself), and the files at the root.
+pub(crate) fn folders_of<'a>(
+    paths: impl Iterator<Item = (&'a str, u64)>,
+) -> (Vec<String>, Vec<(String, u64)>) {
+    let mut folders = std::collections::BTreeSet::new();
+    let mut top = Vec::new();
+    let mut last = None;
+    for (path, size) in paths {
+        let Some(end) = path.rfind('/') else {
+            top.push((path.to_string(), size));
+            continue;
+        };
+        let parent = &path[..end];
+        if last == Some(parent) {
+            continue;
+        }
+        last = Some(parent);
+        let mut folder = parent;
+        // A folder seen before has its own folders seen too.
+        while folders.insert(folder) {
+            match folder.rfind('/') {
+                Some(end) => folder = &folder[..end],
+                None => break,
+            }
+        }
+    }
+    (folders.into_iter().map(str::to_string).collect(), top)
+}
+
+/// The folders `paths` of the tree at `root` as they are now; `None` when one is not
+/// a folder (the record then holds none, and the next run asks about every file).
+pub fn stamp_folders(root: &Path, paths: &[String]) -> Option<Vec<Folder>> {
+    paths.par_iter().map(|p| folder_stamp(root, p)).collect()
+}
+
+/// Whether the tree at `root` still has every folder of `folders` as it was stamped,
+/// and every file of `top` at its root with its size: no file was added to, removed
+/// from or renamed in the tree since (the cost follows the folders, a few hundred,
+/// not the files). False when `folders` is empty (a record that has none).
+pub fn folders_unchanged(root: &Path, folders: &[Folder], top: &[(String, u64)]) -> bool {
+    !folders.is_empty()
+        && folders
+            .par_iter()
+            .all(|f| folder_stamp(root, &f.path).as_ref() == Some(f))
+        && top.iter().all(|(path, size)| {
+            fs::symlink_metadata(root.join(path)).is_ok_and(|m| m.is_file() && m.len() == *size)
+        })
+}
+
 /// The entries of the tree's own `manifest.json` that `root` does not hold with their
 /// listed size (in manifest order); the manifest read without a string made per entry
 /// (a tree of a million files lists a million paths). `None` when it has no readable
@@ -161,6 +235,59 @@ fn file_sha256(path: &Path) -> std::io::Result<String> {
 mod tests {
     use super::*;
     use crate::manifest::{full_manifest, sha256_hex, ManifestEntry};
+
+    #[test]
+    fn a_file_added_removed_or_renamed_in_any_folder_is_seen_by_the_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let files = [
+            ("_headers", 3),
+            ("api/v0/issues/1.json", 5),
+            ("api/v0/issues/index.json", 7),
+            ("api/v0/snapshots/s1/issues/index.json", 11),
+        ];
+        for (path, size) in files {
+            let target = root.join(path);
+            fs::create_dir_all(target.parent().unwrap()).unwrap();
+            fs::write(&target, vec![b'x'; size as usize]).unwrap();
+        }
+        let (folders, top) = folders_of(files.iter().copied());
+        assert_eq!(
+            folders,
+            [
+                "api",
+                "api/v0",
+                "api/v0/issues",
+                "api/v0/snapshots",
+                "api/v0/snapshots/s1",
+                "api/v0/snapshots/s1/issues"
+            ]
+        );
+        assert_eq!(top, [("_headers".to_string(), 3)]);
+        let stamped = stamp_folders(root, &folders).unwrap();
+        assert!(folders_unchanged(root, &stamped, &top));
+        // Read, and a file linked elsewhere: nothing changed.
+        fs::read(root.join("api/v0/issues/1.json")).unwrap();
+        fs::hard_link(root.join("api/v0/issues/1.json"), root.join("elsewhere")).unwrap();
+        assert!(folders_unchanged(root, &stamped, &top));
+        assert!(!folders_unchanged(root, &[], &top), "no folders recorded");
+        let changes: [&dyn Fn(); 4] = [
+            &|| fs::remove_file(root.join("api/v0/snapshots/s1/issues/index.json")).unwrap(),
+            &|| fs::write(root.join("api/v0/issues/2.json"), b"new").unwrap(),
+            &|| {
+                let from = root.join("api/v0/issues/1.json");
+                fs::rename(&from, root.join("api/v0/issues/0.json")).unwrap();
+            },
+            &|| fs::write(root.join("_headers"), b"four").unwrap(),
+        ];
+        for change in changes {
+            let stamped = stamp_folders(root, &folders).unwrap();
+            let (_, top) = folders_of(files.iter().copied());
+            change();
+            assert!(!folders_unchanged(root, &stamped, &top));
+        }
+        assert_eq!(stamp_folders(root, &["nothing".to_string()]), None);
+    }
 
     #[test]
     fn the_quick_check_finds_files_missing_or_of_another_size() {
