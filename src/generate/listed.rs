@@ -56,7 +56,7 @@ fn first_record(listing: &Previous, dir: &str, file: bool) -> Option<String> {
     };
     let is = |name: &str| -> bool {
         if file {
-            record_stem(&format!("{name}.json")).is_some()
+            !name.starts_with("index")
                 && [".json", ".json.gz"]
                     .iter()
                     .any(|ext| listing.get(&format!("{prefix}{name}{ext}")).is_some())

@@ -167,8 +167,9 @@ impl Previous {
 
     /// The paths it lists that `files` (sorted by path) does not, given that every
     /// entry of `files` not [`fresh`](super::entry::Entry::fresh) is one of its own
-    /// (same path, size and hash). A chunk whose paths are all among those entries is not read: the work
-    /// follows the chunks where files were written, added or removed.
+    /// (same path, size and hash). A chunk whose paths are all among those entries is
+    /// not read: the work follows the chunks where files were written, added or
+    /// removed.
     pub(super) fn missing_from(&self, files: &[super::entry::Entry]) -> Vec<String> {
         let mut out = Vec::new();
         for (i, chunk) in self.chunks.iter().enumerate() {

@@ -192,8 +192,12 @@ struct Full {
 
 impl Full {
     fn open(writer: &Writer) -> anyhow::Result<Full> {
-        let layout = Layout::read(&writer.root);
         let mut pieces = writer.open_pieces(Path::new(MANIFEST))?;
+        // Only a file updated in place has bodies that need not be read.
+        let layout = pieces
+            .in_place()
+            .then(|| Layout::read(&writer.root))
+            .flatten();
         pieces.push(OPEN, false)?;
         Ok(Full {
             pieces,
@@ -420,10 +424,12 @@ pub(super) fn write(
         Some(_) => None,
         None => Some(Full::open(writer)?),
     };
-    let made = full.is_some();
     let (chunks, mut written, full) = place_chunks(writer, files, &cuts, full, &old)?;
     let manifest = match (full, linked) {
-        (Some(entry), _) => entry,
+        (Some(entry), _) => {
+            written.push(MANIFEST.to_string());
+            entry
+        }
         (None, Some((size, sha256))) => ManifestEntry {
             path: MANIFEST.to_string(),
             size,
@@ -431,9 +437,6 @@ pub(super) fn write(
         },
         (None, None) => return Err(anyhow!("{MANIFEST} was neither linked nor made")),
     };
-    if made {
-        written.push(MANIFEST.to_string());
-    }
     let root = split::Root {
         format: split::FORMAT.to_string(),
         files: files.len() as u64,

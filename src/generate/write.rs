@@ -457,6 +457,12 @@ enum PiecesOut {
 }
 
 impl Pieces {
+    /// Whether the document is a file of this folder's own updated in place (else it
+    /// is written anew).
+    pub(super) fn in_place(&self) -> bool {
+        matches!(self.out, PiecesOut::InPlace(_))
+    }
+
     /// Appends `piece`. A piece marked `known` is already in the file being updated
     /// in place, at its offset: it is neither read nor compared (a new file is
     /// written whole).
