@@ -60,12 +60,13 @@ pub const POINTS: &[(&str, &str)] = &[
         "a unit's record or scope written aside, not yet renamed into .<name>.units/",
     ),
     (
-        "generate::remove_stale",
-        "about to remove from the spare being updated what the new generation lacks",
-    ),
-    (
         "generate::manifest",
         "every tree file placed; the manifest documents and change lists not yet",
+    ),
+    (
+        "generate::remove_stale",
+        "the manifest documents and change lists written; about to remove from the \
+         spare being updated what the new generation lacks",
     ),
     (
         "generate::sync",

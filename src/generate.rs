@@ -32,6 +32,7 @@ use anyhow::Context;
 
 mod bodies;
 mod change_lists;
+mod compare;
 pub mod dataset;
 mod entry;
 mod generations;
@@ -43,6 +44,7 @@ mod previous;
 mod publish;
 mod render;
 mod run;
+mod runs;
 mod sorted;
 mod spare;
 mod units;
@@ -54,7 +56,6 @@ pub(crate) use generations::{clean_leftovers, generation_name, generation_prefix
 pub use listed::first_listed;
 pub use render::PAGES_HEADERS;
 
-use entry::Entry;
 pub use write::Precompress;
 
 /// Options of one generation.
@@ -165,37 +166,6 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
     Ok(summary)
 }
 
-/// Drops `value` on a thread of its own. The run's entries are one allocation each,
-/// over a million at the largest scales: freeing them one by one is a share of a
-/// run that changed little, and nothing after the manifest needs them, so the rest
-/// of the run (syncs, the swap) does not wait for it, and a process that exits
-/// first leaves the memory to the system. Dropped here when no thread can be made.
-fn drop_aside<T: Send + 'static>(value: T) {
-    let _ = std::thread::Builder::new()
-        .name("roost-drop".into())
-        .spawn(move || drop(value));
-}
-
-/// Two lists of entries sorted by path, merged into one in `a`'s allocation (a
-/// second list the size of the tree would double a full run's peak): `a` is
-/// lengthened by `b`'s length, then filled from its end, each place taking the
-/// larger of `a`'s and `b`'s last entries not yet placed, so only the entries past
-/// `b`'s first are moved. Of two equal paths, `a`'s comes first.
-fn merge_sorted(mut a: Vec<Entry>, mut b: Vec<Entry>) -> Vec<Entry> {
-    let mut i = a.len();
-    a.resize_with(a.len() + b.len(), Entry::default);
-    let mut k = a.len();
-    while let Some(entry) = b.pop() {
-        while i > 0 && a[i - 1].path > entry.path {
-            (i, k) = (i - 1, k - 1);
-            a.swap(i, k);
-        }
-        k -= 1;
-        a[k] = entry;
-    }
-    a
-}
-
 /// A run whose input is the live generation's: the tree stays as it is (every file
 /// keeps its inode and mtime, nothing is rendered, linked or removed); the change lists
 /// are replaced by empty ones (nothing changed since the previous run), and the
@@ -296,55 +266,4 @@ pub fn tree_is_stale(site: &Path, db: &Path) -> bool {
     .flatten()
     .max();
     tree_time.is_none_or(|t| t < db_time)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn entries(paths: &[&str], size: u64) -> Vec<Entry> {
-        paths
-            .iter()
-            .map(|p| Entry {
-                path: p.to_string(),
-                size,
-                sha256: [0; 32],
-                fresh: false,
-            })
-            .collect()
-    }
-
-    #[test]
-    fn merged_entries_are_in_path_order_with_the_first_lists_first() {
-        let a = entries(&["a/1", "a/3", "b/1", "b/1", "c/9"], 1);
-        let b = entries(&["0", "a/2", "b/1", "b/2", "d"], 2);
-        let merged = merge_sorted(a, b);
-        let got: Vec<(&str, u64)> = merged.iter().map(|e| (e.path.as_str(), e.size)).collect();
-        assert_eq!(
-            got,
-            [
-                ("0", 2),
-                ("a/1", 1),
-                ("a/2", 2),
-                ("a/3", 1),
-                ("b/1", 1),
-                ("b/1", 1),
-                ("b/1", 2),
-                ("b/2", 2),
-                ("c/9", 1),
-                ("d", 2),
-            ]
-        );
-        // In the first list's allocation when it has room: no second list the size of
-        // the tree.
-        let mut a = Vec::with_capacity(8);
-        a.extend(entries(&["a", "c", "e"], 1));
-        let at = a.as_ptr();
-        let merged = merge_sorted(a, entries(&["b", "d", "f"], 2));
-        assert_eq!(merged.as_ptr(), at);
-        let paths: Vec<&str> = merged.iter().map(|e| e.path.as_str()).collect();
-        assert_eq!(paths, ["a", "b", "c", "d", "e", "f"]);
-        assert_eq!(merge_sorted(entries(&["x"], 1), Vec::new()).len(), 1);
-        assert_eq!(merge_sorted(Vec::new(), entries(&["x", "y"], 1)).len(), 2);
-    }
 }

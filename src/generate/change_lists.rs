@@ -1,23 +1,24 @@
 //! The change lists of a new generation (`changes/`, [`crate::manifest::changes`]),
 //! written as they are found rather than gathered first: a full run adds every file
 //! of the tree (about 13 million at `10x`), and its `urls.txt` names two URLs for
-//! each. The paths come sorted from the entries and go straight to their list; the
-//! URLs, which sort in another order than their paths, go through a [`Sorter`] that
+//! each. The paths come sorted from the pass over the entries and go to unnamed
+//! temporary files ([`Found`]), read back into their list merged with the manifest
+//! documents' own changes once the documents are made; the URLs, which sort in another order than their paths, go through a [`Sorter`] that
 //! holds a bounded number of bytes. The files are those
 //! [`Changes::documents`](crate::manifest::Changes::documents) makes from the same
 //! changes (a test compares them).
 
 use std::fs::{self, File};
-use std::io::{BufWriter, Write as _};
+use std::io::{BufRead as _, BufReader, BufWriter, Seek as _, SeekFrom, Write as _};
 use std::iter::Peekable;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
 use crate::manifest::changes::CHANGES_DIR;
 use crate::manifest::{api_urls, Changes};
 
-use super::entry::Entry;
+use super::compare::Change;
 use super::sorted::{self, Sorter};
 use super::write::Writer;
 
@@ -85,28 +86,79 @@ impl List {
     }
 }
 
-/// Writes the four change lists of a generation holding `files` (sorted by path, each
-/// marked fresh when this run wrote it) whose previous generation listed the paths
-/// `removed` that it no longer has, with the changes of the manifest documents
-/// (`documents`). Returns the lists' paths.
+/// Paths one a line in an unnamed temporary file, read back in the order given.
+struct Lines(BufWriter<File>);
+
+impl Lines {
+    fn new(dir: &Path) -> anyhow::Result<Lines> {
+        let file = tempfile::tempfile_in(dir)
+            .with_context(|| format!("making a temporary file in {}", dir.display()))?;
+        Ok(Lines(BufWriter::with_capacity(1 << 16, file)))
+    }
+
+    fn push(&mut self, path: &str) -> anyhow::Result<()> {
+        self.0.write_all(path.as_bytes())?;
+        self.0.write_all(b"\n")?;
+        Ok(())
+    }
+
+    /// Each line given, in order, to `each`.
+    fn replay(self, mut each: impl FnMut(&str) -> anyhow::Result<()>) -> anyhow::Result<()> {
+        let mut file = self.0.into_inner().map_err(|e| e.into_error())?;
+        file.seek(SeekFrom::Start(0))?;
+        for line in BufReader::with_capacity(1 << 16, file).lines() {
+            each(&line.context("reading a change list back")?)?;
+        }
+        Ok(())
+    }
+}
+
+/// The tree's files added and changed, as a pass over the new generation's entries
+/// in path order finds them, held in unnamed temporary files until the changes of
+/// the manifest documents (made after the pass) are known to be merged in.
+pub(super) struct Found {
+    added: Lines,
+    changed: Lines,
+}
+
+impl Found {
+    /// Lists whose files are made in `dir`.
+    pub(super) fn new(dir: &Path) -> anyhow::Result<Found> {
+        Ok(Found {
+            added: Lines::new(dir)?,
+            changed: Lines::new(dir)?,
+        })
+    }
+
+    /// The next path in path order, and what it is to the previous generation.
+    pub(super) fn push(&mut self, path: &str, change: Change) -> anyhow::Result<()> {
+        match change {
+            Change::Added => self.added.push(path),
+            Change::Changed => self.changed.push(path),
+            Change::Same => Ok(()),
+        }
+    }
+}
+
+/// Writes the four change lists of a generation: the files `found` added and changed,
+/// the previous generation's paths `removed` that it no longer has, and the changes of
+/// the manifest documents (`documents`). Returns the lists' paths.
 pub(super) fn write(
     writer: &Writer,
-    files: &[Entry],
+    found: Found,
     mut removed: Vec<String>,
     documents: Changes,
 ) -> anyhow::Result<Vec<String>> {
     let spill = writer.root.parent().unwrap_or(&writer.root);
     let mut urls = Sorter::new(spill, sorted::BUDGET);
     let mut added = List::create(writer, "added.txt", documents.added)?;
+    found
+        .added
+        .replay(|path| added.push(path, Some(&mut urls)))?;
     let mut changed = List::create(writer, "changed.txt", documents.changed)?;
-    // The files added and changed are among the fresh entries.
-    for e in files.iter().filter(|e| e.fresh) {
-        match writer.previous.get(&e.path) {
-            None => added.push(&e.path, Some(&mut urls))?,
-            Some(was) if !e.same_file(was) => changed.push(&e.path, Some(&mut urls))?,
-            Some(_) => {}
-        }
-    }
+    found
+        .changed
+        .replay(|path| changed.push(path, Some(&mut urls)))?;
     let mut paths = vec![
         added.finish(Some(&mut urls))?,
         changed.finish(Some(&mut urls))?,
@@ -127,6 +179,7 @@ pub(super) fn write(
 
 #[cfg(test)]
 mod tests {
+    use super::super::entry::Entry;
     use super::*;
     use crate::manifest::{sha256_hex, ManifestEntry};
 
@@ -193,7 +246,18 @@ mod tests {
             Default::default(),
             false,
         );
-        let paths = write(&writer, &files, removed, documents).unwrap();
+        // The pass a run makes: every entry in path order, compared with the previous
+        // generation's.
+        let mut entries = super::super::runs::Sorted::default();
+        entries.add(files.clone()).unwrap();
+        let mut compare = super::super::compare::Compare::new(&writer.previous, &entries);
+        let mut found = Found::new(new_tree.path()).unwrap();
+        for e in entries.stream().unwrap() {
+            let e = e.unwrap();
+            found.push(&e.path, compare.next(&e).unwrap()).unwrap();
+        }
+        assert_eq!(compare.finish().unwrap(), removed);
+        let paths = write(&writer, found, removed.clone(), documents).unwrap();
         let made: Vec<(String, Vec<u8>)> = paths
             .iter()
             .map(|p| (p.clone(), fs::read(writer.root.join(p)).unwrap()))

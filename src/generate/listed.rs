@@ -21,7 +21,13 @@ use super::previous::Previous;
 pub fn first_listed(site: &Path) -> Option<impl Fn(&Path, bool) -> Option<String>> {
     let listing = Previous::open(Some(site));
     let split = listing.is_split();
-    split.then_some(move |dir: &Path, file: bool| first_record(&listing, dir.to_str()?, file))
+    split.then_some(move |dir: &Path, file: bool| {
+        first_record(
+            &|path: &str| listing.first_from(path).map(str::to_string),
+            dir.to_str()?,
+            file,
+        )
+    })
 }
 
 /// A record file's stem: `<stem>.json` or `<stem>.json.gz`, not a list page.
@@ -32,14 +38,20 @@ fn record_stem(name: &str) -> Option<&str> {
     (!stem.starts_with("index")).then_some(stem)
 }
 
-fn first_record(listing: &Previous, dir: &str, file: bool) -> Option<String> {
+/// The first record (or sub-folder) of the folder `dir` of a listing of paths, which
+/// `first_from` gives: the first path at or after a path, in path order.
+pub(super) fn first_record(
+    first_from: &dyn Fn(&str) -> Option<String>,
+    dir: &str,
+    file: bool,
+) -> Option<String> {
     let prefix = match dir.trim_end_matches('/') {
         "" => String::new(),
         dir => format!("{dir}/"),
     };
     let mut at = prefix.clone();
     let first = loop {
-        let path = listing.first_from(&at)?;
+        let path = first_from(&at)?;
         let rest = path.strip_prefix(prefix.as_str())?;
         match (rest.split_once('/'), file) {
             (Some((name, _)), false) => break name.to_string(),
@@ -57,14 +69,13 @@ fn first_record(listing: &Previous, dir: &str, file: bool) -> Option<String> {
     let is = |name: &str| -> bool {
         if file {
             !name.starts_with("index")
-                && [".json", ".json.gz"]
-                    .iter()
-                    .any(|ext| listing.get(&format!("{prefix}{name}{ext}")).is_some())
+                && [".json", ".json.gz"].iter().any(|ext| {
+                    let path = format!("{prefix}{name}{ext}");
+                    first_from(&path).is_some_and(|p| p == path)
+                })
         } else {
             let folder = format!("{prefix}{name}/");
-            listing
-                .first_from(&folder)
-                .is_some_and(|p| p.starts_with(folder.as_str()))
+            first_from(&folder).is_some_and(|p| p.starts_with(folder.as_str()))
         }
     };
     // The shortest proper prefix that is a record (or sub-folder) is the smallest.

@@ -88,9 +88,22 @@ impl Previous {
             .checked_sub(1)
     }
 
-    /// The entries of chunk `i`, read on first use.
+    /// The entries of chunk `i`, read on first use and kept.
     pub(super) fn entries(&self, i: usize) -> &[ManifestEntry] {
-        self.loaded[i].get_or_init(|| {
+        self.loaded[i].get_or_init(|| self.read_chunk(i))
+    }
+
+    /// The entries of chunk `i`, as kept when they were read before, else read and
+    /// not kept (a pass over every chunk holds one at a time).
+    pub(super) fn entries_once(&self, i: usize) -> std::borrow::Cow<'_, [ManifestEntry]> {
+        match self.loaded[i].get() {
+            Some(entries) => std::borrow::Cow::Borrowed(entries),
+            None => std::borrow::Cow::Owned(self.read_chunk(i)),
+        }
+    }
+
+    fn read_chunk(&self, i: usize) -> Vec<ManifestEntry> {
+        {
             let chunk = &self.chunks[i];
             let from_chunk = self.root.as_ref().and_then(|root| {
                 let bytes = std::fs::read(root.join(&chunk.path)).ok()?;
@@ -114,7 +127,7 @@ impl Previous {
                     .cloned()
                     .collect()
             })
-        })
+        }
     }
 
     /// The first path at or after `path`, in path order, if any.
@@ -163,40 +176,5 @@ impl Previous {
         };
         next.filter(|&n| self.at(n).path == path)
             .or_else(|| self.find(path))
-    }
-
-    /// The paths it lists that `files` (sorted by path) does not, given that every
-    /// entry of `files` not [`fresh`](super::entry::Entry::fresh) is one of its own
-    /// (same path, size and hash). A chunk whose paths are all among those entries is
-    /// not read: the work follows the chunks where files were written, added or
-    /// removed.
-    pub(super) fn missing_from(&self, files: &[super::entry::Entry]) -> Vec<String> {
-        let mut out = Vec::new();
-        for (i, chunk) in self.chunks.iter().enumerate() {
-            if chunk.files == 0 {
-                continue;
-            }
-            let lo = files.partition_point(|e| e.path.as_str() < chunk.first.as_str());
-            let hi = match self.chunks.get(i + 1) {
-                Some(next) => files.partition_point(|e| e.path.as_str() < next.first.as_str()),
-                None => files.len(),
-            };
-            let kept = files[lo..hi].iter().filter(|e| !e.fresh).count() as u64;
-            if kept == chunk.files {
-                continue;
-            }
-            let listed = &files[lo..hi];
-            out.extend(
-                self.entries(i)
-                    .iter()
-                    .filter(|e| {
-                        listed
-                            .binary_search_by(|l| l.path.as_str().cmp(&e.path))
-                            .is_err()
-                    })
-                    .map(|e| e.path.clone()),
-            );
-        }
-        out
     }
 }

@@ -12,7 +12,11 @@
 //!   the other chunks are cut by the rule ([`split::chunk_end`]) and hashed;
 //! - the files added and changed are among the fresh entries; the files removed are
 //!   in the previous chunks whose paths are not all listed again
-//!   ([`Previous::missing_from`]).
+//!   ([`Compare`]).
+//!
+//! The entries come from their runs ([`Sorted`]) in one pass, a window at a time:
+//! the documents, the change lists and what the run records of the tree are made as
+//! they come, so no list of every entry is held.
 //!
 //! The documents are byte for byte those [`crate::manifest::publish`] makes from the
 //! same entries (a test compares them).
@@ -28,64 +32,87 @@ use sha2::{Digest, Sha256};
 
 use crate::manifest::{sha256_hex, split, Changes, ManifestEntry, MANIFEST};
 
-use super::change_lists;
+use super::change_lists::{self, Found};
+use super::compare::Compare;
 use super::entry::{push_hex, Entry};
 use super::previous::Previous;
+use super::runs::Sorted;
+use super::verify;
 use super::write::{Pieces, Writer};
 
 const OPEN: &[u8] = b"{\"files\":[";
 const CLOSE: &[u8] = b"]}";
 
-/// One chunk of the new manifest: its entries (a range of the sorted entries) and,
-/// when it is a chunk of the previous manifest unchanged, that chunk's index.
+/// One chunk of the new manifest: its entries (a range of the window of entries being
+/// cut) and, when it is a chunk of the previous manifest unchanged, that chunk's index.
 struct Cut {
     start: usize,
     end: usize,
     kept: Option<usize>,
 }
 
-/// The chunks of `files` (sorted by path), keeping the previous manifest's chunks
-/// whose entries did not change (see the module doc).
-fn cut(files: &[Entry], previous: &Previous) -> Vec<Cut> {
-    let old = if previous.is_split() {
-        previous.chunks()
-    } else {
-        &[]
-    };
-    let mut cuts = Vec::new();
-    let (mut start, mut at) = (0, 0);
-    while start < files.len() {
-        let path = files[start].path.as_str();
-        while at < old.len() && old[at].first.as_str() < path {
-            at += 1;
+/// Cuts the new manifest into chunks as its entries come, keeping the previous
+/// manifest's chunks whose entries did not change (see the module doc).
+struct Cutter<'a> {
+    old: &'a [split::Chunk],
+    /// The previous chunk looked at last.
+    at: usize,
+}
+
+impl<'a> Cutter<'a> {
+    fn new(previous: &'a Previous) -> Cutter<'a> {
+        let old = if previous.is_split() {
+            previous.chunks()
+        } else {
+            &[]
+        };
+        Cutter { old, at: 0 }
+    }
+
+    /// The chunk that starts at `start` in `window` (entries in path order; with
+    /// `complete`, no entry follows them); `None` when none starts there or when
+    /// the window ends before it is known where it ends.
+    fn next(&mut self, window: &[Entry], start: usize, complete: bool) -> Option<Cut> {
+        let path = window.get(start)?.path.as_str();
+        let old = self.old;
+        while self.at < old.len() && old[self.at].first.as_str() < path {
+            self.at += 1;
         }
-        if let Some(chunk) = old.get(at).filter(|c| c.first == path && c.files > 0) {
+        if let Some(chunk) = old.get(self.at).filter(|c| c.first == path && c.files > 0) {
             let end = start + chunk.files as usize;
-            let same = end <= files.len()
-                && !files[start..end].iter().any(|e| e.fresh)
-                && match old.get(at + 1) {
-                    Some(next) => files[end - 1].path < next.first,
-                    None => end == files.len(),
+            let known = match old.get(self.at + 1) {
+                _ if end > window.len() => complete,
+                Some(_) => true,
+                None => complete || end < window.len(),
+            };
+            if !known {
+                return None;
+            }
+            let same = end <= window.len()
+                && !window[start..end].iter().any(|e| e.fresh)
+                && match old.get(self.at + 1) {
+                    Some(next) => window[end - 1].path < next.first,
+                    None => end == window.len() && complete,
                 };
             if same {
-                cuts.push(Cut {
+                return Some(Cut {
                     start,
                     end,
-                    kept: Some(at),
+                    kept: Some(self.at),
                 });
-                start = end;
-                continue;
             }
         }
-        let end = split::chunk_end_by(files, start, |e| &e.path);
-        cuts.push(Cut {
+        let end = match split::chunk_end_within(window, start, |e| &e.path) {
+            Some(end) => end,
+            None if complete => window.len(),
+            None => return None,
+        };
+        Some(Cut {
             start,
             end,
             kept: None,
-        });
-        start = end;
+        })
     }
-    cuts
 }
 
 /// `s` as a JSON string, as serde_json writes it.
@@ -322,21 +349,82 @@ fn place_chunk(
 /// such batches are held (one being made, one waiting, one being written).
 const BATCH: usize = 32;
 
-/// What [`place_chunks`] placed: the root's chunk entries in order, the documents it
-/// wrote, and `manifest.json`'s entry when it was made of them.
-type PlacedChunks = (Vec<split::Chunk>, Vec<String>, Option<ManifestEntry>);
+/// Entries held ahead of the chunks being cut: enough for a batch of them.
+const WINDOW: usize = BATCH * split::MAX_ENTRIES + 1;
 
-/// Every chunk's document placed, a batch at a time in chunk order (the chunks of a
-/// batch in parallel); with `full`, `manifest.json` made of their bodies on a thread
-/// of its own as each batch is placed, so the chunk documents are never all held.
+/// What a pass over the entries notes beside the manifest, one entry at a time in path
+/// order: that no path comes twice, what each is to the previous generation (the
+/// change lists), the folders holding them, the spare's own paths not among them.
+struct Pass<'a> {
+    compare: Compare<'a>,
+    found: Found,
+    folders: verify::Folders,
+    own: std::iter::Peekable<std::slice::Iter<'a, String>>,
+    unlisted: Vec<String>,
+    last: Option<String>,
+    files: u64,
+    bytes: u64,
+}
+
+impl<'a> Pass<'a> {
+    fn new(writer: &'a Writer, entries: &'a Sorted, own: &'a [String]) -> anyhow::Result<Pass<'a>> {
+        let spill = writer.root.parent().unwrap_or(&writer.root);
+        Ok(Pass {
+            compare: Compare::new(&writer.previous, entries),
+            found: Found::new(spill)?,
+            folders: verify::Folders::default(),
+            own: own.iter().peekable(),
+            unlisted: Vec::new(),
+            last: None,
+            files: 0,
+            bytes: 0,
+        })
+    }
+
+    fn see(&mut self, e: &Entry) -> anyhow::Result<()> {
+        let last = self.last.get_or_insert_with(String::new);
+        if self.files > 0 && *last == e.path {
+            return Err(anyhow!("two answers map to one file: {}", e.path));
+        }
+        last.clear();
+        last.push_str(&e.path);
+        let change = self.compare.next(e)?;
+        self.found.push(&e.path, change)?;
+        self.folders.see(&e.path, e.size);
+        while let Some(own) = self.own.next_if(|p| p.as_str() < e.path.as_str()) {
+            self.unlisted.push(own.clone());
+        }
+        self.own.next_if(|p| **p == e.path);
+        self.files += 1;
+        self.bytes += e.size;
+        Ok(())
+    }
+}
+
+/// What [`place_chunks`] placed: the root's chunk entries in order, the documents it
+/// wrote, `manifest.json`'s entry when it was made of them, and whether every chunk
+/// was the previous manifest's, in its order.
+struct PlacedChunks {
+    chunks: Vec<split::Chunk>,
+    written: Vec<String>,
+    full: Option<ManifestEntry>,
+    all_kept: bool,
+}
+
+/// Every entry of `entries` seen by `pass` and every chunk's document placed, a batch
+/// at a time in chunk order (the chunks of a batch in parallel) as the entries come;
+/// with `full`, `manifest.json` made of their bodies on a thread of its own as each
+/// batch is placed, so neither the entries nor the chunk documents are ever all held.
 fn place_chunks(
     writer: &Writer,
-    files: &[Entry],
-    cuts: &[Cut],
+    entries: &Sorted,
+    pass: &mut Pass<'_>,
     full: Option<Full>,
     old: &Documents,
 ) -> anyhow::Result<PlacedChunks> {
     let bytes = full.is_some();
+    let mut cutter = Cutter::new(&writer.previous);
+    let mut stream = entries.stream()?;
     std::thread::scope(|scope| {
         let (send, receive) = std::sync::mpsc::sync_channel::<Vec<(Vec<u8>, String)>>(1);
         let joined = full.map(|mut full| {
@@ -349,36 +437,63 @@ fn place_chunks(
                 full.finish(writer)
             })
         });
-        let mut chunks = Vec::with_capacity(cuts.len());
-        let mut written = Vec::new();
-        let mut failed = None;
-        for batch in cuts.chunks(BATCH) {
-            let placed = batch
-                .par_iter()
-                .map(|c| place_chunk(writer, files, c, bytes, old))
-                .collect::<anyhow::Result<Vec<Placed>>>();
-            let placed = match placed {
-                Ok(placed) => placed,
-                Err(e) => {
-                    failed = Some(e);
-                    break;
+        let mut placed = PlacedChunks {
+            chunks: Vec::new(),
+            written: Vec::new(),
+            full: None,
+            all_kept: true,
+        };
+        let mut window: Vec<Entry> = Vec::with_capacity(WINDOW);
+        let mut complete = false;
+        let failed = 'pass: loop {
+            while !complete && window.len() < WINDOW {
+                match stream.next().transpose() {
+                    Ok(Some(e)) => match pass.see(&e) {
+                        Ok(()) => window.push(e),
+                        Err(e) => break 'pass Some(e),
+                    },
+                    Ok(None) => complete = true,
+                    Err(e) => break 'pass Some(e),
                 }
+            }
+            let mut cuts = Vec::with_capacity(BATCH);
+            let mut start = 0;
+            while cuts.len() < BATCH {
+                let Some(c) = cutter.next(&window, start, complete) else {
+                    break;
+                };
+                start = c.end;
+                cuts.push(c);
+            }
+            if cuts.is_empty() {
+                break (!complete || !window.is_empty())
+                    .then(|| anyhow!("the manifest's entries could not be cut into chunks"));
+            }
+            let batch = cuts
+                .par_iter()
+                .map(|c| place_chunk(writer, &window, c, bytes, old))
+                .collect::<anyhow::Result<Vec<Placed>>>();
+            let batch = match batch {
+                Ok(batch) => batch,
+                Err(e) => break Some(e),
             };
-            let mut docs = Vec::with_capacity(placed.len());
-            for p in placed {
+            window.drain(..start);
+            let mut docs = Vec::with_capacity(batch.len());
+            for (p, c) in batch.into_iter().zip(&cuts) {
+                placed.all_kept &= c.kept == Some(placed.chunks.len());
                 if p.written {
-                    written.push(p.chunk.path.clone());
+                    placed.written.push(p.chunk.path.clone());
                 }
                 if let Some(doc) = p.doc {
                     docs.push((doc, p.chunk.sha256.clone()));
                 }
-                chunks.push(p.chunk);
+                placed.chunks.push(p.chunk);
             }
             // The receiver is gone only when its thread failed: `join` says why.
             if bytes && send.send(docs).is_err() {
-                break;
+                break None;
             }
-        }
+        };
         drop(send);
         let full = joined
             .map(|j| j.join().map_err(|_| anyhow!("writing {MANIFEST} failed")))
@@ -386,11 +501,31 @@ fn place_chunks(
         if let Some(e) = failed {
             return Err(e);
         }
-        Ok((chunks, written, full.transpose()?))
+        placed.full = full.transpose()?;
+        placed.all_kept &= placed.chunks.len() == cutter.old.len();
+        Ok(placed)
     })
 }
 
-/// What [`write`] placed.
+/// `manifest.json` made after its chunks were placed, of their documents as this
+/// generation holds them.
+fn full_from_chunks(writer: &Writer, chunks: &[split::Chunk]) -> anyhow::Result<ManifestEntry> {
+    let mut full = Full::open(writer)?;
+    for chunk in chunks {
+        let path = writer.root.join(&chunk.path);
+        let doc = fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        if doc.len() as u64 != chunk.size || sha256_hex(&doc) != chunk.sha256 {
+            return Err(anyhow!(
+                "{} changed while the manifest was made",
+                path.display()
+            ));
+        }
+        full.push(&doc, &chunk.sha256)?;
+    }
+    full.finish(writer)
+}
+
+/// What [`write`] placed and found.
 pub(super) struct Written {
     /// The manifest documents.
     pub documents: u64,
@@ -399,35 +534,60 @@ pub(super) struct Written {
     /// Of them, those written with new bytes (the others were linked: their bytes
     /// were on disk before this run).
     pub written: Vec<String>,
+    /// The tree's files, and their bytes.
+    pub files: u64,
+    pub bytes: u64,
+    /// The previous generation's paths this one does not have.
+    pub removed: Vec<String>,
+    /// The paths of `own` this generation does not have.
+    pub unlisted: Vec<String>,
+    /// The folders holding the files, and the files at the root with their sizes
+    /// ([`verify::folders_of`]).
+    pub folders: Vec<String>,
+    pub top: Vec<(String, u64)>,
 }
 
-/// Writes the manifest documents and change lists of a generation holding `files`
-/// (sorted by path, each marked [`fresh`](Entry::fresh) when the run wrote it), whose
-/// previous generation listed the paths `removed` that it no longer has.
-pub(super) fn write(
-    writer: &Writer,
-    files: &[Entry],
-    removed: Vec<String>,
-) -> anyhow::Result<Written> {
+/// Writes the manifest documents and change lists of a generation holding `entries`
+/// (each marked [`fresh`](Entry::fresh) when the run wrote it), in one pass over them;
+/// `own` (sorted) are paths the folder may hold beyond them, those it does not list
+/// are returned.
+pub(super) fn write(writer: &Writer, entries: &Sorted, own: &[String]) -> anyhow::Result<Written> {
     let previous = &writer.previous;
-    let cuts = cut(files, previous);
     let old = split::documents_by_path(writer.previous_root());
-    // Every chunk the previous one, in order: `manifest.json` is the previous one too,
-    // linked without its chunks being read. Else it is made of them.
-    let same = previous.is_split()
-        && cuts.len() == previous.chunks().len()
-        && cuts.iter().all(|c| c.kept.is_some());
-    let linked = was(&old, MANIFEST).filter(|&(size, sha256)| {
-        same && writer.link_document(Path::new(MANIFEST), size, sha256, Some((size, sha256)))
-    });
-    let full = match linked {
-        Some(_) => None,
-        None => Some(Full::open(writer)?),
+    let mut pass = Pass::new(writer, entries, own)?;
+    // Every entry the previous generation's own and as many: every chunk is likely
+    // the previous one, `manifest.json` too, linked without any chunk being read.
+    // Else it is made of the chunks as they are placed.
+    let previous_files: u64 = previous.chunks().iter().map(|c| c.files).sum();
+    let likely_same =
+        previous.is_split() && entries.fresh() == 0 && entries.len() == previous_files;
+    let full = match likely_same {
+        true => None,
+        false => Some(Full::open(writer)?),
     };
-    let (chunks, mut written, full) = place_chunks(writer, files, &cuts, full, &old)?;
-    let manifest = match (full, linked) {
+    let mut placed = place_chunks(writer, entries, &mut pass, full, &old)?;
+    let Pass {
+        compare,
+        found,
+        folders,
+        mut own,
+        mut unlisted,
+        files,
+        bytes,
+        ..
+    } = pass;
+    unlisted.extend(own.by_ref().cloned());
+    let removed = compare.finish()?;
+    let linked = match placed.full {
+        Some(_) => None,
+        None => was(&old, MANIFEST).filter(|&(size, sha256)| {
+            placed.all_kept
+                && writer.link_document(Path::new(MANIFEST), size, sha256, Some((size, sha256)))
+        }),
+    };
+    let manifest = match (placed.full.take(), linked) {
         (Some(entry), _) => {
-            written.push(MANIFEST.to_string());
+            placed.written.push(MANIFEST.to_string());
             entry
         }
         (None, Some((size, sha256))) => ManifestEntry {
@@ -435,15 +595,19 @@ pub(super) fn write(
             size,
             sha256: sha256.to_string(),
         },
-        (None, None) => return Err(anyhow!("{MANIFEST} was neither linked nor made")),
+        (None, None) => {
+            placed.written.push(MANIFEST.to_string());
+            full_from_chunks(writer, &placed.chunks)?
+        }
     };
     let root = split::Root {
         format: split::FORMAT.to_string(),
-        files: files.len() as u64,
-        bytes: files.iter().map(|e| e.size).sum(),
+        files,
+        bytes,
         manifest,
-        chunks,
+        chunks: placed.chunks,
     };
+    let mut written = placed.written;
     let root_bytes = serde_json::to_vec(&root).context("serialising the manifest root")?;
     let root_entry = ManifestEntry {
         path: split::ROOT.to_string(),
@@ -473,13 +637,21 @@ pub(super) fn write(
     documents.extend([root.manifest, root_entry]);
     documents.sort_by(|a, b| a.path.cmp(&b.path));
     let mut paths: Vec<String> = documents.iter().map(|d| d.path.clone()).collect();
-    let lists = change_lists::write(writer, files, removed, Changes::between(&documents, &old))?;
+    let changes = Changes::between(&documents, &old);
+    let lists = change_lists::write(writer, found, removed.clone(), changes)?;
     written.extend(lists.iter().cloned());
     paths.extend(lists);
+    let (folders, top) = folders.finish();
     Ok(Written {
         documents: documents.len() as u64,
         paths,
         written,
+        files,
+        bytes,
+        removed,
+        unlisted,
+        folders,
+        top,
     })
 }
 

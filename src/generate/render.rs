@@ -16,6 +16,7 @@ use super::bodies::{self, Bodies};
 use super::entry::Entry;
 use super::keys::{self, Key};
 use super::plan::{self, partition, Group, Unit};
+use super::runs::Sorted;
 use super::units;
 use super::write::Writer;
 use super::Options;
@@ -880,14 +881,26 @@ fn kept_details(
 
 /// The docs page, rendered once every unit is written: its examples are files of the
 /// new generation (`crate::docs::samples`).
-pub(super) fn render_docs(w: &Writer, files: &[Entry]) -> anyhow::Result<Vec<Entry>> {
+pub(super) fn render_docs(w: &Writer, entries: &Sorted) -> anyhow::Result<Vec<Entry>> {
     let openapi = crate::openapi::document_json().context("serialising the OpenAPI document")?;
-    // The folders the examples come from are the API's, whose files are `files`
-    // (the spare's others are gone by now): their names are taken from the sorted
-    // list rather than read from folders of hundreds of thousands of files.
+    // The folders the examples come from are the API's, whose files are `entries`:
+    // a folder's first record is looked up among them (a few lookups a folder,
+    // `super::listed`) rather than read from folders of hundreds of thousands of
+    // files.
+    let failed = std::cell::RefCell::new(None);
+    let first_from = |path: &str| match entries.first_from(path) {
+        Ok(first) => first,
+        Err(e) => {
+            failed.borrow_mut().get_or_insert(e);
+            None
+        }
+    };
     let samples = crate::docs::listed_tree_samples(&openapi, &w.root, &|dir, file| {
-        crate::docs::samples::first_entry(names_in(files, dir)?, file)
+        super::listed::first_record(&first_from, dir.to_str()?, file)
     })?;
+    if let Some(e) = failed.into_inner() {
+        return Err(e.context("finding the docs page's examples"));
+    }
     let mut out = Vec::new();
     for (rel, bytes) in crate::docs::render_with(&openapi, &samples)? {
         w.put(
@@ -897,31 +910,6 @@ pub(super) fn render_docs(w: &Writer, files: &[Entry]) -> anyhow::Result<Vec<Ent
         )?;
     }
     Ok(out)
-}
-
-/// The names directly in the folder `dir` (relative to the tree) of a list of files
-/// sorted by path, each with whether it is a folder (as many times as it holds
-/// files); `None` when `dir` is not a relative path in UTF-8.
-fn names_in<'a>(
-    files: &'a [Entry],
-    dir: &Path,
-) -> Option<impl Iterator<Item = (&'a str, bool)> + 'a> {
-    let dir = dir.to_str()?;
-    let prefix = if dir.is_empty() {
-        String::new()
-    } else {
-        format!("{}/", dir.trim_end_matches('/'))
-    };
-    let start = files.partition_point(|e| e.path.as_str() < prefix.as_str());
-    Some(
-        files[start..]
-            .iter()
-            .map_while(move |e| e.path.strip_prefix(prefix.as_str()))
-            .map(|rest| match rest.split_once('/') {
-                Some((name, _)) => (name, true),
-                None => (rest, false),
-            }),
-    )
 }
 
 /// Renders one unit of the plan through the writer, or places its files from its

@@ -30,16 +30,16 @@ use std::time::Instant;
 use anyhow::{anyhow, Context};
 use rayon::prelude::*;
 
-use super::entry::Entry;
 use super::generations::{self, remove_tree};
 use super::keys::{self, FileKeys, Key};
 use super::plan::{self, plan, Unit};
 use super::previous::Previous;
 use super::render::{self, render_unit};
+use super::runs::{self, Sorted};
 use super::write::Writer;
 use super::{
-    clean_leftovers, dataset, drop_aside, generation_name, generation_prefix, input, keep_live,
-    merge_sorted, publish, spare, swap_in, units, verify, Dataset, Options, Summary, MANIFEST,
+    clean_leftovers, dataset, generation_name, generation_prefix, input, keep_live, publish, spare,
+    swap_in, units, verify, Dataset, Options, Summary, MANIFEST,
 };
 use crate::store;
 
@@ -315,15 +315,10 @@ impl Generation {
             records: &self.records,
             rowid_tables: Default::default(),
         });
-        let (files, units_skipped) =
+        let (mut entries, units_skipped) =
             render_units(opts, &plan, &order, &writer, keying.as_ref(), &pool)?;
-        if self.spare_paths.is_some() {
-            let gone = writer.previous.missing_from(&files);
-            self.remove_stale(&files, &gone, false)?;
-        }
-        // The docs page and the dataset, sorted and merged into the sorted units'
-        // entries (not the whole list sorted again).
-        let mut later = render::render_docs(&writer, &files)?;
+        // The docs page and the dataset, added to the units' entries.
+        let mut later = render::render_docs(&writer, &entries)?;
         if let Some(which) = run.dataset {
             later.extend(
                 pool.install(|| dataset::write(&writer, &opts.db, which, keying.as_ref()))?,
@@ -335,34 +330,36 @@ impl Generation {
             let (keys, generation) = (self.file_keys.take_new(), self.name.clone());
             self.keys_file = Some(std::thread::spawn(move || keys.encode(&generation)));
         }
-        later.sort_unstable_by(|a, b| a.path.cmp(&b.path));
-        let files = merge_sorted(files, later);
-        let twice = pool.install(|| files.par_windows(2).find_first(|w| w[0].path == w[1].path));
-        if let Some(dup) = twice {
-            return Err(anyhow!("two answers map to one file: {}", dup[0].path));
-        }
-        (self.folders, self.top) =
-            verify::folders_of(files.iter().map(|e| (e.path.as_str(), e.size)));
-        let mut summary = self.publish(&writer, files)?;
+        entries.add(later)?;
+        let mut summary = self.publish(&writer, &entries)?;
         summary.units = plan.len() as u64;
         summary.units_skipped = units_skipped;
         Ok(summary)
     }
 
-    /// The manifest and the change lists written after the tree's files, what the
-    /// spare held that this generation does not removed, and what was written synced.
-    fn publish(&self, writer: &Writer, files: Vec<Entry>) -> anyhow::Result<Summary> {
-        let gone = writer.previous.missing_from(&files);
-        self.remove_stale(&files, &gone, true)?;
+    /// The manifest and the change lists written in one pass over the tree's entries,
+    /// what the spare held that this generation does not removed, and what was
+    /// written synced.
+    fn publish(&mut self, writer: &Writer, entries: &Sorted) -> anyhow::Result<Summary> {
         crate::crash::point("generate::manifest");
-        let removed = gone.len() as u64;
-        let bytes = files.iter().map(|e| e.size).sum();
-        let count = files.len() as u64;
-        let written = publish::write(writer, &files, gone)?;
-        drop_aside(files);
+        let own = self.spare_paths.as_deref().unwrap_or_default();
+        let written = publish::write(writer, entries, own)?;
+        let removed = written.removed.len() as u64;
         if self.spare_paths.is_some() {
+            // What the spare holds that this generation does not: the previous
+            // generation's paths no longer listed, the spare's own paths not listed.
+            crate::crash::point("generate::remove_stale");
+            spare::remove_stale(
+                &self.dir,
+                written
+                    .removed
+                    .iter()
+                    .chain(&written.unlisted)
+                    .map(String::as_str),
+            )?;
             spare::remove_stale_chunks(&self.dir, written.paths.iter().map(String::as_str))?;
         }
+        (self.folders, self.top) = (written.folders, written.top);
         // What this run wrote, and the folders it placed documents in; a document it
         // linked is the previous generation's file, on disk already.
         let mut synced = written.written;
@@ -375,41 +372,17 @@ impl Generation {
         crate::crash::point("generate::sync");
         generations::sync_paths(&self.dir, synced.iter().map(String::as_str))?;
         Ok(Summary {
-            files: count,
+            files: written.files,
             documents: written.documents,
-            bytes,
+            bytes: written.bytes,
             written: writer.written.load(AtomicOrdering::Relaxed),
             unchanged: writer.unchanged.load(AtomicOrdering::Relaxed),
             removed,
-            rendered: count.saturating_sub(writer.by_key.load(AtomicOrdering::Relaxed)),
+            rendered: written
+                .files
+                .saturating_sub(writer.by_key.load(AtomicOrdering::Relaxed)),
             ..Summary::default()
         })
-    }
-
-    /// Updating the spare in place: what it holds that this generation does not is
-    /// removed, the API's files (`last` false) before the docs page picks its examples
-    /// from them, the docs page and the dataset (`last` true) after they are written.
-    /// That is the previous generation's paths no longer listed (`gone`) and the
-    /// spare's own paths not among `files`.
-    fn remove_stale(&self, files: &[Entry], gone: &[String], last: bool) -> anyhow::Result<()> {
-        let Some(own) = &self.spare_paths else {
-            return Ok(());
-        };
-        crate::crash::point("generate::remove_stale");
-        let written_last = |p: &str| {
-            p.strip_prefix(crate::tree::API_DIR)
-                .is_some_and(|p| p.starts_with("/docs/"))
-                || p.strip_prefix(crate::manifest::DATASET_DIR)
-                    .is_some_and(|p| p.starts_with('/'))
-        };
-        let listed = |p: &str| files.binary_search_by(|e| e.path.as_str().cmp(p)).is_ok();
-        spare::remove_stale(
-            &self.dir,
-            gone.iter()
-                .map(String::as_str)
-                .chain(own.iter().map(String::as_str).filter(|p| !listed(p)))
-                .filter(|p| written_last(p) == last),
-        )
     }
 
     /// Phase 7: the keys file and the record of this generation's input, before it is
@@ -460,15 +433,12 @@ impl Generation {
     }
 }
 
-/// Room kept in the list of the units' entries for the files placed after them (the
-/// docs page's, the dataset's), so that adding them does not move the whole list.
-const LATER_ENTRIES: usize = 4096;
-
 /// The units rendered and written in parallel, taken from one queue, longest expected
 /// first, each by the first worker free: the long units (a large list's orderings, its
 /// details) start at once and the short ones fill in after them, so no long unit
 /// starts last while the other worker has nothing left to take. Their entries sorted
-/// by path, and how many units were skipped whole.
+/// by path (each worker's gathered in a [`runs::Sink`] as its units finish), and how
+/// many units were skipped whole.
 fn render_units(
     opts: &Options,
     plan: &[Unit],
@@ -476,7 +446,7 @@ fn render_units(
     writer: &Writer,
     keying: Option<&render::Keying<'_>>,
     pool: &rayon::ThreadPool,
-) -> anyhow::Result<(Vec<Entry>, u64)> {
+) -> anyhow::Result<(Sorted, u64)> {
     let bar = if opts.progress {
         indicatif::ProgressBar::new(plan.len() as u64)
     } else {
@@ -491,34 +461,33 @@ fn render_units(
     let conns = render::Connections::new(&opts.db);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let parts = pool.install(|| {
+    let skipped = AtomicUsize::new(0);
+    // The runs' files beside the tree, where the generation is.
+    let spill = writer.root.parent().unwrap_or(&writer.root);
+    let sinks = pool.install(|| {
         (0..rayon::current_num_threads())
             .into_par_iter()
             .map(|_| {
-                let mut done = Vec::new();
+                let mut sink = runs::Sink::new(spill, runs::BUDGET);
                 while !stop.load(AtomicOrdering::Relaxed) {
                     let Some(&i) = order.get(next.fetch_add(1, AtomicOrdering::Relaxed)) else {
                         break;
                     };
-                    let part = render_unit(writer, opts, &plan[i], keying, &conns)
+                    let was_skipped = render_unit(writer, opts, &plan[i], keying, &conns)
+                        .and_then(|(files, was_skipped)| {
+                            sink.extend(files)?;
+                            Ok(was_skipped)
+                        })
                         .inspect_err(|_| stop.store(true, AtomicOrdering::Relaxed))?;
+                    if was_skipped {
+                        skipped.fetch_add(1, AtomicOrdering::Relaxed);
+                    }
                     bar.inc(1);
-                    done.push(part);
                 }
-                anyhow::Ok(done)
+                anyhow::Ok(sink)
             })
             .collect::<anyhow::Result<Vec<_>>>()
     })?;
-    let parts: Vec<_> = parts.into_iter().flatten().collect();
     bar.finish_and_clear();
-    let units_skipped = parts.iter().filter(|(_, skipped)| *skipped).count() as u64;
-    // One list of every entry, each unit's moved in and freed in turn (not collected
-    // beside them all), with room for the docs page's and the dataset's files.
-    let total = parts.iter().map(|(files, _)| files.len()).sum::<usize>();
-    let mut files: Vec<Entry> = Vec::with_capacity(total + LATER_ENTRIES);
-    for (part, _) in parts {
-        files.extend(part);
-    }
-    pool.install(|| files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path)));
-    Ok((files, units_skipped))
+    Ok((Sorted::of(sinks)?, skipped.into_inner() as u64))
 }

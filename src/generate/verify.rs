@@ -135,32 +135,51 @@ fn folder_stamp(root: &Path, path: &str) -> Option<Folder> {
 
 /// The folders holding the files `paths` (sorted), with every folder above them up
 /// to the root (not the root itself), and the files at the root.
+#[cfg(test)]
 pub(crate) fn folders_of<'a>(
     paths: impl Iterator<Item = (&'a str, u64)>,
 ) -> (Vec<String>, Vec<(String, u64)>) {
-    let mut folders = std::collections::BTreeSet::new();
-    let mut top = Vec::new();
-    let mut last = None;
+    let mut folders = Folders::default();
     for (path, size) in paths {
+        folders.see(path, size);
+    }
+    folders.finish()
+}
+
+/// [`folders_of`] as the files come, one at a time in path order.
+#[derive(Default)]
+pub(crate) struct Folders {
+    folders: std::collections::BTreeSet<String>,
+    top: Vec<(String, u64)>,
+    last: String,
+}
+
+impl Folders {
+    pub(crate) fn see(&mut self, path: &str, size: u64) {
         let Some(end) = path.rfind('/') else {
-            top.push((path.to_string(), size));
-            continue;
+            self.top.push((path.to_string(), size));
+            return;
         };
         let parent = &path[..end];
-        if last == Some(parent) {
-            continue;
+        if self.last == parent {
+            return;
         }
-        last = Some(parent);
+        self.last.clear();
+        self.last.push_str(parent);
         let mut folder = parent;
         // A folder seen before has its own folders seen too.
-        while folders.insert(folder) {
+        while !self.folders.contains(folder) {
+            self.folders.insert(folder.to_string());
             match folder.rfind('/') {
                 Some(end) => folder = &folder[..end],
                 None => break,
             }
         }
     }
-    (folders.into_iter().map(str::to_string).collect(), top)
+
+    pub(crate) fn finish(self) -> (Vec<String>, Vec<(String, u64)>) {
+        (self.folders.into_iter().collect(), self.top)
+    }
 }
 
 /// The folders `paths` of the tree at `root` as they are now; `None` when one is not

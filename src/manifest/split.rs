@@ -93,12 +93,19 @@ pub fn chunk_end(files: &[ManifestEntry], start: usize) -> usize {
 
 /// [`chunk_end`] over any list of files sorted by path, `path` giving each one's.
 pub fn chunk_end_by<T>(files: &[T], start: usize, path: impl Fn(&T) -> &str) -> usize {
+    chunk_end_within(files, start, path).unwrap_or(files.len())
+}
+
+/// Where the chunk that starts at `start` in `files` ends when it ends among them
+/// (after a boundary path or [`MAX_ENTRIES`] entries); `None` when `files` end first
+/// (the chunk ends there if no file follows them).
+pub fn chunk_end_within<T>(files: &[T], start: usize, path: impl Fn(&T) -> &str) -> Option<usize> {
     for (i, entry) in files.iter().enumerate().skip(start) {
         if i + 1 - start >= MAX_ENTRIES || is_boundary(path(entry)) {
-            return i + 1;
+            return Some(i + 1);
         }
     }
-    files.len()
+    None
 }
 
 /// The root document and the chunk documents of `files` (sorted by path), whose full
