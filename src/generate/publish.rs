@@ -78,7 +78,12 @@ impl<'a> Cutter<'a> {
         while self.at < old.len() && old[self.at].first.as_str() < path {
             self.at += 1;
         }
-        if let Some(chunk) = old.get(self.at).filter(|c| c.first == path && c.files > 0) {
+        // A chunk listing more entries than the rule allows was not cut by it (a root
+        // from elsewhere): never kept, so the window always holds what a kept chunk needs.
+        let keepable = |c: &&split::Chunk| {
+            c.first == path && c.files > 0 && c.files <= split::MAX_ENTRIES as u64
+        };
+        if let Some(chunk) = old.get(self.at).filter(keepable) {
             let end = start + chunk.files as usize;
             let known = match old.get(self.at + 1) {
                 _ if end > window.len() => complete,
