@@ -3,8 +3,9 @@
 //! of the tree (about 13 million at `10x`), and its `urls.txt` names two URLs for
 //! each. The paths come sorted from the pass over the entries and go to unnamed
 //! temporary files ([`Found`]), read back into their list merged with the manifest
-//! documents' own changes once the documents are made; the URLs, which sort in another order than their paths, go through a [`Sorter`] that
-//! holds a bounded number of bytes. The files are those
+//! documents' own changes once the documents are made; the URLs, which sort in
+//! another order than their paths, go through a [`Sorter`] that holds a bounded
+//! number of bytes. The files are those
 //! [`Changes::documents`](crate::manifest::Changes::documents) makes from the same
 //! changes (a test compares them).
 
@@ -141,12 +142,12 @@ impl Found {
 }
 
 /// Writes the four change lists of a generation: the files `found` added and changed,
-/// the previous generation's paths `removed` that it no longer has, and the changes of
-/// the manifest documents (`documents`). Returns the lists' paths.
+/// the previous generation's paths `removed` (sorted) that it no longer has, and the
+/// changes of the manifest documents (`documents`). Returns the lists' paths.
 pub(super) fn write(
     writer: &Writer,
     found: Found,
-    mut removed: Vec<String>,
+    removed: &[String],
     documents: Changes,
 ) -> anyhow::Result<Vec<String>> {
     let spill = writer.root.parent().unwrap_or(&writer.root);
@@ -163,11 +164,8 @@ pub(super) fn write(
         added.finish(Some(&mut urls))?,
         changed.finish(Some(&mut urls))?,
     ];
-    if !removed.is_sorted() {
-        removed.sort_unstable();
-    }
     let mut gone = List::create(writer, "removed.txt", documents.removed)?;
-    for path in &removed {
+    for path in removed {
         gone.push(path, Some(&mut urls))?;
     }
     paths.push(gone.finish(Some(&mut urls))?);
@@ -257,7 +255,7 @@ mod tests {
             found.push(&e.path, compare.next(&e).unwrap()).unwrap();
         }
         assert_eq!(compare.finish().unwrap(), removed);
-        let paths = write(&writer, found, removed.clone(), documents).unwrap();
+        let paths = write(&writer, found, &removed, documents).unwrap();
         let made: Vec<(String, Vec<u8>)> = paths
             .iter()
             .map(|p| (p.clone(), fs::read(writer.root.join(p)).unwrap()))

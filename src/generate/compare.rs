@@ -62,14 +62,14 @@ impl<'a> Compare<'a> {
     /// The next entry of the stream: what it is to the previous generation.
     pub(super) fn next(&mut self, e: &Entry) -> anyhow::Result<Change> {
         self.advance(Some(&e.path))?;
-        if self.chunk.is_none() {
+        let Some(chunk) = self.chunk else {
             return Ok(if e.fresh { Change::Added } else { Change::Same });
-        }
+        };
         if !e.fresh {
             self.kept += 1;
             return Ok(Change::Same);
         }
-        let (previous, chunk) = (self.previous, self.chunk.unwrap_or_default());
+        let previous = self.previous;
         let entries = self
             .read
             .get_or_insert_with(|| previous.entries_once(chunk));

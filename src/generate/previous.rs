@@ -103,31 +103,29 @@ impl Previous {
     }
 
     fn read_chunk(&self, i: usize) -> Vec<ManifestEntry> {
-        {
-            let chunk = &self.chunks[i];
-            let from_chunk = self.root.as_ref().and_then(|root| {
-                let bytes = std::fs::read(root.join(&chunk.path)).ok()?;
-                split::parse_chunk(chunk, &bytes).ok()
+        let chunk = &self.chunks[i];
+        let from_chunk = self.root.as_ref().and_then(|root| {
+            let bytes = std::fs::read(root.join(&chunk.path)).ok()?;
+            split::parse_chunk(chunk, &bytes).ok()
+        });
+        from_chunk.unwrap_or_else(|| {
+            // The chunk's paths, from `manifest.json`.
+            let full = self.full.get_or_init(|| {
+                self.root
+                    .as_deref()
+                    .and_then(read_manifest)
+                    .map(|m| m.files)
+                    .unwrap_or_default()
             });
-            from_chunk.unwrap_or_else(|| {
-                // The chunk's paths, from `manifest.json`.
-                let full = self.full.get_or_init(|| {
-                    self.root
-                        .as_deref()
-                        .and_then(read_manifest)
-                        .map(|m| m.files)
-                        .unwrap_or_default()
-                });
-                let next = self.chunks.get(i + 1).map(|c| c.first.as_str());
-                full.iter()
-                    .filter(|e| {
-                        e.path.as_str() >= chunk.first.as_str()
-                            && next.is_none_or(|n| e.path.as_str() < n)
-                    })
-                    .cloned()
-                    .collect()
-            })
-        }
+            let next = self.chunks.get(i + 1).map(|c| c.first.as_str());
+            full.iter()
+                .filter(|e| {
+                    e.path.as_str() >= chunk.first.as_str()
+                        && next.is_none_or(|n| e.path.as_str() < n)
+                })
+                .cloned()
+                .collect()
+        })
     }
 
     /// The first path at or after `path`, in path order, if any.

@@ -366,7 +366,8 @@ struct Pass<'a> {
     folders: verify::Folders,
     own: std::iter::Peekable<std::slice::Iter<'a, String>>,
     unlisted: Vec<String>,
-    last: Option<String>,
+    /// The last path seen.
+    last: String,
     files: u64,
     bytes: u64,
 }
@@ -380,19 +381,18 @@ impl<'a> Pass<'a> {
             folders: verify::Folders::default(),
             own: own.iter().peekable(),
             unlisted: Vec::new(),
-            last: None,
+            last: String::new(),
             files: 0,
             bytes: 0,
         })
     }
 
     fn see(&mut self, e: &Entry) -> anyhow::Result<()> {
-        let last = self.last.get_or_insert_with(String::new);
-        if self.files > 0 && *last == e.path {
+        if self.files > 0 && self.last == e.path {
             return Err(anyhow!("two answers map to one file: {}", e.path));
         }
-        last.clear();
-        last.push_str(&e.path);
+        self.last.clear();
+        self.last.push_str(&e.path);
         let change = self.compare.next(e)?;
         self.found.push(&e.path, change)?;
         self.folders.see(&e.path, e.size);
@@ -643,7 +643,7 @@ pub(super) fn write(writer: &Writer, entries: &Sorted, own: &[String]) -> anyhow
     documents.sort_by(|a, b| a.path.cmp(&b.path));
     let mut paths: Vec<String> = documents.iter().map(|d| d.path.clone()).collect();
     let changes = Changes::between(&documents, &old);
-    let lists = change_lists::write(writer, found, removed.clone(), changes)?;
+    let lists = change_lists::write(writer, found, &removed, changes)?;
     written.extend(lists.iter().cloned());
     paths.extend(lists);
     let (folders, top) = folders.finish();
