@@ -306,8 +306,8 @@ impl Sorted {
         self.runs.iter().map(|r| r.fresh).sum()
     }
 
-    /// Every entry in path order (of two with the same path, the one added first
-    /// first).
+    /// Every entry in path order; entries with one path come one after the other (in
+    /// the order of their runs), as the duplicate check needs.
     pub(super) fn stream(&self) -> anyhow::Result<Stream<'_>> {
         self.stream_from(None)
     }
