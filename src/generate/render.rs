@@ -16,7 +16,7 @@ use super::bodies::{self, Bodies};
 use super::entry::Entry;
 use super::keys::{self, Key};
 use super::plan::{self, partition, Group, Unit};
-use super::runs::Sorted;
+use super::runs::{Sink, Sorted};
 use super::units;
 use super::write::Writer;
 use super::Options;
@@ -38,6 +38,91 @@ pub(super) struct Keying<'a> {
 /// The files a unit placed, per file key (a page, a record: the file and its
 /// siblings); no key for a resource without declared inputs.
 type Placed = Vec<(Option<Key>, Vec<Entry>)>;
+
+/// Where a unit's files go as they are placed ([`Out::place`]), so that a unit never
+/// holds all its entries: the entries to the worker's sink (the manifest's), the
+/// file keys to the new generation's, and each page's or record's key and entries
+/// to the unit's record ([`units::RecordWriter`]), written as they come.
+pub(super) struct Out<'a> {
+    sink: &'a mut Sink,
+    files: Option<&'a keys::FileKeys>,
+    /// The unit whose files these are, when it has a key: it goes with the new
+    /// generation's keys once every file placed had one.
+    unit: Option<Key>,
+    /// The unit's record being written; none for a unit placed from its record.
+    record: Option<units::RecordWriter>,
+    whole: bool,
+    keys: Vec<Key>,
+    /// How many pages or records were placed.
+    pub(super) groups: usize,
+}
+
+impl<'a> Out<'a> {
+    /// Places into `sink`; with `keying`, the keys recorded, and with `unit` too, the
+    /// unit's record written when `record` (a rendered unit), or not (placed from it).
+    fn new(
+        sink: &'a mut Sink,
+        keying: Option<&'a Keying>,
+        unit: Option<Key>,
+        record: bool,
+    ) -> anyhow::Result<Out<'a>> {
+        let unit = keying.and(unit);
+        let record = match (keying, unit) {
+            (Some(k), Some(unit)) if record => Some(units::RecordWriter::create(k.records, unit)?),
+            _ => None,
+        };
+        Ok(Out {
+            sink,
+            files: keying.map(|k| k.files),
+            unit,
+            record,
+            whole: true,
+            keys: Vec::new(),
+            groups: 0,
+        })
+    }
+
+    /// The files of one page or record (the file and its siblings), with its key.
+    fn place(&mut self, key: Option<Key>, entries: Vec<Entry>) -> anyhow::Result<()> {
+        /// Keys handed to the new generation's at a time.
+        const KEYS: usize = 4096;
+        match key {
+            Some(key) => {
+                if let Some(record) = &mut self.record {
+                    record.group(key, &entries)?;
+                }
+                if let Some(files) = self.files {
+                    self.keys.push(key);
+                    if self.keys.len() >= KEYS {
+                        files.add(std::mem::take(&mut self.keys));
+                    }
+                }
+            }
+            None => {
+                self.whole = false;
+                self.record = None;
+            }
+        }
+        self.groups += 1;
+        self.sink.extend(entries)
+    }
+
+    /// The unit done: its last keys handed on and, when every file had a key, its
+    /// record renamed into place and its key added to the new generation's.
+    fn finish(mut self) -> anyhow::Result<()> {
+        let Some(files) = self.files else {
+            return Ok(());
+        };
+        files.add(std::mem::take(&mut self.keys));
+        if let (Some(unit), true) = (self.unit, self.whole) {
+            if let Some(record) = self.record.take() {
+                record.finish()?;
+            }
+            files.add_unit(unit);
+        }
+        Ok(())
+    }
+}
 
 /// Read-only connections to the dataset, reused from unit to unit: opening one reads
 /// and parses the schema, and one kept keeps its page cache.
@@ -567,11 +652,11 @@ fn link_pages(
                 return Ok(None);
             };
             if let Some(entries) = files {
-                let record = units::Record {
-                    groups: vec![(key, u32::try_from(entries.len())?)],
-                    entries,
-                };
-                return Ok(w.place_recorded(record, false, |key| k.files.kept(key)));
+                if !w.place_group(&entries, w.must_link(k.files.kept(key))) {
+                    return Ok(None);
+                }
+                w.count_by_key(entries.len() as u64);
+                return Ok(Some(entries));
             }
             if !k.files.had(key) {
                 return Ok(None);
@@ -757,21 +842,20 @@ fn render_details_unit(
     conn: &mut rusqlite::Connection,
     spec: &'static catalog::DetailSpec,
     identity: &str,
-    unit_key: Option<Key>,
     keying: Option<&Keying>,
     unit_tables: Option<&BTreeSet<&str>>,
-) -> anyhow::Result<Placed> {
+    out: &mut Out,
+) -> anyhow::Result<()> {
     let resource = keying
         .and_then(|k| keys::Resource::new(k.digests, k.salt, spec.operation_id, spec.from, ""));
     let links = resource.as_ref().map(|r| r.link_sql()).unwrap_or_default();
-    let mut placed: Placed = Vec::new();
-    // The id of each record placed, in `placed`'s order, when every one has a key.
+    // The id of each record placed, in the order placed, when every one has a key.
     let mut ids: Vec<i64> = Vec::new();
     let mut among = None;
     if let (Some(k), Some(tables), Some(_)) = (keying, unit_tables, &resource) {
         if let Some((previous, changed)) = previous_unit(conn, spec.from, identity, k, tables) {
-            if let Some(kept) = kept_details(w, k, previous, changed) {
-                (placed, ids) = kept;
+            if let Some(kept) = kept_details(w, k, previous, changed, out)? {
+                ids = kept;
                 among = Some(changed);
             }
         }
@@ -790,9 +874,9 @@ fn render_details_unit(
             .map(|r| r.file(&rel, 0, 0, &[r.record(row.id, &row.links)]));
         if let (Some(key), Some(k)) = (key, keying) {
             if k.files.had(key) {
-                let mut out = Vec::new();
-                if w.link_unchanged(&rel, true, k.files.kept(key), &mut out)? {
-                    placed.push((Some(key), out));
+                let mut files = Vec::new();
+                if w.link_unchanged(&rel, true, k.files.kept(key), &mut files)? {
+                    out.place(Some(key), files)?;
                     ids.push(row.id);
                     continue;
                 }
@@ -811,9 +895,9 @@ fn render_details_unit(
             table_rows,
             |id, body| match todo.get(&id) {
                 Some((rel, key)) => {
-                    let mut out = Vec::new();
-                    w.put(rel, &body, &mut out)?;
-                    placed.push((*key, out));
+                    let mut files = Vec::new();
+                    w.put(rel, &body, &mut files)?;
+                    out.place(*key, files)?;
                     ids.push(id);
                     Ok(())
                 }
@@ -821,8 +905,8 @@ fn render_details_unit(
             },
         )
     })?;
-    if let (Some(k), Some(key), Some(_)) = (keying, unit_key, &resource) {
-        if own_table_is_plain(spec.from) && ids.len() == placed.len() {
+    if let (Some(k), Some(key), Some(_)) = (keying, out.unit, &resource) {
+        if own_table_is_plain(spec.from) && ids.len() == out.groups {
             let scope = catalog::ScopeRows {
                 ids,
                 ..catalog::ScopeRows::default()
@@ -831,52 +915,41 @@ fn render_details_unit(
             let _ = units::write_scope(k.records, key, &scope);
         }
     }
-    Ok(placed)
+    Ok(())
 }
 
 /// The records of a detail unit the previous run placed ([`previous_unit`]) whose
-/// rows did not change, placed from its record (nothing read or keyed), with their
-/// ids; `None` when its record or scope is missing or torn, or a file cannot be
-/// linked (nothing is placed then).
+/// rows did not change, placed into `out` from its record (nothing read or keyed);
+/// their ids, in order. `None`, with nothing placed, when its record or scope is
+/// missing or torn, or a file cannot be linked.
 fn kept_details(
     w: &Writer,
     k: &Keying,
     previous: Key,
     changed: &[i64],
-) -> Option<(Placed, Vec<i64>)> {
-    let scope = units::read_scope(k.records, previous)?;
-    let record = units::read(k.records, previous)?;
-    if scope.ids.len() != record.groups.len() || changed.len() > scope.ids.len() / 4 {
-        return None;
+    out: &mut Out,
+) -> anyhow::Result<Option<Vec<i64>>> {
+    let Some(scope) = units::read_scope(k.records, previous) else {
+        return Ok(None);
+    };
+    let Some(mut record) = units::RecordReader::open(k.records, previous) else {
+        return Ok(None);
+    };
+    if scope.ids.len() as u64 != record.groups() || changed.len() > scope.ids.len() / 4 {
+        return Ok(None);
     }
-    let mut kept = units::Record::default();
+    let keep = |i: usize, _| {
+        scope
+            .ids
+            .get(i)
+            .is_some_and(|id| changed.binary_search(id).is_err())
+    };
+    if !w.link_recorded(&mut record, false, keep, |key| k.files.kept(key)) {
+        return Ok(None);
+    }
     let mut ids = Vec::with_capacity(scope.ids.len());
-    let mut entries = record.entries.into_iter();
-    for (&(key, n), &id) in record.groups.iter().zip(&scope.ids) {
-        let files = entries.by_ref().take(n as usize);
-        if changed.binary_search(&id).is_ok() {
-            files.for_each(drop);
-            continue;
-        }
-        kept.groups.push((key, n));
-        kept.entries.extend(files);
-        ids.push(id);
-    }
-    let groups = std::mem::take(&mut kept.groups);
-    let placed_entries = w.place_recorded(
-        units::Record {
-            groups: groups.clone(),
-            entries: kept.entries,
-        },
-        false,
-        |key| k.files.kept(key),
-    )?;
-    let mut entries = placed_entries.into_iter();
-    let placed = groups
-        .iter()
-        .map(|&(key, n)| (Some(key), entries.by_ref().take(n as usize).collect()))
-        .collect();
-    Some((placed, ids))
+    place_recorded(w, &mut record, keep, out, |i| ids.extend(scope.ids.get(i)))?;
+    Ok(Some(ids))
 }
 
 /// The docs page, rendered once every unit is written: its examples are files of the
@@ -913,18 +986,19 @@ pub(super) fn render_docs(w: &Writer, entries: &Sorted) -> anyhow::Result<Vec<En
 }
 
 /// Renders one unit of the plan through the writer, or places its files from its
-/// record when its inputs did not change ([`super::units`]); the files it placed, and
-/// whether it was skipped so.
+/// record when its inputs did not change ([`super::units`]), the files' entries
+/// handed to `sink` as they are placed; whether it was skipped so.
 pub(super) fn render_unit(
     w: &Writer,
     opts: &Options,
     unit: &Unit,
     keying: Option<&Keying>,
     conns: &Connections,
-) -> anyhow::Result<(Vec<Entry>, bool)> {
-    let mut out = Vec::new();
+    sink: &mut Sink,
+) -> anyhow::Result<bool> {
     match unit {
         Unit::Fixed => {
+            let mut out = Vec::new();
             w.put_one(Path::new(PAGES_HEADERS), &pages_headers(), &mut out)?;
             w.put(
                 &PathBuf::from(tree::API_DIR).join("index.json"),
@@ -942,6 +1016,7 @@ pub(super) fn render_unit(
                 &openapi,
                 &mut out,
             )?;
+            sink.extend(out)?;
         }
         Unit::List {
             spec,
@@ -957,8 +1032,8 @@ pub(super) fn render_unit(
             let link = spec.snapshot_link.as_ref().map(|l| l.table);
             let tables = keying.and_then(|_| keys::unit_tables(spec.operation_id, spec.from, link));
             let unit_key = unit_key(keying, &identity, tables.as_ref());
-            if let Some(files) = skip_unit(w, keying, unit_key) {
-                return Ok((files, true));
+            if skip_unit(w, keying, unit_key, sink)? {
+                return Ok(true);
             }
             let list = ListUnit {
                 spec,
@@ -971,22 +1046,27 @@ pub(super) fn render_unit(
             };
             let placed =
                 conns.with(|conn| render_list_unit(w, conn, &list, keying, tables.as_ref()))?;
-            out = record_unit(keying, unit_key, placed)?;
+            let mut out = Out::new(sink, keying, unit_key, true)?;
+            for (key, files) in placed {
+                out.place(key, files)?;
+            }
+            out.finish()?;
         }
         Unit::Details { spec } => {
             let identity = format!("details {}", spec.operation_id);
             let tables = keying.and_then(|_| keys::unit_tables(spec.operation_id, spec.from, None));
             let unit_key = unit_key(keying, &identity, tables.as_ref());
-            if let Some(files) = skip_unit(w, keying, unit_key) {
-                return Ok((files, true));
+            if skip_unit(w, keying, unit_key, sink)? {
+                return Ok(true);
             }
-            let placed = conns.with(|conn| {
-                render_details_unit(w, conn, spec, &identity, unit_key, keying, tables.as_ref())
+            let mut out = Out::new(sink, keying, unit_key, true)?;
+            conns.with(|conn| {
+                render_details_unit(w, conn, spec, &identity, keying, tables.as_ref(), &mut out)
             })?;
-            out = record_unit(keying, unit_key, placed)?;
+            out.finish()?;
         }
     }
-    Ok((out, false))
+    Ok(false)
 }
 
 /// The key of a unit ([`keys::unit_key`]) when the run keys its files and the unit's
@@ -1000,47 +1080,55 @@ fn unit_key(
     keys::unit_key(k.digests, k.salt, identity, tables?)
 }
 
-/// The files of the unit `unit_key`, placed from its record without reading the
-/// dataset, when the live generation has that unit and its record is whole; `None`
+/// Places the files of the unit `unit_key` from its record without reading the
+/// dataset, when the live generation has that unit and its record is whole; false
 /// (nothing placed) when the unit is to be rendered.
-fn skip_unit(w: &Writer, keying: Option<&Keying>, unit_key: Option<Key>) -> Option<Vec<Entry>> {
-    let (k, unit) = (keying?, unit_key?);
-    if !k.files.had(unit) {
-        return None;
-    }
-    let record = units::read(k.records, unit)?;
-    let file_keys: Vec<Key> = record.groups.iter().map(|(key, _)| *key).collect();
-    let files = w.place_recorded(record, k.files.kept(unit), |key| k.files.kept(key))?;
-    k.files.add(file_keys);
-    k.files.add_unit(unit);
-    Some(files)
-}
-
-/// Records the keys of a rendered unit's files and, when every file has one, the
-/// unit's record and key; the files' manifest entries.
-fn record_unit(
+fn skip_unit(
+    w: &Writer,
     keying: Option<&Keying>,
     unit_key: Option<Key>,
-    placed: Placed,
-) -> anyhow::Result<Vec<Entry>> {
-    let Some(k) = keying else {
-        return Ok(placed.into_iter().flat_map(|(_, files)| files).collect());
+    sink: &mut Sink,
+) -> anyhow::Result<bool> {
+    let (Some(k), Some(unit)) = (keying, unit_key) else {
+        return Ok(false);
     };
-    k.files
-        .add(placed.iter().filter_map(|(key, _)| *key).collect());
-    let whole = placed.iter().all(|(key, _)| key.is_some());
-    let mut record = units::Record::default();
-    for (key, files) in placed {
-        record
-            .groups
-            .push((key.unwrap_or(0), u32::try_from(files.len())?));
-        record.entries.extend(files);
+    if !k.files.had(unit) {
+        return Ok(false);
     }
-    if let (Some(unit), true) = (unit_key, whole) {
-        units::write(k.records, unit, &record)?;
-        k.files.add_unit(unit);
+    let Some(mut record) = units::RecordReader::open(k.records, unit) else {
+        return Ok(false);
+    };
+    let in_spare = |key| k.files.kept(key);
+    if !w.link_recorded(&mut record, k.files.kept(unit), |_, _| true, in_spare) {
+        return Ok(false);
     }
-    Ok(record.entries)
+    let mut out = Out::new(sink, keying, Some(unit), false)?;
+    place_recorded(w, &mut record, |_, _| true, &mut out, |_| ())?;
+    out.finish()?;
+    Ok(true)
+}
+
+/// The groups of a record `keep` accepts, linked already ([`Writer::link_recorded`]),
+/// handed to `out` (`each` told the index of each), counted as placed by key.
+fn place_recorded(
+    w: &Writer,
+    record: &mut units::RecordReader,
+    keep: impl Fn(usize, Key) -> bool,
+    out: &mut Out,
+    mut each: impl FnMut(usize),
+) -> anyhow::Result<()> {
+    let torn = || anyhow!("a unit record could not be read again");
+    record.rewind().map_err(|_| torn())?;
+    let mut i = 0usize;
+    while let Some((key, entries)) = record.next_group().map_err(|_| torn())? {
+        if keep(i, key) {
+            w.count_by_key(entries.len() as u64);
+            out.place(Some(key), entries)?;
+            each(i);
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 /// The headers file of Pages-style static hosts (Netlify, Cloudflare Pages), at the

@@ -473,12 +473,9 @@ fn render_units(
                     let Some(&i) = order.get(next.fetch_add(1, AtomicOrdering::Relaxed)) else {
                         break;
                     };
-                    let was_skipped = render_unit(writer, opts, &plan[i], keying, &conns)
-                        .and_then(|(files, was_skipped)| {
-                            sink.extend(files)?;
-                            Ok(was_skipped)
-                        })
-                        .inspect_err(|_| stop.store(true, AtomicOrdering::Relaxed))?;
+                    let was_skipped =
+                        render_unit(writer, opts, &plan[i], keying, &conns, &mut sink)
+                            .inspect_err(|_| stop.store(true, AtomicOrdering::Relaxed))?;
                     if was_skipped {
                         skipped.fetch_add(1, AtomicOrdering::Relaxed);
                     }

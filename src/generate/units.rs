@@ -25,15 +25,19 @@
 //! ignored and the unit rendered. Records no key of the live, spare or new
 //! generation names are removed after each swap.
 
-use std::fs;
+use std::fs::{self, File};
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use xxhash_rust::xxh3::Xxh3;
 
 use crate::catalog::ScopeRows;
 
 use super::entry::Entry;
 use super::keys::Key;
 
-const MAGIC: &[u8] = b"roost unit record 2\n";
+const MAGIC: &[u8] = b"roost unit record 3\n";
 
 /// The files of one unit: per file key, how many of `entries` (in order) it covers.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -53,55 +57,148 @@ fn file_name(key: Key) -> String {
     format!("{key:032x}")
 }
 
-/// The record of the unit `key` in `dir`; `None` when it is absent, unreadable,
-/// malformed or describes another unit.
+/// The record of the unit `key` in `dir`, whole in memory; `None` when it is absent,
+/// unreadable, malformed or describes another unit.
 pub(super) fn read(dir: &Path, key: Key) -> Option<Record> {
-    let bytes = fs::read(dir.join(file_name(key))).ok()?;
-    decode(&bytes, key)
+    let mut reader = RecordReader::open(dir, key)?;
+    let mut record = Record::default();
+    while let Some((key, entries)) = reader.next_group().ok()? {
+        record
+            .groups
+            .push((key, u32::try_from(entries.len()).ok()?));
+        record.entries.extend(entries);
+    }
+    Some(record)
 }
 
-/// The checksum that closes a record: XXH3-128 of the bytes before it.
-fn checksum(body: &[u8]) -> [u8; 16] {
-    xxhash_rust::xxh3::xxh3_128(body).to_le_bytes()
+/// The bytes of a record past its groups: how many groups it holds, then the
+/// checksum of every byte before it (XXH3-128).
+const TRAILER: u64 = 8 + 16;
+
+/// A unit's record read group by group, in the order they were written, from a file
+/// whose checksum was found whole when it was opened: a unit's entries are never all
+/// in memory at once.
+///
+/// A record is the magic line, the unit key, then each group (its file key, how many
+/// entries, the entries: path length, path, size, SHA-256), then the trailer
+/// ([`TRAILER`]). Little-endian throughout.
+pub(super) struct RecordReader {
+    file: BufReader<File>,
+    /// Where the groups start, and where they end (the trailer).
+    start: u64,
+    end: u64,
+    groups: u64,
+    /// Groups read since the last rewind.
+    read: u64,
+    at: u64,
 }
 
-/// The body of a record whose checksum is whole; `None` when it is torn.
-fn checked(bytes: &[u8]) -> Option<&[u8]> {
-    let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(16)?)?;
-    (checksum(body) == sum).then_some(body)
-}
+impl RecordReader {
+    /// The record of the unit `key` in `dir`, its checksum checked over the whole file
+    /// (read once, a buffer at a time); `None` when it is absent, unreadable, torn or
+    /// describes another unit.
+    pub(super) fn open(dir: &Path, key: Key) -> Option<RecordReader> {
+        let mut file = File::open(dir.join(file_name(key))).ok()?;
+        let len = file.metadata().ok()?.len();
+        let head = MAGIC.len() as u64 + 16;
+        let end = len.checked_sub(TRAILER).filter(|&end| end >= head)?;
+        let mut hasher = Xxh3::new();
+        let mut buf = vec![0u8; 1 << 16];
+        let mut left = len - 16;
+        while left > 0 {
+            let n = buf.len().min(usize::try_from(left).ok()?);
+            file.read_exact(&mut buf[..n]).ok()?;
+            hasher.update(&buf[..n]);
+            left -= n as u64;
+        }
+        let mut sum = [0u8; 16];
+        file.read_exact(&mut sum).ok()?;
+        if hasher.digest128().to_le_bytes() != sum {
+            return None;
+        }
+        let mut fixed = [0u8; 8];
+        file.seek(SeekFrom::Start(end)).ok()?;
+        file.read_exact(&mut fixed).ok()?;
+        let groups = u64::from_le_bytes(fixed);
+        file.seek(SeekFrom::Start(0)).ok()?;
+        let mut first = vec![0u8; usize::try_from(head).ok()?];
+        file.read_exact(&mut first).ok()?;
+        let mut r = Reader(first.strip_prefix(MAGIC)?);
+        if r.u128()? != key {
+            return None;
+        }
+        Some(RecordReader {
+            file: BufReader::with_capacity(1 << 16, file),
+            start: head,
+            end,
+            groups,
+            read: 0,
+            at: head,
+        })
+    }
 
-fn decode(bytes: &[u8], key: Key) -> Option<Record> {
-    let body = checked(bytes)?;
-    let mut r = Reader(body.strip_prefix(MAGIC)?);
-    if r.u128()? != key {
-        return None;
+    /// How many groups (file keys) the record holds.
+    pub(super) fn groups(&self) -> u64 {
+        self.groups
     }
-    let groups = usize::try_from(r.u64()?).ok()?;
-    let mut record = Record {
-        groups: Vec::with_capacity(groups.min(r.0.len() / 20)),
-        entries: Vec::new(),
-    };
-    let mut total = 0usize;
-    for _ in 0..groups {
-        let (k, n) = (r.u128()?, r.u32()?);
-        total = total.checked_add(n as usize)?;
-        record.groups.push((k, n));
+
+    /// Back to the first group.
+    pub(super) fn rewind(&mut self) -> io::Result<()> {
+        self.file.seek(SeekFrom::Start(self.start))?;
+        (self.read, self.at) = (0, self.start);
+        Ok(())
     }
-    record.entries.reserve(total.min(r.0.len() / 44));
-    for _ in 0..total {
-        let len = r.u32()? as usize;
-        let path = std::str::from_utf8(r.take(len)?).ok()?.to_string();
-        let size = r.u64()?;
-        let sha256 = r.hash()?;
-        record.entries.push(Entry {
-            path,
-            size,
-            sha256,
-            fresh: false,
-        });
+
+    /// The next group, its file key and entries; `None` after the last. A group that
+    /// runs past the groups' end, or groups ending elsewhere than the trailer, are an
+    /// `InvalidData` error.
+    pub(super) fn next_group(&mut self) -> io::Result<Option<(Key, Vec<Entry>)>> {
+        let malformed = || io::Error::new(io::ErrorKind::InvalidData, "a malformed unit record");
+        if self.read == self.groups {
+            return if self.at == self.end {
+                Ok(None)
+            } else {
+                Err(malformed())
+            };
+        }
+        let key = u128::from_le_bytes(self.take()?);
+        let n = u32::from_le_bytes(self.take()?);
+        let mut entries = Vec::with_capacity((n as usize).min(1024));
+        for _ in 0..n {
+            let len = u32::from_le_bytes(self.take()?) as u64;
+            if self.at + len > self.end {
+                return Err(malformed());
+            }
+            let mut path = vec![0u8; len as usize];
+            self.file.read_exact(&mut path)?;
+            self.at += len;
+            let path = String::from_utf8(path).map_err(|_| malformed())?;
+            let size = u64::from_le_bytes(self.take()?);
+            let sha256 = self.take()?;
+            entries.push(Entry {
+                path,
+                size,
+                sha256,
+                fresh: false,
+            });
+        }
+        self.read += 1;
+        Ok(Some((key, entries)))
     }
-    r.0.is_empty().then_some(record)
+
+    /// The next `N` bytes of the groups.
+    fn take<const N: usize>(&mut self) -> io::Result<[u8; N]> {
+        if self.at + N as u64 > self.end {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "a malformed unit record",
+            ));
+        }
+        let mut bytes = [0u8; N];
+        self.file.read_exact(&mut bytes)?;
+        self.at += N as u64;
+        Ok(bytes)
+    }
 }
 
 /// Reads little-endian fields from the front of a byte slice (`None` past its end).
@@ -130,36 +227,103 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn encode(record: &Record, key: Key) -> anyhow::Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(MAGIC.len() + 64 + record.entries.len() * 120);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&key.to_le_bytes());
-    out.extend_from_slice(&(record.groups.len() as u64).to_le_bytes());
-    for (k, n) in &record.groups {
-        out.extend_from_slice(&k.to_le_bytes());
-        out.extend_from_slice(&n.to_le_bytes());
+/// A unit's record written group by group as its files are placed, aside (named for
+/// this process, so [`collect_garbage`] knows a killed run's), then renamed into
+/// place by [`RecordWriter::finish`]; one dropped unfinished is removed.
+pub(super) struct RecordWriter {
+    out: BufWriter<File>,
+    hasher: Xxh3,
+    temp: PathBuf,
+    target: PathBuf,
+    groups: u64,
+    finished: bool,
+}
+
+impl RecordWriter {
+    /// The record of the unit `key`, begun in `dir` (created when missing).
+    pub(super) fn create(dir: &Path, key: Key) -> anyhow::Result<RecordWriter> {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let target = dir.join(file_name(key));
+        let temp = crate::atomic::with_suffix(&target, &format!(".tmp-{}", std::process::id()));
+        let file = File::create(&temp).with_context(|| format!("creating {}", temp.display()))?;
+        let mut writer = RecordWriter {
+            out: BufWriter::with_capacity(1 << 16, file),
+            hasher: Xxh3::new(),
+            temp,
+            target,
+            groups: 0,
+            finished: false,
+        };
+        writer.put(MAGIC)?;
+        writer.put(&key.to_le_bytes())?;
+        Ok(writer)
     }
-    for e in &record.entries {
-        out.extend_from_slice(&u32::try_from(e.path.len())?.to_le_bytes());
-        out.extend_from_slice(e.path.as_bytes());
-        out.extend_from_slice(&e.size.to_le_bytes());
-        out.extend_from_slice(&e.sha256);
+
+    fn put(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        self.hasher.update(bytes);
+        self.out
+            .write_all(bytes)
+            .with_context(|| format!("writing {}", self.temp.display()))
     }
-    let sum = checksum(&out);
-    out.extend_from_slice(&sum);
-    Ok(out)
+
+    /// Adds the group of the file key `key`: the entries of its files.
+    pub(super) fn group(&mut self, key: Key, entries: &[Entry]) -> anyhow::Result<()> {
+        self.put(&key.to_le_bytes())?;
+        self.put(&u32::try_from(entries.len())?.to_le_bytes())?;
+        for e in entries {
+            self.put(&u32::try_from(e.path.len())?.to_le_bytes())?;
+            self.put(e.path.as_bytes())?;
+            self.put(&e.size.to_le_bytes())?;
+            self.put(&e.sha256)?;
+        }
+        self.groups += 1;
+        Ok(())
+    }
+
+    /// The trailer written and the record renamed into place (not synced: see the
+    /// module doc).
+    pub(super) fn finish(mut self) -> anyhow::Result<()> {
+        self.put(&self.groups.to_le_bytes())?;
+        let sum = self.hasher.digest128().to_le_bytes();
+        self.out
+            .write_all(&sum)
+            .and_then(|()| self.out.flush())
+            .with_context(|| format!("writing {}", self.temp.display()))?;
+        crate::crash::point("generate::unit_record");
+        fs::rename(&self.temp, &self.target)
+            .with_context(|| format!("renaming into {}", self.target.display()))?;
+        self.finished = true;
+        Ok(())
+    }
+}
+
+impl Drop for RecordWriter {
+    fn drop(&mut self) {
+        if !self.finished {
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
 }
 
 /// Writes the record of the unit `key` into `dir` (created when missing): written
 /// aside, then renamed into place.
+#[cfg(test)]
 pub(super) fn write(dir: &Path, key: Key, record: &Record) -> anyhow::Result<()> {
-    put(dir, &file_name(key), &encode(record, key)?)
+    let mut writer = RecordWriter::create(dir, key)?;
+    let mut at = 0usize;
+    for &(file_key, n) in &record.groups {
+        let group = record.entries.get(at..at + n as usize).ok_or_else(|| {
+            anyhow::anyhow!("a unit record's groups cover more entries than it has")
+        })?;
+        writer.group(file_key, group)?;
+        at += n as usize;
+    }
+    writer.finish()
 }
 
 /// Writes `bytes` as `name` into `dir` (created when missing): aside, then renamed
 /// into place.
 fn put(dir: &Path, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
-    use anyhow::Context;
     fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let target = dir.join(name);
     let temp = crate::atomic::with_suffix(&target, &format!(".tmp-{}", std::process::id()));
@@ -173,6 +337,17 @@ fn put(dir: &Path, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
         },
         |e| anyhow::Error::new(e).context(format!("renaming into {}", target.display())),
     )
+}
+
+/// The checksum that closes a scope: XXH3-128 of the bytes before it.
+fn checksum(body: &[u8]) -> [u8; 16] {
+    xxhash_rust::xxh3::xxh3_128(body).to_le_bytes()
+}
+
+/// The body of a scope whose checksum is whole; `None` when it is torn.
+fn checked(bytes: &[u8]) -> Option<&[u8]> {
+    let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(16)?)?;
+    (checksum(body) == sum).then_some(body)
 }
 
 const SCOPE_MAGIC: &[u8] = b"roost unit scope 2\n";
@@ -336,16 +511,52 @@ mod tests {
 
     #[test]
     fn a_record_reads_back_only_whole_and_for_its_own_unit() {
-        let record = sample();
-        let bytes = encode(&record, 42).unwrap();
-        assert_eq!(decode(&bytes, 42), Some(sample()));
-        assert_eq!(decode(&bytes, 43), None, "another unit's key");
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), 42, &sample()).unwrap();
+        assert_eq!(read(dir.path(), 42), Some(sample()));
+        let path = dir.path().join(file_name(42));
+        let bytes = fs::read(&path).unwrap();
+        let other = dir.path().join(file_name(43));
+        fs::write(&other, &bytes).unwrap();
+        assert_eq!(read(dir.path(), 43), None, "another unit's key");
         for cut in [0, 1, MAGIC.len(), bytes.len() / 2, bytes.len() - 1] {
-            assert_eq!(decode(&bytes[..cut], 42), None, "torn at {cut}");
+            fs::write(&path, &bytes[..cut]).unwrap();
+            assert_eq!(read(dir.path(), 42), None, "torn at {cut}");
         }
         let mut flipped = bytes.clone();
         flipped[MAGIC.len() + 20] ^= 1;
-        assert_eq!(decode(&flipped, 42), None, "a flipped bit");
+        fs::write(&path, &flipped).unwrap();
+        assert_eq!(read(dir.path(), 42), None, "a flipped bit");
+        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().collect();
+        assert_eq!(names.len(), 2, "no file left aside");
+    }
+
+    #[test]
+    fn a_record_is_read_group_by_group_again_after_a_rewind() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut writer = RecordWriter::create(dir.path(), 5).unwrap();
+        let record = sample();
+        writer.group(7, &record.entries[..2]).unwrap();
+        writer.group(9, &record.entries[2..]).unwrap();
+        writer.group(11, &[]).unwrap();
+        writer.finish().unwrap();
+        let mut reader = RecordReader::open(dir.path(), 5).unwrap();
+        assert_eq!(reader.groups(), 3);
+        for _ in 0..2 {
+            let (key, entries) = reader.next_group().unwrap().unwrap();
+            assert_eq!((key, entries.as_slice()), (7, &record.entries[..2]));
+            let (key, entries) = reader.next_group().unwrap().unwrap();
+            assert_eq!((key, entries.as_slice()), (9, &record.entries[2..]));
+            assert_eq!(reader.next_group().unwrap(), Some((11, Vec::new())));
+            assert_eq!(reader.next_group().unwrap(), None);
+            reader.rewind().unwrap();
+        }
+        // A writer dropped unfinished leaves nothing, and not the unit's record.
+        let unfinished = RecordWriter::create(dir.path(), 6).unwrap();
+        drop(unfinished);
+        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1);
+        assert!(RecordReader::open(dir.path(), 6).is_none());
     }
 
     #[test]

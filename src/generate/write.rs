@@ -169,56 +169,98 @@ impl Writer {
         Ok(true)
     }
 
-    /// Places the files of a whole unit the live generation has, from its record
-    /// ([`super::units`]), without making or reading them: in the spare being updated,
-    /// nothing when the spare has the unit too (`unit_in_spare`), else the files whose
-    /// key the spare has (`in_spare`) stay and the others are linked from the live
-    /// generation; in a fresh folder every file is linked. The record's entries, or
-    /// `None` when a file cannot be linked (the files this call placed are removed
-    /// again, so the unit can be rendered instead).
-    pub(super) fn place_recorded(
+    /// Links the files of the groups of a unit's record that `keep` accepts (by their
+    /// index and file key) from the live generation, where the folder being written
+    /// lacks them ([`super::units`]): in the spare being updated, nothing when the
+    /// spare has the unit too (`unit_in_spare`), else the files whose key the spare has
+    /// (`in_spare`) stay and the others are linked; in a fresh folder every file is
+    /// linked. Nothing is made or read but the record. False when a file is damaged
+    /// or cannot be linked, or the record cannot be read: the files this call linked
+    /// are removed again, so the unit can be rendered instead. Not counted
+    /// ([`Writer::count_by_key`]); the reader is left anywhere (rewind it).
+    pub(super) fn link_recorded(
         &self,
-        record: super::units::Record,
+        record: &mut super::units::RecordReader,
         unit_in_spare: bool,
+        keep: impl Fn(usize, super::keys::Key) -> bool,
         in_spare: impl Fn(super::keys::Key) -> bool,
-    ) -> Option<Vec<Entry>> {
-        let previous_root = self.previous_root.as_ref()?;
-        if !self.damaged.is_empty()
-            && record
-                .entries
-                .iter()
-                .any(|e| self.damaged.contains(&e.path))
-        {
-            return None;
+    ) -> bool {
+        if self.previous_root.is_none() {
+            return false;
         }
-        if !(self.in_place && unit_in_spare) {
-            let mut placed: Vec<PathBuf> = Vec::new();
-            let mut at = 0usize;
-            for &(key, n) in &record.groups {
-                let group = record.entries.get(at..at + n as usize)?;
-                at += n as usize;
-                if self.in_place && in_spare(key) {
-                    continue;
-                }
-                for e in group {
-                    let target = self.root.join(&e.path);
-                    let linked = self.ensure_parent(&target).is_ok()
-                        && self.clear(&target).is_ok()
-                        && fs::hard_link(previous_root.join(&e.path), &target).is_ok();
-                    if !linked {
-                        for path in placed {
-                            let _ = fs::remove_file(path);
-                        }
-                        return None;
+        let link_all = self.must_link(unit_in_spare);
+        if !link_all && self.damaged.is_empty() {
+            return true;
+        }
+        let linked = |key| link_all && self.must_link(in_spare(key));
+        let mut i = 0usize;
+        let failed = loop {
+            match record.next_group() {
+                Ok(None) => return true,
+                Ok(Some((key, entries))) => {
+                    if keep(i, key) && !self.place_group(&entries, linked(key)) {
+                        break i;
                     }
-                    placed.push(target);
+                }
+                Err(_) => break i,
+            }
+            i += 1;
+        };
+        // Undone: the groups before the one that failed, as they were linked.
+        if record.rewind().is_ok() {
+            for i in 0..failed {
+                let Ok(Some((key, entries))) = record.next_group() else {
+                    break;
+                };
+                if keep(i, key) && linked(key) {
+                    for e in &entries {
+                        let _ = fs::remove_file(self.root.join(&e.path));
+                    }
                 }
             }
         }
-        let n = record.entries.len() as u64;
+        false
+    }
+
+    /// Places the files of one recorded page or record (`entries`, the file and its
+    /// siblings) the live generation has, linking them (`link`) or leaving the
+    /// spare's in place; false, with nothing placed, when one is damaged or cannot be
+    /// linked. Not counted.
+    pub(super) fn place_group(&self, entries: &[Entry], link: bool) -> bool {
+        if !self.damaged.is_empty() && entries.iter().any(|e| self.damaged.contains(&e.path)) {
+            return false;
+        }
+        if !link {
+            return true;
+        }
+        let Some(previous_root) = &self.previous_root else {
+            return false;
+        };
+        for (n, e) in entries.iter().enumerate() {
+            let target = self.root.join(&e.path);
+            let linked = self.ensure_parent(&target).is_ok()
+                && self.clear(&target).is_ok()
+                && fs::hard_link(previous_root.join(&e.path), &target).is_ok();
+            if !linked {
+                for e in &entries[..n] {
+                    let _ = fs::remove_file(self.root.join(&e.path));
+                }
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether a file the live generation has is to be linked: not when the spare
+    /// being updated holds it already (`in_spare`).
+    pub(super) fn must_link(&self, in_spare: bool) -> bool {
+        !(self.in_place && in_spare)
+    }
+
+    /// Counts `n` files placed from a record: unchanged, by key.
+    pub(super) fn count_by_key(&self, n: u64) {
         self.unchanged.fetch_add(n, AtomicOrdering::Relaxed);
         self.by_key.fetch_add(n, AtomicOrdering::Relaxed);
-        Some(record.entries)
     }
 
     /// Lists `rel` and its siblings, already in the folder being updated, with the
