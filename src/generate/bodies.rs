@@ -75,6 +75,11 @@ impl Bodies {
         Ok(())
     }
 
+    /// Whether it holds the body of record `id`.
+    pub(super) fn has(&self, id: i64) -> bool {
+        self.at.contains_key(&id)
+    }
+
     /// How many bodies it holds.
     #[cfg(test)]
     fn len(&self) -> usize {

@@ -35,10 +35,6 @@ pub(super) struct Keying<'a> {
     pub rowid_tables: std::sync::Mutex<HashMap<String, bool>>,
 }
 
-/// The files a unit placed, per file key (a page, a record: the file and its
-/// siblings); no key for a resource without declared inputs.
-type Placed = Vec<(Option<Key>, Vec<Entry>)>;
-
 /// Where a unit's files go as they are placed ([`Out::place`]), so that a unit never
 /// holds all its entries: the entries to the worker's sink (the manifest's), the
 /// file keys to the new generation's, and each page's or record's key and entries
@@ -223,7 +219,8 @@ fn render_list_unit(
     unit: &ListUnit,
     keying: Option<&Keying>,
     unit_tables: Option<&BTreeSet<&str>>,
-) -> anyhow::Result<Placed> {
+    out: &mut Out,
+) -> anyhow::Result<()> {
     let spec = unit.spec;
     let scope = list_scope(unit.upcoming, unit.today);
     let resource = keying
@@ -232,34 +229,45 @@ fn render_list_unit(
     let records = keying.map(|k| k.records);
     if let (Some(k), Some(tables), Some(_)) = (keying, unit_tables, &resource) {
         if let Some(kept) = kept_scope(conn, unit, k, tables, &links)? {
-            let previous = kept.previous;
-            let placed = list_pages(
+            let previous = Some((kept.record, &kept.changed[..]));
+            let mut list = ListPages {
                 w,
                 conn,
                 unit,
                 keying,
-                resource.as_ref(),
-                &kept.rows,
-                Some((kept.record, &kept.changed)),
-            )?;
-            if let Some(placed) = placed {
+                resource: resource.as_ref(),
+                rows: &kept.rows,
+            };
+            if list.place(previous, out)? {
                 if let (Some(dir), Some(key)) = (records, unit.key) {
-                    units::link_scope(dir, previous, key);
+                    units::link_scope(dir, kept.previous, key);
                 }
-                return Ok(placed);
+                return Ok(());
             }
         }
     }
     let rows = unit.read_rows(conn, unit_tables, &links, None)?;
-    let placed = list_pages(w, conn, unit, keying, resource.as_ref(), &rows, None)?
-        .ok_or_else(|| anyhow!("{}: pages without a previous record", spec.operation_id))?;
+    let mut list = ListPages {
+        w,
+        conn,
+        unit,
+        keying,
+        resource: resource.as_ref(),
+        rows: &rows,
+    };
+    if !list.place(None, out)? {
+        return Err(anyhow!(
+            "{}: pages without a previous record",
+            spec.operation_id
+        ));
+    }
     if let (Some(dir), Some(key), Some(_)) = (records, unit.key, &resource) {
         if own_table_is_plain(spec.from) {
             // Best effort: without it the next run reads the scope.
             let _ = units::write_scope(dir, key, &rows);
         }
     }
-    Ok(placed)
+    Ok(())
 }
 
 /// Whether a list's records come from its own table itself (not an exposure view):
@@ -388,47 +396,153 @@ fn id_is_rowid(conn: &rusqlite::Connection, k: &Keying, table: &str) -> bool {
     answer
 }
 
-/// The pages of a list unit over its scope's `rows`: keyed, linked, rendered and
-/// written. With `previous` (the unit's record in the previous run and which rows
-/// changed since, the scope being the same), a page holding no changed row has the
-/// key and files the record gives it and is placed from them; `None` when the
-/// pages are not the record's, before anything is placed.
-///
-/// In four steps: the pages with their keys ([`list_page_plan`]), those the live
-/// generation has linked ([`link_pages`]), the records the others show read once
-/// each ([`page_bodies`]), the others written ([`write_pages`]).
-fn list_pages(
-    w: &Writer,
-    conn: &mut rusqlite::Connection,
-    unit: &ListUnit,
-    keying: Option<&Keying>,
-    resource: Option<&keys::Resource>,
-    rows: &catalog::ScopeRows,
-    previous: Option<(units::Record, &[bool])>,
-) -> anyhow::Result<Option<Placed>> {
-    let spec = unit.spec;
-    let record_keys = RecordKeys::new(resource, rows, previous.is_none());
-    let (recorded, changed) = match previous {
-        Some((record, changed)) => {
-            let mut entries = record.entries.into_iter();
-            let groups: Vec<(Key, Vec<Entry>)> = record
-                .groups
-                .iter()
-                .map(|&(key, n)| (key, entries.by_ref().take(n as usize).collect()))
-                .collect();
-            (Some(groups), changed)
+/// A list unit's pages over its scope's `rows`, and what placing them reads from.
+struct ListPages<'a, 'c, 'r> {
+    w: &'a Writer,
+    conn: &'c mut rusqlite::Connection,
+    unit: &'a ListUnit<'a>,
+    keying: Option<&'a Keying<'a>>,
+    resource: Option<&'a keys::Resource<'a>>,
+    rows: &'r catalog::ScopeRows,
+}
+
+/// Pages placed at a time: linked or written in parallel, then handed to the unit's
+/// [`Out`], so a unit holds the entries of this many pages (and of the pages later
+/// twins show), not of all its pages. A debug build (the test suite's) places a few
+/// at a time, so every test's lists cross windows, twins of pages placed in earlier
+/// windows among them.
+const PAGES_AT_ONCE: usize = if cfg!(debug_assertions) { 5 } else { 8192 };
+
+impl ListPages<'_, '_, '_> {
+    /// The pages keyed, linked, rendered, written and handed to `out`. With
+    /// `previous` (the unit's record in the previous run and which rows changed since,
+    /// the scope being the same), a page holding no changed row has the key and files
+    /// the record gives it and is placed from them; false when the pages are not the
+    /// record's, before anything is placed.
+    ///
+    /// The pages with their keys first ([`list_page_plan`]), then the records the
+    /// pages the live generation lacks show, read once each ([`page_bodies`]); then,
+    /// [`PAGES_AT_ONCE`] at a time, those it has linked ([`link_pages`]) and the others
+    /// written ([`write_pages`]).
+    fn place(
+        &mut self,
+        previous: Option<(units::Record, &[bool])>,
+        out: &mut Out,
+    ) -> anyhow::Result<bool> {
+        let (spec, rows) = (self.unit.spec, self.rows);
+        let record_keys = RecordKeys::new(self.resource, rows, previous.is_none());
+        let (recorded, changed) = match previous {
+            Some((record, changed)) => {
+                let mut entries = record.entries.into_iter();
+                let groups: Vec<(Key, Vec<Entry>)> = record
+                    .groups
+                    .iter()
+                    .map(|&(key, n)| (key, entries.by_ref().take(n as usize).collect()))
+                    .collect();
+                (Some(groups), changed)
+            }
+            None => (None, &[][..]),
+        };
+        let groups = partition(spec, &rows.params, &rows.values, &rows.keys, rows.ids.len());
+        let Some((pages, mut kept)) =
+            list_page_plan(self.unit, &groups, &record_keys, recorded, changed)
+        else {
+            return Ok(false);
+        };
+        // The pages the live generation has (placed from the record, or by their key):
+        // the records of the others are read.
+        let has: Vec<bool> = pages
+            .iter()
+            .zip(&kept)
+            .map(|(p, files)| {
+                files.is_some()
+                    || p.key
+                        .zip(self.keying)
+                        .is_some_and(|(key, k)| k.files.had(key))
+            })
+            .collect();
+        let wanted = wanted_ids(rows, &pages, |i| has[i]);
+        let mut bodies = Bodies::new(self.spill_dir(), wanted.len(), bodies::BUDGET);
+        let table_rows = table_rows(self.keying, spec.from).unwrap_or(match self.unit.snapshot {
+            None => rows.ids.len(),
+            Some(_) => usize::MAX,
+        });
+        self.read_bodies(&wanted, table_rows, &mut bodies)?;
+        // The last page that is a twin of each page with twins: the page's entries are
+        // kept until it is placed.
+        let mut last_twin: FxHashMap<usize, usize> = FxHashMap::default();
+        for (i, p) in pages.iter().enumerate() {
+            if let Some(o) = p.twin_of {
+                last_twin.insert(o, i);
+            }
         }
-        None => (None, &[][..]),
-    };
-    let groups = partition(spec, &rows.params, &rows.values, &rows.keys, rows.ids.len());
-    let Some((pages, kept)) = list_page_plan(unit, &groups, &record_keys, recorded, changed) else {
-        return Ok(None);
-    };
-    let linked = link_pages(w, &pages, kept, keying)?;
-    let wanted = wanted_ids(rows, &pages, &linked);
-    let bodies = page_bodies(w, conn, unit, keying, resource, rows.ids.len(), &wanted)?;
-    let parts = write_pages(w, spec, rows, &pages, linked, &bodies)?;
-    Ok(Some(pages.iter().map(|p| p.key).zip(parts).collect()))
+        let mut originals: FxHashMap<usize, Vec<Entry>> = FxHashMap::default();
+        let mut start = 0;
+        while start < pages.len() {
+            let window = start..(start + PAGES_AT_ONCE).min(pages.len());
+            let linked = link_pages(
+                self.w,
+                &pages[window.clone()],
+                kept[window.clone()].iter_mut().map(Option::take).collect(),
+                self.keying,
+            )?;
+            // A page the live generation has that could not be linked: its records read
+            // now (looked up by id).
+            let lacking = wanted_ids(rows, &pages[window.clone()], |j| {
+                !has[start + j] || linked[j].is_some()
+            });
+            let lacking: Vec<i64> = lacking.into_iter().filter(|id| !bodies.has(*id)).collect();
+            self.read_bodies(&lacking, usize::MAX, &mut bodies)?;
+            let parts = write_pages(
+                self.w,
+                spec,
+                rows,
+                &pages,
+                window.clone(),
+                linked,
+                &bodies,
+                &originals,
+            )?;
+            for (i, files) in window.clone().zip(parts) {
+                if last_twin.get(&i).is_some_and(|&last| last >= window.end) {
+                    originals.insert(i, files.clone());
+                }
+                out.place(pages[i].key, files)?;
+            }
+            originals.retain(|o, _| last_twin.get(o).is_some_and(|&last| last >= window.end));
+            start = window.end;
+        }
+        Ok(true)
+    }
+
+    /// Where the bodies past their budget are kept: beside the tree.
+    fn spill_dir(&self) -> &Path {
+        self.w.root.parent().unwrap_or(&self.w.root)
+    }
+
+    /// The item bodies of the records `wanted` (of a table of `table_rows` rows,
+    /// [`catalog::bodies`]) added to `bodies`.
+    fn read_bodies(
+        &mut self,
+        wanted: &[i64],
+        table_rows: usize,
+        bodies: &mut Bodies,
+    ) -> anyhow::Result<()> {
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        let spec = self.unit.spec;
+        read_bodies(self.conn, self.resource, spec.operation_id, |conn| {
+            catalog::bodies(
+                conn,
+                &spec.item,
+                spec.from,
+                wanted,
+                table_rows,
+                |id, body| bodies.insert(id, &body),
+            )
+        })
+    }
 }
 
 /// The digests of a scope's records, for the keys of the pages that show them: all of
@@ -668,16 +782,12 @@ fn link_pages(
         .collect()
 }
 
-/// The ids of the records the pages to write show (those not `linked`, not twins),
-/// each once, in the scope's order.
-fn wanted_ids(
-    rows: &catalog::ScopeRows,
-    pages: &[Page],
-    linked: &[Option<Vec<Entry>>],
-) -> Vec<i64> {
+/// The ids of the records the pages to write show (those the live generation does not
+/// have, `has` by their index, and not twins), each once, in the scope's order.
+fn wanted_ids(rows: &catalog::ScopeRows, pages: &[Page], has: impl Fn(usize) -> bool) -> Vec<i64> {
     let mut wanted = vec![false; rows.ids.len()];
-    for (p, done) in pages.iter().zip(linked) {
-        if done.is_none() && p.twin_of.is_none() {
+    for (i, p) in pages.iter().enumerate() {
+        if !has(i) && p.twin_of.is_none() {
             for &m in p.members {
                 wanted[m as usize] = true;
             }
@@ -691,48 +801,25 @@ fn wanted_ids(
         .collect()
 }
 
-/// The item bodies of the records `wanted` (of a scope of `scope_len` records), read
-/// once each, those past the budget kept in a file beside the tree ([`Bodies`]).
-fn page_bodies(
-    w: &Writer,
-    conn: &mut rusqlite::Connection,
-    unit: &ListUnit,
-    keying: Option<&Keying>,
-    resource: Option<&keys::Resource>,
-    scope_len: usize,
-    wanted: &[i64],
-) -> anyhow::Result<Bodies> {
-    let spec = unit.spec;
-    let spill_dir = w.root.parent().unwrap_or(&w.root);
-    let mut bodies = Bodies::new(spill_dir, wanted.len(), bodies::BUDGET);
-    let table_rows = table_rows(keying, spec.from).unwrap_or(match unit.snapshot {
-        None => scope_len,
-        Some(_) => usize::MAX,
-    });
-    read_bodies(conn, resource, spec.operation_id, |conn| {
-        catalog::bodies(
-            conn,
-            &spec.item,
-            spec.from,
-            wanted,
-            table_rows,
-            |id, body| bodies.insert(id, &body),
-        )
-    })?;
-    Ok(bodies)
-}
-
-/// The pages not `linked`, rendered from the records' `bodies` and written, then
-/// their twins linked to them; the entries of every page, in order.
+/// The pages of `window` not `linked` (by their index in it) rendered from the
+/// records' `bodies` and written, then their twins linked to the pages they twin
+/// (in the window, or among the `originals` kept from earlier windows); the entries
+/// of every page of the window, in order.
+// Eight arguments: the window's pages, what they are made from and where the pages
+// they twin are.
+#[allow(clippy::too_many_arguments)]
 fn write_pages(
     w: &Writer,
     spec: &ListSpec,
     rows: &catalog::ScopeRows,
     pages: &[Page],
+    window: std::ops::Range<usize>,
     linked: Vec<Option<Vec<Entry>>>,
     bodies: &Bodies,
+    originals: &FxHashMap<usize, Vec<Entry>>,
 ) -> anyhow::Result<Vec<Vec<Entry>>> {
-    let mut parts: Vec<Option<Vec<Entry>>> = pages
+    let start = window.start;
+    let mut parts: Vec<Option<Vec<Entry>>> = pages[window.clone()]
         .par_iter()
         .zip(linked)
         .map(|(p, done)| -> anyhow::Result<Option<Vec<Entry>>> {
@@ -750,22 +837,28 @@ fn write_pages(
             Ok(Some(out))
         })
         .collect::<anyhow::Result<_>>()?;
-    let twins: Vec<(usize, Vec<Entry>)> = pages
+    let twins: Vec<(usize, Vec<Entry>)> = pages[window]
         .par_iter()
         .enumerate()
-        .filter(|(i, _)| parts[*i].is_none())
-        .map(|(i, p)| -> anyhow::Result<(usize, Vec<Entry>)> {
+        .filter(|(j, _)| parts[*j].is_none())
+        .map(|(j, p)| -> anyhow::Result<(usize, Vec<Entry>)> {
             let original = p
                 .twin_of
-                .and_then(|o| Some((&pages[o].rel, parts[o].as_deref()?)))
+                .and_then(|o| {
+                    let files = match o.checked_sub(start) {
+                        Some(at) => parts.get(at)?.as_deref()?,
+                        None => originals.get(&o)?.as_slice(),
+                    };
+                    Some((&pages[o].rel, files))
+                })
                 .ok_or_else(|| anyhow!("{}: a page without its twin", spec.operation_id))?;
             let mut out = Vec::new();
             w.put_twin(original.0, original.1, &p.rel, &mut out)?;
-            Ok((i, out))
+            Ok((j, out))
         })
         .collect::<anyhow::Result<_>>()?;
-    for (i, out) in twins {
-        parts[i] = Some(out);
+    for (j, out) in twins {
+        parts[j] = Some(out);
     }
     Ok(parts.into_iter().map(Option::unwrap_or_default).collect())
 }
@@ -1044,12 +1137,9 @@ pub(super) fn render_unit(
                 identity: &identity,
                 key: unit_key,
             };
-            let placed =
-                conns.with(|conn| render_list_unit(w, conn, &list, keying, tables.as_ref()))?;
             let mut out = Out::new(sink, keying, unit_key, true)?;
-            for (key, files) in placed {
-                out.place(key, files)?;
-            }
+            conns
+                .with(|conn| render_list_unit(w, conn, &list, keying, tables.as_ref(), &mut out))?;
             out.finish()?;
         }
         Unit::Details { spec } => {
