@@ -280,7 +280,7 @@ fn own_table_is_plain(from: &str) -> bool {
 /// which of its rows changed, and its key.
 struct KeptScope {
     rows: catalog::ScopeRows,
-    record: units::Record,
+    record: units::RecordReader,
     changed: Vec<bool>,
     previous: Key,
 }
@@ -314,7 +314,7 @@ fn kept_scope(
     if changed_ids.len() > n / 4 || rows.links.len() != n * links.len() {
         return Ok(None);
     }
-    let Some(record) = units::read(k.records, previous) else {
+    let Some(record) = units::RecordReader::open(k.records, previous) else {
         return Ok(None);
     };
     let changed: Vec<bool> = rows
@@ -426,36 +426,31 @@ impl ListPages<'_, '_, '_> {
     /// written ([`write_pages`]).
     fn place(
         &mut self,
-        previous: Option<(units::Record, &[bool])>,
+        previous: Option<(units::RecordReader, &[bool])>,
         out: &mut Out,
     ) -> anyhow::Result<bool> {
         let (spec, rows) = (self.unit.spec, self.rows);
         let record_keys = RecordKeys::new(self.resource, rows, previous.is_none());
-        let (recorded, changed) = match previous {
-            Some((record, changed)) => {
-                let mut entries = record.entries.into_iter();
-                let groups: Vec<(Key, Vec<Entry>)> = record
-                    .groups
-                    .iter()
-                    .map(|&(key, n)| (key, entries.by_ref().take(n as usize).collect()))
-                    .collect();
-                (Some(groups), changed)
-            }
+        let (mut recorded, changed) = match previous {
+            Some((record, changed)) => (Some(record), changed),
             None => (None, &[][..]),
         };
         let groups = partition(spec, &rows.params, &rows.values, &rows.keys, rows.ids.len());
-        let Some((pages, mut kept)) =
-            list_page_plan(self.unit, &groups, &record_keys, recorded, changed)
+        let Some((pages, kept)) =
+            list_page_plan(self.unit, &groups, &record_keys, recorded.as_mut(), changed)
         else {
             return Ok(false);
         };
+        if let Some(record) = &mut recorded {
+            record.rewind()?;
+        }
         // The pages the live generation has (placed from the record, or by their key):
         // the records of the others are read.
         let has: Vec<bool> = pages
             .iter()
             .zip(&kept)
-            .map(|(p, files)| {
-                files.is_some()
+            .map(|(p, &from_record)| {
+                from_record
                     || p.key
                         .zip(self.keying)
                         .is_some_and(|(key, k)| k.files.had(key))
@@ -480,12 +475,8 @@ impl ListPages<'_, '_, '_> {
         let mut start = 0;
         while start < pages.len() {
             let window = start..(start + PAGES_AT_ONCE).min(pages.len());
-            let linked = link_pages(
-                self.w,
-                &pages[window.clone()],
-                kept[window.clone()].iter_mut().map(Option::take).collect(),
-                self.keying,
-            )?;
+            let from_record = recorded_files(recorded.as_mut(), &kept[window.clone()])?;
+            let linked = link_pages(self.w, &pages[window.clone()], from_record, self.keying)?;
             // A page the live generation has that could not be linked: its records read
             // now (looked up by id).
             let lacking = wanted_ids(rows, &pages[window.clone()], |j| {
@@ -589,9 +580,9 @@ impl<'a> RecordKeys<'a> {
     }
 }
 
-/// A list unit's pages, and beside each the files its unit record gives it when it
-/// holds no changed row.
-type PagePlan<'g> = (Vec<Page<'g>>, Vec<Option<Vec<Entry>>>);
+/// A list unit's pages, and beside each whether its files are those its unit record
+/// gives it (it holds no changed row).
+type PagePlan<'g> = (Vec<Page<'g>>, Vec<bool>);
 
 /// A list unit's pages over the filter `groups` of its scope, each with its file and
 /// key; with a previous record (`recorded`, and which rows `changed`), the files of
@@ -608,7 +599,7 @@ fn list_page_plan<'g>(
     unit: &ListUnit,
     groups: &'g [Group],
     record_keys: &RecordKeys,
-    recorded: Option<Vec<(Key, Vec<Entry>)>>,
+    recorded: Option<&mut units::RecordReader>,
     changed: &[bool],
 ) -> Option<PagePlan<'g>> {
     let spec = unit.spec;
@@ -686,11 +677,11 @@ fn list_page_plan<'g>(
             firsts.insert(members.as_slice(), own);
         }
     }
-    if planner
-        .recorded
-        .is_some_and(|r| r.len() != planner.pages.len())
-    {
-        return None;
+    if let Some(recorded) = planner.recorded {
+        // The record has no page more.
+        if !matches!(recorded.next_group(), Ok(None)) {
+            return None;
+        }
     }
     Some((planner.pages, planner.kept))
 }
@@ -698,8 +689,8 @@ fn list_page_plan<'g>(
 /// The pages of a list unit as [`list_page_plan`] plans them, in order.
 struct Planner<'g, 'r> {
     pages: Vec<Page<'g>>,
-    kept: Vec<Option<Vec<Entry>>>,
-    recorded: Option<Vec<(Key, Vec<Entry>)>>,
+    kept: Vec<bool>,
+    recorded: Option<&'r mut units::RecordReader>,
     changed: &'r [bool],
     record_keys: &'r RecordKeys<'r>,
 }
@@ -717,18 +708,18 @@ impl<'g> Planner<'g, '_> {
         twin_of: Option<usize>,
     ) -> Option<usize> {
         let mut key = None;
-        let mut files = None;
+        let mut from_record = false;
         if let Some(recorded) = &mut self.recorded {
-            let (recorded_key, entries) = recorded.get_mut(self.pages.len())?;
+            let (recorded_key, entries) = recorded.next_group().ok()??;
             if entries.first().map(|e| Path::new(&e.path)) != Some(rel.as_path()) {
                 return None;
             }
             if !members.iter().any(|&m| self.changed[m as usize]) {
-                key = Some(*recorded_key);
-                files = Some(std::mem::take(entries));
+                key = Some(recorded_key);
+                from_record = true;
             }
         }
-        if files.is_none() {
+        if !from_record {
             key = self.record_keys.resource.map(|r| {
                 let on_page: Vec<Key> = members
                     .iter()
@@ -745,9 +736,27 @@ impl<'g> Planner<'g, '_> {
             key,
             twin_of,
         });
-        self.kept.push(files);
+        self.kept.push(from_record);
         Some(self.pages.len() - 1)
     }
+}
+
+/// The files the unit's previous record gives the next pages, read from it in order,
+/// for those `from_record` says; `None` for the others, and for all without a record.
+fn recorded_files(
+    recorded: Option<&mut units::RecordReader>,
+    from_record: &[bool],
+) -> anyhow::Result<Vec<Option<Vec<Entry>>>> {
+    let Some(record) = recorded else {
+        return Ok(vec![None; from_record.len()]);
+    };
+    from_record
+        .iter()
+        .map(|&kept| match record.next_group() {
+            Ok(Some((_, entries))) => Ok(kept.then_some(entries)),
+            _ => Err(anyhow!("a unit record could not be read again")),
+        })
+        .collect()
 }
 
 /// The pages the live generation has: placed from the unit's record (`kept`), or

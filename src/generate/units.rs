@@ -39,7 +39,10 @@ use super::keys::Key;
 
 const MAGIC: &[u8] = b"roost unit record 3\n";
 
-/// The files of one unit: per file key, how many of `entries` (in order) it covers.
+/// The files of one unit: per file key, how many of `entries` (in order) it covers;
+/// whole in memory, as the tests compare it (runs read a record group by group,
+/// [`RecordReader`]).
+#[cfg(test)]
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(super) struct Record {
     pub groups: Vec<(Key, u32)>,
@@ -59,6 +62,7 @@ fn file_name(key: Key) -> String {
 
 /// The record of the unit `key` in `dir`, whole in memory; `None` when it is absent,
 /// unreadable, malformed or describes another unit.
+#[cfg(test)]
 pub(super) fn read(dir: &Path, key: Key) -> Option<Record> {
     let mut reader = RecordReader::open(dir, key)?;
     let mut record = Record::default();
