@@ -155,18 +155,80 @@ impl Connections {
     }
 }
 
-/// One page of a list: its file, where its records are among the scope's rows, and
-/// its key.
+/// One page of a list: where its records are among the scope's rows, and its key;
+/// its file is named when asked ([`PageNames`]), not kept, so a unit of millions of
+/// pages holds a few dozen bytes for each.
 struct Page<'g> {
-    rel: PathBuf,
-    page: u64,
-    total: u64,
     members: &'g [u32],
     key: Option<Key>,
+    ordering: Option<OrderChoice>,
+    /// The filter group it is a page of (an index into the unit's groups), and its
+    /// number.
+    group: u32,
+    page: u32,
     /// An earlier page of the unit (never itself a twin) showing the same records in
     /// the same order, so with the same bytes: this page's files are hard links to
     /// that page's, stored once.
-    twin_of: Option<usize>,
+    twin_of: Option<u32>,
+}
+
+/// How a list unit names its pages' files: from the page's filter group, number and
+/// ordering.
+struct PageNames<'g> {
+    spec: &'static ListSpec,
+    dir: Vec<String>,
+    /// The `is_upcoming` filter, set on every page of the `is_upcoming` scope.
+    upcoming: Option<usize>,
+    groups: &'g [Group],
+}
+
+impl<'g> PageNames<'g> {
+    fn new(unit: &ListUnit, groups: &'g [Group]) -> PageNames<'g> {
+        let spec = unit.spec;
+        PageNames {
+            spec,
+            dir: match unit.snapshot {
+                Some((_, key)) => tree::snapshot_list_dir(key, spec),
+                None => vec![spec.path.to_string()],
+            },
+            upcoming: spec
+                .params
+                .iter()
+                .position(|p| p.kind == ParamKind::Upcoming)
+                .filter(|_| unit.upcoming),
+            groups,
+        }
+    }
+
+    /// The file of page `page` of the group `group` under `ordering`; `None` when the
+    /// tree has no file for it.
+    fn file(&self, group: u32, page: u64, ordering: Option<OrderChoice>) -> Option<PathBuf> {
+        let (filters, _) = self.groups.get(group as usize)?;
+        let mut query = ListQuery {
+            page,
+            ordering,
+            filters: filters.clone(),
+            ..ListQuery::default()
+        };
+        if let Some(i) = self.upcoming {
+            query.filters.push((i, FilterValue::Bool(true)));
+            query.filters.sort_by_key(|(i, _)| *i);
+        }
+        tree::list_file(&self.dir, &query.canonical(self.spec))
+    }
+
+    /// The file of a planned page.
+    fn of(&self, p: &Page) -> anyhow::Result<PathBuf> {
+        self.file(p.group, u64::from(p.page), p.ordering)
+            .ok_or_else(|| anyhow!("{}: a planned page without a file", self.spec.operation_id))
+    }
+
+    /// How many records the page's group shows.
+    fn total(&self, p: &Page) -> u64 {
+        self.groups
+            .get(p.group as usize)
+            .map_or(0, |g| g.1.len() as u64)
+    }
 }
 
 /// A list unit's identity and key.
@@ -436,8 +498,9 @@ impl ListPages<'_, '_, '_> {
             None => (None, &[][..]),
         };
         let groups = partition(spec, &rows.params, &rows.values, &rows.keys, rows.ids.len());
+        let names = PageNames::new(self.unit, &groups);
         let Some((pages, kept)) =
-            list_page_plan(self.unit, &groups, &record_keys, recorded.as_mut(), changed)
+            list_page_plan(self.unit, &names, &record_keys, recorded.as_mut(), changed)
         else {
             return Ok(false);
         };
@@ -468,7 +531,7 @@ impl ListPages<'_, '_, '_> {
         let mut last_twin: FxHashMap<usize, usize> = FxHashMap::default();
         for (i, p) in pages.iter().enumerate() {
             if let Some(o) = p.twin_of {
-                last_twin.insert(o, i);
+                last_twin.insert(o as usize, i);
             }
         }
         let mut originals: FxHashMap<usize, Vec<Entry>> = FxHashMap::default();
@@ -476,7 +539,13 @@ impl ListPages<'_, '_, '_> {
         while start < pages.len() {
             let window = start..(start + PAGES_AT_ONCE).min(pages.len());
             let from_record = recorded_files(recorded.as_mut(), &kept[window.clone()])?;
-            let linked = link_pages(self.w, &pages[window.clone()], from_record, self.keying)?;
+            let linked = link_pages(
+                self.w,
+                &names,
+                &pages[window.clone()],
+                from_record,
+                self.keying,
+            )?;
             // A page the live generation has that could not be linked: its records read
             // now (looked up by id).
             let lacking = wanted_ids(rows, &pages[window.clone()], |j| {
@@ -486,7 +555,7 @@ impl ListPages<'_, '_, '_> {
             self.read_bodies(&lacking, usize::MAX, &mut bodies)?;
             let parts = write_pages(
                 self.w,
-                spec,
+                &names,
                 rows,
                 &pages,
                 window.clone(),
@@ -597,20 +666,12 @@ type PagePlan<'g> = (Vec<Page<'g>>, Vec<bool>);
 /// other orderings' units leave out.
 fn list_page_plan<'g>(
     unit: &ListUnit,
-    groups: &'g [Group],
+    names: &PageNames<'g>,
     record_keys: &RecordKeys,
     recorded: Option<&mut units::RecordReader>,
     changed: &[bool],
 ) -> Option<PagePlan<'g>> {
     let spec = unit.spec;
-    let dir: Vec<String> = match unit.snapshot {
-        Some((_, key)) => tree::snapshot_list_dir(key, spec),
-        None => vec![spec.path.to_string()],
-    };
-    let upcoming_param = spec
-        .params
-        .iter()
-        .position(|p| p.kind == ParamKind::Upcoming);
     let explicit: Vec<OrderChoice> = match unit.ordering {
         Some(_) => Vec::new(),
         None => plan::orderings(spec).into_iter().flatten().collect(),
@@ -630,46 +691,38 @@ fn list_page_plan<'g>(
     // The pages of each group of records planned so far, by its records: a later
     // group with the same records has the same pages (their indices, `None` for a
     // page with no file).
-    let mut firsts: FxHashMap<&[u32], Vec<Option<usize>>> = FxHashMap::default();
-    for (filters, members) in groups {
+    let mut firsts: FxHashMap<&[u32], Vec<Option<u32>>> = FxHashMap::default();
+    for (group, (_, members)) in names.groups.iter().enumerate() {
         let few = members.len() <= 1;
         if unit.ordering.is_some() && few {
             continue;
         }
-        let mut query = ListQuery {
-            ordering: unit.ordering,
-            filters: filters.clone(),
-            ..ListQuery::default()
-        };
-        if unit.upcoming {
-            if let Some(i) = upcoming_param {
-                query.filters.push((i, FilterValue::Bool(true)));
-                query.filters.sort_by_key(|(i, _)| *i);
-            }
-        }
+        let group = u32::try_from(group).ok()?;
         let total = members.len() as u64;
         let first = firsts.get(members.as_slice()).cloned();
-        let mut own: Vec<Option<usize>> = Vec::new();
+        let mut own: Vec<Option<u32>> = Vec::new();
         for page in 1..=catalog::total_pages(total, catalog::PAGE_SIZE) {
-            query.page = page;
-            query.ordering = unit.ordering;
-            let Some(rel) = tree::list_file(&dir, &query.canonical(spec)) else {
+            let Some(rel) = names.file(group, page, unit.ordering) else {
                 own.push(None);
                 continue;
             };
             let start = ((page - 1) * catalog::PAGE_SIZE) as usize;
             let end = (start + catalog::PAGE_SIZE as usize).min(members.len());
-            let on_page = &members[start..end];
+            let at = PageAt {
+                group,
+                page: u32::try_from(page).ok()?,
+                total,
+                members: &members[start..end],
+            };
             let twin_of = first
                 .as_ref()
                 .and_then(|f| f.get(own.len()).copied().flatten());
-            let at = planner.push(rel, page, total, on_page, twin_of)?;
-            let original = twin_of.unwrap_or(at);
+            let index = planner.push(&rel, &at, unit.ordering, twin_of)?;
+            let original = twin_of.unwrap_or(index);
             own.push(Some(original));
             for &o in if few { &explicit } else { &as_default } {
-                query.ordering = Some(o);
-                if let Some(rel) = tree::list_file(&dir, &query.canonical(spec)) {
-                    planner.push(rel, page, total, on_page, Some(original))?;
+                if let Some(rel) = names.file(group, page, Some(o)) {
+                    planner.push(&rel, &at, Some(o), Some(original))?;
                 }
             }
         }
@@ -686,6 +739,15 @@ fn list_page_plan<'g>(
     Some((planner.pages, planner.kept))
 }
 
+/// A page of a filter group: the group, the page's number, how many records the group
+/// shows and those on the page.
+struct PageAt<'g> {
+    group: u32,
+    page: u32,
+    total: u64,
+    members: &'g [u32],
+}
+
 /// The pages of a list unit as [`list_page_plan`] plans them, in order.
 struct Planner<'g, 'r> {
     pages: Vec<Page<'g>>,
@@ -696,22 +758,23 @@ struct Planner<'g, 'r> {
 }
 
 impl<'g> Planner<'g, '_> {
-    /// Plans the page `rel` showing `members` (the `twin_of` an earlier page with the
-    /// same records): its key, and its files from the previous record when it holds
-    /// no changed row. Its index; `None` when the record's page there is another.
+    /// Plans the page `at` as the file `rel` under `ordering` (the `twin_of` an
+    /// earlier page with the same records): its key, and whether its files are the
+    /// previous record's (it holds no changed row). Its index; `None` when the
+    /// record's page there is another.
     fn push(
         &mut self,
-        rel: PathBuf,
-        page: u64,
-        total: u64,
-        members: &'g [u32],
-        twin_of: Option<usize>,
-    ) -> Option<usize> {
+        rel: &Path,
+        at: &PageAt<'g>,
+        ordering: Option<OrderChoice>,
+        twin_of: Option<u32>,
+    ) -> Option<u32> {
+        let (members, total) = (at.members, at.total);
         let mut key = None;
         let mut from_record = false;
         if let Some(recorded) = &mut self.recorded {
             let (recorded_key, entries) = recorded.next_group().ok()??;
-            if entries.first().map(|e| Path::new(&e.path)) != Some(rel.as_path()) {
+            if entries.first().map(|e| Path::new(&e.path)) != Some(rel) {
                 return None;
             }
             if !members.iter().any(|&m| self.changed[m as usize]) {
@@ -725,19 +788,19 @@ impl<'g> Planner<'g, '_> {
                     .iter()
                     .map(|&m| self.record_keys.of(m as usize))
                     .collect();
-                r.file(&rel, page, total, &on_page)
+                r.file(rel, u64::from(at.page), total, &on_page)
             });
         }
         self.pages.push(Page {
-            rel,
-            page,
-            total,
             members,
             key,
+            ordering,
+            group: at.group,
+            page: at.page,
             twin_of,
         });
         self.kept.push(from_record);
-        Some(self.pages.len() - 1)
+        u32::try_from(self.pages.len() - 1).ok()
     }
 }
 
@@ -763,6 +826,7 @@ fn recorded_files(
 /// linked by their key; `None` for a page to write.
 fn link_pages(
     w: &Writer,
+    names: &PageNames,
     pages: &[Page],
     kept: Vec<Option<Vec<Entry>>>,
     keying: Option<&Keying>,
@@ -785,8 +849,10 @@ fn link_pages(
                 return Ok(None);
             }
             let mut out = Vec::new();
-            Ok(w.link_unchanged(&p.rel, true, k.files.kept(key), &mut out)?
-                .then_some(out))
+            Ok(
+                w.link_unchanged(&names.of(p)?, true, k.files.kept(key), &mut out)?
+                    .then_some(out),
+            )
         })
         .collect()
 }
@@ -819,7 +885,7 @@ fn wanted_ids(rows: &catalog::ScopeRows, pages: &[Page], has: impl Fn(usize) -> 
 #[allow(clippy::too_many_arguments)]
 fn write_pages(
     w: &Writer,
-    spec: &ListSpec,
+    names: &PageNames,
     rows: &catalog::ScopeRows,
     pages: &[Page],
     window: std::ops::Range<usize>,
@@ -827,7 +893,7 @@ fn write_pages(
     bodies: &Bodies,
     originals: &FxHashMap<usize, Vec<Entry>>,
 ) -> anyhow::Result<Vec<Vec<Entry>>> {
-    let start = window.start;
+    let (start, spec) = (window.start, names.spec);
     let mut parts: Vec<Option<Vec<Entry>>> = pages[window.clone()]
         .par_iter()
         .zip(linked)
@@ -840,9 +906,10 @@ fn write_pages(
             let items = bodies.get_all(ids, &mut buf)?.map_err(|id| {
                 anyhow!("{} record {id} vanished while rendering", spec.operation_id)
             })?;
-            let body = catalog::render_page(items, p.page, catalog::PAGE_SIZE, p.total);
+            let (page, total) = (u64::from(p.page), names.total(p));
+            let body = catalog::render_page(items, page, catalog::PAGE_SIZE, total);
             let mut out = Vec::new();
-            w.put(&p.rel, &body, &mut out)?;
+            w.put(&names.of(p)?, &body, &mut out)?;
             Ok(Some(out))
         })
         .collect::<anyhow::Result<_>>()?;
@@ -851,18 +918,19 @@ fn write_pages(
         .enumerate()
         .filter(|(j, _)| parts[*j].is_none())
         .map(|(j, p)| -> anyhow::Result<(usize, Vec<Entry>)> {
-            let original = p
+            let (o, files) = p
                 .twin_of
                 .and_then(|o| {
+                    let o = o as usize;
                     let files = match o.checked_sub(start) {
                         Some(at) => parts.get(at)?.as_deref()?,
                         None => originals.get(&o)?.as_slice(),
                     };
-                    Some((&pages[o].rel, files))
+                    Some((o, files))
                 })
                 .ok_or_else(|| anyhow!("{}: a page without its twin", spec.operation_id))?;
             let mut out = Vec::new();
-            w.put_twin(original.0, original.1, &p.rel, &mut out)?;
+            w.put_twin(&names.of(&pages[o])?, files, &names.of(p)?, &mut out)?;
             Ok((j, out))
         })
         .collect::<anyhow::Result<_>>()?;
