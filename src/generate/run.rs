@@ -437,7 +437,7 @@ impl Generation {
 /// first, each by the first worker free: the long units (a large list's orderings, its
 /// details) start at once and the short ones fill in after them, so no long unit
 /// starts last while the other worker has nothing left to take. Their entries sorted
-/// by path (each worker's gathered in a [`runs::Sink`] as its units finish), and how
+/// by path (each worker's gathered in a [`runs::Sink`] as its units place them), and how
 /// many units were skipped whole.
 fn render_units(
     opts: &Options,
