@@ -554,9 +554,8 @@ impl ListPages<'_, '_, '_> {
             let lacking: Vec<i64> = lacking.into_iter().filter(|id| !bodies.has(*id)).collect();
             self.read_bodies(&lacking, usize::MAX, &mut bodies)?;
             let parts = write_pages(
-                self.w,
+                self,
                 &names,
-                rows,
                 &pages,
                 window.clone(),
                 linked,
@@ -880,19 +879,16 @@ fn wanted_ids(rows: &catalog::ScopeRows, pages: &[Page], has: impl Fn(usize) -> 
 /// records' `bodies` and written, then their twins linked to the pages they twin
 /// (in the window, or among the `originals` kept from earlier windows); the entries
 /// of every page of the window, in order.
-// Eight arguments: the window's pages, what they are made from and where the pages
-// they twin are.
-#[allow(clippy::too_many_arguments)]
 fn write_pages(
-    w: &Writer,
+    list: &ListPages,
     names: &PageNames,
-    rows: &catalog::ScopeRows,
     pages: &[Page],
     window: std::ops::Range<usize>,
     linked: Vec<Option<Vec<Entry>>>,
     bodies: &Bodies,
     originals: &FxHashMap<usize, Vec<Entry>>,
 ) -> anyhow::Result<Vec<Vec<Entry>>> {
+    let (w, rows) = (list.w, list.rows);
     let (start, spec) = (window.start, names.spec);
     let mut parts: Vec<Option<Vec<Entry>>> = pages[window.clone()]
         .par_iter()
