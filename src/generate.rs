@@ -144,15 +144,22 @@ pub fn generate(opts: &Options) -> anyhow::Result<Summary> {
 /// `dataset` says which records to publish: the run's phases in order ([`run`]).
 pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result<Summary> {
     let mut run = run::Run::start(opts, dataset)?;
+    run.mark("start");
     run.clean_leftovers()?;
+    run.mark("leftovers");
     run.fingerprint()?;
+    run.mark("fingerprint");
     if let Some(kept) = run.keep_live_if_current()? {
+        run.mark("live kept");
         return Ok(kept);
     }
+    run.mark("live checked");
     let mut generation = run.new_generation()?;
+    run.mark("new generation");
     let written = generation
         .fill(&mut run)
         .and_then(|summary| generation.record(&run, &summary).map(|()| summary))
+        .inspect(|_| run.mark("record"))
         .and_then(|summary| generation.swap_in(&run).map(|()| summary));
     let mut summary = match written {
         Ok(summary) => summary,
@@ -161,7 +168,9 @@ pub fn generate_with(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result
             return Err(e);
         }
     };
+    run.mark("swap");
     run.retire(generation);
+    run.mark("retire");
     summary.millis = run.millis();
     Ok(summary)
 }

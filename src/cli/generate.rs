@@ -89,6 +89,15 @@ pub fn generate_options(args: &GenerateArgs) -> anyhow::Result<generate::Options
 /// Runs `roost generate`.
 pub fn exec(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let opts = generate_options(&args)?;
+    // With RUST_LOG set (`RUST_LOG=roost::generate=debug`), the run's steps and how
+    // long each took, on standard error.
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_default_env() {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::stderr().is_terminal())
+            .try_init();
+    }
     let dataset = match (args.with_dataset, args.public_only) {
         (false, _) => None,
         (true, false) => Some(generate::Dataset::Full),

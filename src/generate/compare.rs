@@ -10,7 +10,7 @@
 //! read is dropped when the stream passes it: a run that compares every file (after
 //! a new executable) holds one chunk at a time, not the manifest.
 
-use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::manifest::ManifestEntry;
 
@@ -40,7 +40,7 @@ pub(super) struct Compare<'a> {
     /// ones it had.
     kept: u64,
     matched: u64,
-    read: Option<Cow<'a, [ManifestEntry]>>,
+    read: Option<Arc<Vec<ManifestEntry>>>,
     /// The previous generation's paths the new one does not have, in path order.
     gone: Vec<String>,
 }

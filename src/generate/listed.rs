@@ -22,11 +22,7 @@ pub fn first_listed(site: &Path) -> Option<impl Fn(&Path, bool) -> Option<String
     let listing = Previous::open(Some(site));
     let split = listing.is_split();
     split.then_some(move |dir: &Path, file: bool| {
-        first_record(
-            &|path: &str| listing.first_from(path).map(str::to_string),
-            dir.to_str()?,
-            file,
-        )
+        first_record(&|path: &str| listing.first_from(path), dir.to_str()?, file)
     })
 }
 

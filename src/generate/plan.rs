@@ -20,6 +20,38 @@ pub(super) enum Unit {
     Fixed,
 }
 
+impl std::fmt::Display for Unit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unit::List {
+                spec,
+                snapshot,
+                upcoming,
+                ordering,
+            } => {
+                write!(f, "list {}", spec.operation_id)?;
+                if let Some((_, key)) = snapshot {
+                    write!(f, " of snapshot {key}")?;
+                }
+                if *upcoming {
+                    write!(f, " (is_upcoming)")?;
+                }
+                match ordering {
+                    Some(o) => write!(
+                        f,
+                        " ordering {}{}",
+                        if o.desc { "-" } else { "" },
+                        spec.orderings[o.field].name
+                    ),
+                    None => write!(f, " default ordering"),
+                }
+            }
+            Unit::Details { spec } => write!(f, "details {}", spec.operation_id),
+            Unit::Fixed => write!(f, "fixed documents"),
+        }
+    }
+}
+
 /// Every ordering of a list: the default (`None`), then each field ascending and
 /// descending.
 pub(super) fn orderings(spec: &ListSpec) -> Vec<Option<OrderChoice>> {

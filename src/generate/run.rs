@@ -20,6 +20,7 @@
 //! A phase that fails before the swap removes the new generation ([`Generation::discard`]):
 //! the live tree, its records and its keys stay as they were.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -49,6 +50,8 @@ pub(super) struct Run<'a> {
     opts: &'a Options,
     dataset: Option<Dataset>,
     started: Instant,
+    /// When the last step of the run ended ([`Run::mark`]).
+    last_mark: Cell<Instant>,
     /// The folder holding the tree's symlink and its generations.
     parent: PathBuf,
     /// The generations' name prefix.
@@ -112,6 +115,7 @@ impl<'a> Run<'a> {
             opts,
             dataset,
             started,
+            last_mark: Cell::new(started),
             parent,
             prefix,
             _lock: lock,
@@ -283,6 +287,19 @@ impl<'a> Run<'a> {
     pub(super) fn millis(&self) -> u64 {
         self.started.elapsed().as_millis() as u64
     }
+
+    /// The end of a step of the run, logged (`RUST_LOG=roost::generate=debug`) with
+    /// how long it took since the step before and since the run started.
+    pub(super) fn mark(&self, step: &'static str) {
+        let now = Instant::now();
+        let took = now - self.last_mark.replace(now);
+        tracing::debug!(
+            target: "roost::generate",
+            step,
+            seconds = format!("{:.3}", took.as_secs_f64()),
+            at = format!("{:.3}", (now - self.started).as_secs_f64()),
+        );
+    }
 }
 
 impl Generation {
@@ -297,6 +314,7 @@ impl Generation {
         let plan = plan(&conn)?;
         let order = plan::longest_first(&conn, &plan);
         drop(conn);
+        run.mark("plan");
         let writer = Writer::new(
             self.dir.clone(),
             run.previous_root.clone(),
@@ -317,6 +335,7 @@ impl Generation {
         });
         let (mut entries, units_skipped) =
             render_units(opts, &plan, &order, &writer, keying.as_ref(), &pool)?;
+        run.mark("units");
         // The docs page and the dataset, added to the units' entries.
         let mut later = render::render_docs(&writer, &entries)?;
         if let Some(which) = run.dataset {
@@ -331,7 +350,8 @@ impl Generation {
             self.keys_file = Some(std::thread::spawn(move || keys.encode(&generation)));
         }
         entries.add(later)?;
-        let mut summary = self.publish(&writer, &entries)?;
+        run.mark("docs and dataset");
+        let mut summary = self.publish(run, &writer, &entries)?;
         summary.units = plan.len() as u64;
         summary.units_skipped = units_skipped;
         Ok(summary)
@@ -340,10 +360,16 @@ impl Generation {
     /// The manifest and the change lists written in one pass over the tree's entries,
     /// what the spare held that this generation does not removed, and what was
     /// written synced.
-    fn publish(&mut self, writer: &Writer, entries: &Sorted) -> anyhow::Result<Summary> {
+    fn publish(
+        &mut self,
+        run: &Run<'_>,
+        writer: &Writer,
+        entries: &Sorted,
+    ) -> anyhow::Result<Summary> {
         crate::crash::point("generate::manifest");
         let own = self.spare_paths.as_deref().unwrap_or_default();
         let written = publish::write(writer, entries, own)?;
+        run.mark("manifest");
         let removed = written.removed.len() as u64;
         if self.spare_paths.is_some() {
             // What the spare holds that this generation does not: the previous
@@ -369,8 +395,10 @@ impl Generation {
                 .filter(|folder| self.dir.join(folder).is_dir())
                 .map(str::to_string),
         );
+        run.mark("spare's stale files");
         crate::crash::point("generate::sync");
         generations::sync_paths(&self.dir, synced.iter().map(String::as_str))?;
+        run.mark("sync");
         Ok(Summary {
             files: written.files,
             documents: written.documents,
@@ -402,6 +430,7 @@ impl Generation {
             Some(Ok(bytes)) => keys::write_next(out, &bytes)?,
             _ => return Err(anyhow!("making the keys file of {} failed", self.name)),
         }
+        run.mark("keys file");
         input::write_record(
             out,
             &input::Record {
@@ -473,9 +502,16 @@ fn render_units(
                     let Some(&i) = order.get(next.fetch_add(1, AtomicOrdering::Relaxed)) else {
                         break;
                     };
+                    let began = Instant::now();
                     let was_skipped =
                         render_unit(writer, opts, &plan[i], keying, &conns, &mut sink)
                             .inspect_err(|_| stop.store(true, AtomicOrdering::Relaxed))?;
+                    tracing::trace!(
+                        target: "roost::generate",
+                        unit = %plan[i],
+                        skipped = was_skipped,
+                        seconds = format!("{:.3}", began.elapsed().as_secs_f64()),
+                    );
                     if was_skipped {
                         skipped.fetch_add(1, AtomicOrdering::Relaxed);
                     }

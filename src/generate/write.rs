@@ -120,7 +120,7 @@ impl Writer {
             let same = self
                 .previous
                 .get(&entry.path)
-                .is_some_and(|p| entry.same_file(p));
+                .is_some_and(|p| entry.same_file(&p));
             if same {
                 self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
             } else {
@@ -268,7 +268,8 @@ impl Writer {
     /// file's bytes); false, with nothing listed, when the previous manifest lacks one.
     fn keep_in_place(&self, rel: &Path, siblings: bool, out: &mut Vec<Entry>) -> bool {
         let listed = out.len();
-        let mut entry = |rel: &Path, after: Option<(usize, usize)>| -> Option<(usize, usize)> {
+        // Where the entry of `rel` is, and its size; it is listed.
+        let mut entry = |rel: &Path, after: Option<(usize, usize)>| {
             let key = Self::key(rel);
             if self.damaged.contains(&key) {
                 return None;
@@ -277,17 +278,18 @@ impl Writer {
                 Some(after) => self.previous.find_after(after, &key)?,
                 None => self.previous.find(&key)?,
             };
-            out.push(Entry::of(self.previous.at(at))?);
-            Some(at)
+            let found = self.previous.entry_at(at)?;
+            let size = found.size;
+            out.push(found);
+            Some((at, size))
         };
-        let whole = entry(rel, None).is_some_and(|at| {
-            let size = self.previous.at(at).size;
+        let whole = entry(rel, None).is_some_and(|(at, size)| {
             let mut at = at;
             !siblings
                 || size < PRECOMPRESS_MIN as u64
                 || self.precompress.siblings().all(|(extension, _)| {
                     entry(&sibling(rel, extension), Some(at))
-                        .inspect(|&next| at = next)
+                        .inspect(|&(next, _)| at = next)
                         .is_some()
                 })
         });
@@ -324,7 +326,7 @@ impl Writer {
     fn link_previous(&self, rel: &Path, out: &mut Vec<Entry>) -> bool {
         let key = Self::key(rel);
         let (Some(entry), Some(previous_root), false) = (
-            self.previous.get(&key).and_then(Entry::of),
+            self.previous.get(&key).as_ref().and_then(Entry::of),
             self.previous_root.as_ref(),
             self.damaged.contains(&key),
         ) else {
@@ -360,7 +362,7 @@ impl Writer {
         let same = self
             .previous
             .get(&entry.path)
-            .is_some_and(|e| entry.same_file(e));
+            .is_some_and(|e| entry.same_file(&e));
         if same && self.link_previous(rel, out) {
             return Ok(true);
         }

@@ -337,6 +337,71 @@ fn the_cli_generates_and_prints_a_summary() {
 }
 
 #[test]
+fn a_run_logs_its_steps_and_units_on_standard_error_when_asked() {
+    let (tmp, db, out) = fixture();
+    let run = |log: Option<&str>, out: &Path| {
+        let mut command = roost();
+        command.env_remove("RUST_LOG");
+        if let Some(filter) = log {
+            command.env("RUST_LOG", filter);
+        }
+        let output = command
+            .arg("generate")
+            .arg("--db")
+            .arg(&db)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        assert!(String::from_utf8_lossy(&output.stdout).starts_with("generated "));
+        String::from_utf8(output.stderr).unwrap()
+    };
+    // Quiet by default.
+    assert_eq!(run(None, &out), "");
+    // Each step once, in the order the run takes them, with how long it took.
+    let steps = run(Some("roost::generate=debug"), &tmp.path().join("other"));
+    let named: Vec<&str> = steps
+        .lines()
+        .filter_map(|l| l.split("step=\"").nth(1)?.split('"').next())
+        .collect();
+    for step in [
+        "fingerprint",
+        "plan",
+        "units",
+        "manifest",
+        "keys file",
+        "swap",
+    ] {
+        assert_eq!(named.iter().filter(|s| **s == step).count(), 1, "{steps}");
+    }
+    let at = |step: &str| named.iter().position(|s| *s == step).unwrap();
+    assert!(at("fingerprint") < at("units") && at("units") < at("manifest"));
+    assert!(at("manifest") < at("swap"), "{steps}");
+    assert!(steps.lines().all(|l| l.contains("seconds=")), "{steps}");
+    assert!(!steps.contains("unit="), "{steps}");
+    // At the trace level every unit too, with whether it was skipped: after a sponsor
+    // changed, the sponsors' units are rendered and the issues' skipped.
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute(
+            "UPDATE sponsors SET description = 'Renewed.' WHERE key_lc = 'nakatomi'",
+            [],
+        )
+        .unwrap();
+    let units = run(Some("roost::generate=trace"), &out);
+    for unit in [
+        "unit=details get_issue skipped=true",
+        "unit=list list_issues default ordering skipped=true",
+        "unit=list list_issues ordering -updated_at skipped=true",
+        "unit=details get_sponsor skipped=false",
+        "unit=list list_sponsors default ordering skipped=false",
+    ] {
+        assert_eq!(units.matches(unit).count(), 1, "{unit}: {units}");
+    }
+}
+
+#[test]
 fn the_same_input_keeps_the_live_generation_even_after_a_reimport() {
     let (tmp, db, out) = fixture();
     generate::generate(&generate_options(&db, &out)).unwrap();
