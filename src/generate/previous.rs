@@ -234,27 +234,34 @@ impl Previous {
     }
 }
 
+/// A folder holding the manifest documents of `n` files (`api/v0/items/00000.json` …,
+/// each its number as size), and those files' entries: a tree's manifest for tests.
+#[cfg(test)]
+pub(super) fn published_tree(n: u32) -> (tempfile::TempDir, Vec<ManifestEntry>) {
+    let files: Vec<ManifestEntry> = (0..n)
+        .map(|i| ManifestEntry {
+            path: format!("api/v0/items/{i:05}.json"),
+            size: u64::from(i),
+            sha256: crate::manifest::sha256_hex(&i.to_le_bytes()),
+        })
+        .collect();
+    let published = crate::manifest::publish(&files, &Default::default(), None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for (path, bytes) in &published.documents {
+        let target = dir.path().join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
+    (dir, files)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::sha256_hex;
 
     #[test]
     fn chunks_dropped_past_the_resident_ones_are_read_again_alike() {
-        let files: Vec<ManifestEntry> = (0..9000u32)
-            .map(|i| ManifestEntry {
-                path: format!("api/v0/items/{i:05}.json"),
-                size: u64::from(i),
-                sha256: sha256_hex(&i.to_le_bytes()),
-            })
-            .collect();
-        let published = crate::manifest::publish(&files, &Default::default(), None).unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        for (path, bytes) in &published.documents {
-            let target = dir.path().join(path);
-            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-            std::fs::write(target, bytes).unwrap();
-        }
+        let (dir, files) = published_tree(9000);
         let previous = Previous::open(Some(dir.path()));
         assert!(previous.is_split());
         let chunks = previous.chunks().len();

@@ -695,20 +695,7 @@ mod tests {
 
     #[test]
     fn chunks_at_the_same_offset_with_the_same_hash_are_known_to_be_in_place() {
-        let files: Vec<ManifestEntry> = (0..6000)
-            .map(|i| ManifestEntry {
-                path: format!("api/v0/items/{i:05}.json"),
-                size: i,
-                sha256: sha256_hex(&i.to_le_bytes()),
-            })
-            .collect();
-        let published = crate::manifest::publish(&files, &Default::default(), None).unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        for (path, bytes) in &published.documents {
-            let target = dir.path().join(path);
-            fs::create_dir_all(target.parent().unwrap()).unwrap();
-            fs::write(target, bytes).unwrap();
-        }
+        let (dir, _) = super::super::previous::published_tree(6000);
         let root = split::Root::parse(&fs::read(dir.path().join(split::ROOT)).unwrap()).unwrap();
         assert!(root.chunks.len() >= 3, "{} chunks", root.chunks.len());
         let same: Vec<(&str, u64)> = root
