@@ -575,14 +575,13 @@ impl SortedKeys {
     }
 
     fn contains(&self, key: Key) -> bool {
-        let b = Self::bucket(key, self.bits.max(1));
-        let range = match (self.starts.get(b), self.starts.get(b + 1)) {
-            (Some(&lo), Some(&hi)) => lo as usize..hi as usize,
-            _ => return self.keys.binary_search(&key).is_ok(),
-        };
-        self.keys
-            .get(range)
-            .is_some_and(|near| near.binary_search(&key).is_ok())
+        // No table (no keys, or more than it can index): the keys searched whole.
+        if self.starts.is_empty() {
+            return self.keys.binary_search(&key).is_ok();
+        }
+        let b = Self::bucket(key, self.bits);
+        let (lo, hi) = (self.starts[b] as usize, self.starts[b + 1] as usize);
+        self.keys[lo..hi].binary_search(&key).is_ok()
     }
 }
 

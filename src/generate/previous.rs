@@ -190,9 +190,21 @@ impl Previous {
         None
     }
 
+    /// `f` of the entry of `path`, if the previous generation has that file: the
+    /// entry is looked at where its chunk holds it, not copied.
+    pub(super) fn with_entry<R>(
+        &self,
+        path: &str,
+        f: impl FnOnce(&ManifestEntry) -> R,
+    ) -> Option<R> {
+        let (chunk, i) = self.find(path)?;
+        self.entries(chunk).get(i).map(f)
+    }
+
     /// The entry of `path`, if the previous generation has that file.
-    pub(super) fn get(&self, path: &str) -> Option<ManifestEntry> {
-        self.find(path).and_then(|at| self.at(at))
+    #[cfg(test)]
+    fn get(&self, path: &str) -> Option<ManifestEntry> {
+        self.with_entry(path, ManifestEntry::clone)
     }
 
     /// Where the entry of `path` is (its chunk, its index there), if the previous
@@ -203,11 +215,6 @@ impl Previous {
             .binary_search_by(|e| e.path.as_str().cmp(path))
             .ok()
             .map(|i| (chunk, i))
-    }
-
-    /// The entry at `at` (from [`Previous::find`]).
-    pub(super) fn at(&self, (chunk, i): (usize, usize)) -> Option<ManifestEntry> {
-        self.entries(chunk).get(i).cloned()
     }
 
     /// The entry at `at` (from [`Previous::find`]) as a run carries it; `None` when its

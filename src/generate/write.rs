@@ -119,8 +119,8 @@ impl Writer {
                 .with_context(|| format!("linking {} to {}", target.display(), e.path))?;
             let same = self
                 .previous
-                .get(&entry.path)
-                .is_some_and(|p| entry.same_file(&p));
+                .with_entry(&entry.path, |p| entry.same_file(p))
+                .unwrap_or(false);
             if same {
                 self.unchanged.fetch_add(1, AtomicOrdering::Relaxed);
             } else {
@@ -326,7 +326,7 @@ impl Writer {
     fn link_previous(&self, rel: &Path, out: &mut Vec<Entry>) -> bool {
         let key = Self::key(rel);
         let (Some(entry), Some(previous_root), false) = (
-            self.previous.get(&key).as_ref().and_then(Entry::of),
+            self.previous.with_entry(&key, Entry::of).flatten(),
             self.previous_root.as_ref(),
             self.damaged.contains(&key),
         ) else {
@@ -361,8 +361,8 @@ impl Writer {
         };
         let same = self
             .previous
-            .get(&entry.path)
-            .is_some_and(|e| entry.same_file(&e));
+            .with_entry(&entry.path, |e| entry.same_file(e))
+            .unwrap_or(false);
         if same && self.link_previous(rel, out) {
             return Ok(true);
         }
