@@ -34,6 +34,7 @@ mod bodies;
 mod change_lists;
 mod compare;
 pub mod dataset;
+mod delta;
 mod entry;
 mod generations;
 pub mod input;

@@ -50,7 +50,8 @@ pub fn published_path(name: &str) -> String {
 }
 
 /// Exports every interchange file compressed through the writer (in parallel, one
-/// connection each); their manifest entries. With `keying`, a file whose key (the
+/// connection each); their manifest entries, each file's with its key
+/// ([`super::units::NO_KEY`] without one). With `keying`, a file whose key (the
 /// tables its one statement reads, and their digests) the live generation had is
 /// linked from it, not exported again: only the kinds that changed are.
 pub(super) fn write(
@@ -58,33 +59,39 @@ pub(super) fn write(
     db: &Path,
     which: Dataset,
     keying: Option<&Keying>,
-) -> anyhow::Result<Vec<super::entry::Entry>> {
+) -> anyhow::Result<Vec<(keys::Key, Vec<super::entry::Entry>)>> {
     let names: Vec<&'static str> = export::file_names().collect();
-    let parts = names
+    names
         .par_iter()
-        .map(|name| -> anyhow::Result<Vec<super::entry::Entry>> {
-            let mut conn = open_for_export(db, which)?;
-            let rel = PathBuf::from(published_path(name));
-            let mut out = Vec::new();
-            if let (Some(k), Some(sql)) = (keying, export::file_sql(name)) {
-                let tables = keys::tables_read(&mut conn, sql)?;
-                let key = keys::dataset_key(k.salt, k.digests, which, name, &tables);
-                k.files.add(vec![key]);
-                // Written alone (`put_one`): no precompressed siblings.
-                if k.files.had(key) && w.link_unchanged(&rel, false, k.files.kept(key), &mut out)? {
-                    return Ok(out);
+        .map(
+            |name| -> anyhow::Result<(keys::Key, Vec<super::entry::Entry>)> {
+                let mut conn = open_for_export(db, which)?;
+                let rel = PathBuf::from(published_path(name));
+                let mut out = Vec::new();
+                let mut file_key = super::units::NO_KEY;
+                if let (Some(k), Some(sql)) = (keying, export::file_sql(name)) {
+                    let tables = keys::tables_read(&mut conn, sql)?;
+                    let key = keys::dataset_key(k.salt, k.digests, which, name, &tables);
+                    k.files.add(vec![key]);
+                    file_key = key;
+                    // Written alone (`put_one`): no precompressed siblings.
+                    if k.files.had(key)
+                        && w.link_unchanged(&rel, false, k.files.kept(key), &mut out)?
+                    {
+                        return Ok((key, out));
+                    }
                 }
-            }
-            let mut gz = flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::default());
-            export::export_file(&conn, name, &mut gz)
-                .ok_or_else(|| anyhow!("{name} is not an interchange file"))?
-                .with_context(|| format!("exporting {name}"))?;
-            let bytes = gz.finish().with_context(|| format!("compressing {name}"))?;
-            w.put_one(&rel, &bytes, &mut out)?;
-            Ok(out)
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(parts.into_iter().flatten().collect())
+                let mut gz =
+                    flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::default());
+                export::export_file(&conn, name, &mut gz)
+                    .ok_or_else(|| anyhow!("{name} is not an interchange file"))?
+                    .with_context(|| format!("exporting {name}"))?;
+                let bytes = gz.finish().with_context(|| format!("compressing {name}"))?;
+                w.put_one(&rel, &bytes, &mut out)?;
+                Ok((file_key, out))
+            },
+        )
+        .collect()
 }
 
 /// Decompresses the published files in `tree` (a site root) into `dir` as plain

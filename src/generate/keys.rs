@@ -517,8 +517,12 @@ pub(crate) fn dataset_key(
 /// the one being made.
 #[derive(Default)]
 pub(crate) struct FileKeys {
-    /// Sorted.
-    previous: SortedKeys,
+    /// Sorted; shared with the thread that makes the new keys file of a delta run.
+    previous: std::sync::Arc<SortedKeys>,
+    /// The live generation's unit keys, sorted, and whether its units list all its
+    /// files ([`KeysFile::complete`]).
+    previous_units: Vec<Key>,
+    previous_complete: bool,
     /// Sorted; empty without a spare generation.
     spare: SortedKeys,
     new: Mutex<Vec<Key>>,
@@ -585,7 +589,7 @@ impl SortedKeys {
     }
 }
 
-const MAGIC: &[u8] = b"roost file keys 1\n";
+const MAGIC: &[u8] = b"roost file keys 2\n";
 
 /// Where the keys of the tree at `out` live: `<parent>/.<name>.keys`.
 pub(crate) fn keys_path(out: &Path) -> anyhow::Result<PathBuf> {
@@ -609,24 +613,58 @@ fn beside(out: &Path, what: &str) -> anyhow::Result<PathBuf> {
     Ok(parent.join(format!("{name}{what}")))
 }
 
-/// A keys file: the generation it names and its sorted keys; `None` when the file is
-/// absent, unreadable or malformed.
-pub(crate) fn read_keys(path: &Path) -> Option<(String, Vec<Key>)> {
+/// A keys file: the generation it names, its sorted keys (of its files and units) and
+/// its units' keys.
+pub(crate) struct KeysFile {
+    pub generation: String,
+    pub keys: Vec<Key>,
+    /// The unit keys among `keys` (the records of [`super::units`]), sorted.
+    pub units: Vec<Key>,
+    /// Whether every file of the generation is listed in the record of one of
+    /// `units`: then a run can tell the generation's files apart by unit (a delta
+    /// run, [`super::delta`]).
+    pub complete: bool,
+}
+
+/// A keys file read: `None` when it is absent, unreadable or malformed.
+///
+/// The file is the magic line, the generation's name and a newline, how many unit
+/// keys (8 bytes) and whether the units list every file (1 byte), the unit keys,
+/// then every key; keys 16 bytes, little-endian, sorted, each once.
+pub(crate) fn read_keys(path: &Path) -> Option<KeysFile> {
     let bytes = fs::read(path).ok()?;
     let rest = bytes.strip_prefix(MAGIC)?;
     let newline = rest.iter().position(|&b| b == b'\n')?;
     let generation = std::str::from_utf8(&rest[..newline]).ok()?.to_string();
-    let keys = &rest[newline + 1..];
-    if keys.len() % 16 != 0 {
+    let (count, rest) = rest[newline + 1..].split_at_checked(8)?;
+    let units = usize::try_from(u64::from_le_bytes(count.try_into().ok()?)).ok()?;
+    let (complete, rest) = rest.split_first()?;
+    let complete = match complete {
+        0 => false,
+        1 => true,
+        _ => return None,
+    };
+    let decode = |bytes: &[u8]| -> Option<Vec<Key>> {
+        let keys: Vec<Key> = bytes
+            .chunks_exact(16)
+            .map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16])))
+            .collect();
+        keys.windows(2).all(|w| w[0] < w[1]).then_some(keys)
+    };
+    let (units, keys) = rest.split_at_checked(units.checked_mul(16)?)?;
+    if !keys.len().is_multiple_of(16) {
         return None;
     }
-    let keys: Vec<Key> = keys
-        .chunks_exact(16)
-        .map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16])))
-        .collect();
-    keys.windows(2)
-        .all(|w| w[0] < w[1])
-        .then_some((generation, keys))
+    let (units, keys) = (decode(units)?, decode(keys)?);
+    units
+        .iter()
+        .all(|u| keys.binary_search(u).is_ok())
+        .then_some(KeysFile {
+            generation,
+            keys,
+            units,
+            complete,
+        })
 }
 
 impl FileKeys {
@@ -636,8 +674,8 @@ impl FileKeys {
     /// now.
     pub(crate) fn load(out: &Path, generation: Option<&str>) -> FileKeys {
         let named = |path: &Path| {
-            let (named, keys) = read_keys(path)?;
-            (Some(named.as_str()) == generation).then_some(keys)
+            let file = read_keys(path)?;
+            (Some(file.generation.as_str()) == generation).then_some(file)
         };
         let previous = (|| {
             let (live, next) = (keys_path(out).ok()?, next_keys_path(out).ok()?);
@@ -647,9 +685,16 @@ impl FileKeys {
                 Some(keys)
             })
         })()
-        .unwrap_or_default();
+        .unwrap_or(KeysFile {
+            generation: String::new(),
+            keys: Vec::new(),
+            units: Vec::new(),
+            complete: false,
+        });
         FileKeys {
-            previous: SortedKeys::new(previous),
+            previous: std::sync::Arc::new(SortedKeys::new(previous.keys)),
+            previous_units: previous.units,
+            previous_complete: previous.complete,
             spare: SortedKeys::default(),
             new: Mutex::new(Vec::new()),
             units: Mutex::new(Vec::new()),
@@ -730,30 +775,104 @@ impl FileKeys {
                 .contains(&key)
     }
 
-    /// Takes the new generation's keys, once every unit has given its own. Encoding
-    /// them ([`NewKeys::encode`]) sorts them, a share of a run that changed little, so
-    /// the caller can do it on a thread of its own while the manifest is made.
-    pub(crate) fn take_new(&self) -> NewKeys {
-        NewKeys(std::mem::take(
-            &mut *self.new.lock().unwrap_or_else(PoisonError::into_inner),
-        ))
+    /// The live generation's unit keys, sorted, when its units list every one of its
+    /// files ([`KeysFile::complete`]); else none.
+    pub(crate) fn previous_units(&self) -> Option<&[Key]> {
+        self.previous_complete
+            .then_some(self.previous_units.as_slice())
+    }
+
+    /// Takes the new generation's keys, once every unit has given its own, with
+    /// whether its units list all its files (`complete`). With `carried` (a delta run,
+    /// [`super::delta`]), the live generation's keys but the `removed` ones (sorted)
+    /// are the new generation's too. Encoding them ([`NewKeys::encode`]) sorts them,
+    /// a share of a run that changed little, so the caller can do it on a thread of
+    /// its own while the manifest is made.
+    pub(crate) fn take_new(&self, complete: bool, removed: Option<Vec<Key>>) -> NewKeys {
+        // Kept: the records in use after the swap are those of the new units too.
+        let units = self
+            .units
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let carried = removed.map(|removed| Carried {
+            live: std::sync::Arc::clone(&self.previous),
+            units: self.previous_units.clone(),
+            removed,
+        });
+        NewKeys {
+            keys: std::mem::take(&mut *self.new.lock().unwrap_or_else(PoisonError::into_inner)),
+            units,
+            complete,
+            carried,
+        }
     }
 }
 
+/// What a delta run's new generation keeps of the live one's keys: all of them but
+/// those `removed` (sorted).
+struct Carried {
+    live: std::sync::Arc<SortedKeys>,
+    units: Vec<Key>,
+    removed: Vec<Key>,
+}
+
 /// The keys of a new generation's files and units, in the order they were made.
-pub(crate) struct NewKeys(Vec<Key>);
+pub(crate) struct NewKeys {
+    keys: Vec<Key>,
+    units: Vec<Key>,
+    complete: bool,
+    carried: Option<Carried>,
+}
+
+/// `a` and `b` (each sorted, each key once) as one sorted list, each key once.
+fn union(a: impl Iterator<Item = Key>, b: &[Key]) -> Vec<Key> {
+    let mut out = Vec::with_capacity(b.len());
+    let mut b = b.iter().copied().peekable();
+    for k in a {
+        while let Some(x) = b.next_if(|x| *x < k) {
+            out.push(x);
+        }
+        b.next_if_eq(&k);
+        out.push(k);
+    }
+    out.extend(b);
+    out
+}
 
 impl NewKeys {
-    /// The keys file of `generation`: its header, then the keys sorted and each once.
+    /// The keys file of `generation` ([`read_keys`]).
     pub(crate) fn encode(mut self, generation: &str) -> Vec<u8> {
-        let keys = &mut self.0;
-        keys.sort_unstable();
-        keys.dedup();
-        let mut bytes = Vec::with_capacity(MAGIC.len() + generation.len() + 1 + keys.len() * 16);
+        for keys in [&mut self.keys, &mut self.units] {
+            keys.sort_unstable();
+            keys.dedup();
+        }
+        let (keys, units) = match &self.carried {
+            None => (self.keys, self.units),
+            Some(c) => {
+                let kept = |all: &[Key]| {
+                    all.iter()
+                        .copied()
+                        .filter(|k| c.removed.binary_search(k).is_err())
+                        .collect::<Vec<_>>()
+                };
+                let live = c.live.keys.iter().copied();
+                let live = live.filter(|k| c.removed.binary_search(k).is_err());
+                (
+                    union(live, &self.keys),
+                    union(kept(&c.units).into_iter(), &self.units),
+                )
+            }
+        };
+        let mut bytes = Vec::with_capacity(
+            MAGIC.len() + generation.len() + 10 + (keys.len() + units.len()) * 16,
+        );
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(generation.as_bytes());
         bytes.push(b'\n');
-        for k in keys.iter() {
+        bytes.extend_from_slice(&(units.len() as u64).to_le_bytes());
+        bytes.push(u8::from(self.complete));
+        for k in units.iter().chain(&keys) {
             bytes.extend_from_slice(&k.to_le_bytes());
         }
         bytes
@@ -881,6 +1000,55 @@ mod tests {
             &tables,
         );
         assert_refused(checked, "list_snapshot_issues", "labels");
+    }
+
+    #[test]
+    fn a_keys_file_reads_back_with_its_units_and_a_delta_keeps_the_live_keys_not_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("keys");
+        let live = FileKeys {
+            previous: std::sync::Arc::new(SortedKeys::new(vec![1, 2, 3, 4, 5])),
+            previous_units: vec![2, 4],
+            previous_complete: true,
+            ..FileKeys::default()
+        };
+        assert_eq!(live.previous_units(), Some(&[2, 4][..]));
+        live.add(vec![9, 3]);
+        live.add_unit(7);
+        // 2 and 3 taken out, 3 made again: the live keys but 2, and the new ones.
+        fs::write(&path, live.take_new(true, Some(vec![2, 3])).encode("g1")).unwrap();
+        let file = read_keys(&path).unwrap();
+        assert_eq!(file.generation, "g1");
+        assert_eq!(file.keys, [1, 3, 4, 5, 7, 9]);
+        assert_eq!(file.units, [4, 7]);
+        assert!(file.complete);
+        // Not a delta, and not complete: only the new keys, and no units to trust.
+        let whole = FileKeys::default();
+        whole.add(vec![5, 1]);
+        whole.add_unit(3);
+        fs::write(&path, whole.take_new(false, None).encode("g2")).unwrap();
+        let file = read_keys(&path).unwrap();
+        assert_eq!(
+            (&file.keys[..], &file.units[..], file.complete),
+            (&[1, 3, 5][..], &[3][..], false)
+        );
+        let loaded = FileKeys {
+            previous_units: file.units,
+            previous_complete: file.complete,
+            ..FileKeys::default()
+        };
+        assert_eq!(loaded.previous_units(), None);
+        // Torn, or a unit key that is not among the keys: not read.
+        let bytes = fs::read(&path).unwrap();
+        for cut in [MAGIC.len(), bytes.len() - 8, bytes.len() - 1] {
+            fs::write(&path, &bytes[..cut]).unwrap();
+            assert!(read_keys(&path).is_none(), "torn at {cut}");
+        }
+        let mut other = bytes.clone();
+        let unit_at = MAGIC.len() + 3 + 9;
+        other[unit_at] = 8;
+        fs::write(&path, &other).unwrap();
+        assert!(read_keys(&path).is_none(), "a unit key among no keys");
     }
 
     #[test]

@@ -33,10 +33,11 @@ use sha2::{Digest, Sha256};
 use crate::manifest::{sha256_hex, split, Changes, ManifestEntry, MANIFEST};
 
 use super::change_lists::{self, Found};
-use super::compare::Compare;
+use super::compare::{Change, Compare};
+use super::delta::{self, Merged};
 use super::entry::{push_hex, Entry};
 use super::previous::Previous;
-use super::runs::Sorted;
+use super::runs::{Sorted, Stream};
 use super::verify;
 use super::write::{Pieces, Writer};
 
@@ -326,7 +327,20 @@ fn place_chunk(
             });
         }
     }
-    let entries = &files[c.start..c.end];
+    let decoded;
+    let entries = match (c.start == c.end, c.kept) {
+        // A live chunk kept whole, its document not placed as it is: its entries.
+        (true, Some(i)) => {
+            decoded = writer
+                .previous
+                .entries_once(i)
+                .iter()
+                .map(|e| Entry::of(e).ok_or_else(|| anyhow!("{} is listed malformed", e.path)))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            &decoded[..]
+        }
+        _ => &files[c.start..c.end],
+    };
     let doc = document(&entries_json(entries)?);
     let sha256 = sha256_hex(&doc);
     let chunk = split::Chunk {
@@ -361,7 +375,11 @@ const WINDOW: usize = BATCH * split::MAX_ENTRIES + 1;
 /// order: that no path comes twice, what each is to the previous generation (the
 /// change lists), the folders holding them, the spare's own paths not among them.
 struct Pass<'a> {
-    compare: Compare<'a>,
+    /// What each entry is to the previous generation, when the entries do not say
+    /// (a delta run's do).
+    compare: Option<Compare<'a>>,
+    /// A delta run's live files at the root of the tree, with their sizes.
+    live_top: &'a [(String, u64)],
     found: Found,
     folders: verify::Folders,
     own: std::iter::Peekable<std::slice::Iter<'a, String>>,
@@ -373,10 +391,15 @@ struct Pass<'a> {
 }
 
 impl<'a> Pass<'a> {
-    fn new(writer: &'a Writer, entries: &'a Sorted, own: &'a [String]) -> anyhow::Result<Pass<'a>> {
+    fn new(writer: &'a Writer, source: &Source<'a>, own: &'a [String]) -> anyhow::Result<Pass<'a>> {
         let spill = writer.root.parent().unwrap_or(&writer.root);
+        let (compare, live_top) = match *source {
+            Source::Full(entries) => (Some(Compare::new(&writer.previous, entries)), &[][..]),
+            Source::Delta { live_top, .. } => (None, live_top),
+        };
         Ok(Pass {
-            compare: Compare::new(&writer.previous, entries),
+            compare,
+            live_top,
             found: Found::new(spill)?,
             folders: verify::Folders::default(),
             own: own.iter().peekable(),
@@ -387,13 +410,17 @@ impl<'a> Pass<'a> {
         })
     }
 
-    fn see(&mut self, e: &Entry) -> anyhow::Result<()> {
+    fn see(&mut self, e: &Entry, change: Option<Change>) -> anyhow::Result<()> {
         if self.files > 0 && self.last == e.path {
             return Err(anyhow!("two answers map to one file: {}", e.path));
         }
         self.last.clear();
         self.last.push_str(&e.path);
-        let change = self.compare.next(e)?;
+        let change = match (change, &mut self.compare) {
+            (Some(change), _) => change,
+            (None, Some(compare)) => compare.next(e)?,
+            (None, None) => return Err(anyhow!("{} compared with nothing", e.path)),
+        };
         self.found.push(&e.path, change)?;
         self.folders.see(&e.path, e.size);
         while let Some(own) = self.own.next_if(|p| p.as_str() < e.path.as_str()) {
@@ -403,6 +430,53 @@ impl<'a> Pass<'a> {
         self.files += 1;
         self.bytes += e.size;
         Ok(())
+    }
+
+    /// The live chunk `chunk` kept whole (its paths run up to `end`, the next chunk's
+    /// first): its entries are the live generation's, not looked at one by one.
+    fn see_kept(&mut self, chunk: &split::Chunk, end: Option<&str>) {
+        let within = |p: &str| p >= chunk.first.as_str() && end.is_none_or(|end| p < end);
+        // The paths the folder holds beyond the live generation's are not listed.
+        while let Some(own) = self.own.next_if(|p| end.is_none_or(|end| p.as_str() < end)) {
+            self.unlisted.push(own.clone());
+        }
+        for (path, size) in self.live_top.iter().filter(|(p, _)| within(p)) {
+            self.folders.see(path, *size);
+        }
+        self.last.clone_from(&chunk.first);
+        self.files += chunk.files;
+        self.bytes += chunk.bytes;
+    }
+}
+
+/// Where a manifest's entries come from: every entry of the generation (each marked
+/// [`fresh`](Entry::fresh) when the run wrote it), or a delta run's
+/// ([`super::delta`]): the entries it handed on, the live paths it took out, and the
+/// live generation's files at the root of the tree.
+pub(super) enum Source<'a> {
+    Full(&'a Sorted),
+    Delta {
+        delta: &'a Sorted,
+        removed: &'a Sorted,
+        live_top: &'a [(String, u64)],
+    },
+}
+
+/// The entries of a [`Source`] in path order.
+enum Items<'a> {
+    Full(Stream<'a>),
+    Merged(Box<Merged<'a>>),
+}
+
+impl Items<'_> {
+    fn next(&mut self) -> anyhow::Result<Option<delta::Item>> {
+        match self {
+            Items::Full(stream) => Ok(stream
+                .next()
+                .transpose()?
+                .map(|e| delta::Item::Entry(e, None))),
+            Items::Merged(merged) => merged.next_item(),
+        }
     }
 }
 
@@ -420,16 +494,18 @@ struct PlacedChunks {
 /// at a time in chunk order (the chunks of a batch in parallel) as the entries come;
 /// with `full`, `manifest.json` made of their bodies on a thread of its own as each
 /// batch is placed, so neither the entries nor the chunk documents are ever all held.
+// Long because the pass, the cuts and the thread making `manifest.json` share its
+// state; the window's filling and cutting are each a few lines.
 fn place_chunks(
     writer: &Writer,
-    entries: &Sorted,
+    items: &mut Items<'_>,
     pass: &mut Pass<'_>,
     full: Option<Full>,
     old: &Documents,
 ) -> anyhow::Result<PlacedChunks> {
     let bytes = full.is_some();
     let mut cutter = Cutter::new(&writer.previous);
-    let mut stream = entries.stream()?;
+    let chunks = writer.previous.chunks();
     std::thread::scope(|scope| {
         let (send, receive) = std::sync::mpsc::sync_channel::<Vec<(Vec<u8>, String)>>(1);
         let joined = full.map(|mut full| {
@@ -450,13 +526,16 @@ fn place_chunks(
         };
         let mut window: Vec<Entry> = Vec::with_capacity(WINDOW);
         let mut complete = false;
+        // A live chunk kept whole that comes next, once the window is cut.
+        let mut token: Option<usize> = None;
         let failed = 'pass: loop {
-            while !complete && window.len() < WINDOW {
-                match stream.next().transpose() {
-                    Ok(Some(e)) => match pass.see(&e) {
+            while !complete && token.is_none() && window.len() < WINDOW {
+                match items.next() {
+                    Ok(Some(delta::Item::Entry(e, change))) => match pass.see(&e, change) {
                         Ok(()) => window.push(e),
                         Err(e) => break 'pass Some(e),
                     },
+                    Ok(Some(delta::Item::Kept(i))) => token = Some(i),
                     Ok(None) => complete = true,
                     Err(e) => break 'pass Some(e),
                 }
@@ -470,7 +549,41 @@ fn place_chunks(
                 start = c.end;
                 cuts.push(c);
             }
+            let mut expanded = false;
+            if let (Some(i), true) = (token, cuts.len() < BATCH) {
+                token = None;
+                if start == window.len() {
+                    // The chunk before it ends where it starts: kept as it is.
+                    cutter.at = i;
+                    pass.see_kept(&chunks[i], chunks.get(i + 1).map(|c| c.first.as_str()));
+                    cuts.push(Cut {
+                        start,
+                        end: start,
+                        kept: Some(i),
+                    });
+                } else {
+                    // The chunk before it runs into it: its entries are cut anew.
+                    let entries = match items {
+                        Items::Merged(merged) => merged.expand(i),
+                        Items::Full(_) => Err(anyhow!("a kept chunk among every entry")),
+                    };
+                    let entries = match entries {
+                        Ok(entries) => entries,
+                        Err(e) => break Some(e),
+                    };
+                    for e in entries {
+                        if let Err(e) = pass.see(&e, Some(Change::Same)) {
+                            break 'pass Some(e);
+                        }
+                        window.push(e);
+                    }
+                    expanded = true;
+                }
+            }
             if cuts.is_empty() {
+                if expanded {
+                    continue;
+                }
                 break (!complete || !window.is_empty())
                     .then(|| anyhow!("the manifest's entries could not be cut into chunks"));
             }
@@ -552,25 +665,32 @@ pub(super) struct Written {
     pub top: Vec<(String, u64)>,
 }
 
-/// Writes the manifest documents and change lists of a generation holding `entries`
-/// (each marked [`fresh`](Entry::fresh) when the run wrote it), in one pass over them;
-/// `own` (sorted) are paths the folder may hold beyond them, those it does not list
-/// are returned.
-pub(super) fn write(writer: &Writer, entries: &Sorted, own: &[String]) -> anyhow::Result<Written> {
+/// Writes the manifest documents and change lists of a generation holding the entries
+/// of `source`, in one pass over them; `own` (sorted) are paths the folder may hold
+/// beyond them, those it does not list are returned.
+pub(super) fn write(writer: &Writer, source: Source, own: &[String]) -> anyhow::Result<Written> {
     let previous = &writer.previous;
     let old = split::documents_by_path(writer.previous_root());
-    let mut pass = Pass::new(writer, entries, own)?;
+    let mut pass = Pass::new(writer, &source, own)?;
     // Every entry the previous generation's own and as many: every chunk is likely
     // the previous one, `manifest.json` too, linked without any chunk being read.
     // Else it is made of the chunks as they are placed.
     let previous_files: u64 = previous.chunks().iter().map(|c| c.files).sum();
-    let likely_same =
-        previous.is_split() && entries.fresh() == 0 && entries.len() == previous_files;
-    let full = match likely_same {
+    let (likely_same, mut items) = match source {
+        Source::Full(entries) => (
+            entries.fresh() == 0 && entries.len() == previous_files,
+            Items::Full(entries.stream()?),
+        ),
+        Source::Delta { delta, removed, .. } => (
+            delta.fresh() == 0 && removed.len() <= delta.len(),
+            Items::Merged(Box::new(Merged::new(previous, delta, removed, own)?)),
+        ),
+    };
+    let full = match previous.is_split() && likely_same {
         true => None,
         false => Some(Full::open(writer)?),
     };
-    let mut placed = place_chunks(writer, entries, &mut pass, full, &old)?;
+    let mut placed = place_chunks(writer, &mut items, &mut pass, full, &old)?;
     let Pass {
         compare,
         found,
@@ -582,7 +702,11 @@ pub(super) fn write(writer: &Writer, entries: &Sorted, own: &[String]) -> anyhow
         ..
     } = pass;
     unlisted.extend(own.by_ref().cloned());
-    let removed = compare.finish()?;
+    let removed = match (items, compare) {
+        (Items::Merged(merged), _) => merged.gone,
+        (Items::Full(_), Some(compare)) => compare.finish()?,
+        (Items::Full(_), None) => Vec::new(),
+    };
     let linked = match placed.full {
         Some(_) => None,
         None => was(&old, MANIFEST).filter(|&(size, sha256)| {

@@ -13,10 +13,11 @@ use crate::manifest::MANIFEST;
 use crate::{store, tree};
 
 use super::bodies::{self, Bodies};
+use super::delta::Delta;
 use super::entry::Entry;
 use super::keys::{self, Key};
 use super::plan::{self, partition, Group, Unit};
-use super::runs::{Sink, Sorted};
+use super::runs::Sink;
 use super::units;
 use super::write::Writer;
 use super::Options;
@@ -33,6 +34,15 @@ pub(super) struct Keying<'a> {
     /// Whether a table's `id` is its `rowid`, asked once per table in a run
     /// ([`id_is_rowid`]): the units of one resource all ask about its table.
     pub rowid_tables: std::sync::Mutex<HashMap<String, bool>>,
+    /// In a delta run ([`super::delta`]), what the units keep of the live generation
+    /// without handing it on.
+    pub delta: Option<&'a Delta>,
+    /// The files placed outside any unit's record (the fixed documents), for the
+    /// record of the generation's loose files.
+    pub loose: std::sync::Mutex<Vec<Entry>>,
+    /// Set when a unit's files were placed without a record (a file or the unit
+    /// without a key): the generation's units then do not list all its files.
+    pub partial: std::sync::atomic::AtomicBool,
 }
 
 /// Where a unit's files go as they are placed ([`Out::place`]), so that a unit never
@@ -51,6 +61,15 @@ pub(super) struct Out<'a> {
     keys: Vec<Key>,
     /// How many pages or records were placed.
     pub(super) groups: usize,
+    /// Set when the unit's files were placed without a record.
+    partial: Option<&'a std::sync::atomic::AtomicBool>,
+    delta: Option<&'a Delta>,
+    /// In a delta run, a unit rendered where its rows changed: its key in the live
+    /// generation, the live files it replaced (with their keys), and how many of
+    /// its files it kept from the live generation without handing them on.
+    previous: Option<Key>,
+    replaced: Vec<(Key, Vec<Entry>)>,
+    carried: u64,
 }
 
 impl<'a> Out<'a> {
@@ -58,7 +77,7 @@ impl<'a> Out<'a> {
     /// unit's record written when `record` (a rendered unit), or not (placed from it).
     fn new(
         sink: &'a mut Sink,
-        keying: Option<&'a Keying>,
+        keying: Option<&'a Keying<'a>>,
         unit: Option<Key>,
         record: bool,
     ) -> anyhow::Result<Out<'a>> {
@@ -75,7 +94,37 @@ impl<'a> Out<'a> {
             whole: true,
             keys: Vec::new(),
             groups: 0,
+            partial: keying.map(|k| &k.partial),
+            delta: keying.and_then(|k| k.delta),
+            previous: None,
+            replaced: Vec::new(),
+            carried: 0,
         })
+    }
+
+    /// The files of one page or record the live generation has under `key`, from the
+    /// unit's previous record: in a delta run kept where they are and not handed on
+    /// (only the unit's new record lists them), else placed.
+    fn place_kept(&mut self, key: Key, entries: Vec<Entry>) -> anyhow::Result<()> {
+        if self.delta.is_none() {
+            return self.place(Some(key), entries);
+        }
+        if let Some(record) = &mut self.record {
+            record.group(key, &entries)?;
+        }
+        self.carried += entries.len() as u64;
+        self.groups += 1;
+        Ok(())
+    }
+
+    /// A unit rendered where its rows changed since the live unit `previous`, whose
+    /// files under `replaced` (each with its key) it does not keep: in a delta run,
+    /// they are taken out of the live generation once the unit is done.
+    fn replacing(&mut self, previous: Key, replaced: Vec<(Key, Vec<Entry>)>) {
+        if self.delta.is_some() {
+            self.previous = Some(previous);
+            self.replaced = replaced;
+        }
     }
 
     /// The files of one page or record (the file and its siblings), with its key.
@@ -115,6 +164,11 @@ impl<'a> Out<'a> {
                 record.finish()?;
             }
             files.add_unit(unit);
+        } else if let Some(partial) = self.partial {
+            partial.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        if let (Some(delta), Some(previous)) = (self.delta, self.previous) {
+            delta.carry_in_part(previous, std::mem::take(&mut self.replaced), self.carried);
         }
         Ok(())
     }
@@ -300,7 +354,8 @@ fn render_list_unit(
                 resource: resource.as_ref(),
                 rows: &kept.rows,
             };
-            if list.place(previous, out)? {
+            if let Some(replaced) = list.place(previous, out)? {
+                out.replacing(kept.previous, replaced);
                 if let (Some(dir), Some(key)) = (records, unit.key) {
                     units::link_scope(dir, kept.previous, key);
                 }
@@ -317,7 +372,7 @@ fn render_list_unit(
         resource: resource.as_ref(),
         rows: &rows,
     };
-    if !list.place(None, out)? {
+    if list.place(None, out)?.is_none() {
         return Err(anyhow!(
             "{}: pages without a previous record",
             spec.operation_id
@@ -479,8 +534,9 @@ impl ListPages<'_, '_, '_> {
     /// The pages keyed, linked, rendered, written and handed to `out`. With
     /// `previous` (the unit's record in the previous run and which rows changed since,
     /// the scope being the same), a page holding no changed row has the key and files
-    /// the record gives it and is placed from them; false when the pages are not the
-    /// record's, before anything is placed.
+    /// the record gives it and is placed from them ([`Out::place_kept`]); the
+    /// record's other pages (key and files) are returned. `None` when the pages are
+    /// not the record's, before anything is placed.
     ///
     /// The pages with their keys first ([`list_page_plan`]), then the records the
     /// pages the live generation lacks show, read once each ([`page_bodies`]); then,
@@ -490,7 +546,7 @@ impl ListPages<'_, '_, '_> {
         &mut self,
         previous: Option<(units::RecordReader, &[bool])>,
         out: &mut Out,
-    ) -> anyhow::Result<bool> {
+    ) -> anyhow::Result<Option<Replaced>> {
         let (spec, rows) = (self.unit.spec, self.rows);
         let record_keys = RecordKeys::new(self.resource, rows, previous.is_none());
         let (mut recorded, changed) = match previous {
@@ -499,10 +555,10 @@ impl ListPages<'_, '_, '_> {
         };
         let groups = partition(spec, &rows.params, &rows.values, &rows.keys, rows.ids.len());
         let names = PageNames::new(self.unit, &groups);
-        let Some((pages, kept)) =
+        let Some((pages, kept, replaced)) =
             list_page_plan(self.unit, &names, &record_keys, recorded.as_mut(), changed)
         else {
-            return Ok(false);
+            return Ok(None);
         };
         if let Some(record) = &mut recorded {
             record.rewind()?;
@@ -546,6 +602,12 @@ impl ListPages<'_, '_, '_> {
                 from_record,
                 self.keying,
             )?;
+            // The pages placed from the record (not written after all).
+            let placed_kept: Vec<bool> = window
+                .clone()
+                .zip(&linked)
+                .map(|(i, l)| kept[i] && l.is_some())
+                .collect();
             // A page the live generation has that could not be linked: its records read
             // now (looked up by id).
             let lacking = wanted_ids(rows, &pages[window.clone()], |j| {
@@ -562,16 +624,19 @@ impl ListPages<'_, '_, '_> {
                 &bodies,
                 &originals,
             )?;
-            for (i, files) in window.clone().zip(parts) {
+            for ((i, files), from_record) in window.clone().zip(parts).zip(placed_kept) {
                 if last_twin.get(&i).is_some_and(|&last| last >= window.end) {
                     originals.insert(i, files.clone());
                 }
-                out.place(pages[i].key, files)?;
+                match (from_record, pages[i].key) {
+                    (true, Some(key)) => out.place_kept(key, files)?,
+                    _ => out.place(pages[i].key, files)?,
+                }
             }
             originals.retain(|o, _| last_twin.get(o).is_some_and(|&last| last >= window.end));
             start = window.end;
         }
-        Ok(true)
+        Ok(Some(replaced))
     }
 
     /// Where the bodies past their budget are kept: beside the tree.
@@ -648,9 +713,13 @@ impl<'a> RecordKeys<'a> {
     }
 }
 
-/// A list unit's pages, and beside each whether its files are those its unit record
-/// gives it (it holds no changed row).
-type PagePlan<'g> = (Vec<Page<'g>>, Vec<bool>);
+/// The pages or records of a unit's previous record it does not keep: each one's key
+/// and files.
+type Replaced = Vec<(Key, Vec<Entry>)>;
+
+/// A list unit's pages, beside each whether its files are those its unit record
+/// gives it (it holds no changed row), and the record's pages that are not.
+type PagePlan<'g> = (Vec<Page<'g>>, Vec<bool>, Replaced);
 
 /// A list unit's pages over the filter `groups` of its scope, each with its file and
 /// key; with a previous record (`recorded`, and which rows `changed`), the files of
@@ -683,6 +752,7 @@ fn list_page_plan<'g>(
     let mut planner = Planner {
         pages: Vec::new(),
         kept: Vec::new(),
+        replaced: Vec::new(),
         recorded,
         changed,
         record_keys,
@@ -735,7 +805,7 @@ fn list_page_plan<'g>(
             return None;
         }
     }
-    Some((planner.pages, planner.kept))
+    Some((planner.pages, planner.kept, planner.replaced))
 }
 
 /// A page of a filter group: the group, the page's number, how many records the group
@@ -751,6 +821,7 @@ struct PageAt<'g> {
 struct Planner<'g, 'r> {
     pages: Vec<Page<'g>>,
     kept: Vec<bool>,
+    replaced: Replaced,
     recorded: Option<&'r mut units::RecordReader>,
     changed: &'r [bool],
     record_keys: &'r RecordKeys<'r>,
@@ -779,6 +850,8 @@ impl<'g> Planner<'g, '_> {
             if !members.iter().any(|&m| self.changed[m as usize]) {
                 key = Some(recorded_key);
                 from_record = true;
+            } else {
+                self.replaced.push((recorded_key, entries));
             }
         }
         if !from_record {
@@ -1114,20 +1187,25 @@ fn kept_details(
         return Ok(None);
     }
     let mut ids = Vec::with_capacity(scope.ids.len());
-    place_recorded(w, &mut record, keep, out, |i| ids.extend(scope.ids.get(i)))?;
+    let replaced = place_recorded(w, &mut record, keep, out, |i| ids.extend(scope.ids.get(i)))?;
+    out.replacing(previous, replaced);
     Ok(Some(ids))
 }
 
 /// The docs page, rendered once every unit is written: its examples are files of the
 /// new generation (`crate::docs::samples`).
-pub(super) fn render_docs(w: &Writer, entries: &Sorted) -> anyhow::Result<Vec<Entry>> {
+pub(super) fn render_docs(
+    w: &Writer,
+    entries: &dyn Fn(&str) -> anyhow::Result<Option<String>>,
+) -> anyhow::Result<Vec<Entry>> {
     let openapi = crate::openapi::document_json().context("serialising the OpenAPI document")?;
-    // The folders the examples come from are the API's, whose files are `entries`:
-    // a folder's first record is looked up among them (a few lookups a folder,
+    // The folders the examples come from are the API's, whose files are the new
+    // generation's: a folder's first record is looked up among them (`entries`
+    // gives the first path at or after a path; a few lookups a folder,
     // `super::listed`) rather than read from folders of hundreds of thousands of
     // files.
     let failed = std::cell::RefCell::new(None);
-    let first_from = |path: &str| match entries.first_from(path) {
+    let first_from = |path: &str| match entries(path) {
         Ok(first) => first,
         Err(e) => {
             failed.borrow_mut().get_or_insert(e);
@@ -1182,6 +1260,12 @@ pub(super) fn render_unit(
                 &openapi,
                 &mut out,
             )?;
+            if let Some(k) = keying {
+                k.loose
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .extend(out.iter().cloned());
+            }
             sink.extend(out)?;
         }
         Unit::List {
@@ -1265,6 +1349,11 @@ fn skip_unit(
     if !w.link_recorded(&mut record, k.files.kept(unit), |_, _| true, in_spare) {
         return Ok(false);
     }
+    if let Some(delta) = k.delta {
+        // Its files, entries and keys are the live generation's, kept as they are.
+        delta.carry(unit);
+        return Ok(true);
+    }
     let mut out = Out::new(sink, keying, Some(unit), false)?;
     place_recorded(w, &mut record, |_, _| true, &mut out, |_| ())?;
     out.finish()?;
@@ -1272,26 +1361,30 @@ fn skip_unit(
 }
 
 /// The groups of a record `keep` accepts, linked already ([`Writer::link_recorded`]),
-/// handed to `out` (`each` told the index of each), counted as placed by key.
+/// placed into `out` ([`Out::place_kept`]; `each` told the index of each), counted as
+/// placed by key; the others returned.
 fn place_recorded(
     w: &Writer,
     record: &mut units::RecordReader,
     keep: impl Fn(usize, Key) -> bool,
     out: &mut Out,
     mut each: impl FnMut(usize),
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Replaced> {
     let torn = || anyhow!("a unit record could not be read again");
     record.rewind().map_err(|_| torn())?;
     let mut i = 0usize;
+    let mut others = Vec::new();
     while let Some((key, entries)) = record.next_group().map_err(|_| torn())? {
         if keep(i, key) {
             w.count_by_key(entries.len() as u64);
-            out.place(Some(key), entries)?;
+            out.place_kept(key, entries)?;
             each(i);
+        } else {
+            others.push((key, entries));
         }
         i += 1;
     }
-    Ok(())
+    Ok(others)
 }
 
 /// The headers file of Pages-style static hosts (Netlify, Cloudflare Pages), at the

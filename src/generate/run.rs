@@ -25,12 +25,14 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
+use std::sync::PoisonError;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
 use anyhow::{anyhow, Context};
 use rayon::prelude::*;
 
+use super::delta::{self, Delta};
 use super::generations::{self, remove_tree};
 use super::keys::{self, FileKeys, Key};
 use super::plan::{self, plan, Unit};
@@ -93,6 +95,9 @@ pub(super) struct Generation {
     /// their sizes, stamped in its record ([`verify::stamp_folders`]).
     folders: Vec<String>,
     top: Vec<(String, u64)>,
+    /// A delta run's folders include the live generation's, some of which may be
+    /// gone: only those present are stamped.
+    folders_may_be_gone: bool,
 }
 
 impl<'a> Run<'a> {
@@ -252,6 +257,7 @@ impl<'a> Run<'a> {
             keys_file: None,
             folders: Vec::new(),
             top: Vec::new(),
+            folders_may_be_gone: false,
         })
     }
 
@@ -304,7 +310,8 @@ impl<'a> Run<'a> {
 
 impl Generation {
     /// Phase 6: the plan rendered and written into the generation's folder, then its
-    /// manifest; the summary of what was placed.
+    /// manifest; the summary of what was placed. A delta run ([`delta`]) when the
+    /// live generation allows one ([`Generation::delta_base`]).
     pub(super) fn fill(&mut self, run: &mut Run<'_>) -> anyhow::Result<Summary> {
         let opts = run.opts;
         let conn = run
@@ -315,7 +322,8 @@ impl Generation {
         let order = plan::longest_first(&conn, &plan);
         drop(conn);
         run.mark("plan");
-        let writer = Writer::new(
+        let base = self.delta_base(run);
+        let mut writer = Writer::new(
             self.dir.clone(),
             run.previous_root.clone(),
             Previous::open(run.previous_root.as_deref()),
@@ -323,38 +331,118 @@ impl Generation {
             self.spare_paths.is_some(),
         )
         .never_linking(std::mem::take(&mut run.damaged));
+        let base = base.filter(|_| writer.previous.is_split());
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(opts.jobs.unwrap_or(0))
             .build()?;
-        let keying = run.input.as_ref().map(|i| render::Keying {
+        let delta = base.as_ref().map(|_| Delta::default());
+        let mut keying = run.input.as_ref().map(|i| render::Keying {
             salt: &i.salt,
             digests: &i.digests,
             files: &self.file_keys,
             records: &self.records,
             rowid_tables: Default::default(),
+            delta: delta.as_ref(),
+            loose: Default::default(),
+            partial: Default::default(),
         });
         let (mut entries, units_skipped) =
             render_units(opts, &plan, &order, &writer, keying.as_ref(), &pool)?;
         run.mark("units");
-        // The docs page and the dataset, added to the units' entries.
-        let mut later = render::render_docs(&writer, &entries)?;
-        if let Some(which) = run.dataset {
-            later.extend(
-                pool.install(|| dataset::write(&writer, &opts.db, which, keying.as_ref()))?,
-            );
+        let spill = self.dir.parent().unwrap_or(&self.dir).to_path_buf();
+        let mut removed = None;
+        if let (Some(d), Some((units, _))) = (&delta, &base) {
+            removed = delta::resolve(d, units, &self.records, &spill)?;
+            run.mark("delta");
+            if removed.is_none() {
+                // A live unit's files cannot be named (its record unreadable): the units
+                // again, every entry handed on.
+                writer.place_again();
+                drop(self.file_keys.take_new(false, None));
+                if let Some(k) = &mut keying {
+                    (k.delta, k.loose, k.partial) = (None, Default::default(), Default::default());
+                }
+                // The units skipped are those the first pass did not render (the second
+                // places from their records the units the first pass rendered).
+                (entries, _) = render_units(opts, &plan, &order, &writer, keying.as_ref(), &pool)?;
+                run.mark("units, every entry");
+            }
         }
-        drop(keying);
+        // The docs page and the dataset, added to the units' entries.
+        let previous = &writer.previous;
+        let docs = match &removed {
+            Some(r) => render::render_docs(&writer, &|p| {
+                delta::first_from(previous, &entries, &r.paths, p)
+            }),
+            None => render::render_docs(&writer, &|p| entries.first_from(p)),
+        }?;
+        let datasets = match run.dataset {
+            Some(which) => {
+                pool.install(|| dataset::write(&writer, &opts.db, which, keying.as_ref()))?
+            }
+            None => Vec::new(),
+        };
+        let mut complete = false;
+        if let Some(k) = keying.take() {
+            complete = !k.partial.load(AtomicOrdering::Relaxed);
+            let mut loose = k.loose.into_inner().unwrap_or_else(PoisonError::into_inner);
+            loose.extend(docs.iter().cloned());
+            let key = units::loose_key(&self.name);
+            units::write_loose(&self.records, key, loose, &datasets)?;
+            self.file_keys.add_unit(key);
+        }
+        let mut later = docs;
+        later.extend(datasets.into_iter().flat_map(|(_, entries)| entries));
         // Every file's key is in: the keys file is made beside the manifest.
         if run.input.is_some() {
-            let (keys, generation) = (self.file_keys.take_new(), self.name.clone());
+            let carried = removed.as_mut().map(|r| std::mem::take(&mut r.keys));
+            let (keys, generation) = (
+                self.file_keys.take_new(complete, carried),
+                self.name.clone(),
+            );
             self.keys_file = Some(std::thread::spawn(move || keys.encode(&generation)));
         }
         entries.add(later)?;
         run.mark("docs and dataset");
-        let mut summary = self.publish(run, &writer, &entries)?;
+        let source = match (&removed, &base) {
+            (Some(r), Some((_, live))) => publish::Source::Delta {
+                delta: &entries,
+                removed: &r.paths,
+                live_top: &live.top,
+            },
+            _ => publish::Source::Full(&entries),
+        };
+        let mut summary = self.publish(run, &writer, source)?;
+        if let (Some(d), Some(_), Some((_, live))) = (&delta, &removed, &base) {
+            // The files kept from the live generation without being handed on are
+            // unchanged, placed by key; its folders are this generation's too.
+            let carried = summary.files.saturating_sub(entries.len() + d.counted());
+            summary.unchanged += carried;
+            summary.rendered = summary.rendered.saturating_sub(carried);
+            self.folders
+                .extend(live.folders.iter().map(|f| f.path.clone()));
+            self.folders.sort_unstable();
+            self.folders.dedup();
+            self.folders_may_be_gone = true;
+        }
         summary.units = plan.len() as u64;
         summary.units_skipped = units_skipped;
         Ok(summary)
+    }
+
+    /// What a delta run needs of the live generation: its unit keys, when its units
+    /// list all its files, and its record, when that stamps its folders; none when a
+    /// file of it is damaged or the run has no input.
+    fn delta_base(&self, run: &Run<'_>) -> Option<(Vec<Key>, input::Record)> {
+        run.input.as_ref()?;
+        let live = run.live.as_ref()?.file_name()?.to_str()?;
+        let units = self.file_keys.previous_units()?;
+        let record = input::read_record(&run.opts.out)?;
+        let usable = run.damaged.is_empty()
+            && record.generation == live
+            && !record.folders.is_empty()
+            && run.previous_root.is_some();
+        usable.then(|| (units.to_vec(), record))
     }
 
     /// The manifest and the change lists written in one pass over the tree's entries,
@@ -364,11 +452,11 @@ impl Generation {
         &mut self,
         run: &Run<'_>,
         writer: &Writer,
-        entries: &Sorted,
+        source: publish::Source,
     ) -> anyhow::Result<Summary> {
         crate::crash::point("generate::manifest");
         let own = self.spare_paths.as_deref().unwrap_or_default();
-        let written = publish::write(writer, entries, own)?;
+        let written = publish::write(writer, source, own)?;
         run.mark("manifest");
         let removed = written.removed.len() as u64;
         if self.spare_paths.is_some() {
@@ -439,7 +527,10 @@ impl Generation {
                 files: summary.files,
                 bytes: summary.bytes,
                 documents: summary.documents,
-                folders: verify::stamp_folders(&self.dir, &self.folders).unwrap_or_default(),
+                folders: match self.folders_may_be_gone {
+                    true => verify::stamp_present_folders(&self.dir, &self.folders),
+                    false => verify::stamp_folders(&self.dir, &self.folders).unwrap_or_default(),
+                },
                 top: std::mem::take(&mut self.top),
             },
         )

@@ -71,6 +71,7 @@ pub(super) fn find(parent: &Path, name: &str, keys: Vec<Key>, live: &Path) -> Op
 /// it until the run decides).
 pub(super) fn recorded(out: &Path, prefix: &str) -> Option<(String, Vec<Key>)> {
     keys::read_keys(&keys::spare_keys_path(out).ok()?)
+        .map(|f| (f.generation, f.keys))
         .filter(|(name, _)| is_generation(name, prefix))
 }
 

@@ -39,6 +39,10 @@ use super::keys::Key;
 
 const MAGIC: &[u8] = b"roost unit record 3\n";
 
+/// The key a record gives a group of files that has none (the loose files of a
+/// generation, [`super::delta`]); no file's key is 0.
+pub(super) const NO_KEY: Key = 0;
+
 /// The files of one unit: per file key, how many of `entries` (in order) it covers;
 /// whole in memory, as the tests compare it (runs read a record group by group,
 /// [`RecordReader`]).
@@ -203,6 +207,29 @@ impl RecordReader {
         self.at += N as u64;
         Ok(bytes)
     }
+}
+
+/// The key of the record of the generation `generation`'s loose files (those of no
+/// unit: the fixed documents, the docs page, the dataset), which goes with its unit
+/// keys ([`super::delta`]): named by the generation, so no other record has it.
+pub(super) fn loose_key(generation: &str) -> Key {
+    xxhash_rust::xxh3::xxh3_128(format!("roost loose files of {generation}").as_bytes())
+}
+
+/// Writes the record of a generation's loose files: `unkeyed` as one group (of
+/// [`NO_KEY`]), then each of `keyed` as a group of its key.
+pub(super) fn write_loose(
+    dir: &Path,
+    key: Key,
+    unkeyed: Vec<Entry>,
+    keyed: &[(Key, Vec<Entry>)],
+) -> anyhow::Result<()> {
+    let mut writer = RecordWriter::create(dir, key)?;
+    writer.group(NO_KEY, &unkeyed)?;
+    for (key, entries) in keyed {
+        writer.group(*key, entries)?;
+    }
+    writer.finish()
 }
 
 /// Reads little-endian fields from the front of a byte slice (`None` past its end).

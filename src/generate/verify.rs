@@ -188,6 +188,16 @@ pub fn stamp_folders(root: &Path, paths: &[String]) -> Option<Vec<Folder>> {
     paths.par_iter().map(|p| folder_stamp(root, p)).collect()
 }
 
+/// The folders `paths` of the tree at `root` as they are now, those that are not
+/// folders left out (a delta run's folders include the live generation's, and a
+/// folder whose files all went is not in a folder written afresh).
+pub fn stamp_present_folders(root: &Path, paths: &[String]) -> Vec<Folder> {
+    paths
+        .par_iter()
+        .filter_map(|p| folder_stamp(root, p))
+        .collect()
+}
+
 /// Whether the tree at `root` still has every folder of `folders` as it was stamped,
 /// and every file of `top` at its root with its size: no file was added to, removed
 /// from or renamed in the tree since (the cost follows the folders, a few hundred,

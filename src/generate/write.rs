@@ -42,6 +42,9 @@ pub(super) struct Writer {
     /// Paths whose file in the previous tree (and the spare) is not to be trusted:
     /// found missing or of another size there. They are made, never linked or kept.
     damaged: HashSet<String>,
+    /// Placing files where this writer placed them before (a delta run's units
+    /// placed again, every entry handed on): a path's file is removed first.
+    again: bool,
 }
 
 impl Writer {
@@ -65,6 +68,7 @@ impl Writer {
             folders: Mutex::new(HashSet::new()),
             in_place,
             damaged: HashSet::new(),
+            again: false,
         }
     }
 
@@ -257,6 +261,15 @@ impl Writer {
         !(self.in_place && in_spare)
     }
 
+    /// Forgets what was counted, and places files over those it placed before (the
+    /// units placed again).
+    pub(super) fn place_again(&mut self) {
+        for count in [&self.written, &self.unchanged, &self.by_key] {
+            count.store(0, AtomicOrdering::Relaxed);
+        }
+        self.again = true;
+    }
+
     /// Counts `n` files placed from a record: unchanged, by key.
     pub(super) fn count_by_key(&self, n: u64) {
         self.unchanged.fetch_add(n, AtomicOrdering::Relaxed);
@@ -306,7 +319,7 @@ impl Writer {
     /// Removes what a path of the folder being updated in place holds, so a new file
     /// (a new inode) can be placed there.
     fn clear(&self, target: &Path) -> anyhow::Result<()> {
-        if !self.in_place {
+        if !self.in_place && !self.again {
             return Ok(());
         }
         match fs::remove_file(target) {

@@ -500,7 +500,7 @@ fn differing<'a>(
 /// Asserts that the tree at `out` holds exactly the files of the tree at `full`, byte
 /// for byte; returns the files of `out`.
 #[track_caller]
-fn assert_same_files(
+pub(super) fn assert_same_files(
     what: &str,
     out: &Path,
     full: &Path,

@@ -9,6 +9,7 @@ mod credentials_migration;
 mod export;
 mod faults;
 mod generate;
+mod generate_delta;
 mod import;
 mod import_mentorship;
 mod import_pages;

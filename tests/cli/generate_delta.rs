@@ -1,0 +1,170 @@
+//! `roost generate` as a delta run: after a change, the units whose files the live
+//! generation has hand nothing on and the manifest is the live one merged with what
+//! changed. Whatever changed (a row, a unit gone from the plan, the dataset left
+//! out), the tree is the tree a full run makes and the change lists name exactly
+//! the paths whose entries differ; a run that cannot name a live unit's files
+//! places every unit again.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+use crate::support::*;
+
+/// `manifest.json`'s entries by path: size and hash.
+fn manifest(out: &Path) -> BTreeMap<String, (u64, String)> {
+    let doc: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["path"].as_str().unwrap().to_string(),
+                (
+                    e["size"].as_u64().unwrap(),
+                    e["sha256"].as_str().unwrap().to_string(),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// The paths a change list names, the manifest documents left out.
+fn listed(out: &Path, name: &str) -> Vec<String> {
+    fs::read_to_string(out.join("changes").join(name))
+        .unwrap()
+        .lines()
+        .filter(|p| !(p.starts_with("manifest/") || *p == "manifest.json"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_delta_run_makes_the_tree_and_the_change_lists_a_full_run_makes() {
+    let Sample { dir, db } = Sample::new();
+    let out = dir.path().join("site");
+    let full = dir.path().join("full");
+    // The run's standard error at the debug level: the steps it took.
+    let generate = |out: &Path, with_dataset: bool| -> String {
+        let mut command = roost();
+        command
+            .env("RUST_LOG", "roost::generate=debug")
+            .args(["generate", "--precompress", "gzip", "--db"])
+            .arg(&db)
+            .arg("--out")
+            .arg(out);
+        if with_dataset {
+            command.arg("--with-dataset");
+        }
+        let output = command.output().unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(output.status.success(), "{stderr}");
+        stderr
+    };
+    let change = |sql: &str| {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute_batch(sql)
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    };
+    let first = generate(&out, true);
+    assert!(!first.contains("step=\"delta\""), "{first}");
+    let snapshot = "(SELECT min(id) FROM snapshots)";
+    let changes = [
+        (
+            "an issue retitled",
+            "UPDATE issues SET title = title || ' (edited)' WHERE id = (SELECT min(id) FROM issues)"
+                .to_string(),
+            true,
+        ),
+        (
+            "an issue deleted",
+            "DELETE FROM issue_labels WHERE issue_id = (SELECT max(id) FROM issues); \
+             DELETE FROM snapshot_issues WHERE issue_id = (SELECT max(id) FROM issues); \
+             DELETE FROM issue_bodies WHERE issue_id = (SELECT max(id) FROM issues); \
+             DELETE FROM issues WHERE id = (SELECT max(id) FROM issues)"
+                .to_string(),
+            true,
+        ),
+        (
+            "a snapshot deleted (its units gone from the plan)",
+            ["chapters", "projects", "members", "issues", "releases"]
+                .iter()
+                .map(|t| format!("DELETE FROM snapshot_{t} WHERE snapshot_id = {snapshot};"))
+                .chain([format!("DELETE FROM snapshots WHERE id = {snapshot};")])
+                .collect(),
+            true,
+        ),
+        ("the dataset left out", String::new(), false),
+        (
+            "a sponsor renamed, the dataset back",
+            "UPDATE sponsors SET name = name || ' Corp' WHERE key_lc = 'nakatomi'".to_string(),
+            true,
+        ),
+    ];
+    for (what, sql, with_dataset) in changes {
+        let before = manifest(&out);
+        if !sql.is_empty() {
+            change(&sql);
+        }
+        let log = generate(&out, with_dataset);
+        assert!(log.contains("step=\"delta\""), "{what}: {log}");
+        assert!(!log.contains("every entry"), "{what}: {log}");
+        let after = manifest(&out);
+        // The tree a full run makes, file for file.
+        let _ = fs::remove_dir_all(&full);
+        generate(&full, with_dataset);
+        assert_eq!(after, manifest(&full), "{what}");
+        super::generate::assert_same_files(what, &out, &full);
+        // The change lists: exactly the paths whose entries differ.
+        let added: Vec<String> = after
+            .keys()
+            .filter(|p| !before.contains_key(*p))
+            .cloned()
+            .collect();
+        let removed: Vec<String> = before
+            .keys()
+            .filter(|p| !after.contains_key(*p))
+            .cloned()
+            .collect();
+        let changed: Vec<String> = after
+            .iter()
+            .filter(|(p, e)| before.get(*p).is_some_and(|b| b != *e))
+            .map(|(p, _)| p.clone())
+            .collect();
+        assert!(
+            !(added.is_empty() && removed.is_empty() && changed.is_empty()),
+            "{what}"
+        );
+        assert_eq!(listed(&out, "added.txt"), added, "{what}");
+        assert_eq!(listed(&out, "removed.txt"), removed, "{what}");
+        assert_eq!(listed(&out, "changed.txt"), changed, "{what}");
+    }
+
+    // Every unit record torn: the live units' files cannot be named, so the units are
+    // placed again handing on every entry, and the tree is still a full run's.
+    let records = dir.path().join(".site.units");
+    for entry in fs::read_dir(&records).unwrap().flatten() {
+        let bytes = fs::read(entry.path()).unwrap();
+        fs::write(entry.path(), &bytes[..bytes.len() / 2]).unwrap();
+    }
+    change("UPDATE issues SET title = title || ' (again)' WHERE id = (SELECT min(id) FROM issues)");
+    let log = generate(&out, true);
+    assert!(log.contains("step=\"units, every entry\""), "{log}");
+    let _ = fs::remove_dir_all(&full);
+    generate(&full, true);
+    assert_eq!(manifest(&out), manifest(&full));
+    super::generate::assert_same_files("torn records", &out, &full);
+    // And the run after it is a delta run again.
+    change("UPDATE issues SET title = title || ' (more)' WHERE id = (SELECT min(id) FROM issues)");
+    let log = generate(&out, true);
+    assert!(
+        log.contains("step=\"delta\"") && !log.contains("every entry"),
+        "{log}"
+    );
+    let _ = fs::remove_dir_all(&full);
+    generate(&full, true);
+    super::generate::assert_same_files("after the torn records", &out, &full);
+}
