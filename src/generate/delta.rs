@@ -99,17 +99,32 @@ pub(super) struct Removed {
     pub keys: Vec<Key>,
 }
 
+/// What a delta run's units leave the manifest's pass to do.
+pub(super) enum Resolved {
+    /// Nothing of the live generation was kept without being handed on (every unit
+    /// rendered: a new executable, other options): the entries handed on are every
+    /// entry, as in a run that is not a delta run.
+    Whole,
+    /// The live generation less `Removed`, merged with the entries handed on.
+    Delta(Removed),
+    /// A live unit's files cannot be named: the units are to be placed again, every
+    /// entry handed on.
+    Unknown,
+}
+
 /// The paths and keys the new generation does not keep of the live one, whose unit
 /// keys are `live_units` (its loose files' record among them): every live unit not
-/// carried, read from its record in `records`, and what the units replaced. `None`
-/// when a record cannot be read (the run then hands on every entry).
+/// carried, read from its record in `records`, and what the units replaced.
 pub(super) fn resolve(
     delta: &Delta,
     live_units: &[Key],
     records: &Path,
     spill: &Path,
-) -> anyhow::Result<Option<Removed>> {
+) -> anyhow::Result<Resolved> {
     let mut carried = std::mem::take(&mut *locked(&delta.carried));
+    if carried.is_empty() {
+        return Ok(Resolved::Whole);
+    }
     carried.sort_unstable();
     let gone: Vec<Key> = live_units
         .iter()
@@ -125,7 +140,8 @@ pub(super) fn resolve(
                     return Ok(None);
                 };
                 let Some(mut record) = units::RecordReader::open(records, unit) else {
-                    tracing::debug!(target: "roost::generate", unit = format!("{unit:032x}"), "a live unit's record cannot be read");
+                    let unit = format!("{unit:032x}");
+                    tracing::debug!(target: "roost::generate", unit, "a live record is unreadable");
                     return Ok(None);
                 };
                 keys.push(unit);
@@ -143,7 +159,7 @@ pub(super) fn resolve(
         )
         .collect::<anyhow::Result<Vec<_>>>()?;
     let Some(parts) = parts.into_iter().collect::<Option<Vec<_>>>() else {
-        return Ok(None);
+        return Ok(Resolved::Unknown);
     };
     let mut keys = std::mem::take(&mut *locked(&delta.removed_keys));
     let mut sinks = Vec::with_capacity(parts.len());
@@ -157,7 +173,7 @@ pub(super) fn resolve(
     keys.dedup();
     // The loose files' record names its unkeyed files by 0, no file's key.
     keys.retain(|&k| k != units::NO_KEY);
-    Ok(Some(Removed { paths, keys }))
+    Ok(Resolved::Delta(Removed { paths, keys }))
 }
 
 /// One item of the new generation's entries in path order: an entry with what it is

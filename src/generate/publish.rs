@@ -494,8 +494,6 @@ struct PlacedChunks {
 /// at a time in chunk order (the chunks of a batch in parallel) as the entries come;
 /// with `full`, `manifest.json` made of their bodies on a thread of its own as each
 /// batch is placed, so neither the entries nor the chunk documents are ever all held.
-// Long because the pass, the cuts and the thread making `manifest.json` share its
-// state; the window's filling and cutting are each a few lines.
 fn place_chunks(
     writer: &Writer,
     items: &mut Items<'_>,
@@ -505,7 +503,6 @@ fn place_chunks(
 ) -> anyhow::Result<PlacedChunks> {
     let bytes = full.is_some();
     let mut cutter = Cutter::new(&writer.previous);
-    let chunks = writer.previous.chunks();
     std::thread::scope(|scope| {
         let (send, receive) = std::sync::mpsc::sync_channel::<Vec<(Vec<u8>, String)>>(1);
         let joined = full.map(|mut full| {
@@ -552,32 +549,10 @@ fn place_chunks(
             let mut expanded = false;
             if let (Some(i), true) = (token, cuts.len() < BATCH) {
                 token = None;
-                if start == window.len() {
-                    // The chunk before it ends where it starts: kept as it is.
-                    cutter.at = i;
-                    pass.see_kept(&chunks[i], chunks.get(i + 1).map(|c| c.first.as_str()));
-                    cuts.push(Cut {
-                        start,
-                        end: start,
-                        kept: Some(i),
-                    });
-                } else {
-                    // The chunk before it runs into it: its entries are cut anew.
-                    let entries = match items {
-                        Items::Merged(merged) => merged.expand(i),
-                        Items::Full(_) => Err(anyhow!("a kept chunk among every entry")),
-                    };
-                    let entries = match entries {
-                        Ok(entries) => entries,
-                        Err(e) => break Some(e),
-                    };
-                    for e in entries {
-                        if let Err(e) = pass.see(&e, Some(Change::Same)) {
-                            break 'pass Some(e);
-                        }
-                        window.push(e);
-                    }
-                    expanded = true;
+                let taken = take_token(i, start, &mut window, &mut cuts, &mut cutter, pass, items);
+                match taken {
+                    Ok(more) => expanded = more,
+                    Err(e) => break Some(e),
                 }
             }
             if cuts.is_empty() {
@@ -623,6 +598,42 @@ fn place_chunks(
         placed.all_kept &= placed.chunks.len() == cutter.old.len();
         Ok(placed)
     })
+}
+
+/// The live chunk `i` a delta run kept whole ([`delta::Item::Kept`]), once the window
+/// before it is cut as far as it can be (up to `start`): when the cuts end where it
+/// starts, its cut is added to `cuts` and the pass told; else the chunk before it
+/// runs into it, and its entries go to the window (seen by the pass) to be cut anew.
+/// Whether entries were added.
+fn take_token(
+    i: usize,
+    start: usize,
+    window: &mut Vec<Entry>,
+    cuts: &mut Vec<Cut>,
+    cutter: &mut Cutter<'_>,
+    pass: &mut Pass<'_>,
+    items: &mut Items<'_>,
+) -> anyhow::Result<bool> {
+    let chunks = cutter.old;
+    if start == window.len() {
+        cutter.at = i;
+        pass.see_kept(&chunks[i], chunks.get(i + 1).map(|c| c.first.as_str()));
+        cuts.push(Cut {
+            start,
+            end: start,
+            kept: Some(i),
+        });
+        return Ok(false);
+    }
+    let entries = match items {
+        Items::Merged(merged) => merged.expand(i)?,
+        Items::Full(_) => return Err(anyhow!("a kept chunk among every entry")),
+    };
+    for e in entries {
+        pass.see(&e, Some(Change::Same))?;
+        window.push(e);
+    }
+    Ok(true)
 }
 
 /// `manifest.json` made after its chunks were placed, of their documents as this

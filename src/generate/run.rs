@@ -33,6 +33,7 @@ use anyhow::{anyhow, Context};
 use rayon::prelude::*;
 
 use super::delta::{self, Delta};
+use super::entry::Entry;
 use super::generations::{self, remove_tree};
 use super::keys::{self, FileKeys, Key};
 use super::plan::{self, plan, Unit};
@@ -352,9 +353,13 @@ impl Generation {
         let spill = self.dir.parent().unwrap_or(&self.dir).to_path_buf();
         let mut removed = None;
         if let (Some(d), Some((units, _))) = (&delta, &base) {
-            removed = delta::resolve(d, units, &self.records, &spill)?;
+            let resolved = delta::resolve(d, units, &self.records, &spill)?;
             run.mark("delta");
-            if removed.is_none() {
+            let unknown = matches!(resolved, delta::Resolved::Unknown);
+            if let delta::Resolved::Delta(r) = resolved {
+                removed = Some(r);
+            }
+            if unknown {
                 // A live unit's files cannot be named (its record unreadable): the units
                 // again, every entry handed on.
                 writer.place_again();
@@ -382,15 +387,10 @@ impl Generation {
             }
             None => Vec::new(),
         };
-        let mut complete = false;
-        if let Some(k) = keying.take() {
-            complete = !k.partial.load(AtomicOrdering::Relaxed);
-            let mut loose = k.loose.into_inner().unwrap_or_else(PoisonError::into_inner);
-            loose.extend(docs.iter().cloned());
-            let key = units::loose_key(&self.name);
-            units::write_loose(&self.records, key, loose, &datasets)?;
-            self.file_keys.add_unit(key);
-        }
+        let complete = match keying.take() {
+            Some(k) => self.record_loose(k, &docs, &datasets)?,
+            None => false,
+        };
         let mut later = docs;
         later.extend(datasets.into_iter().flat_map(|(_, entries)| entries));
         // Every file's key is in: the keys file is made beside the manifest.
@@ -428,6 +428,26 @@ impl Generation {
         summary.units = plan.len() as u64;
         summary.units_skipped = units_skipped;
         Ok(summary)
+    }
+
+    /// The record of the generation's loose files (the fixed documents the units
+    /// placed, the docs page, the dataset's files), its key among the unit keys;
+    /// whether the units' records and it list every file.
+    fn record_loose(
+        &self,
+        keying: render::Keying,
+        docs: &[Entry],
+        datasets: &[(Key, Vec<Entry>)],
+    ) -> anyhow::Result<bool> {
+        let mut loose = keying
+            .loose
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        loose.extend(docs.iter().cloned());
+        let key = units::loose_key(&self.name);
+        units::write_loose(&self.records, key, loose, datasets)?;
+        self.file_keys.add_unit(key);
+        Ok(!keying.partial.load(AtomicOrdering::Relaxed))
     }
 
     /// What a delta run needs of the live generation: its unit keys, when its units
