@@ -337,14 +337,19 @@ impl<'a> Merged<'a> {
     /// The entries of the live chunk `i` a [`Item::Kept`] token stood for, when it
     /// is not kept whole after all (the chunk before it runs into it).
     pub(super) fn expand(&self, i: usize) -> anyhow::Result<Vec<Entry>> {
-        self.previous
-            .entries_once(i)
-            .iter()
-            .map(|e| {
-                Entry::of(e).ok_or_else(|| anyhow!("the live manifest lists {} malformed", e.path))
-            })
-            .collect()
+        live_entries(self.previous, i)
     }
+}
+
+/// The entries of the live manifest's chunk `i`, as the run carries them.
+pub(super) fn live_entries(previous: &Previous, i: usize) -> anyhow::Result<Vec<Entry>> {
+    previous
+        .entries_once(i)
+        .iter()
+        .map(|e| {
+            Entry::of(e).ok_or_else(|| anyhow!("the live manifest lists {} malformed", e.path))
+        })
+        .collect()
 }
 
 /// The first path at or after `path` among a delta run's entries: the delta's, or the

@@ -331,12 +331,7 @@ fn place_chunk(
     let entries = match (c.start == c.end, c.kept) {
         // A live chunk kept whole, its document not placed as it is: its entries.
         (true, Some(i)) => {
-            decoded = writer
-                .previous
-                .entries_once(i)
-                .iter()
-                .map(|e| Entry::of(e).ok_or_else(|| anyhow!("{} is listed malformed", e.path)))
-                .collect::<anyhow::Result<Vec<_>>>()?;
+            decoded = delta::live_entries(&writer.previous, i)?;
             &decoded[..]
         }
         _ => &files[c.start..c.end],

@@ -71,6 +71,9 @@ pub(super) struct Run<'a> {
     /// The live tree's folder (the symlink resolved).
     previous_root: Option<PathBuf>,
     input: Option<input::Input>,
+    /// The input record beside the tree, read when the live generation was not kept
+    /// ([`Run::keep_live_if_current`]); a delta run takes its folders from it.
+    live_record: Option<input::Record>,
     /// The live tree's files found missing or of another size: never linked or kept
     /// by this run, so it places them again.
     damaged: HashSet<String>,
@@ -131,6 +134,7 @@ impl<'a> Run<'a> {
             spare_dir: None,
             previous_root: None,
             input: None,
+            live_record: None,
             damaged: HashSet::new(),
         })
     }
@@ -176,6 +180,7 @@ impl<'a> Run<'a> {
             || live.file_name() != Some(std::ffi::OsStr::new(&record.generation))
             || !live.join(MANIFEST).is_file()
         {
+            self.live_record = Some(record);
             return Ok(None);
         }
         // Every folder as the run that wrote it left it: no file added, removed or
@@ -198,6 +203,7 @@ impl<'a> Run<'a> {
             missing[0]
         );
         self.damaged.extend(missing.into_iter().map(|p| p.path));
+        self.live_record = Some(record);
         Ok(None)
     }
 
@@ -453,11 +459,11 @@ impl Generation {
     /// What a delta run needs of the live generation: its unit keys, when its units
     /// list all its files, and its record, when that stamps its folders; none when a
     /// file of it is damaged or the run has no input.
-    fn delta_base(&self, run: &Run<'_>) -> Option<(Vec<Key>, input::Record)> {
+    fn delta_base(&self, run: &mut Run<'_>) -> Option<(Vec<Key>, input::Record)> {
         run.input.as_ref()?;
+        let record = run.live_record.take()?;
         let live = run.live.as_ref()?.file_name()?.to_str()?;
         let units = self.file_keys.previous_units()?;
-        let record = input::read_record(&run.opts.out)?;
         let usable = run.damaged.is_empty()
             && record.generation == live
             && !record.folders.is_empty()
