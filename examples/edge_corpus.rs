@@ -434,6 +434,7 @@ fn corpus(out: &Path, site: Option<&Path>, seed: u64) -> anyhow::Result<u64> {
                 progress: false,
                 public_url: None,
                 wait: false,
+                manifest_json: true,
             })?;
             site
         }

@@ -75,6 +75,10 @@ pub struct Options {
     pub public_url: Option<String>,
     /// When another run holds the tree's lock: wait for it (else fail at once).
     pub wait: bool,
+    /// Write `manifest.json`, every entry in one document, beside the split manifest
+    /// (the default). Without it the chunks and their root are the manifest, and a
+    /// run's manifest step follows the chunks that changed, not the tree.
+    pub manifest_json: bool,
 }
 
 /// What a generation did. Every file the writer placed in the new generation is
@@ -261,8 +265,11 @@ fn empty_change_lists(opts: &Options, live: &Path) -> anyhow::Result<()> {
 
 /// Whether the tree at `site` is missing or older than the dataset `db`.
 pub fn tree_is_stale(site: &Path, db: &Path) -> bool {
-    let manifest = site.join(crate::generate::MANIFEST);
-    let Ok(manifest_meta) = std::fs::metadata(&manifest) else {
+    // `manifest.json`, or the split manifest's root in a tree without one.
+    let manifest_meta = [crate::generate::MANIFEST, crate::manifest::ROOT]
+        .into_iter()
+        .find_map(|rel| std::fs::metadata(site.join(rel)).ok());
+    let Some(manifest_meta) = manifest_meta else {
         return true;
     };
     let Ok(db_time) = std::fs::metadata(db).and_then(|m| m.modified()) else {

@@ -2,7 +2,8 @@
 //! forms its readers need, and what changed since the generation before it.
 //!
 //! - `manifest.json`: every file of the tree with its size and SHA-256, sorted by path
-//!   (one document; the generator reads the previous one to link unchanged files).
+//!   (one document, left out with `roost generate --no-manifest-json`: the chunks
+//!   below list the same entries).
 //! - `manifest/root.json` and `manifest/<sha256>.json`: the same entries split into
 //!   content-addressed chunks listed by a small root ([`split`]), so a mirror that has
 //!   the previous generation fetches the root, then only the chunks whose hash it does
@@ -79,6 +80,32 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 pub fn read_manifest(root: &Path) -> Option<Manifest> {
     let bytes = fs::read(root.join(MANIFEST)).ok()?;
     serde_json::from_slice(&bytes).ok()
+}
+
+/// The entries of the tree at `root`: its `manifest.json`, or, when its split
+/// manifest's root names none (`roost generate --no-manifest-json`), the entries of
+/// its chunks, each checked against the root. `None` when neither can be read.
+pub fn read_tree_manifest(root: &Path) -> Option<Manifest> {
+    if let Some(manifest) = read_manifest(root) {
+        return Some(manifest);
+    }
+    let parsed = split::Root::parse(&fs::read(root.join(split::ROOT)).ok()?).ok()?;
+    if parsed.manifest.is_some() {
+        return None;
+    }
+    let mut files = Vec::with_capacity(usize::try_from(parsed.files).unwrap_or(0));
+    for chunk in &parsed.chunks {
+        let bytes = fs::read(root.join(&chunk.path)).ok()?;
+        files.extend(split::parse_chunk(chunk, &bytes).ok()?);
+    }
+    Some(Manifest { files })
+}
+
+/// Whether the tree at `root` has a manifest (`manifest.json` or the split
+/// manifest's root), as a tree `roost generate` wrote has: one `stat` or two, the
+/// documents not read.
+pub fn has_manifest(root: &Path) -> bool {
+    root.join(MANIFEST).is_file() || root.join(split::ROOT).is_file()
 }
 
 /// The bytes of `manifest.json` for `files` (sorted by path).

@@ -7,8 +7,9 @@
 //! hard-linked from the live copy, one that a run killed earlier already fetched is
 //! linked from what that run left (after checking its hash), and only the rest is
 //! fetched, several at a time, each file's size and SHA-256 checked against the
-//! manifest before it gets its name. `manifest.json` is rebuilt from the chunks and
-//! checked against the root's hash, `changes/` lists what this run changed, and
+//! manifest before it gets its name. `manifest.json`, when the root names one, is
+//! rebuilt from the chunks and checked against the root's hash, `changes/` lists
+//! what this run changed, and
 //! `DIR/site` is swapped to the new generation with one rename, as `roost generate`
 //! does: a run that fails or is killed leaves the previous copy as it was, and its
 //! folder is reused, then removed, by the next run.
@@ -408,14 +409,17 @@ fn fill_and_swap<'a>(
         }
         all.extend(entries.iter().cloned());
     }
-    let full = manifest::full_manifest(&all)?;
-    if manifest::sha256_hex(&full) != root.manifest.sha256 {
-        return Err(Stop::Failed(anyhow!(
-            "the chunks of {} do not add up to the manifest.json it names",
-            client.url(ROOT)
-        )));
+    // A tree published without `manifest.json` is copied without one too.
+    if let Some(named) = &root.manifest {
+        let full = manifest::full_manifest(&all)?;
+        if manifest::sha256_hex(&full) != named.sha256 {
+            return Err(Stop::Failed(anyhow!(
+                "the chunks of {} do not add up to the manifest.json it names",
+                client.url(ROOT)
+            )));
+        }
+        write_file(&generation, MANIFEST, &full)?;
     }
-    write_file(&generation, MANIFEST, &full)?;
     write_file(&generation, ROOT, root_bytes)?;
     let changes = changes(local, &generation, &fetched_entries, old_changed)?;
     for (path, bytes) in changes.documents() {

@@ -48,6 +48,11 @@ pub struct GenerateArgs {
     /// With --with-dataset: only what the API shows.
     #[arg(long, requires = "with_dataset")]
     pub public_only: bool,
+    /// Leave out manifest.json (every file in one document): the split manifest
+    /// (manifest/root.json and its chunks) lists the same files, and a run after a
+    /// small change then reads and writes only the chunks that changed.
+    #[arg(long)]
+    pub no_manifest_json: bool,
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -83,6 +88,7 @@ pub fn generate_options(args: &GenerateArgs) -> anyhow::Result<generate::Options
             .as_ref()
             .map(|u| u.trim_end_matches('/').to_string()),
         wait: args.wait.wait,
+        manifest_json: !args.no_manifest_json,
     })
 }
 

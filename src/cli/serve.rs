@@ -259,7 +259,7 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
                 db.display()
             ));
         }
-        if !args.site.join(generate::MANIFEST).is_file() {
+        if !crate::manifest::has_manifest(&args.site) {
             missing.push(format!(
                 "no tree at {}: render it with `roost generate --db {} --out {}`",
                 args.site.display(),
@@ -311,6 +311,7 @@ fn prepare_data(args: &ServeArgs) -> anyhow::Result<()> {
             public_url: args.public_url.clone(),
             with_dataset: false,
             public_only: false,
+            no_manifest_json: false,
             json: false,
             wait: WaitArg { wait: true },
         })?;

@@ -15,7 +15,7 @@ pub enum SiteCommand {
     /// exits non-zero naming the files that differ.
     Check {
         /// The tree: the folder (or the symlink to its live generation) that holds
-        /// manifest.json.
+        /// manifest.json (or, without one, manifest/root.json).
         #[arg(long, env = "ROOST_SITE", default_value = "site")]
         site: PathBuf,
     },

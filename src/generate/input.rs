@@ -6,8 +6,9 @@
 //! same records is the same input however SQLite laid out its pages), the roost
 //! executable that renders it (its size and modification time: a rebuilt or upgraded
 //! binary renders anew), and the options that change the tree (`--precompress`,
-//! `--public-url`, `--with-dataset`/`--public-only`, and the date `is_upcoming` files
-//! are rendered for). [`fingerprint`] hashes them into one SHA-256. The dataset's part
+//! `--public-url`, `--with-dataset`/`--public-only`, `--no-manifest-json`, and the
+//! date `is_upcoming` files are rendered for). [`fingerprint`] hashes them into one
+//! SHA-256. The dataset's part
 //! is read whole only the first time: the digests of its tables and rows are recorded
 //! beside the tree with the point of the dataset's change log they describe
 //! ([`cache`]), and the next run reads again only what the log names since.
@@ -176,6 +177,8 @@ pub fn fingerprint(opts: &Options, dataset: Option<Dataset>) -> anyhow::Result<O
         Some(Dataset::PublicOnly) => "public-only",
     };
     field(&mut hasher, "dataset", dataset.as_bytes());
+    let manifest_json: &[u8] = if opts.manifest_json { b"yes" } else { b"no" };
+    field(&mut hasher, "manifest_json", manifest_json);
     field(&mut hasher, "content", content.as_bytes());
     Ok(Some(Input {
         fingerprint: hex::encode(hasher.finalize()),

@@ -204,7 +204,8 @@ impl Layout {
             _ => at - 1 + CLOSE.len() as u64,
         };
         let on_disk = fs::metadata(folder.join(MANIFEST)).map(|m| m.len()).ok();
-        (length == old.manifest.size && on_disk == Some(length)).then_some(Layout(starts))
+        let listed = old.manifest.map(|m| m.size);
+        (listed == Some(length) && on_disk == Some(length)).then_some(Layout(starts))
     }
 
     fn holds(&self, at: u64, sha256: &str) -> bool {
@@ -649,6 +650,45 @@ fn full_from_chunks(writer: &Writer, chunks: &[split::Chunk]) -> anyhow::Result<
     full.finish(writer)
 }
 
+/// `manifest.json` of the chunks `placed`: the one they were made into as they were
+/// placed, else the previous generation's when every chunk is its own (linked), else
+/// made now of the chunk documents.
+fn whole_manifest(
+    writer: &Writer,
+    placed: &mut PlacedChunks,
+    old: &Documents,
+) -> anyhow::Result<ManifestEntry> {
+    if let Some(entry) = placed.full.take() {
+        placed.written.push(MANIFEST.to_string());
+        return Ok(entry);
+    }
+    let linked = was(old, MANIFEST).filter(|&(size, sha256)| {
+        placed.all_kept
+            && writer.link_document(Path::new(MANIFEST), size, sha256, Some((size, sha256)))
+    });
+    if let Some((size, sha256)) = linked {
+        return Ok(ManifestEntry {
+            path: MANIFEST.to_string(),
+            size,
+            sha256: sha256.to_string(),
+        });
+    }
+    placed.written.push(MANIFEST.to_string());
+    full_from_chunks(writer, &placed.chunks)
+}
+
+/// Removes the document `rel` from the folder being written (the spare's own, which
+/// this generation does not have), if it is there.
+fn remove_document(writer: &Writer, rel: &str) -> anyhow::Result<()> {
+    let path = writer.root.join(rel);
+    match fs::remove_file(&path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(anyhow::Error::new(e).context(format!("removing {}", path.display())))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// What [`write`] placed and found.
 pub(super) struct Written {
     /// The manifest documents.
@@ -673,8 +713,15 @@ pub(super) struct Written {
 
 /// Writes the manifest documents and change lists of a generation holding the entries
 /// of `source`, in one pass over them; `own` (sorted) are paths the folder may hold
-/// beyond them, those it does not list are returned.
-pub(super) fn write(writer: &Writer, source: Source, own: &[String]) -> anyhow::Result<Written> {
+/// beyond them, those it does not list are returned. With `whole`, `manifest.json`
+/// too; without it, the chunks are the manifest: a kept chunk's document is linked
+/// and never read, and a `manifest.json` the folder holds (the spare's) is removed.
+pub(super) fn write(
+    writer: &Writer,
+    source: Source,
+    own: &[String],
+    whole: bool,
+) -> anyhow::Result<Written> {
     let previous = &writer.previous;
     let old = split::documents_by_path(writer.previous_root());
     let mut pass = Pass::new(writer, &source, own)?;
@@ -692,9 +739,9 @@ pub(super) fn write(writer: &Writer, source: Source, own: &[String]) -> anyhow::
             Items::Merged(Box::new(Merged::new(previous, delta, removed, own)?)),
         ),
     };
-    let full = match previous.is_split() && likely_same {
-        true => None,
-        false => Some(Full::open(writer)?),
+    let full = match whole && !(previous.is_split() && likely_same) {
+        true => Some(Full::open(writer)?),
+        false => None,
     };
     let mut placed = place_chunks(writer, &mut items, &mut pass, full, &old)?;
     let Pass {
@@ -713,26 +760,11 @@ pub(super) fn write(writer: &Writer, source: Source, own: &[String]) -> anyhow::
         (Items::Full(_), Some(compare)) => compare.finish()?,
         (Items::Full(_), None) => Vec::new(),
     };
-    let linked = match placed.full {
-        Some(_) => None,
-        None => was(&old, MANIFEST).filter(|&(size, sha256)| {
-            placed.all_kept
-                && writer.link_document(Path::new(MANIFEST), size, sha256, Some((size, sha256)))
-        }),
-    };
-    let manifest = match (placed.full.take(), linked) {
-        (Some(entry), _) => {
-            placed.written.push(MANIFEST.to_string());
-            entry
-        }
-        (None, Some((size, sha256))) => ManifestEntry {
-            path: MANIFEST.to_string(),
-            size,
-            sha256: sha256.to_string(),
-        },
-        (None, None) => {
-            placed.written.push(MANIFEST.to_string());
-            full_from_chunks(writer, &placed.chunks)?
+    let manifest = match whole {
+        true => Some(whole_manifest(writer, &mut placed, &old)?),
+        false => {
+            remove_document(writer, MANIFEST)?;
+            None
         }
     };
     let root = split::Root {
@@ -769,7 +801,7 @@ pub(super) fn write(writer: &Writer, source: Source, own: &[String]) -> anyhow::
             sha256: c.sha256.clone(),
         })
         .collect();
-    documents.extend([root.manifest, root_entry]);
+    documents.extend(root.manifest.into_iter().chain([root_entry]));
     documents.sort_by(|a, b| a.path.cmp(&b.path));
     let mut paths: Vec<String> = documents.iter().map(|d| d.path.clone()).collect();
     let changes = Changes::between(&documents, &old);

@@ -45,6 +45,7 @@ use super::{
     clean_leftovers, dataset, generation_name, generation_prefix, input, keep_live, publish, spare,
     swap_in, units, verify, Dataset, Options, Summary, MANIFEST,
 };
+use crate::manifest::split;
 use crate::store;
 
 /// What the phases of one run share: its options, the lock, the paths beside the
@@ -178,7 +179,8 @@ impl<'a> Run<'a> {
         };
         if record.fingerprint != input.fingerprint
             || live.file_name() != Some(std::ffi::OsStr::new(&record.generation))
-            || !live.join(MANIFEST).is_file()
+            || !live.join(split::ROOT).is_file()
+            || (self.opts.manifest_json && !live.join(MANIFEST).is_file())
         {
             self.live_record = Some(record);
             return Ok(None);
@@ -482,7 +484,7 @@ impl Generation {
     ) -> anyhow::Result<Summary> {
         crate::crash::point("generate::manifest");
         let own = self.spare_paths.as_deref().unwrap_or_default();
-        let written = publish::write(writer, source, own)?;
+        let written = publish::write(writer, source, own, run.opts.manifest_json)?;
         run.mark("manifest");
         let removed = written.removed.len() as u64;
         if self.spare_paths.is_some() {

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::manifest::{read_manifest, split, MANIFEST};
+use crate::manifest::{read_tree_manifest, split, MANIFEST};
 
 /// A file of the manifest the tree does not hold as listed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -217,21 +217,31 @@ pub fn folders_unchanged(root: &Path, folders: &[Folder], top: &[(String, u64)])
 /// (a tree of a million files lists a million paths). `None` when it has no readable
 /// manifest.
 pub fn quick_tree(root: &Path) -> Option<Vec<Problem>> {
-    let bytes = fs::read(root.join(MANIFEST)).ok()?;
-    let listed: ListedFiles = serde_json::from_slice(&bytes).ok()?;
-    Some(
-        listed
-            .files
+    let missing = |files: &mut dyn Iterator<Item = (&str, u64)>| {
+        let files: Vec<(&str, u64)> = files.collect();
+        files
             .par_iter()
-            .filter_map(|e| check(root, &e.path, e.size, None))
-            .collect(),
-    )
+            .filter_map(|(path, size)| check(root, path, *size, None))
+            .collect()
+    };
+    let Ok(bytes) = fs::read(root.join(MANIFEST)) else {
+        // A tree without `manifest.json`: its chunks.
+        let manifest = read_tree_manifest(root)?;
+        return Some(missing(
+            &mut manifest.files.iter().map(|e| (e.path.as_str(), e.size)),
+        ));
+    };
+    let listed: ListedFiles = serde_json::from_slice(&bytes).ok()?;
+    Some(missing(
+        &mut listed.files.iter().map(|e| (&*e.path, e.size)),
+    ))
 }
 
-/// Every problem of the tree at `root` against its `manifest.json`: missing files,
-/// other sizes, other bytes. An error when the tree has no readable manifest.
+/// Every problem of the tree at `root` against its `manifest.json` (or, in a tree
+/// without one, its split manifest's chunks): missing files, other sizes, other
+/// bytes. An error when the tree has no readable manifest.
 pub fn full(root: &Path) -> anyhow::Result<(usize, Vec<Problem>)> {
-    let manifest = read_manifest(root).ok_or_else(|| {
+    let manifest = read_tree_manifest(root).ok_or_else(|| {
         anyhow!(
             "{}: missing or not a roost manifest; is {} a tree written by roost generate?",
             root.join(MANIFEST).display(),

@@ -40,8 +40,11 @@ pub struct Root {
     pub files: u64,
     /// Their total size in bytes.
     pub bytes: u64,
-    /// `manifest.json`: the entries of all chunks in order, in one document.
-    pub manifest: ManifestEntry,
+    /// `manifest.json`: the entries of all chunks in order, in one document. Absent
+    /// when the tree has none (`roost generate --no-manifest-json`): the chunks are
+    /// then the whole manifest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manifest: Option<ManifestEntry>,
     /// The chunks, in path order.
     pub chunks: Vec<Chunk>,
 }
@@ -141,11 +144,11 @@ pub fn split(
         format: FORMAT.to_string(),
         files: files.len() as u64,
         bytes: files.iter().map(|e| e.size).sum(),
-        manifest: ManifestEntry {
+        manifest: Some(ManifestEntry {
             path: MANIFEST.to_string(),
             size: full.len() as u64,
             sha256: sha256_hex(full),
-        },
+        }),
         chunks,
     };
     let root = serde_json::to_vec(&root)
@@ -171,8 +174,10 @@ impl Root {
                 root.format
             )));
         }
-        if !is_sha256(&root.manifest.sha256) || root.manifest.path != MANIFEST {
-            return Err(invalid("a bad manifest.json record".to_string()));
+        if let Some(manifest) = &root.manifest {
+            if !is_sha256(&manifest.sha256) || manifest.path != MANIFEST {
+                return Err(invalid("a bad manifest.json record".to_string()));
+            }
         }
         for chunk in &root.chunks {
             if !is_sha256(&chunk.sha256) || chunk.path != chunk_path(&chunk.sha256) {
@@ -254,7 +259,7 @@ pub fn documents_of_tree(root: &Path) -> Vec<ManifestEntry> {
                 size: bytes.len() as u64,
                 sha256: sha256_hex(&bytes),
             });
-            out.push(parsed.manifest);
+            out.extend(parsed.manifest);
             out.extend(parsed.chunks.into_iter().map(|c| ManifestEntry {
                 path: c.path,
                 size: c.size,
@@ -339,7 +344,7 @@ mod tests {
         let (root_bytes, documents) = split(&files, &full).unwrap();
         let root = Root::parse(&root_bytes).unwrap();
         assert_eq!(root.files, 3_000);
-        assert_eq!(root.manifest.sha256, sha256_hex(&full));
+        assert_eq!(root.manifest.unwrap().sha256, sha256_hex(&full));
         let mut all = Vec::new();
         for (chunk, (path, bytes)) in root.chunks.iter().zip(&documents) {
             assert_eq!(&chunk.path, path);

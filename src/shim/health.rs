@@ -102,15 +102,13 @@ async fn not_ready(state: &AppState) -> Option<String> {
                 Ok(Err(e)) => Some(format!("dataset {db_name} does not answer: {e}")),
                 Err(e) => Some(format!("dataset {db_name} cannot be opened: {e}")),
             };
-            let tree = site.and_then(|site| {
-                let manifest = site.join(crate::generate::MANIFEST);
-                match std::fs::metadata(&manifest) {
-                    Ok(m) if m.is_file() => None,
-                    _ => Some(format!(
-                        "the tree has no readable {} (generate it with `roost generate`)",
-                        crate::generate::MANIFEST
-                    )),
-                }
+            let tree = site.and_then(|site| match crate::manifest::has_manifest(&site) {
+                true => None,
+                false => Some(format!(
+                    "the tree has no {} nor {} (generate it with `roost generate`)",
+                    crate::generate::MANIFEST,
+                    crate::manifest::ROOT
+                )),
             });
             dataset.or(tree)
         })

@@ -1,5 +1,5 @@
 //! `/healthz` and `/readyz`: answered without a key in production; ready only while
-//! the dataset answers and the tree's manifest is readable, with the reason otherwise.
+//! the dataset answers and the tree has its manifest, with the reason otherwise.
 
 use axum::http::Method;
 use roost::config::Env;
@@ -41,14 +41,25 @@ async fn health_needs_no_key_and_readiness_follows_the_dataset_and_the_tree() {
     std::fs::rename(&moved, &fx.db).unwrap();
     assert_eq!(get(&app, "/readyz").await.status, 200);
 
-    // The tree without its manifest: not ready.
+    // Without `manifest.json` (as `generate --no-manifest-json` leaves a tree), its
+    // split manifest's root says it is a tree: ready.
     let manifest = fx.site.join(roost::generate::MANIFEST);
     let aside = fx.db.with_extension("manifest-away");
     std::fs::rename(&manifest, &aside).unwrap();
+    assert_eq!(get(&app, "/readyz").await.status, 200);
+    // The tree without either: not ready.
+    let root = fx.site.join(roost::manifest::ROOT);
+    let root_aside = fx.db.with_extension("root-away");
+    std::fs::rename(&root, &root_aside).unwrap();
     let r = get(&app, "/readyz").await;
     assert_eq!(r.status, 503);
-    assert!(r.json()["reason"].as_str().unwrap().contains("manifest"));
+    let reason = r.json()["reason"].as_str().unwrap().to_string();
+    assert!(
+        reason.contains("manifest.json") && reason.contains("manifest/root.json"),
+        "{reason}"
+    );
     std::fs::rename(&aside, &manifest).unwrap();
+    std::fs::rename(&root_aside, &root).unwrap();
     assert_eq!(get(&app, "/readyz").await.status, 200);
 }
 

@@ -192,3 +192,139 @@ fn a_delta_run_makes_the_tree_and_the_change_lists_a_full_run_makes() {
     assert!(!log.contains("every entry"), "{log}");
     full_again("every record torn");
 }
+
+/// The entries the chunks of the tree at `out` list, by path: size and hash.
+fn chunk_entries(out: &Path) -> BTreeMap<String, (u64, String)> {
+    let root =
+        roost::manifest::Root::parse(&fs::read(out.join("manifest/root.json")).unwrap()).unwrap();
+    let mut entries = BTreeMap::new();
+    for chunk in &root.chunks {
+        let bytes = fs::read(out.join(&chunk.path)).unwrap();
+        for e in roost::manifest::split::parse_chunk(chunk, &bytes).unwrap() {
+            entries.insert(e.path, (e.size, e.sha256));
+        }
+    }
+    entries
+}
+
+#[test]
+fn without_manifest_json_the_chunks_are_the_manifest_and_a_change_keeps_the_tree_a_full_run_makes()
+{
+    let Sample { dir, db } = Sample::new();
+    let out = dir.path().join("site");
+    let full = dir.path().join("full");
+    let generate = |out: &Path, whole: bool| -> String {
+        let mut command = roost();
+        command
+            .env("RUST_LOG", "roost::generate=debug")
+            .args(["generate", "--precompress", "gzip", "--db"])
+            .arg(&db)
+            .arg("--out")
+            .arg(out);
+        if !whole {
+            command.arg("--no-manifest-json");
+        }
+        let output = command.output().unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(output.status.success(), "{stderr}");
+        stderr
+    };
+    let change = |sql: &str| {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute_batch(sql)
+            .unwrap();
+    };
+    let lines = |name: &str| -> Vec<String> {
+        fs::read_to_string(out.join("changes").join(name))
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    let site_check = |out: &Path| {
+        let output = roost()
+            .args(["site", "check", "--site"])
+            .arg(out)
+            .output()
+            .unwrap();
+        (
+            output.status.success(),
+            String::from_utf8(output.stdout).unwrap(),
+        )
+    };
+    generate(&out, true);
+    let listed = manifest(&out);
+    assert_eq!(chunk_entries(&out), listed);
+
+    // The same data without `manifest.json`: it is gone, the root names none, the
+    // chunks list every file as it did, and the option is part of the input (the
+    // live tree is not kept as it is).
+    generate(&out, false);
+    assert!(!out.join("manifest.json").exists());
+    let root: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("manifest/root.json")).unwrap()).unwrap();
+    assert_eq!(root.get("manifest"), None, "{root}");
+    assert_eq!(chunk_entries(&out), listed);
+    assert_eq!(lines("removed.txt"), ["manifest.json"]);
+    assert_eq!(lines("added.txt"), Vec::<String>::new());
+    assert_eq!(lines("changed.txt"), ["manifest/root.json"]);
+    let (ok, said) = site_check(&out);
+    assert!(
+        ok && said.contains(&format!("all {} files", listed.len())),
+        "{said}"
+    );
+
+    // A change, into the spare (the first generation, which holds `manifest.json`):
+    // the tree a full run without it makes, file for file, `manifest.json` not among
+    // them.
+    for (what, sql) in [
+        (
+            "an issue retitled",
+            "UPDATE issues SET title = title || ' (edited)' WHERE id = (SELECT min(id) FROM issues)",
+        ),
+        (
+            "a sponsor renamed",
+            "UPDATE sponsors SET name = name || ' Corp' WHERE key_lc = 'nakatomi'",
+        ),
+    ] {
+        let before = chunk_entries(&out);
+        change(sql);
+        let log = generate(&out, false);
+        assert!(log.contains("step=\"delta\""), "{what}: {log}");
+        assert!(!out.join("manifest.json").exists(), "{what}");
+        let _ = fs::remove_dir_all(&full);
+        generate(&full, false);
+        super::generate::assert_same_files(what, &out, &full);
+        let after = chunk_entries(&out);
+        let changed: Vec<String> = after
+            .iter()
+            .filter(|(p, e)| before.get(*p).is_some_and(|b| b != *e))
+            .map(|(p, _)| p.clone())
+            .collect();
+        let named: Vec<String> = lines("changed.txt")
+            .into_iter()
+            .filter(|p| !p.starts_with("manifest/"))
+            .collect();
+        assert!(!changed.is_empty(), "{what}");
+        assert_eq!(named, changed, "{what}");
+        assert!(!lines("removed.txt").contains(&"manifest.json".to_string()));
+    }
+    // A file damaged by hand: `site check` reads the chunks and names it.
+    let victim = out.join("api/v0/openapi.json");
+    let bytes = fs::read(&victim).unwrap();
+    fs::remove_file(&victim).unwrap();
+    fs::write(&victim, [&bytes[..], b" "].concat()).unwrap();
+    let (ok, said) = site_check(&out);
+    assert!(!ok, "{said}");
+    fs::remove_file(&victim).unwrap();
+    fs::write(&victim, &bytes).unwrap();
+
+    // Back to the default: `manifest.json` is made again, as a full run makes it.
+    generate(&out, true);
+    assert_eq!(lines("added.txt"), ["manifest.json"]);
+    let _ = fs::remove_dir_all(&full);
+    generate(&full, true);
+    super::generate::assert_same_files("manifest.json again", &out, &full);
+    assert_eq!(manifest(&out), chunk_entries(&out));
+}

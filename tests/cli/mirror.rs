@@ -215,7 +215,10 @@ fn the_split_manifest_lists_every_file_and_rebuilds_manifest_json() {
     let root = Root::parse(&root_bytes).unwrap();
     assert!(root.chunks.len() >= 2, "{} chunks", root.chunks.len());
     assert!(root_bytes.len() < 8_000, "root {} bytes", root_bytes.len());
-    assert_eq!(root.manifest.sha256, manifest::sha256_hex(&full));
+    assert_eq!(
+        root.manifest.as_ref().unwrap().sha256,
+        manifest::sha256_hex(&full)
+    );
     let mut all = Vec::new();
     for chunk in &root.chunks {
         let bytes = fs::read(site.join(&chunk.path)).unwrap();
@@ -392,6 +395,57 @@ fn a_mirror_copies_the_tree_then_fetches_only_what_changed() {
     // The copy's own change lists say what this run changed.
     let copy = out.join("site");
     assert!(lines(&copy, "changed.txt").contains(&"api/v0/chapters/london.json".to_string()));
+}
+
+#[test]
+fn a_tree_published_without_manifest_json_is_copied_without_one_and_served() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = dataset(tmp.path(), "a", false);
+    let b = dataset(tmp.path(), "b", true);
+    let site = tmp.path().join("published/site");
+    let without = |db: &Path| generate::Options {
+        manifest_json: false,
+        ..generate_options(db, &site)
+    };
+    generate::generate_with(&without(&a), None).unwrap();
+    let root = Root::parse(&fs::read(site.join(split::ROOT)).unwrap()).unwrap();
+    assert_eq!(root.manifest, None);
+    assert!(!site.join("manifest.json").exists());
+    let server = Server::start(&site);
+    let out = tmp.path().join("mirror");
+    mirror::mirror(&mirror_options(&server.url(), &out, false)).unwrap();
+    assert_same_tree(&site, &out.join("site"));
+    assert!(!out.join("site/manifest.json").exists());
+    // A change, and a published tree that gains `manifest.json` again.
+    generate::generate_with(&without(&b), None).unwrap();
+    mirror::mirror(&mirror_options(&server.url(), &out, false)).unwrap();
+    assert_same_tree(&site, &out.join("site"));
+    generate_into(&b, &site, None);
+    server.take_requests();
+    mirror::mirror(&mirror_options(&server.url(), &out, false)).unwrap();
+    assert_same_tree(&site, &out.join("site"));
+    assert!(out.join("site/manifest.json").is_file());
+    // Only the manifest documents changed: no tree file fetched.
+    let fetched: Vec<String> = server
+        .take_requests()
+        .into_iter()
+        .filter(|p| split::is_safe_path(p))
+        .collect();
+    assert_eq!(fetched, Vec::<String>::new());
+    assert_eq!(lines(&out.join("site"), "added.txt"), ["manifest.json"]);
+    // Without it again: the copy's served, and ready.
+    generate::generate_with(&without(&b), None).unwrap();
+    mirror::mirror(&mirror_options(&server.url(), &out, false)).unwrap();
+    assert_same_tree(&site, &out.join("site"));
+    assert_eq!(lines(&out.join("site"), "removed.txt"), ["manifest.json"]);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let replica = app(&b, &out.join("site"), &tmp.path().join("auth.db"));
+        let r = get(&replica, "/readyz").await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        let r = get(&replica, "/api/v0/chapters/").await;
+        assert_eq!(r.status, 200, "{}", r.text());
+    });
 }
 
 #[test]

@@ -81,6 +81,7 @@ pub fn generate_options(db: &Path, out: &Path) -> roost::generate::Options {
         progress: false,
         public_url: None,
         wait: false,
+        manifest_json: true,
     }
 }
 
