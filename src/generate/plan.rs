@@ -259,6 +259,106 @@ pub(super) fn partition(
         .collect()
 }
 
+/// The groups of [`partition`] that hold any of the rows `wanted` (indices into the
+/// scope, ascending), each whole (its filters and every row it holds, in order), in
+/// no set order: what the pages showing those rows are cut from, found without
+/// grouping every row (each row is only asked whether it falls into these groups).
+pub(super) fn groups_of_rows(
+    spec: &ListSpec,
+    params: &[usize],
+    values: &[Vec<String>],
+    keys: &[u32],
+    count: usize,
+    wanted: &[u32],
+) -> Vec<Group> {
+    let (rows, multi, options) = choices_of_rows(spec, params, values, keys, count);
+    // The bucket keys of a row's filter keys: every combination of its choices.
+    let buckets_of = |keys: &[u32], each: &mut dyn FnMut(&[u64])| {
+        let choices: Vec<&[u64]> = keys
+            .iter()
+            .enumerate()
+            .map(|(k, &v)| options[k][v as usize].as_slice())
+            .collect();
+        let mut combo = vec![0usize; choices.len()];
+        let mut key: Vec<u64> = Vec::with_capacity(choices.len());
+        loop {
+            key.clear();
+            key.extend(combo.iter().enumerate().map(|(k, &c)| choices[k][c]));
+            each(&key);
+            if !next_combination(&mut combo, &choices) {
+                break;
+            }
+        }
+    };
+    let mut index: FxHashMap<Vec<u64>, u32> = FxHashMap::default();
+    let mut order: Vec<Vec<u64>> = Vec::new();
+    for &row in wanted {
+        let Some(keys) = rows.get(row as usize) else {
+            continue;
+        };
+        buckets_of(keys, &mut |key| {
+            if !index.contains_key(key) {
+                index.insert(key.to_vec(), order.len() as u32);
+                order.push(key.to_vec());
+            }
+        });
+    }
+    let mut members: Vec<Vec<u32>> = vec![Vec::new(); order.len()];
+    // Rows with the same filter keys fall into the same groups: found once.
+    let mut known: FxHashMap<&[u32], Vec<u32>> = FxHashMap::default();
+    for (row, keys) in rows.iter().enumerate() {
+        let found = known.entry(keys).or_insert_with(|| {
+            let mut found = Vec::new();
+            buckets_of(keys, &mut |key| found.extend(index.get(key).copied()));
+            found
+        });
+        for &b in found.iter() {
+            members[b as usize].push(row as u32);
+        }
+    }
+    order
+        .into_iter()
+        .zip(members)
+        .map(|(key, rows)| (filters_of(spec, params, values, &multi, &key), rows))
+        .collect()
+}
+
+/// A digest of a group's filters that names the group from one run to the next (its
+/// rows aside): the parameters and their values.
+pub(super) fn group_id(filters: &[(usize, FilterValue)]) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    let text = |h: &mut xxhash_rust::xxh3::Xxh3, s: &str| {
+        h.update(&(s.len() as u64).to_le_bytes());
+        h.update(s.as_bytes());
+    };
+    for (param, value) in filters {
+        h.update(&(*param as u64).to_le_bytes());
+        match value {
+            FilterValue::One(v) => {
+                h.update(b"1");
+                text(&mut h, v);
+            }
+            FilterValue::Many(vs) => {
+                h.update(b"m");
+                h.update(&(vs.len() as u64).to_le_bytes());
+                for v in vs {
+                    text(&mut h, v);
+                }
+            }
+            FilterValue::Bool(b) => h.update(if *b { b"t" } else { b"f" }),
+            FilterValue::Float(f) => {
+                h.update(b"x");
+                h.update(&f.to_bits().to_le_bytes());
+            }
+            FilterValue::Search { raw, .. } => {
+                h.update(b"s");
+                text(&mut h, raw);
+            }
+        }
+    }
+    h.digest()
+}
+
 /// The filters of a bucket key: per parameter 0 = absent, else value index + 1
 /// (single) or a bit mask of value indices (repeatable).
 fn filters_of(
@@ -533,6 +633,35 @@ mod tests {
                     spec.operation_id
                 );
                 checked += now.len();
+                // The groups holding a few rows, found without grouping every row, are
+                // the partition's groups that hold any of them; no two groups share
+                // an id.
+                let ids: std::collections::HashSet<u64> =
+                    now.iter().map(|(f, _)| group_id(f)).collect();
+                assert_eq!(ids.len(), now.len(), "{}", spec.operation_id);
+                for wanted in [
+                    vec![0u32],
+                    vec![1, 5],
+                    vec![(count as u32).saturating_sub(1)],
+                ] {
+                    let wanted: Vec<u32> = wanted
+                        .into_iter()
+                        .filter(|&r| (r as usize) < count)
+                        .collect();
+                    let mut found = groups_of_rows(spec, &params, &values, &keys, count, &wanted);
+                    found.sort_by_key(|(f, _)| group_id(f));
+                    let mut holding: Vec<Group> = now
+                        .iter()
+                        .filter(|(_, rows)| rows.iter().any(|r| wanted.contains(r)))
+                        .cloned()
+                        .collect();
+                    holding.sort_by_key(|(f, _)| group_id(f));
+                    assert_eq!(
+                        found, holding,
+                        "{} rows {wanted:?} of {count}",
+                        spec.operation_id
+                    );
+                }
             }
         }
         assert!(checked > 100, "{checked} groups compared");

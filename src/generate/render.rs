@@ -117,6 +117,22 @@ impl<'a> Out<'a> {
         Ok(())
     }
 
+    /// A page the live generation has under `key` and the spare holds, as the unit's
+    /// previous record holds it (`bytes`: its key and `n` entries): kept where it is
+    /// and not handed on, only copied to the unit's new record. Only in a delta run.
+    fn place_kept_raw(&mut self, key: Key, bytes: &[u8], n: u32) -> anyhow::Result<()> {
+        if self.delta.is_none() {
+            return Err(anyhow!("a page kept as it is outside a delta run"));
+        }
+        debug_assert_eq!(bytes.get(..16), Some(&key.to_le_bytes()[..]));
+        if let Some(record) = &mut self.record {
+            record.raw_group(bytes)?;
+        }
+        self.carried += u64::from(n);
+        self.groups += 1;
+        Ok(())
+    }
+
     /// A unit rendered where its rows changed since the live unit `previous`, whose
     /// files under `replaced` (each with its key) it does not keep: in a delta run,
     /// they are taken out of the live generation once the unit is done.
@@ -344,17 +360,27 @@ fn render_list_unit(
     let links = resource.as_ref().map(|r| r.link_sql()).unwrap_or_default();
     let records = keying.map(|k| k.records);
     if let (Some(k), Some(tables), Some(_)) = (keying, unit_tables, &resource) {
-        if let Some(kept) = kept_scope(conn, unit, k, tables, &links)? {
-            let previous = Some((kept.record, &kept.changed[..]));
+        if let Some(mut kept) = kept_scope(conn, unit, k, tables, &links)? {
+            let rows = std::mem::take(&mut kept.rows);
             let mut list = ListPages {
                 w,
                 conn,
                 unit,
                 keying,
                 resource: resource.as_ref(),
-                rows: &kept.rows,
+                rows: &rows,
             };
-            if let Some(replaced) = list.place(previous, out)? {
+            // In a delta run into the spare, only the pages showing a changed row;
+            // else every page, those holding none from the record.
+            let mut replaced = match k.delta.is_some() && !w.must_link(true) {
+                true => list.place_changed(&mut kept, out)?,
+                false => None,
+            };
+            if replaced.is_none() {
+                let previous = Some((kept.record, &kept.changed[..]));
+                replaced = list.place(previous, out)?.map(|(replaced, _)| replaced);
+            }
+            if let Some(replaced) = replaced {
                 out.replacing(kept.previous, replaced);
                 if let (Some(dir), Some(key)) = (records, unit.key) {
                     units::link_scope(dir, kept.previous, key);
@@ -372,16 +398,16 @@ fn render_list_unit(
         resource: resource.as_ref(),
         rows: &rows,
     };
-    if list.place(None, out)?.is_none() {
+    let Some((_, planned)) = list.place(None, out)? else {
         return Err(anyhow!(
             "{}: pages without a previous record",
             spec.operation_id
         ));
-    }
+    };
     if let (Some(dir), Some(key), Some(_)) = (records, unit.key, &resource) {
         if own_table_is_plain(spec.from) {
             // Best effort: without it the next run reads the scope.
-            let _ = units::write_scope(dir, key, &rows);
+            let _ = units::write_scope(dir, key, &rows, &planned);
         }
     }
     Ok(())
@@ -397,6 +423,8 @@ fn own_table_is_plain(from: &str) -> bool {
 /// which of its rows changed, and its key.
 struct KeptScope {
     rows: catalog::ScopeRows,
+    /// Its pages as the previous run planned them, in its record's order.
+    plan: Vec<units::PlannedPage>,
     record: units::RecordReader,
     changed: Vec<bool>,
     previous: Key,
@@ -423,7 +451,7 @@ fn kept_scope(
     else {
         return Ok(None);
     };
-    let Some(rows) = units::read_scope(k.records, previous) else {
+    let Some((rows, plan)) = units::read_scope(k.records, previous) else {
         return Ok(None);
     };
     let n = rows.ids.len();
@@ -460,6 +488,7 @@ fn kept_scope(
         });
     Ok(same.then_some(KeptScope {
         rows,
+        plan,
         record,
         changed,
         previous,
@@ -546,7 +575,7 @@ impl ListPages<'_, '_, '_> {
         &mut self,
         previous: Option<(units::RecordReader, &[bool])>,
         out: &mut Out,
-    ) -> anyhow::Result<Option<Replaced>> {
+    ) -> anyhow::Result<Option<(Replaced, Vec<units::PlannedPage>)>> {
         let (spec, rows) = (self.unit.spec, self.rows);
         let record_keys = RecordKeys::new(self.resource, rows, previous.is_none());
         let (mut recorded, changed) = match previous {
@@ -563,6 +592,11 @@ impl ListPages<'_, '_, '_> {
         if let Some(record) = &mut recorded {
             record.rewind()?;
         }
+        // The plan as the unit's scope keeps it (a kept scope's is the previous one's).
+        let planned = match recorded {
+            Some(_) => Vec::new(),
+            None => planned_pages(&groups, &pages),
+        };
         // The pages the live generation has (placed from the record, or by their key):
         // the records of the others are read.
         let has: Vec<bool> = pages
@@ -636,7 +670,79 @@ impl ListPages<'_, '_, '_> {
             originals.retain(|o, _| last_twin.get(o).is_some_and(|&last| last >= window.end));
             start = window.end;
         }
-        Ok(Some(replaced))
+        Ok(Some((replaced, planned)))
+    }
+
+    /// In a delta run into the spare, a kept scope's pages placed by what changed: the
+    /// pages showing a changed row found in the unit's plan (`kept.plan`) from the
+    /// groups holding those rows alone ([`plan::groups_of_rows`]), keyed, rendered and
+    /// written; every other page of the previous record kept where it is (linked from
+    /// the live generation when the spare lacks it), its bytes copied to the new
+    /// record without being decoded. The previous record's pages replaced; `None`,
+    /// with nothing placed, when the plan and record do not agree or a page cannot be
+    /// linked (every page is then planned, [`ListPages::place`]).
+    fn place_changed(
+        &mut self,
+        kept: &mut KeptScope,
+        out: &mut Out,
+    ) -> anyhow::Result<Option<Replaced>> {
+        let (unit, rows) = (self.unit, self.rows);
+        let Some(k) = self.keying else {
+            return Ok(None);
+        };
+        if kept.plan.len() as u64 != kept.record.groups() {
+            return Ok(None);
+        }
+        let wanted: Vec<u32> = (0..rows.ids.len())
+            .filter(|&i| kept.changed[i])
+            .filter_map(|i| u32::try_from(i).ok())
+            .collect();
+        let (params, values, keys) = (&rows.params, &rows.values, &rows.keys);
+        let groups = plan::groups_of_rows(unit.spec, params, values, keys, rows.ids.len(), &wanted);
+        let names = PageNames::new(unit, &groups);
+        let Some((pages, at)) = changed_pages(self, &names, &kept.plan, &kept.changed) else {
+            return Ok(None);
+        };
+        let mut expected = Vec::with_capacity(pages.len());
+        for p in &pages {
+            expected.push(names.of(p)?);
+        }
+        let Some(previous) = link_missing(self.w, k, &mut kept.record, &at, &expected)? else {
+            kept.record.rewind()?;
+            return Ok(None);
+        };
+        kept.record.rewind()?;
+        let ids = wanted_ids(rows, &pages, |_| false);
+        let mut bodies = Bodies::new(self.spill_dir(), ids.len(), bodies::BUDGET);
+        self.read_bodies(&ids, usize::MAX, &mut bodies)?;
+        let linked = link_pages(self.w, &names, &pages, vec![None; pages.len()], self.keying)?;
+        let none = FxHashMap::default();
+        let parts = write_pages(self, &names, &pages, 0..pages.len(), linked, &bodies, &none)?;
+        let mut fresh = at
+            .iter()
+            .copied()
+            .zip(parts.into_iter().zip(pages.iter().map(|p| p.key)))
+            .peekable();
+        let mut buf = Vec::new();
+        let mut i = 0;
+        while let Some((key, n)) = kept.record.next_group_raw(&mut buf)? {
+            match fresh.next_if(|(j, _)| *j == i) {
+                Some((_, (files, key))) => out.place(key, files)?,
+                None => {
+                    out.place_kept_raw(key, &buf, n)?;
+                    self.w.count_by_key(u64::from(n));
+                }
+            }
+            i += 1;
+        }
+        tracing::debug!(
+            target: "roost::generate",
+            unit = unit.identity,
+            pages = i,
+            changed = at.len(),
+            "kept scope: only the pages showing a changed row placed"
+        );
+        Ok(Some(previous))
     }
 
     /// Where the bodies past their budget are kept: beside the tree.
@@ -711,6 +817,133 @@ impl<'a> RecordKeys<'a> {
             None => self.compute(i),
         }
     }
+}
+
+/// The pages of a kept scope's `plan` that show a changed row (`changed`, by row),
+/// cut from the groups holding those rows (`names.groups`), each keyed and, when an
+/// earlier one shows the same records as the same page of as many, its twin; beside
+/// them their indices in the plan. `None` when a page is not where the plan has it.
+fn changed_pages<'g>(
+    list: &ListPages,
+    names: &PageNames<'g>,
+    plan: &[units::PlannedPage],
+    changed: &[bool],
+) -> Option<(Vec<Page<'g>>, Vec<usize>)> {
+    let size = catalog::PAGE_SIZE as usize;
+    let groups = names.groups;
+    // The pages showing a changed row, by their group's id and number.
+    let mut showing: FxHashMap<(u64, u32), u32> = FxHashMap::default();
+    for (g, (filters, members)) in groups.iter().enumerate() {
+        let id = plan::group_id(filters);
+        for (at, &m) in members.iter().enumerate() {
+            if changed.get(m as usize) == Some(&true) {
+                let page = u32::try_from(at / size + 1).ok()?;
+                showing.insert((id, page), u32::try_from(g).ok()?);
+            }
+        }
+    }
+    let record_keys = RecordKeys::new(list.resource, list.rows, false);
+    let mut pages: Vec<Page<'g>> = Vec::new();
+    let mut at = Vec::new();
+    let mut firsts: FxHashMap<(&'g [u32], u32, usize), u32> = FxHashMap::default();
+    for (i, planned) in plan.iter().enumerate() {
+        let Some(&g) = showing.get(&(planned.group, planned.page)) else {
+            continue;
+        };
+        let all = groups[g as usize].1.as_slice();
+        let start = (planned.page as usize).checked_sub(1)? * size;
+        let members = all.get(start..(start + size).min(all.len()))?;
+        let ordering = ordering_of(names.spec, planned.ordering)?;
+        let rel = names.file(g, u64::from(planned.page), ordering)?;
+        let key = list.resource.map(|r| {
+            let on_page: Vec<Key> = members
+                .iter()
+                .map(|&m| record_keys.of(m as usize))
+                .collect();
+            r.file(&rel, u64::from(planned.page), all.len() as u64, &on_page)
+        });
+        let same = (members, planned.page, all.len());
+        let twin_of = firsts.get(&same).copied();
+        if twin_of.is_none() {
+            firsts.insert(same, u32::try_from(pages.len()).ok()?);
+        }
+        pages.push(Page {
+            members,
+            key,
+            ordering,
+            group: g,
+            page: planned.page,
+            twin_of,
+        });
+        at.push(i);
+    }
+    Some((pages, at))
+}
+
+/// One pass over a kept scope's previous `record`: the pages at the plan indices `at`
+/// (ascending) read, each checked to be the file `expected` names, and returned with
+/// their keys; every other page the spare lacks linked from the live generation.
+/// `None` when a page is not the one expected or cannot be linked.
+fn link_missing(
+    w: &Writer,
+    k: &Keying,
+    record: &mut units::RecordReader,
+    at: &[usize],
+    expected: &[PathBuf],
+) -> anyhow::Result<Option<Replaced>> {
+    let mut replaced = Vec::with_capacity(at.len());
+    let mut buf = Vec::new();
+    let mut i = 0;
+    while let Some((key, _)) = record.next_group_raw(&mut buf)? {
+        if at.get(replaced.len()) == Some(&i) {
+            let (key, entries) = units::decode_group(&buf)?;
+            let first = entries.first().map(|e| Path::new(&e.path));
+            if first != expected.get(replaced.len()).map(PathBuf::as_path) {
+                return Ok(None);
+            }
+            replaced.push((key, entries));
+        } else if !k.files.kept(key) {
+            let (_, entries) = units::decode_group(&buf)?;
+            if !w.place_group(&entries, true) {
+                return Ok(None);
+            }
+        }
+        i += 1;
+    }
+    Ok((replaced.len() == at.len()).then_some(replaced))
+}
+
+/// The plan of a list unit's `pages` over its filter `groups`, as its scope keeps it.
+fn planned_pages(groups: &[Group], pages: &[Page]) -> Vec<units::PlannedPage> {
+    let ids: Vec<u64> = groups.iter().map(|(f, _)| plan::group_id(f)).collect();
+    pages
+        .iter()
+        .map(|p| units::PlannedPage {
+            group: ids[p.group as usize],
+            page: p.page,
+            ordering: ordering_code(p.ordering),
+        })
+        .collect()
+}
+
+/// An ordering as a [`units::PlannedPage`] spells it: 0 for none, else 1 + the
+/// field's index × 2 + 1 when descending.
+fn ordering_code(ordering: Option<OrderChoice>) -> u16 {
+    ordering.map_or(0, |o| {
+        u16::try_from(1 + o.field * 2 + usize::from(o.desc)).unwrap_or(u16::MAX)
+    })
+}
+
+/// The ordering [`ordering_code`] spelled as `code`, when `spec` has it.
+fn ordering_of(spec: &ListSpec, code: u16) -> Option<Option<OrderChoice>> {
+    let Some(code) = code.checked_sub(1) else {
+        return Some(None);
+    };
+    let field = usize::from(code / 2);
+    (field < spec.orderings.len()).then_some(Some(OrderChoice {
+        field,
+        desc: code % 2 == 1,
+    }))
 }
 
 /// The pages or records of a unit's previous record it does not keep: each one's key
@@ -1151,7 +1384,7 @@ fn render_details_unit(
                 ..catalog::ScopeRows::default()
             };
             // Best effort: without it the next run reads every row.
-            let _ = units::write_scope(k.records, key, &scope);
+            let _ = units::write_scope(k.records, key, &scope, &[]);
         }
     }
     Ok(())
@@ -1168,7 +1401,7 @@ fn kept_details(
     changed: &[i64],
     out: &mut Out,
 ) -> anyhow::Result<Option<Vec<i64>>> {
-    let Some(scope) = units::read_scope(k.records, previous) else {
+    let Some((scope, _)) = units::read_scope(k.records, previous) else {
         return Ok(None);
     };
     let Some(mut record) = units::RecordReader::open(k.records, previous) else {
@@ -1374,13 +1607,21 @@ fn place_recorded(
     record.rewind().map_err(|_| torn())?;
     let mut i = 0usize;
     let mut others = Vec::new();
-    while let Some((key, entries)) = record.next_group().map_err(|_| torn())? {
+    let mut buf = Vec::new();
+    while let Some((key, n)) = record.next_group_raw(&mut buf).map_err(|_| torn())? {
         if keep(i, key) {
-            w.count_by_key(entries.len() as u64);
-            out.place_kept(key, entries)?;
+            w.count_by_key(u64::from(n));
+            match out.delta {
+                // Kept where it is: its bytes copied to the new record, not decoded.
+                Some(_) => out.place_kept_raw(key, &buf, n)?,
+                None => {
+                    let (key, entries) = units::decode_group(&buf).map_err(|_| torn())?;
+                    out.place_kept(key, entries)?;
+                }
+            }
             each(i);
         } else {
-            others.push((key, entries));
+            others.push(units::decode_group(&buf).map_err(|_| torn())?);
         }
         i += 1;
     }

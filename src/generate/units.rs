@@ -194,6 +194,41 @@ impl RecordReader {
         Ok(Some((key, entries)))
     }
 
+    /// The next group as its bytes in the record (appended to `buf`, cleared first),
+    /// with its file key and how many entries it holds; `None` after the last. For a
+    /// group copied to another record as it is ([`RecordWriter::raw_group`]) or
+    /// decoded only when needed ([`decode_group`]).
+    pub(super) fn next_group_raw(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<(Key, u32)>> {
+        let malformed = || io::Error::new(io::ErrorKind::InvalidData, "a malformed unit record");
+        buf.clear();
+        if self.read == self.groups {
+            return if self.at == self.end {
+                Ok(None)
+            } else {
+                Err(malformed())
+            };
+        }
+        let key: [u8; 16] = self.take()?;
+        let count: [u8; 4] = self.take()?;
+        buf.extend_from_slice(&key);
+        buf.extend_from_slice(&count);
+        let n = u32::from_le_bytes(count);
+        for _ in 0..n {
+            let len: [u8; 4] = self.take()?;
+            buf.extend_from_slice(&len);
+            let rest = u64::from(u32::from_le_bytes(len)) + 8 + 32;
+            if self.at + rest > self.end {
+                return Err(malformed());
+            }
+            let from = buf.len();
+            buf.resize(from + rest as usize, 0);
+            self.file.read_exact(&mut buf[from..])?;
+            self.at += rest;
+        }
+        self.read += 1;
+        Ok(Some((u128::from_le_bytes(key), n)))
+    }
+
     /// The next `N` bytes of the groups.
     fn take<const N: usize>(&mut self) -> io::Result<[u8; N]> {
         if self.at + N as u64 > self.end {
@@ -206,6 +241,33 @@ impl RecordReader {
         self.file.read_exact(&mut bytes)?;
         self.at += N as u64;
         Ok(bytes)
+    }
+}
+
+/// A group's bytes as [`RecordReader::next_group_raw`] gives them: its file key and
+/// entries.
+pub(super) fn decode_group(bytes: &[u8]) -> io::Result<(Key, Vec<Entry>)> {
+    let malformed = || io::Error::new(io::ErrorKind::InvalidData, "a malformed unit record");
+    let mut r = Reader(bytes);
+    let key = r.u128().ok_or_else(malformed)?;
+    let n = r.u32().ok_or_else(malformed)?;
+    let mut entries = Vec::with_capacity((n as usize).min(1024));
+    for _ in 0..n {
+        let len = r.u32().ok_or_else(malformed)? as usize;
+        let path = r.take(len).ok_or_else(malformed)?;
+        let path = String::from_utf8(path.to_vec()).map_err(|_| malformed())?;
+        let size = r.u64().ok_or_else(malformed)?;
+        let sha256 = r.hash().ok_or_else(malformed)?;
+        entries.push(Entry {
+            path,
+            size,
+            sha256,
+            fresh: false,
+        });
+    }
+    match r.0.is_empty() {
+        true => Ok((key, entries)),
+        false => Err(malformed()),
     }
 }
 
@@ -311,6 +373,13 @@ impl RecordWriter {
         Ok(())
     }
 
+    /// Adds a group as another record holds it ([`RecordReader::next_group_raw`]).
+    pub(super) fn raw_group(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        self.put(bytes)?;
+        self.groups += 1;
+        Ok(())
+    }
+
     /// The trailer written and the record renamed into place (not synced: see the
     /// module doc).
     pub(super) fn finish(mut self) -> anyhow::Result<()> {
@@ -381,24 +450,41 @@ fn checked(bytes: &[u8]) -> Option<&[u8]> {
     (checksum(body) == sum).then_some(body)
 }
 
-const SCOPE_MAGIC: &[u8] = b"roost unit scope 2\n";
+const SCOPE_MAGIC: &[u8] = b"roost unit scope 3\n";
 const SCOPE_SUFFIX: &str = ".scope";
 
 fn scope_name(key: Key) -> String {
     format!("{key:032x}{SCOPE_SUFFIX}")
 }
 
-/// The rows a list unit read (its *scope*: ids in order, links, filter values) beside
-/// its record, `<key>.scope`: a later run whose unit differs only by rows of its own
-/// table whose scope values did not change takes its partition from them instead of
-/// reading the scope again ([`super::render`]). Like a record, a unit's key
-/// determines its scope.
-pub(super) fn write_scope(dir: &Path, key: Key, rows: &ScopeRows) -> anyhow::Result<()> {
-    put(dir, &scope_name(key), &encode_scope(rows)?)
+/// A page of a list unit's plan, in the order the unit's record holds its pages: its
+/// filter group (by [`super::plan::group_id`]), its number and its ordering (0 for
+/// the unit's own, else 1 + the field's index × 2 + 1 when descending).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PlannedPage {
+    pub group: u64,
+    pub page: u32,
+    pub ordering: u16,
 }
 
-/// The scope of the unit `key` read back; `None` when absent, torn or malformed.
-pub(super) fn read_scope(dir: &Path, key: Key) -> Option<ScopeRows> {
+/// The rows a list unit read (its *scope*: ids in order, links, filter values) and
+/// its pages as it planned them, beside its record, `<key>.scope`: a later run whose
+/// unit differs only by rows of its own table whose scope values did not change takes
+/// its partition from them instead of reading the scope again, and finds the pages
+/// showing the changed rows in its plan ([`super::render`]). Like a record, a unit's
+/// key determines its scope.
+pub(super) fn write_scope(
+    dir: &Path,
+    key: Key,
+    rows: &ScopeRows,
+    plan: &[PlannedPage],
+) -> anyhow::Result<()> {
+    put(dir, &scope_name(key), &encode_scope(rows, plan)?)
+}
+
+/// The scope of the unit `key` and its pages read back; `None` when absent, torn or
+/// malformed.
+pub(super) fn read_scope(dir: &Path, key: Key) -> Option<(ScopeRows, Vec<PlannedPage>)> {
     decode_scope(&fs::read(dir.join(scope_name(key))).ok()?)
 }
 
@@ -414,7 +500,7 @@ pub(super) fn link_scope(dir: &Path, from: Key, to: Key) -> bool {
     fs::hard_link(dir.join(scope_name(from)), &temp).is_ok() && fs::rename(&temp, &target).is_ok()
 }
 
-fn encode_scope(rows: &ScopeRows) -> anyhow::Result<Vec<u8>> {
+fn encode_scope(rows: &ScopeRows, plan: &[PlannedPage]) -> anyhow::Result<Vec<u8>> {
     let n = rows.ids.len();
     let links = rows.links.len().checked_div(n).unwrap_or(0);
     let params = rows.params.len();
@@ -445,12 +531,18 @@ fn encode_scope(rows: &ScopeRows) -> anyhow::Result<Vec<u8>> {
     for key in &rows.keys {
         out.extend_from_slice(&key.to_le_bytes());
     }
+    out.extend_from_slice(&(plan.len() as u64).to_le_bytes());
+    for p in plan {
+        out.extend_from_slice(&p.group.to_le_bytes());
+        out.extend_from_slice(&p.page.to_le_bytes());
+        out.extend_from_slice(&p.ordering.to_le_bytes());
+    }
     let sum = checksum(&out);
     out.extend_from_slice(&sum);
     Ok(out)
 }
 
-fn decode_scope(bytes: &[u8]) -> Option<ScopeRows> {
+fn decode_scope(bytes: &[u8]) -> Option<(ScopeRows, Vec<PlannedPage>)> {
     let body = checked(bytes)?;
     let mut r = Reader(body.strip_prefix(SCOPE_MAGIC)?);
     let mut count = || usize::try_from(r.u64()?).ok();
@@ -481,7 +573,17 @@ fn decode_scope(bytes: &[u8]) -> Option<ScopeRows> {
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes(c.try_into().unwrap_or([0; 4])))
         .collect();
-    r.0.is_empty().then_some(rows)
+    let pages = usize::try_from(r.u64()?).ok()?;
+    let planned = r.take(pages.checked_mul(14)?)?;
+    let plan = planned
+        .chunks_exact(14)
+        .map(|c| PlannedPage {
+            group: u64::from_le_bytes(c[..8].try_into().unwrap_or([0; 8])),
+            page: u32::from_le_bytes(c[8..12].try_into().unwrap_or([0; 4])),
+            ordering: u16::from_le_bytes(c[12..].try_into().unwrap_or([0; 2])),
+        })
+        .collect();
+    r.0.is_empty().then_some((rows, plan))
 }
 
 /// Removes from `dir` the records (and scopes) whose key `in_use` rejects, and the temporary files
@@ -582,6 +684,26 @@ mod tests {
             assert_eq!(reader.next_group().unwrap(), None);
             reader.rewind().unwrap();
         }
+        // Read as bytes, the groups decode to the same and copy into another record
+        // that reads back the same.
+        reader.rewind().unwrap();
+        let mut copy = RecordWriter::create(dir.path(), 8).unwrap();
+        let mut buf = Vec::new();
+        let mut raw = Vec::new();
+        while let Some((key, n)) = reader.next_group_raw(&mut buf).unwrap() {
+            let (decoded_key, entries) = decode_group(&buf).unwrap();
+            assert_eq!((decoded_key, entries.len() as u32), (key, n));
+            raw.push((key, entries));
+            copy.raw_group(&buf).unwrap();
+        }
+        assert!(decode_group(&buf).is_err(), "no group after the last");
+        copy.finish().unwrap();
+        let mut again = RecordReader::open(dir.path(), 8).unwrap();
+        for (key, entries) in raw {
+            assert_eq!(again.next_group().unwrap(), Some((key, entries)));
+        }
+        assert_eq!(again.next_group().unwrap(), None);
+        fs::remove_file(dir.path().join(file_name(8))).unwrap();
         // A writer dropped unfinished leaves nothing, and not the unit's record.
         let unfinished = RecordWriter::create(dir.path(), 6).unwrap();
         drop(unfinished);
@@ -595,8 +717,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         write(dir.path(), 1, &sample()).unwrap();
         write(dir.path(), 2, &sample()).unwrap();
-        write_scope(dir.path(), 1, &scope()).unwrap();
-        write_scope(dir.path(), 2, &scope()).unwrap();
+        write_scope(dir.path(), 1, &scope(), &plan()).unwrap();
+        write_scope(dir.path(), 2, &scope(), &plan()).unwrap();
         fs::write(dir.path().join("stray"), b"x").unwrap();
         collect_garbage(dir.path(), |k| k == 2);
         assert_eq!(read(dir.path(), 1), None);
@@ -604,6 +726,21 @@ mod tests {
         assert!(read_scope(dir.path(), 1).is_none());
         assert!(read_scope(dir.path(), 2).is_some());
         assert!(!dir.path().join("stray").exists());
+    }
+
+    fn plan() -> Vec<PlannedPage> {
+        vec![
+            PlannedPage {
+                group: 3,
+                page: 1,
+                ordering: 0,
+            },
+            PlannedPage {
+                group: u64::MAX,
+                page: 2,
+                ordering: 5,
+            },
+        ]
     }
 
     fn scope() -> ScopeRows {
@@ -623,8 +760,10 @@ mod tests {
 
     #[test]
     fn a_scope_reads_back_only_whole_and_links_to_another_unit() {
-        let bytes = encode_scope(&scope()).unwrap();
-        assert!(same_scope(&decode_scope(&bytes).unwrap(), &scope()));
+        let bytes = encode_scope(&scope(), &plan()).unwrap();
+        let (rows, planned) = decode_scope(&bytes).unwrap();
+        assert!(same_scope(&rows, &scope()));
+        assert_eq!(planned, plan());
         for cut in [0, 1, SCOPE_MAGIC.len(), bytes.len() / 2, bytes.len() - 1] {
             assert!(decode_scope(&bytes[..cut]).is_none(), "torn at {cut}");
         }
@@ -636,12 +775,13 @@ mod tests {
             params: vec![0],
             ..ScopeRows::default()
         };
-        let back = decode_scope(&encode_scope(&empty).unwrap()).unwrap();
-        assert!(same_scope(&back, &empty));
+        let (back, no_plan) = decode_scope(&encode_scope(&empty, &[]).unwrap()).unwrap();
+        assert!(same_scope(&back, &empty) && no_plan.is_empty());
         let dir = tempfile::tempdir().unwrap();
-        write_scope(dir.path(), 1, &scope()).unwrap();
+        write_scope(dir.path(), 1, &scope(), &plan()).unwrap();
         assert!(link_scope(dir.path(), 1, 2));
-        assert!(same_scope(&read_scope(dir.path(), 2).unwrap(), &scope()));
+        let (linked, planned) = read_scope(dir.path(), 2).unwrap();
+        assert!(same_scope(&linked, &scope()) && planned == plan());
         assert!(!link_scope(dir.path(), 3, 4), "no scope to link");
     }
 }

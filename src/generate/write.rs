@@ -198,12 +198,17 @@ impl Writer {
         }
         let linked = |key| link_all && self.must_link(in_spare(key));
         let mut i = 0usize;
+        // A group's entries are decoded only when its files are linked or checked.
+        let mut buf = Vec::new();
         let failed = loop {
-            match record.next_group() {
+            match record.next_group_raw(&mut buf) {
                 Ok(None) => return true,
-                Ok(Some((key, entries))) => {
-                    if keep(i, key) && !self.place_group(&entries, linked(key)) {
-                        break i;
+                Ok(Some((key, _))) => {
+                    if keep(i, key) && (linked(key) || !self.damaged.is_empty()) {
+                        match super::units::decode_group(&buf) {
+                            Ok((_, entries)) if self.place_group(&entries, linked(key)) => {}
+                            _ => break i,
+                        }
                     }
                 }
                 Err(_) => break i,

@@ -181,6 +181,11 @@ fn a_delta_run_makes_the_tree_and_the_change_lists_a_full_run_makes() {
         log.contains("step=\"delta\"") && !log.contains("every entry"),
         "{log}"
     );
+    // Into the spare, the issue lists placed only the pages showing the issue.
+    assert!(
+        log.contains("kept scope: only the pages showing a changed row placed"),
+        "{log}"
+    );
     full_again("after a torn record");
     // Every record torn: no unit is skipped or kept in part, every entry is handed on,
     // and no record needs reading: the run is a full run's, no second pass.
@@ -292,6 +297,7 @@ fn without_manifest_json_the_chunks_are_the_manifest_and_a_change_keeps_the_tree
         change(sql);
         let log = generate(&out, false);
         assert!(log.contains("step=\"delta\""), "{what}: {log}");
+        assert!(log.contains("only the pages showing a changed row"), "{what}: {log}");
         assert!(!out.join("manifest.json").exists(), "{what}");
         let _ = fs::remove_dir_all(&full);
         generate(&full, false);
