@@ -677,18 +677,6 @@ fn whole_manifest(
     full_from_chunks(writer, &placed.chunks)
 }
 
-/// Removes the document `rel` from the folder being written (the spare's own, which
-/// this generation does not have), if it is there.
-fn remove_document(writer: &Writer, rel: &str) -> anyhow::Result<()> {
-    let path = writer.root.join(rel);
-    match fs::remove_file(&path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(anyhow::Error::new(e).context(format!("removing {}", path.display())))
-        }
-        _ => Ok(()),
-    }
-}
-
 /// What [`write`] placed and found.
 pub(super) struct Written {
     /// The manifest documents.
@@ -763,7 +751,8 @@ pub(super) fn write(
     let manifest = match whole {
         true => Some(whole_manifest(writer, &mut placed, &old)?),
         false => {
-            remove_document(writer, MANIFEST)?;
+            // The spare's own `manifest.json`, which this generation does not have.
+            writer.clear(&writer.root.join(MANIFEST))?;
             None
         }
     };

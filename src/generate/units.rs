@@ -161,37 +161,11 @@ impl RecordReader {
     /// runs past the groups' end, or groups ending elsewhere than the trailer, are an
     /// `InvalidData` error.
     pub(super) fn next_group(&mut self) -> io::Result<Option<(Key, Vec<Entry>)>> {
-        let malformed = || io::Error::new(io::ErrorKind::InvalidData, "a malformed unit record");
-        if self.read == self.groups {
-            return if self.at == self.end {
-                Ok(None)
-            } else {
-                Err(malformed())
-            };
+        let mut buf = Vec::new();
+        match self.next_group_raw(&mut buf)? {
+            Some(_) => decode_group(&buf).map(Some),
+            None => Ok(None),
         }
-        let key = u128::from_le_bytes(self.take()?);
-        let n = u32::from_le_bytes(self.take()?);
-        let mut entries = Vec::with_capacity((n as usize).min(1024));
-        for _ in 0..n {
-            let len = u32::from_le_bytes(self.take()?) as u64;
-            if self.at + len > self.end {
-                return Err(malformed());
-            }
-            let mut path = vec![0u8; len as usize];
-            self.file.read_exact(&mut path)?;
-            self.at += len;
-            let path = String::from_utf8(path).map_err(|_| malformed())?;
-            let size = u64::from_le_bytes(self.take()?);
-            let sha256 = self.take()?;
-            entries.push(Entry {
-                path,
-                size,
-                sha256,
-                fresh: false,
-            });
-        }
-        self.read += 1;
-        Ok(Some((key, entries)))
     }
 
     /// The next group as its bytes in the record (appended to `buf`, cleared first),

@@ -322,8 +322,8 @@ impl Writer {
     }
 
     /// Removes what a path of the folder being updated in place holds, so a new file
-    /// (a new inode) can be placed there.
-    fn clear(&self, target: &Path) -> anyhow::Result<()> {
+    /// (a new inode) can be placed there, or so the path is gone.
+    pub(super) fn clear(&self, target: &Path) -> anyhow::Result<()> {
         if !self.in_place && !self.again {
             return Ok(());
         }

@@ -31,14 +31,45 @@ fn manifest(out: &Path) -> BTreeMap<String, (u64, String)> {
         .collect()
 }
 
-/// The paths a change list names, the manifest documents left out.
-fn listed(out: &Path, name: &str) -> Vec<String> {
+/// The paths a change list names.
+fn lines(out: &Path, name: &str) -> Vec<String> {
     fs::read_to_string(out.join("changes").join(name))
         .unwrap()
         .lines()
-        .filter(|p| !(p.starts_with("manifest/") || *p == "manifest.json"))
         .map(str::to_string)
         .collect()
+}
+
+/// The paths a change list names, the manifest documents left out.
+fn listed(out: &Path, name: &str) -> Vec<String> {
+    let mut paths = lines(out, name);
+    paths.retain(|p| !(p.starts_with("manifest/") || p == "manifest.json"));
+    paths
+}
+
+/// `roost generate` of `db` into `out` with `.gz` siblings and the options `more`,
+/// at the debug level; its standard error (the steps it took), once it succeeded.
+fn generate(db: &Path, out: &Path, more: &[&str]) -> String {
+    let output = roost()
+        .env("RUST_LOG", "roost::generate=debug")
+        .args(["generate", "--precompress", "gzip", "--db"])
+        .arg(db)
+        .arg("--out")
+        .arg(out)
+        .args(more)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(output.status.success(), "{stderr}");
+    stderr
+}
+
+/// Runs `sql` on the dataset `db`.
+fn change(db: &Path, sql: &str) {
+    rusqlite::Connection::open(db)
+        .unwrap()
+        .execute_batch(sql)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
 }
 
 #[test]
@@ -48,27 +79,14 @@ fn a_delta_run_makes_the_tree_and_the_change_lists_a_full_run_makes() {
     let full = dir.path().join("full");
     // The run's standard error at the debug level: the steps it took.
     let generate = |out: &Path, with_dataset: bool| -> String {
-        let mut command = roost();
-        command
-            .env("RUST_LOG", "roost::generate=debug")
-            .args(["generate", "--precompress", "gzip", "--db"])
-            .arg(&db)
-            .arg("--out")
-            .arg(out);
-        if with_dataset {
-            command.arg("--with-dataset");
-        }
-        let output = command.output().unwrap();
-        let stderr = String::from_utf8(output.stderr).unwrap();
-        assert!(output.status.success(), "{stderr}");
-        stderr
+        let more: &[&str] = if with_dataset {
+            &["--with-dataset"]
+        } else {
+            &[]
+        };
+        generate(&db, out, more)
     };
-    let change = |sql: &str| {
-        rusqlite::Connection::open(&db)
-            .unwrap()
-            .execute_batch(sql)
-            .unwrap_or_else(|e| panic!("{sql}: {e}"));
-    };
+    let change = |sql: &str| change(&db, sql);
     let first = generate(&out, true);
     assert!(!first.contains("step=\"delta\""), "{first}");
     let snapshot = "(SELECT min(id) FROM snapshots)";
@@ -219,34 +237,11 @@ fn without_manifest_json_the_chunks_are_the_manifest_and_a_change_keeps_the_tree
     let out = dir.path().join("site");
     let full = dir.path().join("full");
     let generate = |out: &Path, whole: bool| -> String {
-        let mut command = roost();
-        command
-            .env("RUST_LOG", "roost::generate=debug")
-            .args(["generate", "--precompress", "gzip", "--db"])
-            .arg(&db)
-            .arg("--out")
-            .arg(out);
-        if !whole {
-            command.arg("--no-manifest-json");
-        }
-        let output = command.output().unwrap();
-        let stderr = String::from_utf8(output.stderr).unwrap();
-        assert!(output.status.success(), "{stderr}");
-        stderr
+        let more: &[&str] = if whole { &[] } else { &["--no-manifest-json"] };
+        generate(&db, out, more)
     };
-    let change = |sql: &str| {
-        rusqlite::Connection::open(&db)
-            .unwrap()
-            .execute_batch(sql)
-            .unwrap();
-    };
-    let lines = |name: &str| -> Vec<String> {
-        fs::read_to_string(out.join("changes").join(name))
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect()
-    };
+    let change = |sql: &str| change(&db, sql);
+    let lines = |name: &str| lines(&out, name);
     let site_check = |out: &Path| {
         let output = roost()
             .args(["site", "check", "--site"])
@@ -322,7 +317,7 @@ fn without_manifest_json_the_chunks_are_the_manifest_and_a_change_keeps_the_tree
     fs::remove_file(&victim).unwrap();
     fs::write(&victim, [&bytes[..], b" "].concat()).unwrap();
     let (ok, said) = site_check(&out);
-    assert!(!ok, "{said}");
+    assert!(!ok && said.contains("api/v0/openapi.json"), "{said}");
     fs::remove_file(&victim).unwrap();
     fs::write(&victim, &bytes).unwrap();
 
