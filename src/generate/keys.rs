@@ -745,6 +745,12 @@ impl FileKeys {
         self.had(key) && self.spare.contains(key)
     }
 
+    /// Whether the spare generation this run updates in place has this key (a
+    /// unit's: it holds that unit's files as its record lists them).
+    pub(crate) fn spare_has(&self, key: Key) -> bool {
+        self.spare.contains(key)
+    }
+
     /// Records the keys of files of the new generation.
     pub(crate) fn add(&self, keys: Vec<Key>) {
         self.new

@@ -57,6 +57,8 @@ pub(super) struct Out<'a> {
     unit: Option<Key>,
     /// The unit's record being written; none for a unit placed from its record.
     record: Option<units::RecordWriter>,
+    /// Or the patch of another unit's record ([`Out::patch_from`]).
+    patch: Option<units::PatchWriter>,
     whole: bool,
     keys: Vec<Key>,
     /// How many pages or records were placed.
@@ -91,6 +93,7 @@ impl<'a> Out<'a> {
             files: keying.map(|k| k.files),
             unit,
             record,
+            patch: None,
             whole: true,
             keys: Vec::new(),
             groups: 0,
@@ -133,6 +136,45 @@ impl<'a> Out<'a> {
         Ok(())
     }
 
+    /// The unit's record written as a patch of the record `from` rather than whole
+    /// ([`units::Patched`]): its groups placed from here on are placed at their
+    /// index ([`Out::place_at`]), the others kept ([`Out::keep_unpatched`]). False,
+    /// with nothing changed, for a unit that writes no record.
+    fn patch_from(&mut self, dir: &Path, from: &units::Patched) -> bool {
+        let Some(unit) = self.unit.filter(|_| self.record.is_some()) else {
+            return false;
+        };
+        self.record = None;
+        self.patch = Some(units::PatchWriter::new(dir, unit, from));
+        true
+    }
+
+    /// The files of group `index` of a patched record ([`Out::patch_from`]), in place
+    /// of a group of `old` entries (0 for a group added), with its key.
+    fn place_at(
+        &mut self,
+        index: u64,
+        old: u32,
+        key: Key,
+        entries: Vec<Entry>,
+    ) -> anyhow::Result<()> {
+        let patch = self
+            .patch
+            .as_mut()
+            .ok_or_else(|| anyhow!("a group placed by its index in a record not patched"))?;
+        patch.set(index, key, &entries, old)?;
+        self.add_key(key);
+        self.groups += 1;
+        self.sink.extend(entries)
+    }
+
+    /// `groups` groups (of `entries` files) of a patched record kept from the record
+    /// it patches: in a delta run kept where they are and not handed on.
+    fn keep_unpatched(&mut self, groups: u64, entries: u64) {
+        self.carried += entries;
+        self.groups += usize::try_from(groups).unwrap_or(usize::MAX);
+    }
+
     /// A unit rendered where its rows changed since the live unit `previous`, whose
     /// files under `replaced` (each with its key) it does not keep: in a delta run,
     /// they are taken out of the live generation once the unit is done.
@@ -145,27 +187,38 @@ impl<'a> Out<'a> {
 
     /// The files of one page or record (the file and its siblings), with its key.
     fn place(&mut self, key: Option<Key>, entries: Vec<Entry>) -> anyhow::Result<()> {
-        /// Keys handed to the new generation's at a time.
-        const KEYS: usize = 4096;
         match key {
             Some(key) => {
+                if self.patch.is_some() {
+                    return Err(anyhow!(
+                        "a group placed without its index in a patched record"
+                    ));
+                }
                 if let Some(record) = &mut self.record {
                     record.group(key, &entries)?;
                 }
-                if let Some(files) = self.files {
-                    self.keys.push(key);
-                    if self.keys.len() >= KEYS {
-                        files.add(std::mem::take(&mut self.keys));
-                    }
-                }
+                self.add_key(key);
             }
             None => {
                 self.whole = false;
                 self.record = None;
+                self.patch = None;
             }
         }
         self.groups += 1;
         self.sink.extend(entries)
+    }
+
+    /// A placed file's key, for the new generation's.
+    fn add_key(&mut self, key: Key) {
+        /// Keys handed to the new generation's at a time.
+        const KEYS: usize = 4096;
+        if let Some(files) = self.files {
+            self.keys.push(key);
+            if self.keys.len() >= KEYS {
+                files.add(std::mem::take(&mut self.keys));
+            }
+        }
     }
 
     /// The unit done: its last keys handed on and, when every file had a key, its
@@ -178,6 +231,9 @@ impl<'a> Out<'a> {
         if let (Some(unit), true) = (self.unit, self.whole) {
             if let Some(record) = self.record.take() {
                 record.finish()?;
+            }
+            if let Some(patch) = self.patch.take() {
+                patch.finish()?;
             }
             files.add_unit(unit);
         } else if let Some(partial) = self.partial {
@@ -377,8 +433,10 @@ fn render_list_unit(
                 false => None,
             };
             if replaced.is_none() {
-                let previous = Some((kept.record, &kept.changed[..]));
-                replaced = list.place(previous, out)?.map(|(replaced, _)| replaced);
+                if let Some(record) = units::RecordReader::open(k.records, kept.previous) {
+                    let previous = Some((record, &kept.changed[..]));
+                    replaced = list.place(previous, out)?.map(|(replaced, _)| replaced);
+                }
             }
             if let Some(replaced) = replaced {
                 out.replacing(kept.previous, replaced);
@@ -425,7 +483,8 @@ struct KeptScope {
     rows: catalog::ScopeRows,
     /// Its pages as the previous run planned them, in its record's order.
     plan: Vec<units::PlannedPage>,
-    record: units::RecordReader,
+    /// Its record, opened for the groups a delta run asks for.
+    record: units::Patched,
     changed: Vec<bool>,
     previous: Key,
 }
@@ -459,7 +518,7 @@ fn kept_scope(
     if changed_ids.len() > n / 4 || rows.links.len() != n * links.len() {
         return Ok(None);
     }
-    let Some(record) = units::RecordReader::open(k.records, previous) else {
+    let Some(record) = units::Patched::open(k.records, previous) else {
         return Ok(None);
     };
     let changed: Vec<bool> = rows
@@ -677,10 +736,12 @@ impl ListPages<'_, '_, '_> {
     /// pages showing a changed row found in the unit's plan (`kept.plan`) from the
     /// groups holding those rows alone ([`plan::groups_of_rows`]), keyed, rendered and
     /// written; every other page of the previous record kept where it is (linked from
-    /// the live generation when the spare lacks it), its bytes copied to the new
-    /// record without being decoded. The previous record's pages replaced; `None`,
-    /// with nothing placed, when the plan and record do not agree or a page cannot be
-    /// linked (every page is then planned, [`ListPages::place`]).
+    /// the live generation when the spare lacks it, [`link_lacking`]). The unit's
+    /// record is a patch of the previous one ([`units::Patched`]) when it stays small,
+    /// else the previous record's other pages are copied to a whole one, undecoded.
+    /// The previous record's pages replaced; `None`, with nothing placed, when the
+    /// plan and record do not agree or a page cannot be linked (every page is then
+    /// planned, [`ListPages::place`]).
     fn place_changed(
         &mut self,
         kept: &mut KeptScope,
@@ -690,7 +751,7 @@ impl ListPages<'_, '_, '_> {
         let Some(k) = self.keying else {
             return Ok(None);
         };
-        if kept.plan.len() as u64 != kept.record.groups() {
+        if kept.plan.len() as u64 != kept.record.groups {
             return Ok(None);
         }
         let wanted: Vec<u32> = (0..rows.ids.len())
@@ -703,46 +764,53 @@ impl ListPages<'_, '_, '_> {
         let Some((pages, at)) = changed_pages(self, &names, &kept.plan, &kept.changed) else {
             return Ok(None);
         };
+        let at: Vec<u64> = at.iter().map(|&i| i as u64).collect();
         let mut expected = Vec::with_capacity(pages.len());
         for p in &pages {
             expected.push(names.of(p)?);
         }
-        let Some(previous) = link_missing(self.w, k, &mut kept.record, &at, &expected)? else {
-            kept.record.rewind()?;
+        let Some(replaced) = recorded_groups(&mut kept.record, &at, Some(&expected)) else {
             return Ok(None);
         };
-        kept.record.rewind()?;
+        let patch = pages.iter().all(|p| p.key.is_some())
+            && units::patch_fits(kept.record.items().len() + at.len(), kept.record.groups);
+        // A whole record copies the previous one's other pages: it is read whole.
+        let mut whole = match patch {
+            true => None,
+            false => match units::RecordReader::open(k.records, kept.previous) {
+                Some(reader) => Some(reader),
+                None => return Ok(None),
+            },
+        };
+        if !link_lacking(self.w, k, &kept.record, &at) {
+            return Ok(None);
+        }
         let ids = wanted_ids(rows, &pages, |_| false);
         let mut bodies = Bodies::new(self.spill_dir(), ids.len(), bodies::BUDGET);
         self.read_bodies(&ids, usize::MAX, &mut bodies)?;
         let linked = link_pages(self.w, &names, &pages, vec![None; pages.len()], self.keying)?;
         let none = FxHashMap::default();
         let parts = write_pages(self, &names, &pages, 0..pages.len(), linked, &bodies, &none)?;
-        let mut fresh = at
+        let fresh = at
             .iter()
             .copied()
-            .zip(parts.into_iter().zip(pages.iter().map(|p| p.key)))
-            .peekable();
-        let mut buf = Vec::new();
-        let mut i = 0;
-        while let Some((key, n)) = kept.record.next_group_raw(&mut buf)? {
-            match fresh.next_if(|(j, _)| *j == i) {
-                Some((_, (files, key))) => out.place(key, files)?,
-                None => {
-                    out.place_kept_raw(key, &buf, n)?;
-                    self.w.count_by_key(u64::from(n));
-                }
+            .zip(parts.into_iter().zip(pages.iter().map(|p| p.key)));
+        match &mut whole {
+            Some(reader) => copy_around(self.w, reader, fresh, out)?,
+            None => {
+                let olds: Vec<u32> = replaced.iter().map(|(_, e)| e.len() as u32).collect();
+                place_patched(self.w, k, &kept.record, fresh, &olds, out)?;
             }
-            i += 1;
         }
         tracing::debug!(
             target: "roost::generate",
             unit = unit.identity,
-            pages = i,
+            pages = kept.record.groups,
             changed = at.len(),
+            patched = whole.is_none(),
             "kept scope: only the pages showing a changed row placed"
         );
-        Ok(Some(previous))
+        Ok(Some(replaced))
     }
 
     /// Where the bodies past their budget are kept: beside the tree.
@@ -880,37 +948,125 @@ fn changed_pages<'g>(
     Some((pages, at))
 }
 
-/// One pass over a kept scope's previous `record`: the pages at the plan indices `at`
-/// (ascending) read, each checked to be the file `expected` names, and returned with
-/// their keys; every other page the spare lacks linked from the live generation.
-/// `None` when a page is not the one expected or cannot be linked.
-fn link_missing(
+/// A group placed fresh in a unit's record: its index, its files and its key.
+type Fresh = (u64, (Vec<Entry>, Option<Key>));
+
+/// The groups of a unit's `record` at the indices `at` (ascending), each decoded
+/// with its key; with `expected`, each group's first file must be the path beside
+/// it. `None` when one cannot be read or is not the one expected.
+fn recorded_groups(
+    record: &mut units::Patched,
+    at: &[u64],
+    expected: Option<&[PathBuf]>,
+) -> Option<Replaced> {
+    let mut groups = Vec::with_capacity(at.len());
+    for (j, &i) in at.iter().enumerate() {
+        let (key, entries) = units::decode_group(&record.group_at(i)?).ok()?;
+        if let Some(expected) = expected {
+            let first = entries.first().map(|e| Path::new(&e.path));
+            if first != expected.get(j).map(PathBuf::as_path) {
+                return None;
+            }
+        }
+        groups.push((key, entries));
+    }
+    Some(groups)
+}
+
+/// Links from the live generation the files of `record`'s groups (but those at
+/// `skip`, ascending: being replaced) the spare being updated lacks. When the spare
+/// holds the unit, nothing; when it holds its base or a unit it was made from
+/// ([`units::Patched::made_from`]), only the patch's groups are asked about; else
+/// every group, the record read whole. False when a file is damaged or cannot be
+/// linked, or the record cannot be read.
+fn link_lacking(w: &Writer, k: &Keying, record: &units::Patched, skip: &[u64]) -> bool {
+    if w.found_damaged() || w.must_link(true) {
+        let Some(mut reader) = units::RecordReader::open(k.records, record.key) else {
+            return false;
+        };
+        let keep = |i: usize, _| skip.binary_search(&(i as u64)).is_err();
+        return w.link_recorded(&mut reader, k.files.kept(record.key), keep, |key| {
+            k.files.kept(key)
+        });
+    }
+    if k.files.kept(record.key) {
+        return true;
+    }
+    if !record.made_from().any(|u| k.files.spare_has(u)) {
+        let Some(mut reader) = units::RecordReader::open(k.records, record.key) else {
+            return false;
+        };
+        let keep = |i: usize, _| skip.binary_search(&(i as u64)).is_err();
+        return w.link_recorded(&mut reader, false, keep, |key| k.files.kept(key));
+    }
+    tracing::debug!(
+        target: "roost::generate",
+        unit = format!("{:032x}", record.key),
+        groups = record.items().len(),
+        "the spare holds a unit this record was patched from: only the patch's groups asked about"
+    );
+    record.items().iter().all(|(i, bytes)| {
+        if skip.binary_search(i).is_ok() {
+            return true;
+        }
+        match units::decode_group(bytes) {
+            Ok((key, _)) if k.files.kept(key) => true,
+            Ok((_, entries)) => w.place_group(&entries, true),
+            Err(_) => false,
+        }
+    })
+}
+
+/// A unit's groups placed from its previous `record` read whole, the `fresh` ones
+/// (by index, ascending: their files and key) in their places, the others' bytes
+/// copied to the new record undecoded and kept where they are (a delta run).
+fn copy_around(
     w: &Writer,
-    k: &Keying,
     record: &mut units::RecordReader,
-    at: &[usize],
-    expected: &[PathBuf],
-) -> anyhow::Result<Option<Replaced>> {
-    let mut replaced = Vec::with_capacity(at.len());
+    fresh: impl Iterator<Item = Fresh>,
+    out: &mut Out,
+) -> anyhow::Result<()> {
+    let mut fresh = fresh.peekable();
     let mut buf = Vec::new();
     let mut i = 0;
-    while let Some((key, _)) = record.next_group_raw(&mut buf)? {
-        if at.get(replaced.len()) == Some(&i) {
-            let (key, entries) = units::decode_group(&buf)?;
-            let first = entries.first().map(|e| Path::new(&e.path));
-            if first != expected.get(replaced.len()).map(PathBuf::as_path) {
-                return Ok(None);
-            }
-            replaced.push((key, entries));
-        } else if !k.files.kept(key) {
-            let (_, entries) = units::decode_group(&buf)?;
-            if !w.place_group(&entries, true) {
-                return Ok(None);
+    while let Some((key, n)) = record.next_group_raw(&mut buf)? {
+        match fresh.next_if(|(j, _)| *j == i) {
+            Some((_, (files, key))) => out.place(key, files)?,
+            None => {
+                out.place_kept_raw(key, &buf, n)?;
+                w.count_by_key(u64::from(n));
             }
         }
         i += 1;
     }
-    Ok((replaced.len() == at.len()).then_some(replaced))
+    Ok(())
+}
+
+/// A unit's `fresh` groups (by index, ascending: their files and key; each in place
+/// of a group of `olds` entries, 0 for one added) placed as a patch of its previous
+/// `record`, every other group kept where it is (a delta run).
+fn place_patched(
+    w: &Writer,
+    k: &Keying,
+    record: &units::Patched,
+    fresh: impl Iterator<Item = Fresh>,
+    olds: &[u32],
+    out: &mut Out,
+) -> anyhow::Result<()> {
+    if !out.patch_from(k.records, record) {
+        return Err(anyhow!("a unit without a record patched"));
+    }
+    let mut placed = 0u64;
+    for ((i, (files, key)), &old) in fresh.zip(olds) {
+        let key = key.ok_or_else(|| anyhow!("a group without a key in a patched record"))?;
+        out.place_at(i, old, key, files)?;
+        placed += u64::from(i < record.groups);
+    }
+    let replaced: u64 = olds.iter().map(|&n| u64::from(n)).sum();
+    let entries = record.entries.saturating_sub(replaced);
+    out.keep_unpatched(record.groups - placed, entries);
+    w.count_by_key(entries);
+    Ok(())
 }
 
 /// The plan of a list unit's `pages` over its filter `groups`, as its scope keeps it.
@@ -1324,8 +1480,17 @@ fn render_details_unit(
     // The id of each record placed, in the order placed, when every one has a key.
     let mut ids: Vec<i64> = Vec::new();
     let mut among = None;
-    if let (Some(k), Some(tables), Some(_)) = (keying, unit_tables, &resource) {
+    if let (Some(k), Some(tables), Some(r)) = (keying, unit_tables, &resource) {
         if let Some((previous, changed)) = previous_unit(conn, spec.from, identity, k, tables) {
+            let d = DetailUnit {
+                spec,
+                resource: r,
+                links: &links,
+                tables,
+            };
+            if patched_details(w, conn, &d, k, previous, changed, out)? {
+                return Ok(());
+            }
             if let Some(kept) = kept_details(w, k, previous, changed, out)? {
                 ids = kept;
                 among = Some(changed);
@@ -1388,6 +1553,156 @@ fn render_details_unit(
         }
     }
     Ok(())
+}
+
+/// A detail unit's spec with what keys and reads its records.
+struct DetailUnit<'a> {
+    spec: &'static catalog::DetailSpec,
+    resource: &'a keys::Resource<'a>,
+    links: &'a [&'static str],
+    tables: &'a BTreeSet<&'a str>,
+}
+
+/// In a delta run into the spare, a detail unit the previous run placed
+/// ([`previous_unit`]) whose `changed` rows were changed in place or added, none
+/// removed: those rows read, rendered and placed as a patch of the previous record
+/// ([`units::Patched`]) at their places in its scope (an added row past its end),
+/// every other record kept where it is (linked when the spare lacks it,
+/// [`link_lacking`]). False, with nothing placed, when that does not hold or the
+/// patch would not stay small: the unit is then placed as [`kept_details`] does.
+fn patched_details(
+    w: &Writer,
+    conn: &mut rusqlite::Connection,
+    d: &DetailUnit,
+    k: &Keying,
+    previous: Key,
+    changed: &[i64],
+    out: &mut Out,
+) -> anyhow::Result<bool> {
+    if k.delta.is_none() || w.must_link(true) {
+        return Ok(false);
+    }
+    let (Some((scope, _)), Some(mut record)) = (
+        units::read_scope(k.records, previous),
+        units::Patched::open(k.records, previous),
+    ) else {
+        return Ok(false);
+    };
+    let n = scope.ids.len();
+    if n as u64 != record.groups || changed.len() > n / 4 {
+        return Ok(false);
+    }
+    // Each changed row's place in the scope; an added row's past its end.
+    let mut index: HashMap<i64, u64> = HashMap::with_capacity(changed.len());
+    for (i, id) in scope.ids.iter().enumerate() {
+        if changed.binary_search(id).is_ok() {
+            index.insert(*id, i as u64);
+        }
+    }
+    let mut at: Vec<u64> = index.values().copied().collect();
+    at.sort_unstable();
+    let rows = read_scope(conn, Some(d.tables), d.spec.operation_id, |conn| {
+        catalog::detail_rows_among(conn, d.spec, d.links, Some(changed))
+    })?;
+    let mut added = Vec::new();
+    let mut todo: Vec<(i64, u64, PathBuf, Key)> = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let i = match index.get(&row.id) {
+            Some(&i) => i,
+            None => {
+                added.push(row.id);
+                (n + added.len() - 1) as u64
+            }
+        };
+        let Some(rel) = tree::detail_file_for(d.spec, &row.ids) else {
+            return Ok(false);
+        };
+        let key = d
+            .resource
+            .file(&rel, 0, 0, &[d.resource.record(row.id, &row.links)]);
+        todo.push((row.id, i, rel, key));
+    }
+    let placed = at.len() + added.len();
+    if todo.len() != placed || !units::patch_fits(record.items().len() + placed, n as u64) {
+        return Ok(false);
+    }
+    let Some(replaced) = recorded_groups(&mut record, &at, None) else {
+        return Ok(false);
+    };
+    if !link_lacking(w, k, &record, &at) {
+        return Ok(false);
+    }
+    let old: HashMap<u64, u32> = at
+        .iter()
+        .zip(&replaced)
+        .map(|(&i, (_, entries))| (i, entries.len() as u32))
+        .collect();
+    let mut fresh: Vec<Fresh> = Vec::with_capacity(placed);
+    let mut wanted = Vec::new();
+    let mut pending: HashMap<i64, (u64, PathBuf, Key)> = HashMap::new();
+    for (id, i, rel, key) in todo {
+        let mut files = Vec::new();
+        if k.files.had(key) && w.link_unchanged(&rel, true, k.files.kept(key), &mut files)? {
+            fresh.push((i, (files, Some(key))));
+        } else {
+            wanted.push(id);
+            pending.insert(id, (i, rel, key));
+        }
+    }
+    wanted.sort_unstable();
+    read_bodies(conn, Some(d.resource), d.spec.operation_id, |conn| {
+        let table = table_rows(Some(k), d.spec.from).unwrap_or(usize::MAX);
+        catalog::bodies(
+            conn,
+            &d.spec.body,
+            d.spec.from,
+            &wanted,
+            table,
+            |id, body| {
+                if let Some((i, rel, key)) = pending.remove(&id) {
+                    let mut files = Vec::new();
+                    w.put(&rel, &body, &mut files)?;
+                    fresh.push((i, (files, Some(key))));
+                }
+                Ok(())
+            },
+        )
+    })?;
+    if fresh.len() != placed {
+        return Err(anyhow!(
+            "{}: a changed record was not rendered",
+            d.spec.operation_id
+        ));
+    }
+    fresh.sort_unstable_by_key(|(i, _)| *i);
+    let olds: Vec<u32> = fresh
+        .iter()
+        .map(|(i, _)| old.get(i).copied().unwrap_or(0))
+        .collect();
+    place_patched(w, k, &record, fresh.into_iter(), &olds, out)?;
+    out.replacing(previous, replaced);
+    if let Some(key) = out.unit {
+        if added.is_empty() {
+            units::link_scope(k.records, previous, key);
+        } else {
+            let mut ids = scope.ids;
+            ids.extend(added);
+            let scope = catalog::ScopeRows {
+                ids,
+                ..catalog::ScopeRows::default()
+            };
+            // Best effort: without it the next run reads every row.
+            let _ = units::write_scope(k.records, key, &scope, &[]);
+        }
+    }
+    tracing::debug!(
+        target: "roost::generate",
+        unit = d.spec.operation_id,
+        records = n,
+        changed = placed,
+        "kept details: only the changed records placed, as a patch"
+    );
+    Ok(true)
 }
 
 /// The records of a detail unit the previous run placed ([`previous_unit`]) whose
@@ -1574,6 +1889,16 @@ fn skip_unit(
     };
     if !k.files.had(unit) {
         return Ok(false);
+    }
+    if let (Some(delta), false) = (k.delta, w.must_link(true)) {
+        // Into the spare: what it lacks is linked, asking only about a patch's groups
+        // when it holds a unit the record was made from ([`link_lacking`]).
+        let kept = units::Patched::open(k.records, unit)
+            .is_some_and(|record| link_lacking(w, k, &record, &[]));
+        if kept {
+            delta.carry(unit);
+        }
+        return Ok(kept);
     }
     let Some(mut record) = units::RecordReader::open(k.records, unit) else {
         return Ok(false);

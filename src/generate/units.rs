@@ -37,7 +37,24 @@ use crate::catalog::ScopeRows;
 use super::entry::Entry;
 use super::keys::Key;
 
-const MAGIC: &[u8] = b"roost unit record 3\n";
+mod patch;
+pub(super) use patch::{patch_fits, PatchWriter, Patched};
+
+const MAGIC: &[u8] = b"roost unit record 4\n";
+
+/// The head of every record: the magic line, the unit's key, and the key of the
+/// record it patches (0 for a whole record, [`patch`]).
+const HEAD: usize = MAGIC.len() + 32;
+
+/// Groups per block of a whole record's index: a group is found by reading its block
+/// alone ([`WholeReader::group_at`]). A debug build (the test suite's) makes small
+/// blocks, so the small records of the tests span several.
+const BLOCK: u64 = if cfg!(debug_assertions) { 4 } else { 64 };
+
+/// The bytes of a whole record past its index: how many groups, entries and blocks
+/// it holds (8 bytes each), the checksum of its head, index and those counts, and the
+/// checksum of every byte before it (XXH3-128 both).
+const TRAILER: u64 = 24 + 16 + 16;
 
 /// The key a record gives a group of files that has none (the loose files of a
 /// generation, [`super::delta`]); no file's key is 0.
@@ -64,6 +81,10 @@ fn file_name(key: Key) -> String {
     format!("{key:032x}")
 }
 
+fn malformed() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, "a malformed unit record")
+}
+
 /// The record of the unit `key` in `dir`, whole in memory; `None` when it is absent,
 /// unreadable, malformed or describes another unit.
 #[cfg(test)]
@@ -79,40 +100,51 @@ pub(super) fn read(dir: &Path, key: Key) -> Option<Record> {
     Some(record)
 }
 
-/// The bytes of a record past its groups: how many groups it holds, then the
-/// checksum of every byte before it (XXH3-128).
-const TRAILER: u64 = 8 + 16;
-
-/// A unit's record read group by group, in the order they were written, from a file
-/// whose checksum was found whole when it was opened: a unit's entries are never all
-/// in memory at once.
-///
-/// A record is the magic line, the unit key, then each group (its file key, how many
-/// entries, the entries: path length, path, size, SHA-256), then the trailer
-/// ([`TRAILER`]). Little-endian throughout.
-pub(super) struct RecordReader {
-    file: BufReader<File>,
-    /// Where the groups start, and where they end (the trailer).
-    start: u64,
-    end: u64,
-    groups: u64,
-    /// Groups read since the last rewind.
-    read: u64,
-    at: u64,
+/// The head of the record of the unit `key` in `dir`: the key of the record it
+/// patches, 0 for a whole record; `None` when it is absent or names another unit.
+fn read_head(dir: &Path, key: Key) -> Option<(File, Key)> {
+    let mut file = File::open(dir.join(file_name(key))).ok()?;
+    let mut head = [0u8; HEAD];
+    file.read_exact(&mut head).ok()?;
+    let mut r = Reader(head.strip_prefix(MAGIC)?);
+    (r.u128()? == key).then_some(())?;
+    Some((file, r.u128()?))
 }
 
-impl RecordReader {
-    /// The record of the unit `key` in `dir`, its checksum checked over the whole file
-    /// (read once, a buffer at a time); `None` when it is absent, unreadable, torn or
-    /// describes another unit.
-    pub(super) fn open(dir: &Path, key: Key) -> Option<RecordReader> {
-        let mut file = File::open(dir.join(file_name(key))).ok()?;
+/// A whole record (base 0): the head, then each group (its file key, how many
+/// entries, the entries: path length, path, size, SHA-256), then the index (per
+/// [`BLOCK`] groups, where the block starts and the XXH3-64 of its bytes), then the
+/// trailer ([`TRAILER`]). Little-endian throughout.
+///
+/// Opened whole ([`WholeReader::open`], every byte's checksum checked, for reading
+/// group by group) or by its index ([`WholeReader::open_indexed`], the head, index
+/// and trailer checked, each block when it is read, for a few groups by their
+/// index).
+struct WholeReader {
+    file: BufReader<File>,
+    /// Where the groups end (the index starts).
+    end: u64,
+    groups: u64,
+    entries: u64,
+    /// Read whole: groups read since the last rewind, and where the next starts.
+    read: u64,
+    at: u64,
+    /// Read by its index: each block's start and checksum.
+    index: Vec<(u64, u64)>,
+}
+
+impl WholeReader {
+    /// Checked whole: the checksum of every byte, read once, a buffer at a time.
+    fn open(dir: &Path, key: Key) -> Option<WholeReader> {
+        let (mut file, base) = read_head(dir, key)?;
+        if base != 0 {
+            return None;
+        }
         let len = file.metadata().ok()?.len();
-        let head = MAGIC.len() as u64 + 16;
-        let end = len.checked_sub(TRAILER).filter(|&end| end >= head)?;
+        file.seek(SeekFrom::Start(0)).ok()?;
         let mut hasher = Xxh3::new();
         let mut buf = vec![0u8; 1 << 16];
-        let mut left = len - 16;
+        let mut left = len.checked_sub(16)?;
         while left > 0 {
             let n = buf.len().min(usize::try_from(left).ok()?);
             file.read_exact(&mut buf[..n]).ok()?;
@@ -124,56 +156,89 @@ impl RecordReader {
         if hasher.digest128().to_le_bytes() != sum {
             return None;
         }
-        let mut fixed = [0u8; 8];
-        file.seek(SeekFrom::Start(end)).ok()?;
-        file.read_exact(&mut fixed).ok()?;
-        let groups = u64::from_le_bytes(fixed);
-        file.seek(SeekFrom::Start(0)).ok()?;
-        let mut first = vec![0u8; usize::try_from(head).ok()?];
-        file.read_exact(&mut first).ok()?;
-        let mut r = Reader(first.strip_prefix(MAGIC)?);
-        if r.u128()? != key {
-            return None;
-        }
-        Some(RecordReader {
+        let (groups, entries, blocks) = Self::counts(&mut file, len)?;
+        let end = (len - TRAILER).checked_sub(blocks.checked_mul(16)?)?;
+        file.seek(SeekFrom::Start(HEAD as u64)).ok()?;
+        Some(WholeReader {
             file: BufReader::with_capacity(1 << 16, file),
-            start: head,
-            end,
+            end: end.checked_sub(HEAD as u64).map(|_| end)?,
             groups,
+            entries,
             read: 0,
-            at: head,
+            at: HEAD as u64,
+            index: Vec::new(),
         })
     }
 
-    /// How many groups (file keys) the record holds.
-    pub(super) fn groups(&self) -> u64 {
-        self.groups
+    /// Checked by its index: the head, index and counts against their own checksum;
+    /// a block's bytes against the index when it is read.
+    fn open_indexed(dir: &Path, key: Key) -> Option<WholeReader> {
+        let (mut file, base) = read_head(dir, key)?;
+        if base != 0 {
+            return None;
+        }
+        let len = file.metadata().ok()?.len();
+        let (groups, entries, blocks) = Self::counts(&mut file, len)?;
+        if blocks != groups.div_ceil(BLOCK) {
+            return None;
+        }
+        let end = (len - TRAILER).checked_sub(blocks.checked_mul(16)?)?;
+        let mut checked = Xxh3::new();
+        let mut head = [0u8; HEAD];
+        file.seek(SeekFrom::Start(0)).ok()?;
+        file.read_exact(&mut head).ok()?;
+        checked.update(&head);
+        let mut index = vec![0u8; usize::try_from(len - end - 16).ok()?];
+        file.seek(SeekFrom::Start(end)).ok()?;
+        file.read_exact(&mut index).ok()?;
+        let (index, sum) = index.split_at(index.len() - 16);
+        checked.update(index);
+        if checked.digest128().to_le_bytes()[..] != *sum {
+            return None;
+        }
+        let index: Vec<(u64, u64)> = index[..index.len() - 24]
+            .chunks_exact(16)
+            .map(|c| {
+                let mut r = Reader(c);
+                (r.u64().unwrap_or(0), r.u64().unwrap_or(0))
+            })
+            .collect();
+        let ordered = index.windows(2).all(|w| w[0].0 < w[1].0);
+        let within = index.first().is_none_or(|b| b.0 == HEAD as u64)
+            && index.last().is_none_or(|b| b.0 < end);
+        (ordered && within).then_some(WholeReader {
+            file: BufReader::with_capacity(1 << 16, file),
+            end,
+            groups,
+            entries,
+            read: 0,
+            at: HEAD as u64,
+            index,
+        })
     }
 
-    /// Back to the first group.
-    pub(super) fn rewind(&mut self) -> io::Result<()> {
-        self.file.seek(SeekFrom::Start(self.start))?;
-        (self.read, self.at) = (0, self.start);
+    /// The counts of the trailer of a record `len` bytes long: groups, entries and
+    /// blocks.
+    fn counts(file: &mut File, len: u64) -> Option<(u64, u64, u64)> {
+        let at = len.checked_sub(TRAILER).filter(|&at| at >= HEAD as u64)?;
+        let mut fixed = [0u8; 24];
+        file.seek(SeekFrom::Start(at)).ok()?;
+        file.read_exact(&mut fixed).ok()?;
+        let mut r = Reader(&fixed);
+        Some((r.u64()?, r.u64()?, r.u64()?))
+    }
+
+    fn rewind(&mut self) -> io::Result<()> {
+        self.file.seek(SeekFrom::Start(HEAD as u64))?;
+        (self.read, self.at) = (0, HEAD as u64);
         Ok(())
     }
 
-    /// The next group, its file key and entries; `None` after the last. A group that
-    /// runs past the groups' end, or groups ending elsewhere than the trailer, are an
+    /// The next group as its bytes (appended to `buf`, cleared first), with its file
+    /// key and how many entries it holds; `None` after the last. A group that runs
+    /// past the groups' end, or groups ending elsewhere than the index, are an
     /// `InvalidData` error.
-    pub(super) fn next_group(&mut self) -> io::Result<Option<(Key, Vec<Entry>)>> {
-        let mut buf = Vec::new();
-        match self.next_group_raw(&mut buf)? {
-            Some(_) => decode_group(&buf).map(Some),
-            None => Ok(None),
-        }
-    }
-
-    /// The next group as its bytes in the record (appended to `buf`, cleared first),
-    /// with its file key and how many entries it holds; `None` after the last. For a
-    /// group copied to another record as it is ([`RecordWriter::raw_group`]) or
-    /// decoded only when needed ([`decode_group`]).
-    pub(super) fn next_group_raw(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<(Key, u32)>> {
-        let malformed = || io::Error::new(io::ErrorKind::InvalidData, "a malformed unit record");
+    fn next_group_raw(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<(Key, u32)>> {
         buf.clear();
         if self.read == self.groups {
             return if self.at == self.end {
@@ -206,22 +271,140 @@ impl RecordReader {
     /// The next `N` bytes of the groups.
     fn take<const N: usize>(&mut self) -> io::Result<[u8; N]> {
         if self.at + N as u64 > self.end {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                "a malformed unit record",
-            ));
+            return Err(malformed());
         }
         let mut bytes = [0u8; N];
         self.file.read_exact(&mut bytes)?;
         self.at += N as u64;
         Ok(bytes)
     }
+
+    /// The bytes of group `i`, read from its block (checked against the index) in a
+    /// record opened by its index; `None` when it has no such group or the block is
+    /// torn.
+    fn group_at(&mut self, i: u64) -> Option<Vec<u8>> {
+        if i >= self.groups {
+            return None;
+        }
+        let b = usize::try_from(i / BLOCK).ok()?;
+        let (start, sum) = *self.index.get(b)?;
+        let end = self.index.get(b + 1).map_or(self.end, |next| next.0);
+        let mut block = vec![0u8; usize::try_from(end.checked_sub(start)?).ok()?];
+        self.file.seek(SeekFrom::Start(start)).ok()?;
+        self.file.read_exact(&mut block).ok()?;
+        if xxhash_rust::xxh3::xxh3_64(&block) != sum {
+            return None;
+        }
+        let mut rest = &block[..];
+        for _ in 0..i % BLOCK {
+            rest = rest.get(group_len(rest)?..)?;
+        }
+        Some(rest.get(..group_len(rest)?)?.to_vec())
+    }
+}
+
+/// The length of the group at the front of `bytes` (as a record holds it).
+fn group_len(bytes: &[u8]) -> Option<usize> {
+    let mut r = Reader(bytes);
+    r.take(16)?;
+    let n = r.u32()?;
+    for _ in 0..n {
+        let len = r.u32()? as usize;
+        r.take(len.checked_add(40)?)?;
+    }
+    Some(bytes.len() - r.0.len())
+}
+
+/// A unit's record read group by group, in the order they were written, its
+/// checksums found whole when it was opened: a unit's entries are never all in
+/// memory at once. A record that patches another ([`patch`]) is read as the groups of
+/// its base with its own in their places.
+pub(super) struct RecordReader {
+    base: WholeReader,
+    patch: Option<patch::Patch>,
+    /// Of a patched record: the patch's next group, the groups read since the last
+    /// rewind.
+    next: usize,
+    read: u64,
+    skipped: Vec<u8>,
+}
+
+impl RecordReader {
+    /// The record of the unit `key` in `dir`, every checksum of it (and of the record
+    /// it patches) checked over the whole file (read once, a buffer at a time); `None`
+    /// when it is absent, unreadable, torn or describes another unit.
+    pub(super) fn open(dir: &Path, key: Key) -> Option<RecordReader> {
+        let (_, base) = read_head(dir, key)?;
+        let (base, patch) = match base {
+            0 => (WholeReader::open(dir, key)?, None),
+            base => {
+                let patch = patch::Patch::read(dir, key)?;
+                let whole = WholeReader::open(dir, base)?;
+                patch.fits(&whole).then_some((whole, Some(patch)))?
+            }
+        };
+        Some(RecordReader {
+            base,
+            patch,
+            next: 0,
+            read: 0,
+            skipped: Vec::new(),
+        })
+    }
+
+    /// How many groups (file keys) the record holds.
+    pub(super) fn groups(&self) -> u64 {
+        self.patch.as_ref().map_or(self.base.groups, |p| p.groups)
+    }
+
+    /// Back to the first group.
+    pub(super) fn rewind(&mut self) -> io::Result<()> {
+        (self.next, self.read) = (0, 0);
+        self.base.rewind()
+    }
+
+    /// The next group, its file key and entries; `None` after the last. A group that
+    /// runs past the groups' end, or groups ending elsewhere than the trailer, are an
+    /// `InvalidData` error.
+    pub(super) fn next_group(&mut self) -> io::Result<Option<(Key, Vec<Entry>)>> {
+        let mut buf = Vec::new();
+        match self.next_group_raw(&mut buf)? {
+            Some(_) => decode_group(&buf).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The next group as its bytes in the record (appended to `buf`, cleared first),
+    /// with its file key and how many entries it holds; `None` after the last. For a
+    /// group copied to another record as it is ([`RecordWriter::raw_group`]) or
+    /// decoded only when needed ([`decode_group`]).
+    pub(super) fn next_group_raw(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<(Key, u32)>> {
+        let Some(patch) = &self.patch else {
+            return self.base.next_group_raw(buf);
+        };
+        if self.read == patch.groups {
+            return self.base.next_group_raw(buf);
+        }
+        let group = match patch.items.get(self.next) {
+            Some((i, bytes)) if *i == self.read => {
+                self.next += 1;
+                if self.read < self.base.groups {
+                    self.base.next_group_raw(&mut self.skipped)?;
+                }
+                buf.clear();
+                buf.extend_from_slice(bytes);
+                patch::key_and_count(bytes).ok_or_else(malformed)?
+            }
+            _ => self.base.next_group_raw(buf)?.ok_or_else(malformed)?,
+        };
+        self.read += 1;
+        Ok(Some(group))
+    }
 }
 
 /// A group's bytes as [`RecordReader::next_group_raw`] gives them: its file key and
 /// entries.
 pub(super) fn decode_group(bytes: &[u8]) -> io::Result<(Key, Vec<Entry>)> {
-    let malformed = || io::Error::new(io::ErrorKind::InvalidData, "a malformed unit record");
     let mut r = Reader(bytes);
     let key = r.u128().ok_or_else(malformed)?;
     let n = r.u32().ok_or_else(malformed)?;
@@ -243,6 +426,20 @@ pub(super) fn decode_group(bytes: &[u8]) -> io::Result<(Key, Vec<Entry>)> {
         true => Ok((key, entries)),
         false => Err(malformed()),
     }
+}
+
+/// A group as a record holds it, appended to `out`: its file key, how many entries,
+/// each entry.
+fn encode_group(out: &mut Vec<u8>, key: Key, entries: &[Entry]) -> anyhow::Result<()> {
+    out.extend_from_slice(&key.to_le_bytes());
+    out.extend_from_slice(&u32::try_from(entries.len())?.to_le_bytes());
+    for e in entries {
+        out.extend_from_slice(&u32::try_from(e.path.len())?.to_le_bytes());
+        out.extend_from_slice(e.path.as_bytes());
+        out.extend_from_slice(&e.size.to_le_bytes());
+        out.extend_from_slice(&e.sha256);
+    }
+    Ok(())
 }
 
 /// The key of the record of the generation `generation`'s loose files (those of no
@@ -294,15 +491,22 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// A unit's record written group by group as its files are placed, aside (named for
-/// this process, so [`collect_garbage`] knows a killed run's), then renamed into
-/// place by [`RecordWriter::finish`]; one dropped unfinished is removed.
+/// A unit's whole record written group by group as its files are placed, aside
+/// (named for this process, so [`collect_garbage`] knows a killed run's), then
+/// renamed into place by [`RecordWriter::finish`]; one dropped unfinished is removed.
 pub(super) struct RecordWriter {
     out: BufWriter<File>,
     hasher: Xxh3,
+    head: Vec<u8>,
     temp: PathBuf,
     target: PathBuf,
     groups: u64,
+    entries: u64,
+    /// Bytes written so far; the current block's start and checksum; the blocks done.
+    at: u64,
+    block: (u64, Xxh3),
+    index: Vec<(u64, u64)>,
+    scratch: Vec<u8>,
     finished: bool,
 }
 
@@ -313,51 +517,89 @@ impl RecordWriter {
         let target = dir.join(file_name(key));
         let temp = crate::atomic::with_suffix(&target, &format!(".tmp-{}", std::process::id()));
         let file = File::create(&temp).with_context(|| format!("creating {}", temp.display()))?;
+        let mut head = MAGIC.to_vec();
+        head.extend_from_slice(&key.to_le_bytes());
+        head.extend_from_slice(&NO_KEY.to_le_bytes());
         let mut writer = RecordWriter {
             out: BufWriter::with_capacity(1 << 16, file),
             hasher: Xxh3::new(),
+            head: head.clone(),
             temp,
             target,
             groups: 0,
+            entries: 0,
+            at: 0,
+            block: (0, Xxh3::new()),
+            index: Vec::new(),
+            scratch: Vec::new(),
             finished: false,
         };
-        writer.put(MAGIC)?;
-        writer.put(&key.to_le_bytes())?;
+        writer.put(&head)?;
         Ok(writer)
     }
 
     fn put(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
         self.hasher.update(bytes);
+        self.at += bytes.len() as u64;
         self.out
             .write_all(bytes)
             .with_context(|| format!("writing {}", self.temp.display()))
     }
 
+    /// A group's bytes added, in the block it begins or continues.
+    fn put_group(&mut self, bytes: &[u8], entries: u32) -> anyhow::Result<()> {
+        if self.groups.is_multiple_of(BLOCK) {
+            self.end_block();
+            self.block = (self.at, Xxh3::new());
+        }
+        self.block.1.update(bytes);
+        self.put(bytes)?;
+        self.groups += 1;
+        self.entries += u64::from(entries);
+        Ok(())
+    }
+
+    /// The block begun last, when it holds a group, added to the index.
+    fn end_block(&mut self) {
+        if self.groups > 0 && self.index.len() as u64 == (self.groups - 1) / BLOCK {
+            self.index.push((self.block.0, self.block.1.digest()));
+        }
+    }
+
     /// Adds the group of the file key `key`: the entries of its files.
     pub(super) fn group(&mut self, key: Key, entries: &[Entry]) -> anyhow::Result<()> {
-        self.put(&key.to_le_bytes())?;
-        self.put(&u32::try_from(entries.len())?.to_le_bytes())?;
-        for e in entries {
-            self.put(&u32::try_from(e.path.len())?.to_le_bytes())?;
-            self.put(e.path.as_bytes())?;
-            self.put(&e.size.to_le_bytes())?;
-            self.put(&e.sha256)?;
-        }
-        self.groups += 1;
-        Ok(())
+        let mut bytes = std::mem::take(&mut self.scratch);
+        bytes.clear();
+        encode_group(&mut bytes, key, entries)?;
+        let done = self.put_group(&bytes, u32::try_from(entries.len())?);
+        self.scratch = bytes;
+        done
     }
 
     /// Adds a group as another record holds it ([`RecordReader::next_group_raw`]).
     pub(super) fn raw_group(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
-        self.put(bytes)?;
-        self.groups += 1;
-        Ok(())
+        let (_, n) = patch::key_and_count(bytes)
+            .ok_or_else(|| anyhow::anyhow!("a malformed unit record group"))?;
+        self.put_group(bytes, n)
     }
 
-    /// The trailer written and the record renamed into place (not synced: see the
-    /// module doc).
+    /// The index and trailer written and the record renamed into place (not synced:
+    /// see the module doc).
     pub(super) fn finish(mut self) -> anyhow::Result<()> {
-        self.put(&self.groups.to_le_bytes())?;
+        self.end_block();
+        let mut tail = Vec::with_capacity(self.index.len() * 16 + 40);
+        for (start, sum) in &self.index {
+            tail.extend_from_slice(&start.to_le_bytes());
+            tail.extend_from_slice(&sum.to_le_bytes());
+        }
+        for count in [self.groups, self.entries, self.index.len() as u64] {
+            tail.extend_from_slice(&count.to_le_bytes());
+        }
+        let mut checked = Xxh3::new();
+        checked.update(&self.head);
+        checked.update(&tail);
+        tail.extend_from_slice(&checked.digest128().to_le_bytes());
+        self.put(&tail)?;
         let sum = self.hasher.digest128().to_le_bytes();
         self.out
             .write_all(&sum)
@@ -560,29 +802,51 @@ fn decode_scope(bytes: &[u8]) -> Option<(ScopeRows, Vec<PlannedPage>)> {
     r.0.is_empty().then_some((rows, plan))
 }
 
-/// Removes from `dir` the records (and scopes) whose key `in_use` rejects, and the temporary files
-/// of processes that no longer exist. Best effort.
+/// Removes from `dir` the records (and scopes) whose key `in_use` rejects, but the
+/// bases of the patches kept ([`patch`]), and the temporary files of processes that
+/// no longer exist. Best effort.
 pub(super) fn collect_garbage(dir: &Path, in_use: impl Fn(Key) -> bool) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
+    let mut stale = Vec::new();
+    let mut bases = std::collections::HashSet::new();
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        let stale = match name.split_once(".tmp-") {
-            Some((_, pid)) => pid
-                .parse::<u32>()
-                .is_ok_and(|pid| !crate::atomic::process_is_alive(pid)),
+        match name.split_once(".tmp-") {
+            Some((_, pid)) => {
+                if pid
+                    .parse::<u32>()
+                    .is_ok_and(|pid| !crate::atomic::process_is_alive(pid))
+                {
+                    stale.push((entry.path(), None));
+                }
+            }
             None => {
-                let key = name.strip_suffix(SCOPE_SUFFIX).unwrap_or(&name);
-                u128::from_str_radix(key, 16)
+                let (key, scope) = match name.strip_suffix(SCOPE_SUFFIX) {
+                    Some(key) => (key, true),
+                    None => (&*name, false),
+                };
+                match u128::from_str_radix(key, 16)
                     .ok()
                     .filter(|_| key.len() == 32)
-                    .is_none_or(|key| !in_use(key))
+                {
+                    Some(key) if in_use(key) => {
+                        if !scope {
+                            bases.extend(patch::base_of(dir, key));
+                        }
+                    }
+                    // A record is kept if a patch in use is made over it.
+                    Some(key) if !scope => stale.push((entry.path(), Some(key))),
+                    _ => stale.push((entry.path(), None)),
+                }
             }
-        };
-        if stale {
-            let _ = fs::remove_file(entry.path());
+        }
+    }
+    for (path, key) in stale {
+        if key.is_none_or(|key| !bases.contains(&key)) {
+            let _ = fs::remove_file(path);
         }
     }
 }
@@ -757,5 +1021,149 @@ mod tests {
         let (linked, planned) = read_scope(dir.path(), 2).unwrap();
         assert!(same_scope(&linked, &scope()) && planned == plan());
         assert!(!link_scope(dir.path(), 3, 4), "no scope to link");
+    }
+
+    /// A group of one file at `path`, its size `n`.
+    fn one(path: &str, n: u64) -> Vec<Entry> {
+        vec![Entry {
+            path: path.to_string(),
+            size: n,
+            sha256: Sha256::digest(path.as_bytes()).into(),
+            fresh: false,
+        }]
+    }
+
+    /// A whole record of `n` groups (group `i`: key `i + 1`, one file), written as
+    /// the unit `key`.
+    fn numbered(dir: &Path, key: Key, n: u64) -> Vec<(Key, Vec<Entry>)> {
+        let mut writer = RecordWriter::create(dir, key).unwrap();
+        let groups: Vec<(Key, Vec<Entry>)> = (0..n)
+            .map(|i| (Key::from(i + 1), one(&format!("api/v0/issues/{i}.json"), i)))
+            .collect();
+        for (key, entries) in &groups {
+            writer.group(*key, entries).unwrap();
+        }
+        writer.finish().unwrap();
+        groups
+    }
+
+    fn all(dir: &Path, key: Key) -> Option<Vec<(Key, Vec<Entry>)>> {
+        let mut reader = RecordReader::open(dir, key)?;
+        let mut groups = Vec::new();
+        while let Some(group) = reader.next_group().ok()? {
+            groups.push(group);
+        }
+        (groups.len() as u64 == reader.groups()).then_some(groups)
+    }
+
+    #[test]
+    fn a_whole_record_gives_any_group_by_its_index_and_tells_a_torn_block() {
+        let dir = tempfile::tempdir().unwrap();
+        let groups = numbered(dir.path(), 9, 200);
+        let mut record = Patched::open(dir.path(), 9).unwrap();
+        assert_eq!((record.groups, record.entries), (200, 200));
+        assert!(record.items().is_empty() && record.made_from().next().is_none());
+        for i in [0, 1, 63, 64, 65, 127, 128, 199] {
+            let bytes = record.group_at(i).unwrap();
+            assert_eq!(
+                decode_group(&bytes).unwrap(),
+                groups[i as usize],
+                "group {i}"
+            );
+        }
+        assert!(record.group_at(200).is_none(), "past the last");
+        // A flipped byte in group 70's block: its groups are refused, the others read,
+        // and the record is refused whole.
+        let path = dir.path().join(file_name(9));
+        let mut bytes = fs::read(&path).unwrap();
+        let in_second = {
+            let whole = WholeReader::open_indexed(dir.path(), 9).unwrap();
+            whole.index[(70 / BLOCK) as usize].0 as usize + 30
+        };
+        bytes[in_second] ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        let mut record = Patched::open(dir.path(), 9).unwrap();
+        assert!(record.group_at(70).is_none(), "a torn block");
+        assert_eq!(
+            decode_group(&record.group_at(10).unwrap()).unwrap(),
+            groups[10]
+        );
+        assert!(RecordReader::open(dir.path(), 9).is_none());
+        // A flipped byte in the index: the record is not opened by it.
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[in_second] ^= 1;
+        let len = bytes.len();
+        bytes[len - TRAILER as usize - 10] ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        assert!(Patched::open(dir.path(), 9).is_none());
+    }
+
+    #[test]
+    fn a_patch_reads_as_its_base_with_its_groups_in_their_places() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut expected = numbered(dir.path(), 9, 150);
+        let base = Patched::open(dir.path(), 9).unwrap();
+        // The unit 10 made from 9: two groups replaced, one added.
+        let mut patch = PatchWriter::new(dir.path(), 10, &base);
+        for (i, key) in [(5u64, 1005), (130, 1130), (150, 1150)] {
+            let entries = [one(&format!("new/{i}.json"), 1), one("new/x.json.gz", 2)].concat();
+            let old = expected.get(i as usize).map_or(0, |(_, e)| e.len() as u32);
+            patch.set(i, key, &entries, old).unwrap();
+            match expected.get_mut(i as usize) {
+                Some(group) => *group = (key, entries),
+                None => expected.push((key, entries)),
+            }
+        }
+        assert!(patch.set(152, 1, &[], 0).is_err(), "a group past the end");
+        patch.finish().unwrap();
+        assert_eq!(all(dir.path(), 10).unwrap(), expected);
+        let mut record = Patched::open(dir.path(), 10).unwrap();
+        assert_eq!((record.groups, record.entries), (151, 154));
+        assert_eq!(record.made_from().collect::<Vec<_>>(), vec![9]);
+        let at: Vec<u64> = record.items().iter().map(|(i, _)| *i).collect();
+        assert_eq!(at, vec![5, 130, 150]);
+        for i in [0, 5, 64, 130, 149, 150] {
+            assert_eq!(
+                decode_group(&record.group_at(i).unwrap()).unwrap(),
+                expected[i as usize]
+            );
+        }
+        // The unit 11 made from 10: over the same base, 10's groups with its own,
+        // and 10 among the units it was made from.
+        let mut again = PatchWriter::new(dir.path(), 11, &record);
+        again.set(7, 1007, &one("new/7.json", 3), 1).unwrap();
+        expected[7] = (1007, one("new/7.json", 3));
+        again.finish().unwrap();
+        assert_eq!(all(dir.path(), 11).unwrap(), expected);
+        let record = Patched::open(dir.path(), 11).unwrap();
+        assert_eq!(record.base, 9);
+        assert_eq!(record.made_from().collect::<Vec<_>>(), vec![9, 10]);
+        assert_eq!(record.items().len(), 4);
+        // A torn patch, or one whose base is gone, is not read.
+        let path = dir.path().join(file_name(11));
+        let bytes = fs::read(&path).unwrap();
+        for cut in [HEAD, bytes.len() / 2, bytes.len() - 1] {
+            fs::write(&path, &bytes[..cut]).unwrap();
+            assert!(Patched::open(dir.path(), 11).is_none(), "torn at {cut}");
+            assert!(all(dir.path(), 11).is_none(), "torn at {cut}");
+        }
+        fs::remove_file(dir.path().join(file_name(9))).unwrap();
+        assert!(Patched::open(dir.path(), 10).is_none() && all(dir.path(), 10).is_none());
+    }
+
+    #[test]
+    fn garbage_collection_keeps_the_base_of_a_patch_in_use() {
+        let dir = tempfile::tempdir().unwrap();
+        numbered(dir.path(), 1, 10);
+        numbered(dir.path(), 3, 10);
+        let base = Patched::open(dir.path(), 1).unwrap();
+        let mut patch = PatchWriter::new(dir.path(), 2, &base);
+        patch.set(0, 100, &one("a.json", 1), 1).unwrap();
+        patch.finish().unwrap();
+        collect_garbage(dir.path(), |k| k == 2);
+        assert!(all(dir.path(), 2).is_some(), "the patch and its base kept");
+        assert!(!dir.path().join(file_name(3)).exists());
+        collect_garbage(dir.path(), |k| k == 4);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

@@ -266,6 +266,12 @@ impl Writer {
         !(self.in_place && in_spare)
     }
 
+    /// Whether a file of the previous tree was found damaged (missing, or of another
+    /// size): every recorded group is then checked before it is kept.
+    pub(super) fn found_damaged(&self) -> bool {
+        !self.damaged.is_empty()
+    }
+
     /// Forgets what was counted, and places files over those it placed before (the
     /// units placed again).
     pub(super) fn place_again(&mut self) {

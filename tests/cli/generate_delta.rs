@@ -329,3 +329,109 @@ fn without_manifest_json_the_chunks_are_the_manifest_and_a_change_keeps_the_tree
     super::generate::assert_same_files("manifest.json again", &out, &full);
     assert_eq!(manifest(&out), chunk_entries(&out));
 }
+
+#[test]
+fn records_patched_run_after_run_keep_the_tree_a_full_run_makes() {
+    let Sample { dir, db } = Sample::new();
+    let out = dir.path().join("site");
+    let full = dir.path().join("full");
+    let change = |sql: &str| change(&db, sql);
+    let retitle = |which: &str, how: &str| {
+        format!(
+            "UPDATE issues SET title = title || ' ({how})' WHERE id = (SELECT {which} FROM issues)"
+        )
+    };
+    generate(&db, &out, &[]);
+    let added = "INSERT INTO issues (id, repository_id, organization_id, number, title, state, \
+         author_id, url, created_at, updated_at, closed_at) \
+         SELECT (SELECT max(id) + 1 FROM issues), repository_id, organization_id, \
+         (SELECT max(number) + 1 FROM issues), 'A new issue', state, author_id, url || '-new', \
+         created_at, updated_at, closed_at FROM issues WHERE id = (SELECT min(id) FROM issues)";
+    // The first change is written into a fresh folder, the others into the spare:
+    // the issue details patched from the second on (whether they are patched, and
+    // whether the spare was brought up to date from the patches alone: from the
+    // third on, when the spare holds the unit the live record was patched from). A
+    // sponsor renamed leaves the issue units as they are, their patches kept.
+    let changes = [
+        (
+            "the first issue retitled",
+            retitle("min(id)", "one"),
+            false,
+            false,
+        ),
+        (
+            "the last issue retitled",
+            retitle("max(id)", "two"),
+            true,
+            false,
+        ),
+        ("an issue added", added.to_string(), true, true),
+        (
+            "the first issue retitled again",
+            retitle("min(id)", "three"),
+            true,
+            true,
+        ),
+        (
+            "a sponsor renamed",
+            "UPDATE sponsors SET name = name || ' Corp' WHERE key_lc = 'nakatomi'".to_string(),
+            false,
+            true,
+        ),
+        (
+            "the first issue retitled once more",
+            retitle("min(id)", "four"),
+            true,
+            true,
+        ),
+    ];
+    let mut patched_lists = 0;
+    for (what, sql, patched, from_patch) in changes {
+        change(&sql);
+        let log = generate(&db, &out, &[]);
+        assert!(
+            log.contains("step=\"delta\"") && !log.contains("every entry"),
+            "{what}: {log}"
+        );
+        let details =
+            "kept details: only the changed records placed, as a patch unit=\"get_issue\"";
+        assert_eq!(log.contains(details), patched, "{what}: {log}");
+        let from_patches = "only the patch's groups asked about";
+        assert_eq!(log.contains(from_patches), from_patch, "{what}: {log}");
+        patched_lists += log.matches("patched=true").count();
+        let _ = fs::remove_dir_all(&full);
+        generate(&db, &full, &[]);
+        assert_eq!(manifest(&out), manifest(&full), "{what}");
+        super::generate::assert_same_files(what, &out, &full);
+    }
+    assert!(patched_lists > 0, "no kept scope wrote a patch");
+    // Patches whose base is torn (every whole record cut in half; a record's head is
+    // its magic line, its key and its base's, zero for a whole record): the units
+    // are rendered, the tree still a full run's.
+    let records = dir.path().join(".site.units");
+    let magic = b"roost unit record 4\n".len();
+    let (mut patches, mut torn) = (0, 0);
+    for entry in fs::read_dir(&records).unwrap().flatten() {
+        let path = entry.path();
+        let bytes = fs::read(&path).unwrap();
+        if path.extension().is_some() || bytes.len() < magic + 32 {
+            continue;
+        }
+        if bytes[magic + 16..magic + 32].iter().all(|&b| b == 0) {
+            fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+            torn += 1;
+        } else {
+            patches += 1;
+        }
+    }
+    assert!(
+        patches > 0 && torn > 0,
+        "{patches} patches, {torn} whole records"
+    );
+    change(&retitle("min(id)", "five"));
+    generate(&db, &out, &[]);
+    let _ = fs::remove_dir_all(&full);
+    generate(&db, &full, &[]);
+    assert_eq!(manifest(&out), manifest(&full), "torn bases");
+    super::generate::assert_same_files("torn bases", &out, &full);
+}
