@@ -19,7 +19,9 @@ roost_cleanup() {
 roost_start() {
   local env="${1:-e2e}"
   shift || true
-  cargo build --quiet
+  # With the tests: the build `cargo test` made (its dependencies built with the
+  # features the tests turn on), not a second one.
+  cargo build --quiet --bin roost --tests
   ROOST_BIN="$(realpath -m "${CARGO_TARGET_DIR:-target}")/debug/roost"
   ROOST_WORK="$(mktemp -d)"
   trap roost_cleanup EXIT

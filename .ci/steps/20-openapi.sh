@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .ci/sdk/serve.sh
 
-cargo build --quiet
+# With the tests: the build `cargo test` made (its dependencies built with the
+# features the tests turn on), not a second one.
+cargo build --quiet --bin roost --tests
 bin="${CARGO_TARGET_DIR:-target}/debug/roost"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

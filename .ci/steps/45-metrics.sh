@@ -14,7 +14,9 @@ if ! command -v promtool >/dev/null 2>&1; then
 fi
 promtool --version 2>&1 | head -1
 
-cargo build --quiet --bin roost
+# With the tests: the build `cargo test` made (its dependencies built with the
+# features the tests turn on), not a second one.
+cargo build --quiet --bin roost --tests
 bin="$(realpath -m "${CARGO_TARGET_DIR:-target}")/debug/roost"
 
 work="$(mktemp -d)"

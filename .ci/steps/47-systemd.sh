@@ -18,7 +18,9 @@ if [ "${#need[@]}" -gt 0 ]; then
 fi
 systemd-analyze --version | head -1
 
-cargo build --quiet --bin roost
+# With the tests: the build `cargo test` made (its dependencies built with the
+# features the tests turn on), not a second one.
+cargo build --quiet --bin roost --tests
 bin="$(realpath -m "${CARGO_TARGET_DIR:-target}")/debug/roost"
 
 root="$(mktemp -d)"

@@ -20,7 +20,9 @@ if ! command -v redis-server >/dev/null 2>&1; then
 fi
 echo "$(nginx -v 2>&1), $(redis-server --version | cut -d' ' -f1-3)"
 
-cargo build --quiet --bin roost
+# With the tests: the build `cargo test` made (its dependencies built with the
+# features the tests turn on), not a second one.
+cargo build --quiet --bin roost --tests
 bin="$(realpath -m "${CARGO_TARGET_DIR:-target}")/debug/roost"
 
 work="$(mktemp -d)"

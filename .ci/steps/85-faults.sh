@@ -21,7 +21,9 @@ fi
 . .ci/lib/nginx.sh
 nginx_install
 
-cargo build --quiet --bin roost
+# With the tests: the build `cargo test` made (its dependencies built with the
+# features the tests turn on), not a second one.
+cargo build --quiet --bin roost --tests
 bin="$(cd "${CARGO_TARGET_DIR:-target}" && pwd)/debug/roost"
 
 work="$(mktemp -d)"

@@ -12,7 +12,9 @@ if [ "$(id -u)" != 0 ]; then
   exit 0
 fi
 
-cargo build --quiet --bin roost
+# With the tests: the build `cargo test` made (its dependencies built with the
+# features the tests turn on), not a second one.
+cargo build --quiet --bin roost --tests
 bin="$(realpath -m "${CARGO_TARGET_DIR:-target}")/debug/roost"
 
 work="$(mktemp -d)"

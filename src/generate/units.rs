@@ -23,7 +23,11 @@
 //! there to tell a torn record, not a forged one, so it is a fast non-cryptographic
 //! hash). A record that is missing, unreadable, malformed or names another key is
 //! ignored and the unit rendered. Records no key of the live, spare or new
-//! generation names are removed after each swap.
+//! generation names are removed after each swap, but the bases of the patches kept.
+//!
+//! A record is whole (its groups, then an index of their blocks: a few groups are read
+//! by their index without reading the rest, [`Patched::group_at`]) or a patch of a
+//! whole one: a unit kept in part writes only the groups it replaced ([`patch`]).
 
 use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
