@@ -149,6 +149,12 @@ impl<'a> Out<'a> {
         true
     }
 
+    /// Whether the unit's record is being written (a rendered unit with a key), so
+    /// that it can be written as a patch instead ([`Out::patch_from`]).
+    fn writes_record(&self) -> bool {
+        self.unit.is_some() && self.record.is_some()
+    }
+
     /// The files of group `index` of a patched record ([`Out::patch_from`]), in place
     /// of a group of `old` entries (0 for a group added), with its key.
     fn place_at(
@@ -772,7 +778,8 @@ impl ListPages<'_, '_, '_> {
         let Some(replaced) = recorded_groups(&mut kept.record, &at, Some(&expected)) else {
             return Ok(None);
         };
-        let patch = pages.iter().all(|p| p.key.is_some())
+        let patch = out.writes_record()
+            && pages.iter().all(|p| p.key.is_some())
             && units::patch_fits(kept.record.items().len() + at.len(), kept.record.groups);
         // A whole record copies the previous one's other pages: it is read whole.
         let mut whole = match patch {
@@ -1579,7 +1586,7 @@ fn patched_details(
     changed: &[i64],
     out: &mut Out,
 ) -> anyhow::Result<bool> {
-    if k.delta.is_none() || w.must_link(true) {
+    if k.delta.is_none() || w.must_link(true) || !out.writes_record() {
         return Ok(false);
     }
     let (Some((scope, _)), Some(mut record)) = (
