@@ -987,24 +987,17 @@ fn recorded_groups(
 /// every group, the record read whole. False when a file is damaged or cannot be
 /// linked, or the record cannot be read.
 fn link_lacking(w: &Writer, k: &Keying, record: &units::Patched, skip: &[u64]) -> bool {
-    if w.found_damaged() || w.must_link(true) {
-        let Some(mut reader) = units::RecordReader::open(k.records, record.key) else {
-            return false;
-        };
-        let keep = |i: usize, _| skip.binary_search(&(i as u64)).is_err();
-        return w.link_recorded(&mut reader, k.files.kept(record.key), keep, |key| {
-            k.files.kept(key)
-        });
-    }
-    if k.files.kept(record.key) {
+    let in_spare = k.files.kept(record.key);
+    let checked = w.found_damaged() || w.must_link(true);
+    if !checked && in_spare {
         return true;
     }
-    if !record.made_from().any(|u| k.files.spare_has(u)) {
+    if checked || !record.made_from().any(|u| k.files.spare_has(u)) {
         let Some(mut reader) = units::RecordReader::open(k.records, record.key) else {
             return false;
         };
         let keep = |i: usize, _| skip.binary_search(&(i as u64)).is_err();
-        return w.link_recorded(&mut reader, false, keep, |key| k.files.kept(key));
+        return w.link_recorded(&mut reader, in_spare, keep, |key| k.files.kept(key));
     }
     tracing::debug!(
         target: "roost::generate",
