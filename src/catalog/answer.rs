@@ -80,20 +80,33 @@ pub fn snapshot_keys(conn: &Connection) -> rusqlite::Result<Vec<(i64, String)>> 
     rows.collect()
 }
 
+/// The `WHERE` clause of a list's statement over `snapshot`'s members (a snapshot
+/// sub-list) and `query`'s filters, with its arguments. A statement narrowed to a few
+/// ids (`few`) asks each row whether the snapshot holds it (one index look-up) rather
+/// than gathering the snapshot's members first (tens of thousands at `10x`).
 pub(super) fn where_clause(
     spec: &ListSpec,
     snapshot: Option<i64>,
     query: &ListQuery,
     today: &str,
+    few: bool,
 ) -> (String, Vec<Value>) {
     let mut sql = String::from("WHERE 1");
     let mut args = Vec::new();
     if let (Some(link), Some(id)) = (&spec.snapshot_link, snapshot) {
-        let _ = write!(
-            sql,
-            " AND t.id IN (SELECT {} FROM {} WHERE snapshot_id = ?)",
-            link.column, link.table
-        );
+        let _ = if few {
+            write!(
+                sql,
+                " AND EXISTS (SELECT 1 FROM {} s WHERE s.snapshot_id = ? AND s.{} = t.id)",
+                link.table, link.column
+            )
+        } else {
+            write!(
+                sql,
+                " AND t.id IN (SELECT {} FROM {} WHERE snapshot_id = ?)",
+                link.column, link.table
+            )
+        };
         args.push(Value::Integer(id));
     }
     query.conditions(spec, today, &mut sql, &mut args);
@@ -303,7 +316,7 @@ pub fn list_page_of(
         Some(key) => Some(snapshot_id(conn, key)?.ok_or(AnswerError::NotFound("Snapshot"))?),
         None => None,
     };
-    let (cond, mut args) = where_clause(spec, snapshot_id, query, today);
+    let (cond, mut args) = where_clause(spec, snapshot_id, query, today, false);
     let statements = statements(spec, query, cond);
     let total = count(conn, dataset, &statements, &args)?;
     let pages = total_pages(total, query.page_size);

@@ -65,7 +65,7 @@ pub fn scope_rows(
             query.filters.push((i, FilterValue::Bool(true)));
         }
     }
-    let (mut cond, args) = where_clause(spec, snapshot, &query, today);
+    let (mut cond, args) = where_clause(spec, snapshot, &query, today, among.is_some());
     if let Some(ids) = among {
         let ids: Vec<String> = ids.iter().map(i64::to_string).collect();
         let _ = write!(cond, " AND t.id IN ({})", ids.join(", "));

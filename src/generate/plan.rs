@@ -303,24 +303,87 @@ pub(super) fn groups_of_rows(
             }
         });
     }
-    let mut members: Vec<Vec<u32>> = vec![Vec::new(); order.len()];
-    // Rows with the same filter keys fall into the same groups: found once.
-    let mut known: FxHashMap<&[u32], Vec<u32>> = FxHashMap::default();
-    for (row, keys) in rows.iter().enumerate() {
-        let found = known.entry(keys).or_insert_with(|| {
-            let mut found = Vec::new();
-            buckets_of(keys, &mut |key| found.extend(index.get(key).copied()));
-            found
-        });
-        for &b in found.iter() {
-            members[b as usize].push(row as u32);
+    let members = if order.len() <= 64 * MASK_WORDS {
+        members_by_mask(&rows, &options, &order)
+    } else {
+        let mut members: Vec<Vec<u32>> = vec![Vec::new(); order.len()];
+        // Rows with the same filter keys fall into the same groups: found once.
+        let mut known: FxHashMap<&[u32], Vec<u32>> = FxHashMap::default();
+        for (row, keys) in rows.iter().enumerate() {
+            let found = known.entry(keys).or_insert_with(|| {
+                let mut found = Vec::new();
+                buckets_of(keys, &mut |key| found.extend(index.get(key).copied()));
+                found
+            });
+            for &b in found.iter() {
+                members[b as usize].push(row as u32);
+            }
         }
-    }
+        members
+    };
     order
         .into_iter()
         .zip(members)
         .map(|(key, rows)| (filters_of(spec, params, values, &multi, &key), rows))
         .collect()
+}
+
+/// Groups [`groups_of_rows`] finds members for by bit masks (64 a word): a few, as a
+/// changed row's are unless a repeatable filter multiplies them.
+const MASK_WORDS: usize = 4;
+
+/// The rows (their filter keys) of each of the groups `order` (one choice per filter,
+/// as [`choices_of_rows`]'s `options` name them), in row order: per filter and value,
+/// a mask of the groups whose choice for that filter the value falls into; a row is a
+/// member of the groups every one of its values' masks holds. One look-up a filter a
+/// row, no hashing: a kept list asks this of every row of its scope.
+fn members_by_mask(
+    rows: &[&[u32]],
+    options: &[Vec<Vec<u64>>],
+    order: &[Vec<u64>],
+) -> Vec<Vec<u32>> {
+    let words = order.len().div_ceil(64).max(1);
+    let mut all = vec![0u64; words];
+    for b in 0..order.len() {
+        all[b / 64] |= 1 << (b % 64);
+    }
+    // masks[k][v * words..]: the groups value `v` of filter `k` falls into.
+    let masks: Vec<Vec<u64>> = options
+        .iter()
+        .enumerate()
+        .map(|(k, values)| {
+            let mut mask = vec![0u64; values.len() * words];
+            for (v, choices) in values.iter().enumerate() {
+                for (b, key) in order.iter().enumerate() {
+                    if choices.binary_search(&key[k]).is_ok() {
+                        mask[v * words + b / 64] |= 1 << (b % 64);
+                    }
+                }
+            }
+            mask
+        })
+        .collect();
+    let mut members: Vec<Vec<u32>> = vec![Vec::new(); order.len()];
+    let mut held = vec![0u64; words];
+    for (row, keys) in rows.iter().enumerate() {
+        held.copy_from_slice(&all);
+        for (k, &v) in keys.iter().enumerate() {
+            let at = v as usize * words;
+            match masks[k].get(at..at + words) {
+                Some(mask) => held.iter_mut().zip(mask).for_each(|(h, m)| *h &= m),
+                None => held.fill(0),
+            }
+        }
+        for (w, &word) in held.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let b = w * 64 + word.trailing_zeros() as usize;
+                members[b].push(row as u32);
+                word &= word - 1;
+            }
+        }
+    }
+    members
 }
 
 /// A digest of a group's filters that names the group from one run to the next (its
