@@ -99,7 +99,8 @@ def one_key_burst(nginx, key, what, replicas_sharing):
     ok, limited = statuses.get(200, 0), statuses.get(429, 0)
     if ok + limited != 100:
         fail(f"{what}: statuses {statuses}, expected only 200 and 429")
-    refill = int(elapsed * LIMIT) + 1
+    # Each budget (one shared, or one per replica) refills LIMIT a second on its own.
+    refill = (int(elapsed * LIMIT) + 1) * replicas_sharing
     budget = LIMIT * replicas_sharing
     print(f"   {what}: {ok} x 200, {limited} x 429 in {elapsed * 1000:.0f} ms "
           f"(budget {budget}, at most {refill} refilled meanwhile)")
