@@ -460,8 +460,8 @@ fn filters_of(
 type Choices<'a> = (Vec<&'a [u32]>, Vec<bool>, Vec<Vec<Vec<u64>>>);
 
 /// The rows' filter keys (one slice per row), which filters are repeatable, and, per
-/// filter and value, the bucket choices the value falls into: absent, and the value
-/// itself (or every subset holding it) when a request can name it.
+/// filter and value, the bucket choices the value falls into (ascending: absent, and
+/// the value itself or every subset holding it when a request can name it).
 fn choices_of_rows<'a>(
     spec: &ListSpec,
     params: &[usize],

@@ -309,29 +309,31 @@ fn encode(
             Some(rows) => {
                 w.write_all(&[1])?;
                 w.write_all(&(rows.len() as u64).to_le_bytes())?;
-                // In pieces of 64 KiB: a write a row would cost more than the row.
-                let mut piece = Vec::with_capacity(1 << 16);
-                for id in rows.ids() {
-                    piece.extend_from_slice(&id.to_le_bytes());
-                    if piece.len() >= 1 << 16 {
-                        w.write_all(&piece)?;
-                        piece.clear();
-                    }
-                }
-                for key in rows.keys() {
-                    piece.extend_from_slice(&key.to_le_bytes());
-                    if piece.len() >= 1 << 16 {
-                        w.write_all(&piece)?;
-                        piece.clear();
-                    }
-                }
-                w.write_all(&piece)?;
+                write_in_pieces(&mut w, rows.ids().iter().map(|id| id.to_le_bytes()))?;
+                write_in_pieces(&mut w, rows.keys().iter().map(|key| key.to_le_bytes()))?;
             }
         }
     }
     let sum = w.hasher.digest128().to_le_bytes();
     w.out.write_all(&sum)?;
     w.out.flush()
+}
+
+/// Writes `items` to `w` in pieces of 64 KiB: a write an item would cost more than
+/// the item.
+fn write_in_pieces<const N: usize>(
+    w: &mut impl std::io::Write,
+    items: impl Iterator<Item = [u8; N]>,
+) -> std::io::Result<()> {
+    let mut piece = Vec::with_capacity(1 << 16);
+    for item in items {
+        piece.extend_from_slice(&item);
+        if piece.len() >= 1 << 16 {
+            w.write_all(&piece)?;
+            piece.clear();
+        }
+    }
+    w.write_all(&piece)
 }
 
 /// Writes the record of `digests` (of the tables `tables`, those whose changes are
