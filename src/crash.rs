@@ -73,6 +73,11 @@ pub const POINTS: &[(&str, &str)] = &[
         "the manifest documents written, not yet synced",
     ),
     (
+        "generate::key_base",
+        "a new base of the new keys written aside and synced, not yet renamed into \
+         .<name>.units/",
+    ),
+    (
         "generate::record_keys",
         "the new keys written aside, not yet renamed to .<name>.next-keys",
     ),

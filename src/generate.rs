@@ -48,6 +48,7 @@ mod run;
 mod runs;
 mod sorted;
 mod spare;
+mod summed;
 mod units;
 pub mod verify;
 mod write;

@@ -603,7 +603,21 @@ class Generate(Writer):
             spare = keys.read_bytes().split(b"\n")[1].decode()
             allowed.append(spare)
         only_names(self.dir, allowed, "generate")
-        only_names(self.dir / ".site.units", [re.compile(r"[0-9a-f]{32}(\.scope)?")], "generate")
+        # The unit records and scopes, and the bases of the file keys the live and
+        # spare keys name (the third line of each keys file).
+        bases = []
+        for name in (".site.keys", ".site.spare-keys"):
+            path = self.dir / name
+            if path.exists():
+                base = path.read_bytes().split(b"\n")[2].decode()
+                if base:
+                    bases.append(base)
+        for base in bases:
+            if not (self.dir / ".site.units" / base).is_file():
+                raise Failed(f"the keys base {base} is named but missing")
+        only_names(
+            self.dir / ".site.units", [re.compile(r"[0-9a-f]{32}(\.scope)?")] + bases, "generate"
+        )
         if spare:
             if not (self.dir / spare).is_dir():
                 raise Failed(f"the spare {spare} is recorded but missing")

@@ -36,6 +36,9 @@ use sha2::{Digest, Sha256};
 
 use crate::schema::exposure;
 
+mod stored;
+pub(crate) use stored::{KeySet, SUFFIX as BASE_SUFFIX};
+
 /// What the files of one resource are made from, besides the rows of its own table.
 #[derive(Debug)]
 pub(crate) struct Inputs {
@@ -517,14 +520,14 @@ pub(crate) fn dataset_key(
 /// the one being made.
 #[derive(Default)]
 pub(crate) struct FileKeys {
-    /// Sorted; shared with the thread that makes the new keys file of a delta run.
-    previous: std::sync::Arc<SortedKeys>,
+    /// Shared with the thread that makes the new keys file of a delta run.
+    previous: std::sync::Arc<KeySet>,
     /// The live generation's unit keys, sorted, and whether its units list all its
     /// files ([`KeysFile::complete`]).
     previous_units: Vec<Key>,
     previous_complete: bool,
-    /// Sorted; empty without a spare generation.
-    spare: SortedKeys,
+    /// Empty without a spare generation.
+    spare: KeySet,
     new: Mutex<Vec<Key>>,
     /// The unit keys of the new generation ([`super::units`]), also in `new`.
     units: Mutex<Vec<Key>>,
@@ -561,6 +564,13 @@ impl SortedKeys {
             };
         }
         let bits = Self::bits_for(keys.len());
+        let starts = Self::starts(&keys, bits);
+        SortedKeys { keys, starts, bits }
+    }
+
+    /// Where each bucket of `bits` bits starts among `keys` (sorted, fewer than
+    /// 2^32), and their end.
+    fn starts(keys: &[Key], bits: u32) -> Vec<u32> {
         let buckets = 1usize << bits;
         let mut starts = Vec::with_capacity(buckets + 1);
         let mut at = 0;
@@ -571,7 +581,7 @@ impl SortedKeys {
             starts.push(at as u32);
         }
         starts.push(keys.len() as u32);
-        SortedKeys { keys, starts, bits }
+        starts
     }
 
     fn bucket(key: Key, bits: u32) -> usize {
@@ -589,7 +599,7 @@ impl SortedKeys {
     }
 }
 
-const MAGIC: &[u8] = b"roost file keys 2\n";
+const MAGIC: &[u8] = b"roost file keys 3\n";
 
 /// Where the keys of the tree at `out` live: `<parent>/.<name>.keys`.
 pub(crate) fn keys_path(out: &Path) -> anyhow::Result<PathBuf> {
@@ -613,11 +623,11 @@ fn beside(out: &Path, what: &str) -> anyhow::Result<PathBuf> {
     Ok(parent.join(format!("{name}{what}")))
 }
 
-/// A keys file: the generation it names, its sorted keys (of its files and units) and
-/// its units' keys.
+/// A keys file: the generation it names, its keys (of its files and units) and its
+/// units' keys.
 pub(crate) struct KeysFile {
     pub generation: String,
-    pub keys: Vec<Key>,
+    pub keys: KeySet,
     /// The unit keys among `keys` (the records of [`super::units`]), sorted.
     pub units: Vec<Key>,
     /// Whether every file of the generation is listed in the record of one of
@@ -626,45 +636,79 @@ pub(crate) struct KeysFile {
     pub complete: bool,
 }
 
-/// A keys file read: `None` when it is absent, unreadable or malformed.
+/// A keys file read, its base opened in `bases` (the unit records' folder); `None`
+/// when it is absent, unreadable, torn, malformed or its base is missing.
 ///
-/// The file is the magic line, the generation's name and a newline, how many unit
-/// keys (8 bytes) and whether the units list every file (1 byte), the unit keys,
-/// then every key; keys 16 bytes, little-endian, sorted, each once.
-pub(crate) fn read_keys(path: &Path) -> Option<KeysFile> {
+/// The file is the magic line, the generation's name and a newline, its base's name
+/// ([`stored`]) and a newline, how many unit keys (8 bytes), whether the units list
+/// every file (1 byte), how many keys the generation adds to its base and how many
+/// of the base's it lacks (8 bytes each), then the unit keys, the keys added and the
+/// keys taken out, and the XXH3-128 of all before it. Keys are 16 bytes,
+/// little-endian; each list sorted, each key once.
+pub(crate) fn read_keys(path: &Path, bases: &Path) -> Option<KeysFile> {
     let bytes = fs::read(path).ok()?;
-    let rest = bytes.strip_prefix(MAGIC)?;
-    let newline = rest.iter().position(|&b| b == b'\n')?;
-    let generation = std::str::from_utf8(&rest[..newline]).ok()?.to_string();
-    let (count, rest) = rest[newline + 1..].split_at_checked(8)?;
-    let units = usize::try_from(u64::from_le_bytes(count.try_into().ok()?)).ok()?;
-    let (complete, rest) = rest.split_first()?;
-    let complete = match complete {
+    let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(16)?)?;
+    if xxhash_rust::xxh3::xxh3_128(body).to_le_bytes() != sum {
+        return None;
+    }
+    let rest = body.strip_prefix(MAGIC)?;
+    let mut lines = rest.splitn(3, |&b| b == b'\n');
+    let generation = std::str::from_utf8(lines.next()?).ok()?.to_string();
+    let base = std::str::from_utf8(lines.next()?).ok()?.to_string();
+    let mut r = super::units::Reader(lines.next()?);
+    let units = usize::try_from(r.u64()?).ok()?;
+    let complete = match r.take(1)?[0] {
         0 => false,
         1 => true,
         _ => return None,
     };
-    let decode = |bytes: &[u8]| -> Option<Vec<Key>> {
-        let keys: Vec<Key> = bytes
+    let (added, removed) = (
+        usize::try_from(r.u64()?).ok()?,
+        usize::try_from(r.u64()?).ok()?,
+    );
+    let mut list = |n: usize| -> Option<Vec<Key>> {
+        let keys: Vec<Key> = r
+            .take(n.checked_mul(16)?)?
             .chunks_exact(16)
             .map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16])))
             .collect();
         keys.windows(2).all(|w| w[0] < w[1]).then_some(keys)
     };
-    let (units, keys) = rest.split_at_checked(units.checked_mul(16)?)?;
-    if !keys.len().is_multiple_of(16) {
+    let (units, added, removed) = (list(units)?, list(added)?, list(removed)?);
+    if !r.0.is_empty() {
         return None;
     }
-    let (units, keys) = (decode(units)?, decode(keys)?);
-    units
-        .iter()
-        .all(|u| keys.binary_search(u).is_ok())
-        .then_some(KeysFile {
-            generation,
-            keys,
-            units,
-            complete,
+    let base = match base.as_str() {
+        "" => None,
+        name => Some(stored::Base::open(bases, name)?),
+    };
+    let keys = KeySet::patched(base, added, removed);
+    units.iter().all(|u| keys.contains(*u)).then_some(KeysFile {
+        generation,
+        keys,
+        units,
+        complete,
+    })
+}
+
+/// The names of the bases the keys files beside `out` name (the live, spare and next
+/// generations'): those the unit records' folder keeps.
+pub(crate) fn bases_in_use(out: &Path) -> Vec<String> {
+    [keys_path(out), spare_keys_path(out), next_keys_path(out)]
+        .into_iter()
+        .flatten()
+        .filter_map(|path| {
+            use std::io::Read as _;
+            let mut head = vec![0; 512];
+            let n = fs::File::open(path)
+                .and_then(|mut f| f.read(&mut head))
+                .ok()?;
+            let mut lines = head[..n].strip_prefix(MAGIC)?.split(|&b| b == b'\n');
+            let name = lines.nth(1)?;
+            let name = std::str::from_utf8(name).ok()?;
+            (!name.is_empty()).then(|| name.to_string())
         })
+        .collect()
 }
 
 impl FileKeys {
@@ -673,8 +717,9 @@ impl FileKeys {
     /// generation it made but had not yet moved into place when it stopped are moved
     /// now.
     pub(crate) fn load(out: &Path, generation: Option<&str>) -> FileKeys {
+        let bases = super::units::records_dir(out).ok();
         let named = |path: &Path| {
-            let file = read_keys(path)?;
+            let file = read_keys(path, bases.as_deref()?)?;
             (Some(file.generation.as_str()) == generation).then_some(file)
         };
         let previous = (|| {
@@ -687,15 +732,15 @@ impl FileKeys {
         })()
         .unwrap_or(KeysFile {
             generation: String::new(),
-            keys: Vec::new(),
+            keys: KeySet::default(),
             units: Vec::new(),
             complete: false,
         });
         FileKeys {
-            previous: std::sync::Arc::new(SortedKeys::new(previous.keys)),
+            previous: std::sync::Arc::new(previous.keys),
             previous_units: previous.units,
             previous_complete: previous.complete,
-            spare: SortedKeys::default(),
+            spare: KeySet::default(),
             new: Mutex::new(Vec::new()),
             units: Mutex::new(Vec::new()),
         }
@@ -703,35 +748,23 @@ impl FileKeys {
 
     /// Whether keys were recorded for the live generation.
     pub(crate) fn has_previous(&self) -> bool {
-        !self.previous.keys.is_empty()
+        !self.previous.is_empty()
     }
 
     /// The keys of the spare generation this run updates in place.
-    pub(crate) fn set_spare(&mut self, keys: Vec<Key>) {
-        self.spare = SortedKeys::new(keys);
+    pub(crate) fn set_spare(&mut self, keys: KeySet) {
+        self.spare = keys;
     }
 
     /// How many keys the live generation has.
     pub(crate) fn previous_len(&self) -> usize {
-        self.previous.keys.len()
+        self.previous.len()
     }
 
-    /// How many of the live generation's keys `other` (sorted) has too.
-    pub(crate) fn shared_with(&self, other: &[Key]) -> usize {
-        let (mut a, mut b, mut shared) = (0, 0, 0);
-        let previous = &self.previous.keys;
-        while a < previous.len() && b < other.len() {
-            match previous[a].cmp(&other[b]) {
-                std::cmp::Ordering::Less => a += 1,
-                std::cmp::Ordering::Greater => b += 1,
-                std::cmp::Ordering::Equal => {
-                    shared += 1;
-                    a += 1;
-                    b += 1;
-                }
-            }
-        }
-        shared
+    /// How many of the live generation's keys `other` has too
+    /// ([`KeySet::shared_with`]).
+    pub(crate) fn shared_with(&self, other: &KeySet) -> usize {
+        self.previous.shared_with(other)
     }
 
     /// Whether the live generation has a file with this key.
@@ -818,7 +851,7 @@ impl FileKeys {
 /// What a delta run's new generation keeps of the live one's keys: all of them but
 /// those `removed` (sorted).
 struct Carried {
-    live: std::sync::Arc<SortedKeys>,
+    live: std::sync::Arc<KeySet>,
     units: Vec<Key>,
     removed: Vec<Key>,
 }
@@ -847,41 +880,47 @@ fn union(a: impl Iterator<Item = Key>, b: &[Key]) -> Vec<Key> {
 }
 
 impl NewKeys {
-    /// The keys file of `generation` ([`read_keys`]).
-    pub(crate) fn encode(mut self, generation: &str) -> Vec<u8> {
+    /// The keys file of `generation` ([`read_keys`]), its base in `bases`: with the
+    /// live generation's keys carried (a delta run), a patch of their base while it
+    /// stays small ([`KeySet::then`]); else a new base of its keys, written now.
+    pub(crate) fn encode(mut self, generation: &str, bases: &Path) -> anyhow::Result<Vec<u8>> {
         for keys in [&mut self.keys, &mut self.units] {
             keys.sort_unstable();
             keys.dedup();
         }
         let (keys, units) = match &self.carried {
-            None => (self.keys, self.units),
+            None => (KeySet::whole(self.keys, bases, generation)?, self.units),
             Some(c) => {
-                let kept = |all: &[Key]| {
-                    all.iter()
-                        .copied()
-                        .filter(|k| c.removed.binary_search(k).is_err())
-                        .collect::<Vec<_>>()
-                };
-                let live = c.live.keys.iter().copied();
-                let live = live.filter(|k| c.removed.binary_search(k).is_err());
+                let kept = c
+                    .units
+                    .iter()
+                    .copied()
+                    .filter(|k| c.removed.binary_search(k).is_err());
                 (
-                    union(live, &self.keys),
-                    union(kept(&c.units).into_iter(), &self.units),
+                    c.live.then(&c.removed, &self.keys, bases, generation)?,
+                    union(kept, &self.units),
                 )
             }
         };
+        let (added, removed) = keys.patch();
         let mut bytes = Vec::with_capacity(
-            MAGIC.len() + generation.len() + 10 + (keys.len() + units.len()) * 16,
+            MAGIC.len() + generation.len() + 80 + (units.len() + added.len() + removed.len()) * 16,
         );
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(generation.as_bytes());
         bytes.push(b'\n');
+        bytes.extend_from_slice(keys.base_name().unwrap_or_default().as_bytes());
+        bytes.push(b'\n');
         bytes.extend_from_slice(&(units.len() as u64).to_le_bytes());
         bytes.push(u8::from(self.complete));
-        for k in units.iter().chain(&keys) {
+        bytes.extend_from_slice(&(added.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&(removed.len() as u64).to_le_bytes());
+        for k in units.iter().chain(added).chain(removed) {
             bytes.extend_from_slice(&k.to_le_bytes());
         }
-        bytes
+        let sum = xxhash_rust::xxh3::xxh3_128(&bytes);
+        bytes.extend_from_slice(&sum.to_le_bytes());
+        Ok(bytes)
     }
 }
 
@@ -1011,9 +1050,9 @@ mod tests {
     #[test]
     fn a_keys_file_reads_back_with_its_units_and_a_delta_keeps_the_live_keys_not_removed() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("keys");
+        let (path, bases) = (dir.path().join("keys"), dir.path().join("units"));
         let live = FileKeys {
-            previous: std::sync::Arc::new(SortedKeys::new(vec![1, 2, 3, 4, 5])),
+            previous: Arc::new(KeySet::whole(vec![1, 2, 3, 4, 5], &bases, "g0").unwrap()),
             previous_units: vec![2, 4],
             previous_complete: true,
             ..FileKeys::default()
@@ -1022,20 +1061,25 @@ mod tests {
         live.add(vec![9, 3]);
         live.add_unit(7);
         // 2 and 3 taken out, 3 made again: the live keys but 2, and the new ones.
-        fs::write(&path, live.take_new(true, Some(vec![2, 3])).encode("g1")).unwrap();
-        let file = read_keys(&path).unwrap();
+        let encode = |keys: NewKeys, generation: &str| keys.encode(generation, &bases).unwrap();
+        fs::write(&path, encode(live.take_new(true, Some(vec![2, 3])), "g1")).unwrap();
+        let file = read_keys(&path, &bases).unwrap();
         assert_eq!(file.generation, "g1");
-        assert_eq!(file.keys, [1, 3, 4, 5, 7, 9]);
+        assert_eq!(file.keys.keys().unwrap(), [1, 3, 4, 5, 7, 9]);
         assert_eq!(file.units, [4, 7]);
         assert!(file.complete);
         // Not a delta, and not complete: only the new keys, and no units to trust.
         let whole = FileKeys::default();
         whole.add(vec![5, 1]);
         whole.add_unit(3);
-        fs::write(&path, whole.take_new(false, None).encode("g2")).unwrap();
-        let file = read_keys(&path).unwrap();
+        fs::write(&path, encode(whole.take_new(false, None), "g2")).unwrap();
+        let file = read_keys(&path, &bases).unwrap();
         assert_eq!(
-            (&file.keys[..], &file.units[..], file.complete),
+            (
+                &file.keys.keys().unwrap()[..],
+                &file.units[..],
+                file.complete
+            ),
             (&[1, 3, 5][..], &[3][..], false)
         );
         let loaded = FileKeys {
@@ -1044,17 +1088,32 @@ mod tests {
             ..FileKeys::default()
         };
         assert_eq!(loaded.previous_units(), None);
-        // Torn, or a unit key that is not among the keys: not read.
+        // Torn, damaged, or without its base: not read.
         let bytes = fs::read(&path).unwrap();
         for cut in [MAGIC.len(), bytes.len() - 8, bytes.len() - 1] {
             fs::write(&path, &bytes[..cut]).unwrap();
-            assert!(read_keys(&path).is_none(), "torn at {cut}");
+            assert!(read_keys(&path, &bases).is_none(), "torn at {cut}");
         }
-        let mut other = bytes.clone();
-        let unit_at = MAGIC.len() + 3 + 9;
-        other[unit_at] = 8;
-        fs::write(&path, &other).unwrap();
-        assert!(read_keys(&path).is_none(), "a unit key among no keys");
+        let mut flipped = bytes.clone();
+        flipped[MAGIC.len() + 1] ^= 1;
+        fs::write(&path, &flipped).unwrap();
+        assert!(read_keys(&path, &bases).is_none(), "damaged");
+        fs::write(&path, &bytes).unwrap();
+        assert!(read_keys(&path, &bases).is_some());
+        fs::remove_file(bases.join(stored::base_name("g2"))).unwrap();
+        assert!(read_keys(&path, &bases).is_none(), "without its base");
+        // A unit key that is not among the keys.
+        let stray = NewKeys {
+            keys: vec![1],
+            units: vec![8],
+            complete: false,
+            carried: None,
+        };
+        fs::write(&path, encode(stray, "g3")).unwrap();
+        assert!(
+            read_keys(&path, &bases).is_none(),
+            "a unit key among no keys"
+        );
     }
 
     #[test]

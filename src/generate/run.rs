@@ -67,7 +67,7 @@ pub(super) struct Run<'a> {
     /// The live generation's folder.
     live: Option<PathBuf>,
     /// The spare generation as recorded: its name and its files' keys.
-    recorded_spare: Option<(String, Vec<Key>)>,
+    recorded_spare: Option<(String, keys::KeySet)>,
     spare_dir: Option<PathBuf>,
     /// The live tree's folder (the symlink resolved).
     previous_root: Option<PathBuf>,
@@ -95,7 +95,7 @@ pub(super) struct Generation {
     /// The folder of the unit records ([`units`]).
     records: PathBuf,
     /// The keys file, made on a thread of its own once every file's key is in.
-    keys_file: Option<JoinHandle<Vec<u8>>>,
+    keys_file: Option<JoinHandle<anyhow::Result<Vec<u8>>>>,
     /// The folders holding the generation's files, and the files at its root with
     /// their sizes, stamped in its record ([`verify::stamp_folders`]).
     folders: Vec<String>,
@@ -155,6 +155,9 @@ impl<'a> Run<'a> {
             .collect();
         clean_leftovers(&self.parent, &self.prefix, &keep, "generate");
         input::remove_stale_temps(&self.opts.out);
+        if let Ok(records) = units::records_dir(&self.opts.out) {
+            units::remove_stray_bases(&records, &keys::bases_in_use(&self.opts.out));
+        }
         if self.opts.out.is_dir() {
             self.previous_root = Some(self.opts.out.canonicalize()?);
         }
@@ -292,7 +295,8 @@ impl<'a> Run<'a> {
         }
         if self.input.is_some() {
             crate::crash::point("generate::collect_units");
-            units::collect_garbage(&generation.records, |key| {
+            let bases = keys::bases_in_use(&self.opts.out);
+            units::collect_garbage(&generation.records, &bases, |key| {
                 generation.file_keys.unit_in_use(key)
             });
         }
@@ -404,11 +408,12 @@ impl Generation {
         // Every file's key is in: the keys file is made beside the manifest.
         if run.input.is_some() {
             let carried = removed.as_mut().map(|r| std::mem::take(&mut r.keys));
-            let (keys, generation) = (
+            let (keys, generation, bases) = (
                 self.file_keys.take_new(complete, carried),
                 self.name.clone(),
+                self.records.clone(),
             );
-            self.keys_file = Some(std::thread::spawn(move || keys.encode(&generation)));
+            self.keys_file = Some(std::thread::spawn(move || keys.encode(&generation, &bases)));
         }
         entries.add(later)?;
         run.mark("docs and dataset");
@@ -543,7 +548,8 @@ impl Generation {
         };
         // A run that reached here with an input started its keys file.
         match self.keys_file.take().map(JoinHandle::join) {
-            Some(Ok(bytes)) => keys::write_next(out, &bytes)?,
+            Some(Ok(Ok(bytes))) => keys::write_next(out, &bytes)?,
+            Some(Ok(Err(e))) => return Err(e.context(format!("the keys of {}", self.name))),
             _ => return Err(anyhow!("making the keys file of {} failed", self.name)),
         }
         run.mark("keys file");

@@ -20,14 +20,14 @@ use rayon::prelude::*;
 
 use crate::manifest::split;
 
-use super::keys::{self, Key};
+use super::keys::{self, KeySet};
 
 /// A spare generation beside the tree, ready to be updated in place.
 pub(super) struct Spare {
     /// Its folder.
     pub dir: PathBuf,
-    /// The keys of its files, sorted.
-    pub keys: Vec<Key>,
+    /// The keys of its files.
+    pub keys: KeySet,
     /// The paths listed in the chunks of its manifest that the live generation's
     /// manifest does not have: with the live generation's paths, every file the spare
     /// can hold.
@@ -38,7 +38,7 @@ pub(super) struct Spare {
 /// place beside the live generation `live` (in `parent`): its folder exists and is not
 /// the live one, and the chunks of its manifest that the live manifest does not share
 /// are readable and whole.
-pub(super) fn find(parent: &Path, name: &str, keys: Vec<Key>, live: &Path) -> Option<Spare> {
+pub(super) fn find(parent: &Path, name: &str, keys: KeySet, live: &Path) -> Option<Spare> {
     if live.file_name()? == name {
         return None;
     }
@@ -69,8 +69,9 @@ pub(super) fn find(parent: &Path, name: &str, keys: Vec<Key>, live: &Path) -> Op
 /// The spare generation recorded beside `out`: its folder's name (a generation name,
 /// `prefix…`) and its keys, whether or not it can be used (so leftover clean-up keeps
 /// it until the run decides).
-pub(super) fn recorded(out: &Path, prefix: &str) -> Option<(String, Vec<Key>)> {
-    keys::read_keys(&keys::spare_keys_path(out).ok()?)
+pub(super) fn recorded(out: &Path, prefix: &str) -> Option<(String, KeySet)> {
+    let bases = super::units::records_dir(out).ok()?;
+    keys::read_keys(&keys::spare_keys_path(out).ok()?, &bases)
         .map(|f| (f.generation, f.keys))
         .filter(|(name, _)| is_generation(name, prefix))
 }

@@ -807,9 +807,10 @@ fn decode_scope(bytes: &[u8]) -> Option<(ScopeRows, Vec<PlannedPage>)> {
 }
 
 /// Removes from `dir` the records (and scopes) whose key `in_use` rejects, but the
-/// bases of the patches kept ([`patch`]), and the temporary files of processes that
-/// no longer exist. Best effort.
-pub(super) fn collect_garbage(dir: &Path, in_use: impl Fn(Key) -> bool) {
+/// bases of the patches kept ([`patch`]), the bases of file keys not among `key_bases`
+/// ([`super::keys`]), and the temporary files of processes that no longer exist.
+/// Best effort.
+pub(super) fn collect_garbage(dir: &Path, key_bases: &[String], in_use: impl Fn(Key) -> bool) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
@@ -824,6 +825,12 @@ pub(super) fn collect_garbage(dir: &Path, in_use: impl Fn(Key) -> bool) {
                     .parse::<u32>()
                     .is_ok_and(|pid| !crate::atomic::process_is_alive(pid))
                 {
+                    stale.push((entry.path(), None));
+                }
+            }
+            // A base of file keys ([`super::keys`]) that no keys file names.
+            None if name.ends_with(super::keys::BASE_SUFFIX) => {
+                if !key_bases.iter().any(|b| *b == name) {
                     stale.push((entry.path(), None));
                 }
             }
@@ -851,6 +858,22 @@ pub(super) fn collect_garbage(dir: &Path, in_use: impl Fn(Key) -> bool) {
     for (path, key) in stale {
         if key.is_none_or(|key| !bases.contains(&key)) {
             let _ = fs::remove_file(path);
+        }
+    }
+}
+
+/// Removes from `dir` the bases of file keys no keys file names (`key_bases`), which
+/// a run killed between writing a base and its keys file left; at the start of a run,
+/// as a run that keeps the live generation collects no records.
+pub(super) fn remove_stray_bases(dir: &Path, key_bases: &[String]) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.ends_with(super::keys::BASE_SUFFIX) && !key_bases.iter().any(|b| *b == name) {
+            let _ = fs::remove_file(entry.path());
         }
     }
 }
@@ -962,7 +985,7 @@ mod tests {
         write_scope(dir.path(), 1, &scope(), &plan()).unwrap();
         write_scope(dir.path(), 2, &scope(), &plan()).unwrap();
         fs::write(dir.path().join("stray"), b"x").unwrap();
-        collect_garbage(dir.path(), |k| k == 2);
+        collect_garbage(dir.path(), &[], |k| k == 2);
         assert_eq!(read(dir.path(), 1), None);
         assert_eq!(read(dir.path(), 2), Some(sample()));
         assert!(read_scope(dir.path(), 1).is_none());
@@ -1164,10 +1187,10 @@ mod tests {
         let mut patch = PatchWriter::new(dir.path(), 2, &base);
         patch.set(0, 100, &one("a.json", 1), 1).unwrap();
         patch.finish().unwrap();
-        collect_garbage(dir.path(), |k| k == 2);
+        collect_garbage(dir.path(), &[], |k| k == 2);
         assert!(all(dir.path(), 2).is_some(), "the patch and its base kept");
         assert!(!dir.path().join(file_name(3)).exists());
-        collect_garbage(dir.path(), |k| k == 4);
+        collect_garbage(dir.path(), &[], |k| k == 4);
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

@@ -943,10 +943,15 @@ fn units_whose_tables_did_not_change_are_skipped() {
     same_as_full("after a failed run", &run);
 
     // Unit records that are unreadable are not trusted: every unit is rendered (its
-    // files still linked by their keys), and recorded again for the next run.
+    // files still linked by their keys), and recorded again for the next run. (The
+    // bases of the file keys in the same folder are left whole here; a torn one is
+    // below.)
     let records = tmp.path().join(".site.units");
     let mut torn = 0;
     for entry in fs::read_dir(&records).unwrap().flatten() {
+        if entry.file_name().to_string_lossy().ends_with(".keys") {
+            continue;
+        }
         let bytes = fs::read(entry.path()).unwrap();
         fs::write(entry.path(), &bytes[..bytes.len() / 2]).unwrap();
         torn += 1;
@@ -967,6 +972,31 @@ fn units_whose_tables_did_not_change_are_skipped() {
         .filter(|e| e.file_name().len() == 32)
         .count() as u64;
     assert!(kept < 2 * first.units, "{kept} records");
+
+    // A torn base of the live keys: the live generation's keys are unknown, so every
+    // file is rendered (and linked where its bytes come out the same), and the next
+    // run has keys again.
+    let bases: Vec<_> = fs::read_dir(&records)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".keys"))
+        .collect();
+    assert!(
+        !bases.is_empty() && bases.len() <= 2,
+        "{} bases",
+        bases.len()
+    );
+    for base in &bases {
+        let bytes = fs::read(base.path()).unwrap();
+        fs::write(base.path(), &bytes[..bytes.len() - 1]).unwrap();
+    }
+    change(retitle);
+    let run = generate::generate(&options(&out)).unwrap();
+    assert_eq!((run.units_skipped, run.rendered), (0, run.files), "{run}");
+    same_as_full("a torn base of the keys", &run);
+    change(retitle);
+    let run = generate::generate(&options(&out)).unwrap();
+    assert!(run.rendered < run.files / 10, "{run}");
 
     // Other options (another public URL): nothing is skipped.
     let other = generate::Options {

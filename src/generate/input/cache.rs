@@ -21,9 +21,10 @@ use std::io::Write as _;
 use std::path::Path;
 
 use rusqlite::Connection;
-use xxhash_rust::xxh3::{xxh3_128, Xxh3};
+use xxhash_rust::xxh3::xxh3_128;
 
 use crate::generate::keys::{Digests, Key, Rows};
+use crate::generate::summed::{write_in_pieces, Summed};
 use crate::generate::units::Reader;
 use crate::store::changelog;
 
@@ -248,23 +249,6 @@ fn decode(bytes: &[u8]) -> Option<Cached> {
     })
 }
 
-/// A writer that hashes what goes through it, for the record's closing checksum.
-struct Summed<W> {
-    out: W,
-    hasher: Xxh3,
-}
-
-impl<W: std::io::Write> std::io::Write for Summed<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.out.write(buf)?;
-        self.hasher.update(&buf[..n]);
-        Ok(n)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.out.flush()
-    }
-}
-
 /// The record of `digests` (of `tables`) at the log's point `log`, written to `out`
 /// as it is encoded, its checksum last.
 fn encode(
@@ -275,10 +259,7 @@ fn encode(
     tables: &[&str],
     digests: &Digests,
 ) -> std::io::Result<()> {
-    let mut w = Summed {
-        out,
-        hasher: Xxh3::new(),
-    };
+    let mut w = Summed::new(out);
     w.write_all(MAGIC)?;
     for n in [file.dev, file.ino, file.born] {
         w.write_all(&n.to_le_bytes())?;
@@ -314,26 +295,7 @@ fn encode(
             }
         }
     }
-    let sum = w.hasher.digest128().to_le_bytes();
-    w.out.write_all(&sum)?;
-    w.out.flush()
-}
-
-/// Writes `items` to `w` in pieces of 64 KiB: a write an item would cost more than
-/// the item.
-fn write_in_pieces<const N: usize>(
-    w: &mut impl std::io::Write,
-    items: impl Iterator<Item = [u8; N]>,
-) -> std::io::Result<()> {
-    let mut piece = Vec::with_capacity(1 << 16);
-    for item in items {
-        piece.extend_from_slice(&item);
-        if piece.len() >= 1 << 16 {
-            w.write_all(&piece)?;
-            piece.clear();
-        }
-    }
-    w.write_all(&piece)
+    w.finish().map(drop)
 }
 
 /// Writes the record of `digests` (of the tables `tables`, those whose changes are
