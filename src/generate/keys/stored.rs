@@ -222,16 +222,6 @@ pub(crate) struct KeySet {
 }
 
 impl KeySet {
-    /// The keys `keys` (sorted, each once), held in memory without a base.
-    #[cfg(test)]
-    pub(crate) fn in_memory(keys: Vec<Key>) -> KeySet {
-        KeySet {
-            base: None,
-            added: keys,
-            removed: Vec::new(),
-        }
-    }
-
     /// The keys of `base` with `added` and without `removed` (each sorted, each once).
     pub(crate) fn patched(base: Option<Base>, added: Vec<Key>, removed: Vec<Key>) -> KeySet {
         KeySet {
@@ -274,7 +264,7 @@ impl KeySet {
     }
 
     /// How many of these keys `other` has too: exactly when both are patches of one
-    /// base or these are in memory, else estimated from up to 4,096 keys of the base
+    /// base or these have none, else estimated from up to 4,096 keys of the base
     /// spread evenly (what it is asked for: whether a spare shares most of the live
     /// generation's files).
     pub(crate) fn shared_with(&self, other: &KeySet) -> usize {
@@ -305,7 +295,7 @@ impl KeySet {
     /// These keys but `removed` (sorted), with `new` (sorted, each once), as a keys
     /// set to record for the generation `generation` in `dir`: a patch of the same
     /// base while it stays small beside it, else a new base of every key (written
-    /// now). These keys in memory (no base) give a new base too.
+    /// now). Keys without a base (none recorded) give a new base too.
     pub(crate) fn then(
         &self,
         removed: &[Key],
