@@ -655,27 +655,31 @@ pub(crate) fn read_keys(path: &Path, bases: &Path) -> Option<KeysFile> {
     let mut lines = rest.splitn(3, |&b| b == b'\n');
     let generation = std::str::from_utf8(lines.next()?).ok()?.to_string();
     let base = std::str::from_utf8(lines.next()?).ok()?.to_string();
-    let mut r = super::units::Reader(lines.next()?);
-    let units = usize::try_from(r.u64()?).ok()?;
-    let complete = match r.take(1)?[0] {
+    fn take<'a>(rest: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+        let (taken, left) = rest.split_at_checked(n)?;
+        *rest = left;
+        Some(taken)
+    }
+    fn count(rest: &mut &[u8]) -> Option<usize> {
+        usize::try_from(u64::from_le_bytes(take(rest, 8)?.try_into().ok()?)).ok()
+    }
+    let mut rest = lines.next()?;
+    let units = count(&mut rest)?;
+    let complete = match take(&mut rest, 1)?[0] {
         0 => false,
         1 => true,
         _ => return None,
     };
-    let (added, removed) = (
-        usize::try_from(r.u64()?).ok()?,
-        usize::try_from(r.u64()?).ok()?,
-    );
+    let (added, removed) = (count(&mut rest)?, count(&mut rest)?);
     let mut list = |n: usize| -> Option<Vec<Key>> {
-        let keys: Vec<Key> = r
-            .take(n.checked_mul(16)?)?
+        let keys: Vec<Key> = take(&mut rest, n.checked_mul(16)?)?
             .chunks_exact(16)
             .map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16])))
             .collect();
         keys.windows(2).all(|w| w[0] < w[1]).then_some(keys)
     };
     let (units, added, removed) = (list(units)?, list(added)?, list(removed)?);
-    if !r.0.is_empty() {
+    if !rest.is_empty() {
         return None;
     }
     let base = match base.as_str() {
@@ -712,14 +716,14 @@ pub(crate) fn bases_in_use(out: &Path) -> Vec<String> {
 }
 
 impl FileKeys {
-    /// The keys recorded for `generation` beside `out`; none when the file is absent,
+    /// The keys recorded for `generation` beside `out` (their bases in `bases`); none
+    /// when the file is absent,
     /// unreadable or describes another generation. Keys a run wrote for the
     /// generation it made but had not yet moved into place when it stopped are moved
     /// now.
-    pub(crate) fn load(out: &Path, generation: Option<&str>) -> FileKeys {
-        let bases = super::units::records_dir(out).ok();
+    pub(crate) fn load(out: &Path, bases: &Path, generation: Option<&str>) -> FileKeys {
         let named = |path: &Path| {
-            let file = read_keys(path, bases.as_deref()?)?;
+            let file = read_keys(path, bases)?;
             (Some(file.generation.as_str()) == generation).then_some(file)
         };
         let previous = (|| {

@@ -227,6 +227,7 @@ impl<'a> Run<'a> {
         let mut file_keys = match &self.input {
             Some(_) => FileKeys::load(
                 &self.opts.out,
+                &units::records_dir(&self.opts.out)?,
                 self.live
                     .as_deref()
                     .and_then(Path::file_name)
