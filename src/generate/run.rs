@@ -155,13 +155,19 @@ impl<'a> Run<'a> {
             .collect();
         clean_leftovers(&self.parent, &self.prefix, &keep, "generate");
         input::remove_stale_temps(&self.opts.out);
-        if let Ok(records) = units::records_dir(&self.opts.out) {
-            units::remove_stray_bases(&records, &keys::bases_in_use(&self.opts.out));
-        }
+        self.remove_stray_bases();
         if self.opts.out.is_dir() {
             self.previous_root = Some(self.opts.out.canonicalize()?);
         }
         Ok(())
+    }
+
+    /// The bases of file keys that no keys file beside the tree names removed
+    /// ([`units::remove_stray_bases`]).
+    fn remove_stray_bases(&self) {
+        if let Ok(records) = units::records_dir(&self.opts.out) {
+            units::remove_stray_bases(&records, &keys::bases_in_use(&self.opts.out));
+        }
     }
 
     /// Phase 3: what this run renders from.
@@ -198,6 +204,8 @@ impl<'a> Run<'a> {
         if missing.is_empty() {
             self.conn = None;
             keys::promote_pending(&self.opts.out, &record.generation);
+            // The replaced generation's keys, overwritten, may have named a base.
+            self.remove_stray_bases();
             return keep_live(self.opts, &self.parent, live, &record, self.started).map(Some);
         }
         eprintln!(
