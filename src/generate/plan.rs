@@ -271,6 +271,22 @@ pub(super) fn groups_of_rows(
     count: usize,
     wanted: &[u32],
 ) -> Vec<Group> {
+    let scope = (params, values, keys, count);
+    groups_of_rows_by(spec, scope, wanted, 64 * MASK_WORDS)
+}
+
+/// A scope's filter parameters, their values, each row's value of each and how many
+/// rows ([`groups_of_rows`]).
+type Scope<'a> = (&'a [usize], &'a [Vec<String>], &'a [u32], usize);
+
+/// [`groups_of_rows`], their members found by bit masks up to `masks_up_to` groups
+/// and by hashing each row's filter keys past them (the tests ask both ways).
+fn groups_of_rows_by(
+    spec: &ListSpec,
+    (params, values, keys, count): Scope,
+    wanted: &[u32],
+    masks_up_to: usize,
+) -> Vec<Group> {
     let (rows, multi, options) = choices_of_rows(spec, params, values, keys, count);
     // The bucket keys of a row's filter keys: every combination of its choices.
     let buckets_of = |keys: &[u32], each: &mut dyn FnMut(&[u64])| {
@@ -303,7 +319,7 @@ pub(super) fn groups_of_rows(
             }
         });
     }
-    let members = if order.len() <= 64 * MASK_WORDS {
+    let members = if order.len() <= masks_up_to {
         members_by_mask(&rows, &options, &order)
     } else {
         let mut members: Vec<Vec<u32>> = vec![Vec::new(); order.len()];
@@ -658,7 +674,7 @@ mod tests {
             state ^= state << 17;
             (state % n.max(1) as u64) as usize
         };
-        let mut checked = 0;
+        let (mut checked, mut past_masks) = (0, false);
         for spec in crate::catalog::LISTS
             .iter()
             .chain(crate::catalog::SNAPSHOT_LISTS)
@@ -702,31 +718,40 @@ mod tests {
                 let ids: std::collections::HashSet<u64> =
                     now.iter().map(|(f, _)| group_id(f)).collect();
                 assert_eq!(ids.len(), now.len(), "{}", spec.operation_id);
+                // Every row wanted too: past 256 groups where a repeatable filter
+                // multiplies them, which the masks leave to hashing.
                 for wanted in [
                     vec![0u32],
                     vec![1, 5],
                     vec![(count as u32).saturating_sub(1)],
+                    (0..count as u32).collect(),
                 ] {
                     let wanted: Vec<u32> = wanted
                         .into_iter()
                         .filter(|&r| (r as usize) < count)
                         .collect();
-                    let mut found = groups_of_rows(spec, &params, &values, &keys, count, &wanted);
-                    found.sort_by_key(|(f, _)| group_id(f));
                     let mut holding: Vec<Group> = now
                         .iter()
                         .filter(|(_, rows)| rows.iter().any(|r| wanted.contains(r)))
                         .cloned()
                         .collect();
                     holding.sort_by_key(|(f, _)| group_id(f));
-                    assert_eq!(
-                        found, holding,
-                        "{} rows {wanted:?} of {count}",
-                        spec.operation_id
-                    );
+                    let scope = (&params[..], &values[..], &keys[..], count);
+                    // As a run finds them, then always by masks, then always hashed.
+                    for masks_up_to in [64 * MASK_WORDS, usize::MAX, 0] {
+                        let mut found = groups_of_rows_by(spec, scope, &wanted, masks_up_to);
+                        found.sort_by_key(|(f, _)| group_id(f));
+                        assert_eq!(
+                            found, holding,
+                            "{} rows {wanted:?} of {count}, masks up to {masks_up_to}",
+                            spec.operation_id
+                        );
+                    }
+                    past_masks |= holding.len() > 64 * MASK_WORDS;
                 }
             }
         }
         assert!(checked > 100, "{checked} groups compared");
+        assert!(past_masks, "no list had more groups than the masks take");
     }
 }
