@@ -828,9 +828,8 @@ pub(super) fn collect_garbage(dir: &Path, key_bases: &[String], in_use: impl Fn(
                     stale.push((entry.path(), None));
                 }
             }
-            // A base of file keys ([`super::keys`]) that no keys file names.
             None if name.ends_with(super::keys::BASE_SUFFIX) => {
-                if !key_bases.iter().any(|b| *b == name) {
+                if is_stray_base(&name, key_bases) {
                     stale.push((entry.path(), None));
                 }
             }
@@ -872,10 +871,16 @@ pub(super) fn remove_stray_bases(dir: &Path, key_bases: &[String]) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if name.ends_with(super::keys::BASE_SUFFIX) && !key_bases.iter().any(|b| *b == name) {
+        if is_stray_base(&name, key_bases) {
             let _ = fs::remove_file(entry.path());
         }
     }
+}
+
+/// Whether the file `name` is a base of file keys ([`super::keys`]) that no keys file
+/// names (`key_bases`).
+fn is_stray_base(name: &str, key_bases: &[String]) -> bool {
+    name.ends_with(super::keys::BASE_SUFFIX) && !key_bases.iter().any(|b| b == name)
 }
 
 /// Removes every unit record beside `out` (before a generation that records no keys).

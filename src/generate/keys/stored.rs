@@ -181,28 +181,27 @@ impl Base {
             &temp,
             &path,
             |temp| {
-                (|| -> std::io::Result<()> {
-                    let bits = SortedKeys::bits_for(keys.len());
-                    let file = BufWriter::with_capacity(1 << 20, File::create(temp)?);
-                    let mut w = Summed::new(file);
-                    w.write_all(MAGIC)?;
-                    w.write_all(&(keys.len() as u64).to_le_bytes())?;
-                    w.write_all(&bits.to_le_bytes())?;
-                    let starts = SortedKeys::starts(keys, bits);
-                    write_in_pieces(&mut w, starts.iter().map(|s| s.to_le_bytes()))?;
-                    write_in_pieces(&mut w, keys.iter().map(|k| k.to_le_bytes()))?;
-                    w.finish()?
-                        .into_inner()
-                        .map_err(|e| e.into_error())?
-                        .sync_all()
-                })()
-                .with_context(writing)?;
+                write_base(temp, keys).with_context(writing)?;
                 crate::crash::point("generate::key_base");
                 Ok(())
             },
             |e| anyhow::Error::new(e).context(writing()),
         )
     }
+}
+
+/// The base of `keys` written to `path` and synced.
+fn write_base(path: &Path, keys: &[Key]) -> std::io::Result<()> {
+    let bits = SortedKeys::bits_for(keys.len());
+    let mut w = Summed::new(BufWriter::with_capacity(1 << 20, File::create(path)?));
+    w.write_all(MAGIC)?;
+    w.write_all(&(keys.len() as u64).to_le_bytes())?;
+    w.write_all(&bits.to_le_bytes())?;
+    let starts = SortedKeys::starts(keys, bits);
+    write_in_pieces(&mut w, starts.iter().map(|s| s.to_le_bytes()))?;
+    write_in_pieces(&mut w, keys.iter().map(|k| k.to_le_bytes()))?;
+    let file = w.finish()?.into_inner().map_err(|e| e.into_error())?;
+    file.sync_all()
 }
 
 fn decode(bytes: &[u8]) -> Vec<Key> {
@@ -392,6 +391,7 @@ mod tests {
         bytes[at] ^= 0x80;
         std::fs::write(&path, &bytes).unwrap();
         let damaged = Base::open(dir.path(), &name).unwrap();
+        assert_ne!(damaged.look_up(keys[keys.len() - 8]), Some(true));
         assert!(damaged.read_whole().is_none());
         // A torn base is not opened.
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
