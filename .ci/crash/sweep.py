@@ -533,6 +533,11 @@ class Generate(Writer):
     def kinds_for(self, point):
         if point in ("generate::keep_changes", "generate::keep_swap"):
             return ["keep"]
+        if point == "generate::key_base":
+            # A run writes a new base of the file keys when it has no live keys it
+            # can read (lost, or of an older format) or when its patch outgrows its
+            # base; A and B differ too little for the second.
+            return ["lost-keys"]
         return self.kinds
 
     def setup(self):
@@ -579,6 +584,8 @@ class Generate(Writer):
                 "--no-precompress", "--today", TODAY, "--jobs", "2"]
 
     def command(self, kind):
+        if kind == "lost-keys":
+            (self.dir / ".site.keys").unlink(missing_ok=True)
         target = self.state if kind == "same" else ("B" if self.state == "A" else "A")
         return Command(kind, self.args(self.dbs[target], self.site), self.state, target)
 
