@@ -123,13 +123,24 @@ pub struct Folder {
     pub changed: (i64, i64),
 }
 
+/// The stamp of a folder that changed in the current tick of the clock the file system
+/// stamps times from: a change later in the same tick would leave its `ctime` as it
+/// is, so such a stamp never matches and the next run asks about every file.
+const UNTRUSTED: (i64, i64) = (i64::MIN, 0);
+
 fn folder_stamp(root: &Path, path: &str) -> Option<Folder> {
     use std::os::unix::fs::MetadataExt as _;
     let meta = fs::symlink_metadata(root.join(path)).ok()?;
+    let changed = (meta.ctime(), meta.ctime_nsec());
+    let now = rustix::time::clock_gettime(rustix::time::ClockId::RealtimeCoarse);
+    let changed = match changed < (now.tv_sec, now.tv_nsec) {
+        true => changed,
+        false => UNTRUSTED,
+    };
     meta.is_dir().then(|| Folder {
         path: path.to_string(),
         inode: meta.ino(),
-        changed: (meta.ctime(), meta.ctime_nsec()),
+        changed,
     })
 }
 
@@ -206,7 +217,7 @@ pub fn folders_unchanged(root: &Path, folders: &[Folder], top: &[(String, u64)])
     !folders.is_empty()
         && folders
             .par_iter()
-            .all(|f| folder_stamp(root, &f.path).as_ref() == Some(f))
+            .all(|f| f.changed != UNTRUSTED && folder_stamp(root, &f.path).as_ref() == Some(f))
         && top.iter().all(|(path, size)| {
             fs::symlink_metadata(root.join(path)).is_ok_and(|m| m.is_file() && m.len() == *size)
         })
@@ -275,6 +286,11 @@ mod tests {
     use super::*;
     use crate::manifest::{full_manifest, sha256_hex, ManifestEntry};
 
+    /// Waits until the file system's clock has moved on (a tick is a few milliseconds).
+    fn next_tick() {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+
     #[test]
     fn a_file_added_removed_or_renamed_in_any_folder_is_seen_by_the_folders() {
         let dir = tempfile::tempdir().unwrap();
@@ -291,6 +307,21 @@ mod tests {
             fs::write(&target, vec![b'x'; size as usize]).unwrap();
         }
         let (folders, top) = folders_of(files.iter().copied());
+        // A folder stamped in the clock tick it changed in is not trusted (a change
+        // later in that tick would not move its ctime). A tick is milliseconds long, a
+        // write and a stamp microseconds: of a hundred tries, most land in one tick.
+        let scratch = ["scratch".to_string()];
+        fs::create_dir(root.join("scratch")).unwrap();
+        let untrusted = (0..100).find_map(|i| {
+            fs::write(root.join(format!("scratch/{i}")), b"x").unwrap();
+            let stamped = stamp_folders(root, &scratch).unwrap();
+            (stamped[0].changed == UNTRUSTED).then_some(stamped)
+        });
+        let untrusted = untrusted.expect("a folder stamped in the tick it changed in");
+        assert!(!folders_unchanged(root, &untrusted, &[]));
+        next_tick();
+        let stamped = stamp_folders(root, &scratch).unwrap();
+        assert!(folders_unchanged(root, &stamped, &[]));
         assert_eq!(
             folders,
             [
@@ -320,7 +351,9 @@ mod tests {
             &|| fs::write(root.join("_headers"), b"four").unwrap(),
         ];
         for change in changes {
+            next_tick();
             let stamped = stamp_folders(root, &folders).unwrap();
+            assert!(stamped.iter().all(|f| f.changed != UNTRUSTED));
             let (_, top) = folders_of(files.iter().copied());
             change();
             assert!(!folders_unchanged(root, &stamped, &top));
