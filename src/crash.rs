@@ -32,6 +32,11 @@ pub const POINTS: &[(&str, &str)] = &[
         "about to remove a generation folder or swap symlink a killed run left",
     ),
     (
+        "generate::digests_base",
+        "a new base of the dataset's row digests written aside and synced, not yet renamed \
+         beside .<name>.digests",
+    ),
+    (
         "generate::digests",
         "the dataset's digests written aside, not yet renamed over .<name>.digests",
     ),

@@ -609,6 +609,15 @@ class Generate(Writer):
         if keys.exists():
             spare = keys.read_bytes().split(b"\n")[1].decode()
             allowed.append(spare)
+        # The base of the dataset's row digests that the digests record names (its
+        # second line), and no other.
+        digests = self.dir / ".site.digests"
+        if digests.exists():
+            base = digests.read_bytes().split(b"\n")[1].decode()
+            if base:
+                if not (self.dir / base).is_file():
+                    raise Failed(f"the digests base {base} is named but missing")
+                allowed.append(base)
         only_names(self.dir, allowed, "generate")
         # The unit records and scopes, and the bases of the file keys the live and
         # spare keys name (the third line of each keys file).

@@ -38,6 +38,7 @@ use sha2::{Digest, Sha256};
 use super::{Dataset, Options};
 use crate::store;
 
+mod base;
 mod cache;
 
 /// The record of the live generation's input, beside the tree.
@@ -110,9 +111,10 @@ pub fn change_lists_path(out: &Path) -> anyhow::Result<PathBuf> {
     Ok(parent.join(format!("{name}changes")))
 }
 
-/// Removes the temporary files `.<name>.input.tmp-<pid>`, `.<name>.digests.tmp-<pid>`
-/// and `.<name>.*keys.tmp-<pid>`, and the folders `.<name>.changes.tmp-<pid>`, left by
-/// processes that no longer exist.
+/// Removes the temporary files `.<name>.input.tmp-<pid>`, `.<name>.digests.tmp-<pid>`,
+/// `.<name>.digests-base.tmp-<pid>` and `.<name>.*keys.tmp-<pid>`, and the folders
+/// `.<name>.changes.tmp-<pid>`, left by processes that no longer exist; and the bases
+/// of the digests record that it does not name.
 pub fn remove_stale_temps(out: &Path) {
     for path in [
         record_path(out),
@@ -126,6 +128,11 @@ pub fn remove_stale_temps(out: &Path) {
     .flatten()
     {
         remove_stale_temps_of(&path);
+    }
+    if let Ok(path) = digests_path(out) {
+        base::remove_stale_temps(&path);
+        let named = cache::base_named(&path);
+        base::remove_stray(&path, named.as_deref().filter(|b| !b.is_empty()));
     }
 }
 
@@ -379,14 +386,10 @@ fn encode_row(
     Ok(())
 }
 
-/// The digest of a table read row by row: the SHA-256 of its rows' digests in
-/// `rowid` order (the order a full scan returns them).
+/// The digest of a table read row by row: the sum of its rows' ids and digests
+/// ([`super::keys::Sum`]), which a changed row updates alone.
 fn rows_digest(rows: &super::keys::Rows) -> [u8; 32] {
-    let mut hasher = Sha256::new();
-    for key in rows.keys() {
-        hasher.update(key.to_le_bytes());
-    }
-    hasher.finalize().into()
+    rows.sum().to_bytes()
 }
 
 /// The SHA-256 of one table's rows, in the order a full scan returns them (its key

@@ -36,7 +36,9 @@ use sha2::{Digest, Sha256};
 
 use crate::schema::exposure;
 
+mod rows;
 mod stored;
+pub(crate) use rows::{BaseFile, Rows, Section, Sum};
 pub(crate) use stored::{KeySet, SUFFIX as BASE_SUFFIX};
 
 /// What the files of one resource are made from, besides the rows of its own table.
@@ -259,85 +261,6 @@ pub(crate) struct Digests {
 pub(crate) struct Since {
     pub tables: HashMap<String, [u8; 32]>,
     pub rows: HashMap<String, Vec<i64>>,
-}
-
-/// The digests of one table's rows, in `rowid` order. A table's rowids are mostly
-/// one run from its first (every record table is numbered so by `db import`), so a
-/// lookup is mostly an index.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub(crate) struct Rows {
-    ids: Vec<i64>,
-    keys: Vec<Key>,
-}
-
-impl Rows {
-    /// The rows `ids` (ascending) with their `keys`; `None` when the ids are not
-    /// ascending or the lengths differ.
-    pub(crate) fn new(ids: Vec<i64>, keys: Vec<Key>) -> Option<Rows> {
-        (ids.len() == keys.len() && ids.windows(2).all(|w| w[0] < w[1]))
-            .then_some(Rows { ids, keys })
-    }
-
-    /// The digest of row `id`.
-    pub(crate) fn get(&self, id: i64) -> Option<Key> {
-        let first = *self.ids.first()?;
-        let at = usize::try_from(id.wrapping_sub(first)).ok();
-        if let Some(i) = at.filter(|&i| self.ids.get(i) == Some(&id)) {
-            return Some(self.keys[i]);
-        }
-        self.ids.binary_search(&id).ok().map(|i| self.keys[i])
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.ids.len()
-    }
-
-    pub(crate) fn ids(&self) -> &[i64] {
-        &self.ids
-    }
-
-    pub(crate) fn keys(&self) -> &[Key] {
-        &self.keys
-    }
-
-    /// These rows with `changed` (ascending ids; `None`: the row is gone) applied.
-    pub(crate) fn updated(&self, changed: &[(i64, Option<Key>)]) -> Rows {
-        let mut out = Rows {
-            ids: Vec::with_capacity(self.ids.len() + changed.len()),
-            keys: Vec::with_capacity(self.ids.len() + changed.len()),
-        };
-        let (mut a, mut b) = (0, 0);
-        while a < self.ids.len() || b < changed.len() {
-            let old = self.ids.get(a).copied();
-            let new = changed.get(b).map(|c| c.0);
-            match (old, new) {
-                (Some(o), Some(n)) if n <= o => {
-                    if let Some(key) = changed[b].1 {
-                        out.ids.push(n);
-                        out.keys.push(key);
-                    }
-                    b += 1;
-                    if n == o {
-                        a += 1;
-                    }
-                }
-                (Some(o), _) => {
-                    out.ids.push(o);
-                    out.keys.push(self.keys[a]);
-                    a += 1;
-                }
-                (None, Some(n)) => {
-                    if let Some(key) = changed[b].1 {
-                        out.ids.push(n);
-                        out.keys.push(key);
-                    }
-                    b += 1;
-                }
-                (None, None) => break,
-            }
-        }
-        out
-    }
 }
 
 /// A length-prefixed field into a hasher.

@@ -22,11 +22,16 @@ impl<W: Write> Summed<W> {
     }
 
     /// The checksum of everything written, written after it; the writer flushed.
-    pub(super) fn finish(mut self) -> std::io::Result<W> {
-        let sum = self.hasher.digest128().to_le_bytes();
-        self.out.write_all(&sum)?;
+    pub(super) fn finish(self) -> std::io::Result<W> {
+        self.finish_with_sum().map(|(out, _)| out)
+    }
+
+    /// Like [`Self::finish`], with the checksum.
+    pub(super) fn finish_with_sum(mut self) -> std::io::Result<(W, u128)> {
+        let sum = self.hasher.digest128();
+        self.out.write_all(&sum.to_le_bytes())?;
         self.out.flush()?;
-        Ok(self.out)
+        Ok((self.out, sum))
     }
 }
 

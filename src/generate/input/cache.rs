@@ -8,12 +8,13 @@
 //! dropped, a table altered, `VACUUM`) and schema digest, the log's last entry (its
 //! `seq` and random nonce: a file restored from an older copy and edited again has
 //! another entry at that `seq`), and the digests of every table whose changes are
-//! logged (with its rows' when it is read row by row). Any of them different, and the
-//! record is not used: every table is read whole. It is written aside and renamed into
-//! place, not synced: it describes the dataset, not a generation, and a record lost or
-//! torn fails its checksum (XXH3-128: the record guards against a torn or damaged
-//! file, not a forger, and at `10x` it is 121 MB read and written each run) and costs
-//! one full read. It is written as it is encoded, never held whole in memory.
+//! logged. The rows' digests of the tables read row by row are in a base beside it
+//! ([`super::base`], named on the record's second line); the record holds each such
+//! table's count and sum and the rows changed since the base. Any of them different,
+//! or the base missing, and the record is not used: every table is read whole. It is
+//! written aside and renamed into place, not synced: it describes the dataset, not a
+//! generation, and a record lost or torn fails its checksum (XXH3-128: the record
+//! guards against a torn or damaged file, not a forger) and costs one full read.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fs;
@@ -23,12 +24,17 @@ use std::path::Path;
 use rusqlite::Connection;
 use xxhash_rust::xxh3::xxh3_128;
 
-use crate::generate::keys::{Digests, Key, Rows};
-use crate::generate::summed::{write_in_pieces, Summed};
+use crate::generate::keys::{Digests, Key, Rows, Sum};
+use crate::generate::summed::Summed;
 use crate::generate::units::Reader;
 use crate::store::changelog;
 
-const MAGIC: &[u8] = b"roost dataset digests 2\n";
+const MAGIC: &[u8] = b"roost dataset digests 3\n";
+
+/// A record's patches past this share of its base (the base's rows divided by this)
+/// are folded into a new base. A debug build (the test suite's) lets them grow to half
+/// the base, so the tests' small datasets keep patches as a large one's runs do.
+const PATCH_SHARE: usize = if cfg!(debug_assertions) { 2 } else { 32 };
 
 /// The checksum closing the record: its XXH3-128, little-endian.
 const SUM: usize = 16;
@@ -187,17 +193,36 @@ impl Reuse {
     }
 }
 
-/// The record at `path`; `None` when it is absent, unreadable or torn.
+/// The record at `path`; `None` when it is absent, unreadable or torn, or its base is.
 pub(super) fn read(path: &Path) -> Option<Cached> {
-    decode(&fs::read(path).ok()?)
+    decode(&fs::read(path).ok()?, path)
 }
 
-fn decode(bytes: &[u8]) -> Option<Cached> {
+/// The name of the base the record at `path` names, if it is readable.
+pub(super) fn base_named(path: &Path) -> Option<String> {
+    let bytes = fs::read(path).ok()?;
+    let (name, _) = base_line(&bytes)?;
+    Some(name.to_string())
+}
+
+/// The base's name on a record's second line, and what follows that line.
+fn base_line(bytes: &[u8]) -> Option<(&str, &[u8])> {
+    let rest = bytes.strip_prefix(MAGIC)?;
+    let end = rest.iter().position(|&b| b == b'\n')?;
+    Some((std::str::from_utf8(&rest[..end]).ok()?, &rest[end + 1..]))
+}
+
+fn decode(bytes: &[u8], path: &Path) -> Option<Cached> {
     let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(SUM)?)?;
     if xxh3_128(body).to_le_bytes() != sum {
         return None;
     }
-    let mut r = Reader(body.strip_prefix(MAGIC)?);
+    let (base_name, rest) = base_line(body)?;
+    let mut sections = match base_name {
+        "" => HashMap::new(),
+        name => super::base::open(path, name)?,
+    };
+    let mut r = Reader(rest);
     let file = FileIdentity {
         dev: r.u64()?,
         ino: r.u64()?,
@@ -223,18 +248,20 @@ fn decode(bytes: &[u8]) -> Option<Cached> {
         let rows = match r.take(1)?[0] {
             0 => None,
             _ => {
+                let len = r.u64()? as usize;
+                let sum = Sum::from_bytes(r.hash()?);
                 let n = r.u64()? as usize;
-                let ids = r.take(n.checked_mul(8)?)?;
-                let keys = r.take(n.checked_mul(16)?)?;
-                let ids = ids
-                    .chunks_exact(8)
-                    .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-                    .collect();
-                let keys = keys
-                    .chunks_exact(16)
-                    .map(|c| Key::from_le_bytes(c.try_into().unwrap_or([0; 16])))
-                    .collect();
-                Some(Rows::new(ids, keys)?)
+                let mut patch = Vec::with_capacity(n.min(r.0.len() / 25));
+                for _ in 0..n {
+                    let id = r.i64()?;
+                    let key = match r.take(1)?[0] {
+                        0 => None,
+                        _ => Some(Key::from_le_bytes(r.take(16)?.try_into().ok()?)),
+                    };
+                    patch.push((id, key));
+                }
+                let section = sections.remove(&name)?;
+                Some(Rows::of_base(section, patch, len, sum)?)
             }
         };
         tables.insert(name, (digest, rows));
@@ -249,8 +276,8 @@ fn decode(bytes: &[u8]) -> Option<Cached> {
     })
 }
 
-/// The record of `digests` (of `tables`) at the log's point `log`, written to `out`
-/// as it is encoded, its checksum last.
+/// The record of `digests` (of `tables`) at the log's point `log`, its rows a patch of
+/// the base `base` (`""`: none), written to `out` as it is encoded, its checksum last.
 fn encode(
     out: impl std::io::Write,
     log: &changelog::State,
@@ -258,9 +285,12 @@ fn encode(
     schema_hash: &[u8; 32],
     tables: &[&str],
     digests: &Digests,
+    base: &str,
 ) -> std::io::Result<()> {
     let mut w = Summed::new(out);
     w.write_all(MAGIC)?;
+    w.write_all(base.as_bytes())?;
+    w.write_all(b"\n")?;
     for n in [file.dev, file.ino, file.born] {
         w.write_all(&n.to_le_bytes())?;
     }
@@ -290,8 +320,23 @@ fn encode(
             Some(rows) => {
                 w.write_all(&[1])?;
                 w.write_all(&(rows.len() as u64).to_le_bytes())?;
-                write_in_pieces(&mut w, rows.ids().iter().map(|id| id.to_le_bytes()))?;
-                write_in_pieces(&mut w, rows.keys().iter().map(|key| key.to_le_bytes()))?;
+                w.write_all(&rows.sum().to_bytes())?;
+                let patch = if rows.base_name() == Some(base) {
+                    rows.patch()
+                } else {
+                    &[]
+                };
+                w.write_all(&(patch.len() as u64).to_le_bytes())?;
+                for &(id, key) in patch {
+                    w.write_all(&id.to_le_bytes())?;
+                    match key {
+                        None => w.write_all(&[0])?,
+                        Some(key) => {
+                            w.write_all(&[1])?;
+                            w.write_all(&key.to_le_bytes())?;
+                        }
+                    }
+                }
             }
         }
     }
@@ -309,6 +354,16 @@ pub(super) fn write(
     digests: &Digests,
 ) -> anyhow::Result<()> {
     use anyhow::Context;
+    let base = match base_kept(tables, digests) {
+        Some(base) => base,
+        None => {
+            let rows: Vec<(&str, &Rows)> = tables
+                .iter()
+                .filter_map(|t| Some((*t, digests.rows.get(*t)?)))
+                .collect();
+            super::base::write(path, &rows)?
+        }
+    };
     let temp = crate::atomic::with_suffix(path, &format!(".tmp-{}", std::process::id()));
     crate::atomic::replace_file(
         &temp,
@@ -317,14 +372,35 @@ pub(super) fn write(
             fs::File::create(temp)
                 .and_then(|f| {
                     let out = std::io::BufWriter::with_capacity(1 << 20, f);
-                    encode(out, log, file, schema_hash, tables, digests)
+                    encode(out, log, file, schema_hash, tables, digests, &base)
                 })
                 .with_context(|| format!("writing {}", temp.display()))?;
             crate::crash::point("generate::digests");
             Ok(())
         },
         |e| anyhow::Error::new(e).context(format!("renaming into {}", path.display())),
-    )
+    )?;
+    super::base::remove_stray(path, Some(base.as_str()).filter(|b| !b.is_empty()));
+    Ok(())
+}
+
+/// The base the rows of `tables` are all patches of, while their patches are within
+/// [`PATCH_SHARE`] of it (`""` when no table is read row by row); `None` when a new
+/// base must be written.
+fn base_kept(tables: &[&str], digests: &Digests) -> Option<String> {
+    let (mut name, mut patched, mut based) = (None, 0, 0);
+    for rows in tables.iter().filter_map(|t| digests.rows.get(*t)) {
+        let base = rows.base_name()?;
+        if *name.get_or_insert(base) != base {
+            return None;
+        }
+        patched += rows.patch().len();
+        based += rows.base_len();
+    }
+    match name {
+        None => Some(String::new()),
+        Some(name) => (patched * PATCH_SHARE <= based).then(|| name.to_string()),
+    }
 }
 
 #[cfg(test)]
@@ -332,7 +408,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_record_reads_back_only_whole() {
+    fn a_record_reads_back_only_whole_and_with_its_base() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".site.digests");
         let log = changelog::State {
             identity: 7,
             schema_version: 3,
@@ -345,25 +423,54 @@ mod tests {
             born: 3,
         };
         let mut digests = Digests::default();
+        let rows = Rows::new(vec![1, 2, 9], vec![10, 20, 90]).unwrap();
         digests.tables.insert("a".into(), [1; 32]);
-        digests.tables.insert("b".into(), [2; 32]);
-        digests.rows.insert(
-            "b".into(),
-            Rows::new(vec![1, 2, 9], vec![10, 20, 90]).unwrap(),
-        );
-        let mut bytes = Vec::new();
-        encode(&mut bytes, &log, file, &[5; 32], &["a", "b"], &digests).unwrap();
-        let back = decode(&bytes).unwrap();
+        digests.tables.insert("b".into(), rows.sum().to_bytes());
+        digests.rows.insert("b".into(), rows);
+        // The rows held in memory: a base is written.
+        write(&path, &log, file, &[5; 32], &["a", "b"], &digests).unwrap();
+        let base = base_named(&path).unwrap();
+        assert!(dir.path().join(&base).is_file());
+        let back = read(&path).unwrap();
         assert_eq!(back.file, file);
         assert_eq!((back.identity, back.schema_version), (7, 3));
         assert_eq!(back.last, log.last);
         assert_eq!(back.tables["a"], ([1; 32], None));
-        assert_eq!(back.tables["b"].1.as_ref().unwrap().get(9), Some(90));
+        let rows = back.tables["b"].1.clone().unwrap();
+        assert_eq!(
+            (rows.get(9), rows.base_name()),
+            (Some(90), Some(base.as_str()))
+        );
+        // A row changed: the record holds it, the base is kept.
+        let changed = rows.updated(&[(2, Some(21))]);
+        digests.tables.insert("b".into(), changed.sum().to_bytes());
+        digests.rows.insert("b".into(), changed.clone());
+        write(&path, &log, file, &[5; 32], &["a", "b"], &digests).unwrap();
+        assert_eq!(base_named(&path).unwrap(), base);
+        let back = read(&path).unwrap();
+        let rows = back.tables["b"].1.as_ref().unwrap();
+        assert_eq!(rows, &changed);
+        assert_eq!((rows.get(2), rows.patch().len()), (Some(21), 1));
+        // Past its share, the patch is folded into a new base; the old one is removed.
+        let folded = changed.updated(&[(1, None), (3, Some(30))]);
+        digests.rows.insert("b".into(), folded.clone());
+        write(&path, &log, file, &[5; 32], &["a", "b"], &digests).unwrap();
+        let second = base_named(&path).unwrap();
+        assert_ne!(second, base);
+        assert!(!dir.path().join(&base).exists());
+        let back = read(&path).unwrap();
+        let rows = back.tables["b"].1.as_ref().unwrap();
+        assert_eq!((rows, rows.patch().len()), (&folded, 0));
+        // Torn or damaged, the record is not read; nor without its base.
+        let bytes = fs::read(&path).unwrap();
         for cut in [0, MAGIC.len(), bytes.len() / 2, bytes.len() - 1] {
-            assert!(decode(&bytes[..cut]).is_none(), "torn at {cut}");
+            assert!(decode(&bytes[..cut], &path).is_none(), "torn at {cut}");
         }
         let mut flipped = bytes.clone();
-        flipped[MAGIC.len() + 3] ^= 1;
-        assert!(decode(&flipped).is_none());
+        flipped[MAGIC.len() + 40] ^= 1;
+        assert!(decode(&flipped, &path).is_none());
+        assert!(decode(&bytes, &path).is_some());
+        fs::remove_file(dir.path().join(&second)).unwrap();
+        assert!(decode(&bytes, &path).is_none(), "without its base");
     }
 }
