@@ -64,9 +64,10 @@ pub(super) fn open(record: &Path, name: &str) -> Option<HashMap<String, Section>
         name: name.to_string(),
         file,
     });
+    // Bounds first: a damaged length never sizes a buffer past the file.
     let read = |at: u64, n: usize| -> Option<Vec<u8>> {
+        (at.checked_add(n as u64)? <= body).then_some(())?;
         let mut bytes = vec![0u8; n];
-        (at + n as u64 <= body).then_some(())?;
         base.file.read_exact_at(&mut bytes, at).ok()?;
         Some(bytes)
     };
@@ -192,6 +193,19 @@ mod tests {
         assert!(open(&record, &format!("../{name}")).is_none());
         let path = dir.path().join(&name);
         let bytes = fs::read(&path).unwrap();
+        // A damaged length (a table's name, its row count) is refused, never
+        // allocated.
+        let name_len = MAGIC.len() + 8;
+        let rows_len = name_len + 8 + 1;
+        for at in [name_len, rows_len] {
+            let mut damaged = bytes.clone();
+            damaged[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+            fs::write(&path, &damaged).unwrap();
+            assert!(
+                open(&record, &name).is_none(),
+                "a length of u64::MAX at {at}"
+            );
+        }
         fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         assert!(open(&record, &name).is_none());
         // Every base but the one named is removed; other files stay.
