@@ -23,7 +23,8 @@
 //! each `/idx/` index, then runs the frontend's page operations (their sample
 //! variables, as the explorer's examples: `tests/graphql/pages/`) once per response
 //! media type. A step that fails is logged and skipped: the warm-up never stops the
-//! shim, and readiness then follows the usual checks.
+//! shim, and readiness then follows the usual checks. Each step's time and the
+//! process's resident memory after it are logged at debug level (`roost::start`).
 //!
 //! Then it follows the dataset file: a file `roost db import` put in place is warmed
 //! within about a second, its facts, one connection (the other permits of the pool
@@ -111,17 +112,23 @@ impl Warmup {
     /// Each step in turn; a failed one is noted and the next one runs.
     async fn warm(&self, connections: Connections) -> Warmed {
         let mut warmed = Warmed::default();
+        let started = Instant::now();
         if let Err(e) = self.graphql.build_facts().await {
             warmed
                 .failed
                 .push(format!("computing GraphQL's facts: {e:#}"));
         }
+        step_done("GraphQL's facts", started);
+        let started = Instant::now();
         match self.connections(connections).await {
             Ok(n) => warmed.connections = n,
             Err(e) => warmed.failed.push(format!("{e:#}")),
         }
+        step_done("the read connections' queries", started);
+        let started = Instant::now();
         let operations = operations();
         warmed.operations = self.graphql.warm(&operations).await;
+        step_done("the page operations", started);
         warmed
     }
 
@@ -192,6 +199,24 @@ impl Warmup {
             warmed = Some(file);
         }
     }
+}
+
+/// Logs (at debug level) a warm-up step's time and the process's resident memory
+/// after it, where the system tells it (`/proc/self/status`).
+fn step_done(step: &str, started: Instant) {
+    let rss_kb = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        });
+    tracing::debug!(
+        target: "roost::start",
+        step,
+        millis = started.elapsed().as_millis() as u64,
+        rss_kb,
+        "a warm-up step done"
+    );
 }
 
 /// Which connections of the read pool a warm-up warms.
