@@ -38,6 +38,20 @@ use crate::schema::exposure;
 
 mod rows;
 mod stored;
+
+/// Lookups a base (of the file keys, or of the dataset's row digests) answers a few
+/// reads at a time before it is read whole. A debug build (the test suite's) reads
+/// whole sooner, so the tests' runs ask both ways.
+const LOOKUPS_BEFORE_LOADING: usize = if cfg!(debug_assertions) {
+    1 << 10
+} else {
+    1 << 14
+};
+
+/// A patch past this share of its base (the base's keys or rows divided by this) is
+/// folded into a new base. A debug build (the test suite's) lets patches grow to half
+/// their base, so the tests' small trees and datasets keep patches as large ones do.
+pub(crate) const PATCH_SHARE: usize = if cfg!(debug_assertions) { 2 } else { 32 };
 pub(crate) use rows::{BaseFile, Rows, Section, Sum};
 pub(crate) use stored::{KeySet, SUFFIX as BASE_SUFFIX};
 

@@ -204,6 +204,9 @@ impl Warmup {
 /// Logs (at debug level) a warm-up step's time and the process's resident memory
 /// after it, where the system tells it (`/proc/self/status`).
 fn step_done(step: &str, started: Instant) {
+    if !tracing::enabled!(target: "roost::start", tracing::Level::DEBUG) {
+        return;
+    }
     let rss_kb = std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|status| {

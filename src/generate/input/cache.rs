@@ -24,17 +24,12 @@ use std::path::Path;
 use rusqlite::Connection;
 use xxhash_rust::xxh3::xxh3_128;
 
-use crate::generate::keys::{Digests, Key, Rows, Sum};
+use crate::generate::keys::{Digests, Key, Rows, Sum, PATCH_SHARE};
 use crate::generate::summed::Summed;
 use crate::generate::units::Reader;
 use crate::store::changelog;
 
 const MAGIC: &[u8] = b"roost dataset digests 3\n";
-
-/// A record's patches past this share of its base (the base's rows divided by this)
-/// are folded into a new base. A debug build (the test suite's) lets them grow to half
-/// the base, so the tests' small datasets keep patches as a large one's runs do.
-const PATCH_SHARE: usize = if cfg!(debug_assertions) { 2 } else { 32 };
 
 /// The checksum closing the record: its XXH3-128, little-endian.
 const SUM: usize = 16;

@@ -9,16 +9,7 @@ use std::sync::{Arc, OnceLock};
 
 use xxhash_rust::xxh3::xxh3_128_with_seed;
 
-use super::Key;
-
-/// Lookups a section answers by reading its rows one at a time before it is read
-/// whole. A debug build (the test suite's) reads whole sooner, so the tests' runs ask
-/// both ways.
-const LOOKUPS_BEFORE_LOADING: usize = if cfg!(debug_assertions) {
-    1 << 10
-} else {
-    1 << 14
-};
+use super::{Key, LOOKUPS_BEFORE_LOADING};
 
 /// A file of row digests, open, by its name.
 pub(crate) struct BaseFile {
@@ -316,32 +307,9 @@ impl Rows {
     /// Every row, ascending ids; `None` when the base file cannot be read.
     pub(crate) fn iter(&self) -> Option<impl Iterator<Item = (i64, Key)> + '_> {
         let (ids, keys) = self.stored.all()?;
-        let mut a = 0;
-        let mut patch = self.patch.iter().peekable();
-        Some(std::iter::from_fn(move || loop {
-            match (ids.get(a).copied(), patch.peek().copied()) {
-                (Some(o), Some(&(n, key))) if n <= o => {
-                    patch.next();
-                    if n == o {
-                        a += 1;
-                    }
-                    if let Some(key) = key {
-                        return Some((n, key));
-                    }
-                }
-                (Some(o), _) => {
-                    a += 1;
-                    return Some((o, keys[a - 1]));
-                }
-                (None, Some(&(n, key))) => {
-                    patch.next();
-                    if let Some(key) = key {
-                        return Some((n, key));
-                    }
-                }
-                (None, None) => return None,
-            }
-        }))
+        let stored = ids.iter().zip(keys).map(|(&id, &key)| (id, Some(key)));
+        let merged = merge(stored, self.patch.iter().copied());
+        Some(merged.filter_map(|(id, key)| Some((id, key?))))
     }
 
     /// These rows with `changed` (ascending ids; `None`: the row is gone) applied: the
@@ -358,28 +326,7 @@ impl Rows {
                 len += 1;
             }
         }
-        let mut patch = Vec::with_capacity(self.patch.len() + changed.len());
-        let (mut a, mut b) = (0, 0);
-        while a < self.patch.len() || b < changed.len() {
-            match (self.patch.get(a), changed.get(b)) {
-                (Some(p), Some(c)) if c.0 <= p.0 => {
-                    patch.push(*c);
-                    b += 1;
-                    if c.0 == p.0 {
-                        a += 1;
-                    }
-                }
-                (Some(p), _) => {
-                    patch.push(*p);
-                    a += 1;
-                }
-                (None, Some(c)) => {
-                    patch.push(*c);
-                    b += 1;
-                }
-                (None, None) => break,
-            }
-        }
+        let patch = merge(self.patch.iter().copied(), changed.iter().copied()).collect();
         Rows {
             stored: self.stored.clone(),
             patch,
@@ -387,6 +334,25 @@ impl Rows {
             sum,
         }
     }
+}
+
+/// `a` and `b` (each by ascending id, each id once) merged by id; where both hold an
+/// id, `b`'s entry is kept.
+fn merge(
+    a: impl Iterator<Item = (i64, Option<Key>)>,
+    b: impl Iterator<Item = (i64, Option<Key>)>,
+) -> impl Iterator<Item = (i64, Option<Key>)> {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    std::iter::from_fn(move || match (a.peek(), b.peek()) {
+        (Some(x), Some(y)) if y.0 <= x.0 => {
+            if x.0 == y.0 {
+                a.next();
+            }
+            b.next()
+        }
+        (Some(_), _) => a.next(),
+        (None, _) => b.next(),
+    })
 }
 
 /// Two sets of rows are equal when they hold the same rows with the same digests,

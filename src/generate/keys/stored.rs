@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 
 use anyhow::Context as _;
 
-use super::{Key, SortedKeys};
+use super::{Key, SortedKeys, LOOKUPS_BEFORE_LOADING, PATCH_SHARE};
 use crate::generate::summed::{write_in_pieces, Summed};
 
 const MAGIC: &[u8] = b"roost key base 1\n";
@@ -36,19 +36,6 @@ const HEAD: u64 = MAGIC.len() as u64 + 12;
 
 /// The suffix of a base's file name.
 pub(crate) const SUFFIX: &str = ".keys";
-
-/// Lookups a base answers by reading its buckets before it is read whole. A debug
-/// build (the test suite's) reads whole sooner, so the tests' runs ask both ways.
-const LOOKUPS_BEFORE_LOADING: usize = if cfg!(debug_assertions) {
-    1 << 10
-} else {
-    1 << 14
-};
-
-/// A patch past this share of its base (its keys divided by this) is folded into a
-/// new base. A debug build (the test suite's) lets patches grow to half their base,
-/// so the tests' small trees keep patches as a large tree's runs do.
-const PATCH_SHARE: usize = if cfg!(debug_assertions) { 2 } else { 32 };
 
 /// The name of the base the run making `generation` writes.
 pub(crate) fn base_name(generation: &str) -> String {
