@@ -444,8 +444,9 @@ pub async fn serve(
             slot,
         ));
     }
-    closing.store(true, Ordering::Release);
+    // The listener first: a client told to close finds it closed.
     drop(listener);
+    closing.store(true, Ordering::Release);
     let _ = stop_tx.send(true);
     // Wait for the connections still answering a request.
     loop {
