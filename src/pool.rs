@@ -40,6 +40,13 @@ pub const CONNECTIONS_OPENED: &str = "roost_read_pool_connections_opened_total";
 /// SQLite virtual-machine steps between two looks at a call's deadline.
 const PROGRESS_STEPS: i32 = 10_000;
 
+/// Mebibytes of the dataset's pages each connection keeps by default (SQLite's page
+/// cache): its own default. The pages also stay in the system's file cache, which
+/// the connections share, so a page a connection dropped costs a read from memory;
+/// a larger cache per connection is memory held per connection for little gain
+/// (bench/history/2026-11.md, "`serve` at `10x`: its memory").
+pub const DEFAULT_PAGE_CACHE_MB: u32 = 2;
+
 /// A failed call through a [`Gate`] or a [`ReadPool`].
 #[derive(Debug, thiserror::Error)]
 pub enum PoolError {
@@ -169,17 +176,26 @@ pub struct ReadPool(Arc<Inner>);
 #[derive(Debug)]
 struct Inner {
     path: PathBuf,
+    /// Each connection's page cache, in KiB.
+    page_cache_kib: u64,
     gate: Gate,
     idle: Idle<FileId>,
 }
 
 impl ReadPool {
     /// A pool over the dataset at `path` running at most `permits` calls at a time
-    /// (and keeping as many connections). Nothing is opened before the first call.
+    /// (and keeping as many connections, each with the default page cache). Nothing
+    /// is opened before the first call.
     pub fn new(path: &Path, permits: usize) -> ReadPool {
+        ReadPool::with_page_cache(path, permits, DEFAULT_PAGE_CACHE_MB)
+    }
+
+    /// [`ReadPool::new`] with a page cache of `page_cache_mb` MiB per connection.
+    pub fn with_page_cache(path: &Path, permits: usize, page_cache_mb: u32) -> ReadPool {
         let gate = Gate::new(permits);
         ReadPool(Arc::new(Inner {
             path: path.to_path_buf(),
+            page_cache_kib: u64::from(page_cache_mb) * 1024,
             idle: Idle::new(gate.permits()),
             gate,
         }))
@@ -307,7 +323,7 @@ impl Reader<'_> {
         let file = file_id(path)?;
         let conn = match self.pool.idle.take(file) {
             Some(conn) => conn,
-            None => open(path)?,
+            None => open(path, self.pool.page_cache_kib)?,
         };
         Ok((conn, file))
     }
@@ -321,13 +337,16 @@ impl Reader<'_> {
 /// new preparation, the larger part of a live list page (bench/history/2026-11.md,
 /// "Live misses, `q` and tree files per request"). The rows are the same: only the
 /// choice of plan could differ.
-fn open(path: &Path) -> Result<Connection, PoolError> {
+fn open(path: &Path, page_cache_kib: u64) -> Result<Connection, PoolError> {
     let failed = |source: Box<dyn std::error::Error + Send + Sync>| PoolError::Open {
         path: path.to_path_buf(),
         source,
     };
     let conn = store::open_api(path).map_err(|e| failed(e.into()))?;
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
+        .map_err(|e| failed(e.into()))?;
+    // A negative size is in KiB.
+    conn.execute_batch(&format!("PRAGMA cache_size = -{page_cache_kib}"))
         .map_err(|e| failed(e.into()))?;
     metrics::counter!(CONNECTIONS_OPENED).increment(1);
     Ok(conn)
@@ -383,6 +402,22 @@ mod tests {
             reprepared, 0,
             "the statement was prepared again for new values"
         );
+    }
+
+    #[tokio::test]
+    async fn each_connection_keeps_the_page_cache_it_was_given() {
+        let (_dir, db) = dataset();
+        let size = |pool: ReadPool| async move {
+            pool.run(|r| r.with(|c| c.query_row("PRAGMA cache_size", [], |r| r.get(0))))
+                .await
+                .unwrap()
+                .unwrap()
+                .unwrap()
+        };
+        let default: i64 = size(ReadPool::new(&db, 1)).await;
+        assert_eq!(default, -2048, "the default, in KiB");
+        let given: i64 = size(ReadPool::with_page_cache(&db, 1, 16)).await;
+        assert_eq!(given, -16384);
     }
 
     #[tokio::test]

@@ -131,6 +131,11 @@ pub struct ServeArgs {
     /// the tree) kept in memory until the dataset file is replaced; 0 = off.
     #[arg(long, env = "ROOST_LIVE_CACHE_MB", default_value_t = 32, value_parser = clap::value_parser!(u64).range(0..=65_536))]
     pub live_cache_mb: u64,
+    /// Megabytes of the dataset's pages each read connection keeps (SQLite's page
+    /// cache; one connection per worker, two per core). The system's file cache
+    /// keeps the pages too, for every connection.
+    #[arg(long, env = "ROOST_READ_CACHE_MB", default_value_t = crate::pool::DEFAULT_PAGE_CACHE_MB, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub read_cache_mb: u32,
     /// Seconds requests are still served after SIGTERM or SIGINT, while /readyz
     /// answers 503 so that load balancers take this shim out; then the listener
     /// closes and each kept-alive connection is closed after its next answer
@@ -225,6 +230,7 @@ pub fn exec(args: ServeArgs) -> anyhow::Result<ExitCode> {
         metrics_listen: args.metrics_listen,
         redis_timeout: Duration::from_millis(args.redis_timeout_ms),
         live_cache: (args.live_cache_mb as usize) << 20,
+        read_cache_mb: args.read_cache_mb,
         drain: Duration::from_secs_f64(args.drain_seconds),
         grace: Duration::from_secs_f64(args.grace_seconds),
         ..ShimConfig::new(args.env, &args.db.db, Some(&args.site), &args.auth.auth_db)

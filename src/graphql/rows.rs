@@ -27,8 +27,8 @@ use rusqlite::Row;
 
 use super::escape::{string, text};
 use super::records::relations::{ListKey, SnapshotReleaseRowsOf};
-use super::totals::{CardTexts, RepositoryFacts, RepositoryTexts, Totals, Unreadable};
-use crate::schema::Ts;
+use super::totals::{CardBytes, Totals};
+use crate::schema::{write_lc_node_id_of, Ts};
 
 /// The fields of a release a [`ReleasePlan`] writes, by their GraphQL names, in the
 /// order of their codes (1 to 9).
@@ -178,13 +178,6 @@ impl ReleasePlan {
         codes(self.0 >> CARD_SHIFT, CARD_BITS)
     }
 
-    /// Whether the plan writes a field made of its repository's organization login or
-    /// name (`id`, `organizationName`, `repositoryName`).
-    fn needs_repository_texts(self) -> bool {
-        self.steps()
-            .any(|step| matches!(step, ID | ORGANIZATION_NAME | REPOSITORY_NAME))
-    }
-
     /// Writes the release of `row` (its item columns from `at`) as a JSON object of
     /// the plan's fields, as async-graphql writes a [`super::records::Release`] read
     /// from it, with its repository's texts and its author's card from the dataset
@@ -199,30 +192,29 @@ impl ReleasePlan {
         out: &mut Vec<u8>,
     ) -> rusqlite::Result<bool> {
         let release = ReleaseRow::read(row, at)?;
-        let Some(facts) = kept.repositories.get(&release.repository_id) else {
+        let Some(facts) = kept.repositories.get(release.repository_id) else {
             return Ok(false);
         };
         // As the records' `LEFT JOIN`: an author whose row is missing is none. Reading
-        // an author's card fails for a value that is not text, whatever the plan.
-        let author = match release.author_id.and_then(|id| kept.authors.get(&id)) {
+        // an author's card fails for a value that is not text or not UTF-8, whatever
+        // the plan.
+        let author = match release.author_id.and_then(|id| kept.authors.get(id)) {
             Some(Ok(card)) => Some(card),
-            Some(Err(kind)) => {
-                return Err(rusqlite::Error::InvalidColumnType(
-                    at + col::AUTHOR_ID,
-                    String::new(),
-                    *kind,
-                ))
-            }
+            Some(Err(unreadable)) => return Err(unreadable.error(at + col::AUTHOR_ID)),
             None => None,
         };
-        let repository = self.repository_texts(facts, at)?;
+        // Reading the organization's login or the repository's name as a `String`
+        // fails for a value that is not text or not UTF-8, whatever the plan.
+        let repository = match &facts.texts {
+            Ok(texts) => texts,
+            Err(unreadable) => return Err(unreadable.error(at + col::REPOSITORY_ID)),
+        };
         let check = |written: Result<(), Utf8Error>, column: usize| {
             written.map_err(|e| not_utf8(at + column, e))
         };
         for (i, step) in self.steps().enumerate() {
             key(i, &RELEASE_KEYS[step as usize - 1], out);
             // `repository` is `None` only for plans without the steps that read it.
-            let texts = || repository.expect("the repository's texts are read");
             match step {
                 ID => {
                     let tag = release.tag_name;
@@ -230,7 +222,7 @@ impl ReleasePlan {
                         check(std::str::from_utf8(tag).map(drop), col::TAG_NAME)?;
                     }
                     out.push(b'"');
-                    texts().release_id.write(out, tag);
+                    repository.release_id.write(out, tag);
                     out.push(b'"');
                 }
                 2 => check(text(release.tag_name, out), col::TAG_NAME)?,
@@ -240,9 +232,9 @@ impl ReleasePlan {
                 } else {
                     b"false"
                 }),
-                ORGANIZATION_NAME => out.extend_from_slice(&texts().organization),
-                REPOSITORY_NAME => out.extend_from_slice(&texts().name),
-                PROJECT_NAME => out.extend_from_slice(&facts.project),
+                ORGANIZATION_NAME => out.extend_from_slice(repository.organization),
+                REPOSITORY_NAME => out.extend_from_slice(repository.name),
+                PROJECT_NAME => out.extend_from_slice(facts.project),
                 8 => match release.published_at {
                     Some(t) => timestamp(t, out),
                     None => out.extend_from_slice(b"null"),
@@ -257,48 +249,22 @@ impl ReleasePlan {
         Ok(true)
     }
 
-    /// The texts of the release's repository (`facts`), as the records read them:
-    /// reading the organization's login or the repository's name as a `String` fails
-    /// for a value that is not text, and, when the plan writes them, for text that is
-    /// not UTF-8 (`None` when it does not).
-    fn repository_texts(
-        self,
-        facts: &RepositoryFacts,
-        at: usize,
-    ) -> rusqlite::Result<Option<&RepositoryTexts>> {
-        match &facts.texts {
-            Ok(texts) => Ok(Some(texts)),
-            Err(Unreadable::NotUtf8(e)) if self.needs_repository_texts() => {
-                Err(not_utf8(at + col::REPOSITORY_ID, *e))
-            }
-            Err(Unreadable::NotUtf8(_)) => Ok(None),
-            Err(Unreadable::NotText(kind)) => Err(rusqlite::Error::InvalidColumnType(
-                at + col::REPOSITORY_ID,
-                String::new(),
-                *kind,
-            )),
-        }
-    }
-
-    /// Writes the author's `card` as a JSON object of the plan's card fields; a text
-    /// that is not UTF-8 fails where it is written.
-    fn write_card(self, card: &CardTexts, at: usize, out: &mut Vec<u8>) -> rusqlite::Result<()> {
+    /// Writes the author's `card` (UTF-8 texts) as a JSON object of the plan's card
+    /// fields.
+    fn write_card(self, card: CardBytes<'_>, at: usize, out: &mut Vec<u8>) -> rusqlite::Result<()> {
+        // The texts were checked when they were kept: nothing fails here.
         let fail = |e| not_utf8(at + col::AUTHOR_ID, e);
         for (i, step) in self.card_steps().enumerate() {
             key(i, &CARD_KEYS[step as usize - 1], out);
             match step {
                 1 => {
-                    let login = card.login.as_ref().map_err(|e| fail(*e))?;
                     out.push(b'"');
-                    out.extend_from_slice(&login.id);
+                    write_lc_node_id_of(out, "User", card.login).map_err(fail)?;
                     out.push(b'"');
                 }
-                2 => {
-                    let login = card.login.as_ref().map_err(|e| fail(*e))?;
-                    out.extend_from_slice(&login.json);
-                }
-                3 => out.extend_from_slice(card.name.as_ref().map_err(|e| fail(*e))?),
-                _ => out.extend_from_slice(card.avatar_url.as_ref().map_err(|e| fail(*e))?),
+                2 => text(card.login, out).map_err(fail)?,
+                3 => text(card.name, out).map_err(fail)?,
+                _ => text(card.avatar_url, out).map_err(fail)?,
             }
         }
         out.push(b'}');

@@ -38,9 +38,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 
-use super::escape::{string, text};
-use crate::schema::{repo_key, write_lc_node_id_of, ColumnsOf, NodeIdPrefix, Selected};
+use super::escape::string;
+use crate::schema::{repo_key, ColumnsOf, NodeIdPrefix, Selected};
 use crate::store::FileId;
+
+mod packed;
+
+use packed::Packed;
 
 crate::selected! {
     /// An author's card (the member joined as `a`): what the frontend's lists show
@@ -73,11 +77,11 @@ pub struct Totals {
     /// repository, by repository id, for the repositories whose organization exists
     /// (the inner joins of [`super::records::REPO_JOINS`]): a release of any other
     /// repository is left out, as those joins leave it out.
-    pub repositories: IdMap<RepositoryFacts>,
-    /// The card of each member who authored a release the API shows, by member id,
-    /// as a release written from its row writes it (the records' `LEFT JOIN` of the
-    /// author: a release whose author is not here has none).
-    pub authors: IdMap<AuthorFacts>,
+    pub repositories: Repositories,
+    /// The card of each member who authored a release the API shows, by member id
+    /// (the records' `LEFT JOIN` of the author: a release whose author is not here
+    /// has none).
+    pub authors: AuthorCards,
     /// Each organization's id by its login in lower case (`login_lc`).
     pub organization_ids: HashMap<String, i64>,
     /// The sums over each organization's repositories, by organization id
@@ -194,50 +198,88 @@ pub struct Linked {
 /// one multiplication for an integer).
 pub type IdMap<V> = HashMap<i64, V, rustc_hash::FxBuildHasher>;
 
+/// [`Totals::repositories`]: each repository's texts, packed ([`packed`]).
+#[derive(Debug, Default)]
+pub struct Repositories {
+    /// Its project's name (a JSON string, or `null`), its organization's login and
+    /// its name (JSON strings; empty when unreadable), and the two parts of its
+    /// releases' node id prefix ([`NodeIdPrefix::parts`]; empty when unreadable).
+    texts: Packed<5>,
+    /// The repositories whose organization login or name cannot be read.
+    unreadable: IdMap<Unreadable>,
+}
+
+impl Repositories {
+    /// What a release takes from the repository `id`, when it is kept.
+    pub fn get(&self, id: i64) -> Option<RepositoryFacts<'_>> {
+        let [project, organization, name, encoded, rest] = self.texts.get(id)?;
+        let texts = match self.unreadable.get(&id) {
+            Some(unreadable) => Err(*unreadable),
+            None => Ok(RepositoryTexts {
+                organization,
+                name,
+                release_id: NodeIdPrefix::from_parts(encoded, rest),
+            }),
+        };
+        Some(RepositoryFacts { project, texts })
+    }
+}
+
 /// What a release's JSON takes from its repository.
 #[derive(Debug)]
-pub struct RepositoryFacts {
+pub struct RepositoryFacts<'a> {
     /// The name of the active project it belongs to, the first by project id, as a
     /// JSON string, or `null` (`Release.projectName`,
     /// [`crate::schema::code::graphql::PROJECT_NAME`]).
-    pub project: Box<[u8]>,
+    pub project: &'a [u8],
     /// Its organization's login and its name, or why they cannot be read.
-    pub texts: Result<RepositoryTexts, Unreadable>,
+    pub texts: Result<RepositoryTexts<'a>, Unreadable>,
 }
 
 /// A repository's organization login and name as a release's JSON writes them.
 #[derive(Debug)]
-pub struct RepositoryTexts {
+pub struct RepositoryTexts<'a> {
     /// Its organization's login as a JSON string (`Release.organizationName`).
-    pub organization: Box<[u8]>,
+    pub organization: &'a [u8],
     /// Its name as a JSON string (`Release.repositoryName`).
-    pub name: Box<[u8]>,
+    pub name: &'a [u8],
     /// The beginning of its releases' node ids: `Release:` and
     /// [`crate::schema::repo_key`]`(organization, name, "@")`, continued by the tag.
-    pub release_id: NodeIdPrefix,
+    pub release_id: NodeIdPrefix<&'a [u8]>,
 }
 
-/// A release author's card as a release's JSON writes it, or the type of the value
-/// that is not text among its login, name and avatar (reading the card fails).
-pub type AuthorFacts = Result<CardTexts, rusqlite::types::Type>;
-
-/// A member's card (`User.id`, `login`, `name`, `avatarUrl`), each text as a JSON
-/// string, or why it is not UTF-8 (writing that field fails, as reading it into a
-/// `String` does).
-#[derive(Debug)]
-pub struct CardTexts {
-    pub login: Result<Login, std::str::Utf8Error>,
-    pub name: Result<Box<[u8]>, std::str::Utf8Error>,
-    pub avatar_url: Result<Box<[u8]>, std::str::Utf8Error>,
+/// [`Totals::authors`]: the release authors' cards, their texts packed ([`packed`]).
+#[derive(Debug, Default)]
+pub struct AuthorCards {
+    /// Each card's login, name and avatar URL, UTF-8 text (empty when unreadable).
+    texts: Packed<3>,
+    /// The members among them whose login, name or avatar URL cannot be read as a
+    /// `String`, with why the first that cannot (reading the card fails).
+    unreadable: IdMap<Unreadable>,
 }
 
-/// A member's login as a card writes it.
-#[derive(Debug)]
-pub struct Login {
-    /// The member's node id (base64, without quotes).
-    pub id: Box<[u8]>,
-    /// The login as a JSON string.
-    pub json: Box<[u8]>,
+impl AuthorCards {
+    /// The card of the member `id`, or why reading it fails; `None` when the member
+    /// is not a release author kept here.
+    pub fn get(&self, id: i64) -> Option<Result<CardBytes<'_>, Unreadable>> {
+        if let Some(unreadable) = self.unreadable.get(&id) {
+            return Some(Err(*unreadable));
+        }
+        let [login, name, avatar_url] = self.texts.get(id)?;
+        Some(Ok(CardBytes {
+            login,
+            name,
+            avatar_url,
+        }))
+    }
+}
+
+/// A member's card (`User.id`, `login`, `name`, `avatarUrl`): its texts, UTF-8.
+#[derive(Debug, Clone, Copy)]
+pub struct CardBytes<'a> {
+    pub login: &'a [u8],
+    pub name: &'a [u8],
+    pub avatar_url: &'a [u8],
 }
 
 /// Why a repository's login or name cannot be read as a `String`: reading the
@@ -246,6 +288,22 @@ pub struct Login {
 pub enum Unreadable {
     NotText(rusqlite::types::Type),
     NotUtf8(std::str::Utf8Error),
+}
+
+impl Unreadable {
+    /// The error reading the column `column` of a row into a `String` gives.
+    pub fn error(self, column: usize) -> rusqlite::Error {
+        match self {
+            Unreadable::NotText(kind) => {
+                rusqlite::Error::InvalidColumnType(column, String::new(), kind)
+            }
+            Unreadable::NotUtf8(e) => rusqlite::Error::FromSqlConversionFailure(
+                column,
+                rusqlite::types::Type::Text,
+                Box::new(e),
+            ),
+        }
+    }
 }
 
 /// Sums over the repositories of an organization.
@@ -631,8 +689,8 @@ fn first_per_key<V>(
 fn repositories(
     conn: &Connection,
     projects: &HashMap<i64, Option<String>>,
-) -> rusqlite::Result<IdMap<RepositoryFacts>> {
-    let mut out = IdMap::default();
+) -> rusqlite::Result<Repositories> {
+    let mut out = Repositories::default();
     each_row(
         conn,
         "SELECT r.id, o.login, r.name FROM repositories r \
@@ -648,32 +706,37 @@ fn repositories(
             let json = |text: &str| {
                 let mut out = Vec::with_capacity(text.len() + 2);
                 string(text, &mut out);
-                out.into_boxed_slice()
-            };
-            let texts = match (text(1)?, text(2)?) {
-                (Ok(organization), Ok(name)) => Ok(RepositoryTexts {
-                    organization: json(organization),
-                    name: json(name),
-                    release_id: NodeIdPrefix::new("Release", &repo_key(organization, name, "@")),
-                }),
-                (Err(e), _) | (_, Err(e)) => Err(e),
+                out
             };
             let project = match projects.get(&id).and_then(Option::as_deref) {
                 Some(project) => json(project),
-                None => Box::from(&b"null"[..]),
+                None => b"null".to_vec(),
             };
-            let facts = RepositoryFacts { project, texts };
-            out.insert(id, facts);
+            match (text(1)?, text(2)?) {
+                (Ok(organization), Ok(name)) => {
+                    let release_id =
+                        NodeIdPrefix::new("Release", &repo_key(organization, name, "@"));
+                    let (encoded, rest) = release_id.parts();
+                    let (organization, name) = (json(organization), json(name));
+                    out.texts
+                        .push(id, [&project, &organization, &name, encoded, rest]);
+                }
+                (Err(e), _) | (_, Err(e)) => {
+                    out.texts.push(id, [&project, b"", b"", b"", b""]);
+                    out.unreadable.insert(id, e);
+                }
+            }
             Ok(())
         },
     )?;
+    out.texts = out.texts.sorted();
     Ok(out)
 }
 
-/// The [`AuthorFacts`] of every member who authored a release the API shows.
-fn authors(conn: &Connection) -> rusqlite::Result<IdMap<AuthorFacts>> {
+/// The cards of every member who authored a release the API shows.
+fn authors(conn: &Connection) -> rusqlite::Result<AuthorCards> {
     type At = ColumnsOf<Card>;
-    let mut out = IdMap::default();
+    let mut out = AuthorCards::default();
     each_row(
         conn,
         &format!(
@@ -683,39 +746,30 @@ fn authors(conn: &Connection) -> rusqlite::Result<IdMap<AuthorFacts>> {
         |row| {
             let id: i64 = row.get(At::id)?;
             let mut texts = [b"".as_slice(); 3];
-            let mut not_text = None;
+            let mut unreadable = None;
             for (text, i) in texts.iter_mut().zip([At::login, At::name, At::avatar_url]) {
-                match row.get_ref(i)? {
-                    ValueRef::Text(bytes) => *text = bytes,
-                    value => not_text = not_text.or(Some(value.data_type())),
+                let read = match row.get_ref(i)? {
+                    ValueRef::Text(bytes) => std::str::from_utf8(bytes)
+                        .map(|_| bytes)
+                        .map_err(Unreadable::NotUtf8),
+                    value => Err(Unreadable::NotText(value.data_type())),
+                };
+                match read {
+                    Ok(bytes) => *text = bytes,
+                    Err(e) => unreadable = unreadable.or(Some(e)),
                 }
             }
-            let json = |bytes: &[u8]| {
-                let mut out = Vec::with_capacity(bytes.len() + 2);
-                text(bytes, &mut out).map(|()| out.into_boxed_slice())
-            };
-            let facts = match not_text {
-                Some(kind) => Err(kind),
-                None => {
-                    let [login, name, avatar_url] = texts;
-                    Ok(CardTexts {
-                        login: json(login).and_then(|json| {
-                            let mut id = Vec::new();
-                            write_lc_node_id_of(&mut id, "User", login)?;
-                            Ok(Login {
-                                id: id.into_boxed_slice(),
-                                json,
-                            })
-                        }),
-                        name: json(name),
-                        avatar_url: json(avatar_url),
-                    })
+            match unreadable {
+                Some(e) => {
+                    out.texts.push(id, [b"", b"", b""]);
+                    out.unreadable.insert(id, e);
                 }
-            };
-            out.insert(id, facts);
+                None => out.texts.push(id, texts),
+            }
             Ok(())
         },
     )?;
+    out.texts = out.texts.sorted();
     Ok(out)
 }
 

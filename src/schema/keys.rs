@@ -88,10 +88,13 @@ pub fn write_repo_node_id(
 /// id is the encoded groups, then the rest and the key's end encoded: a release's id
 /// is its repository's kept prefix (`Release:org/repo@`) and its tag, with no copy
 /// of the repository's key or UTF-8 check per id.
+///
+/// `B` holds the two parts: owned, or borrowed from where they are kept packed
+/// ([`NodeIdPrefix::parts`], [`NodeIdPrefix::from_parts`]).
 #[derive(Debug, Clone)]
-pub struct NodeIdPrefix {
-    encoded: Box<[u8]>,
-    rest: Box<[u8]>,
+pub struct NodeIdPrefix<B = Box<[u8]>> {
+    encoded: B,
+    rest: B,
 }
 
 impl NodeIdPrefix {
@@ -107,18 +110,33 @@ impl NodeIdPrefix {
             rest: raw.as_bytes()[whole..].into(),
         }
     }
+}
+
+impl<'a> NodeIdPrefix<&'a [u8]> {
+    /// The prefix whose [`NodeIdPrefix::parts`] these are.
+    pub fn from_parts(encoded: &'a [u8], rest: &'a [u8]) -> Self {
+        NodeIdPrefix { encoded, rest }
+    }
+}
+
+impl<B: AsRef<[u8]>> NodeIdPrefix<B> {
+    /// The whole groups encoded, then the one or two bytes left as they are.
+    pub fn parts(&self) -> (&[u8], &[u8]) {
+        (self.encoded.as_ref(), self.rest.as_ref())
+    }
 
     /// Appends the id whose natural key continues with `end` to `out`.
     pub fn write(&self, out: &mut Vec<u8>, end: &[u8]) {
-        out.extend_from_slice(&self.encoded);
+        let (encoded, rest) = self.parts();
+        out.extend_from_slice(encoded);
         let mut raw = [0u8; 64];
-        match raw.get_mut(..self.rest.len() + end.len()) {
+        match raw.get_mut(..rest.len() + end.len()) {
             Some(raw) => {
-                raw[..self.rest.len()].copy_from_slice(&self.rest);
-                raw[self.rest.len()..].copy_from_slice(end);
+                raw[..rest.len()].copy_from_slice(rest);
+                raw[rest.len()..].copy_from_slice(end);
                 encode_bytes_to(raw, out);
             }
-            None => encode_bytes_to(&[&self.rest[..], end].concat(), out),
+            None => encode_bytes_to(&[rest, end].concat(), out),
         }
     }
 }

@@ -92,6 +92,9 @@ pub struct ShimConfig {
     pub today: Option<String>,
     /// Concurrent blocking tasks (SQLite queries, file reads), REST and GraphQL together.
     pub workers: usize,
+    /// `--read-cache-mb`: each read connection's page cache, in MiB (one connection
+    /// per worker).
+    pub read_cache_mb: u32,
     /// Timeouts and caps of client connections.
     pub conn: conn::ConnLimits,
     /// GraphQL's limits (width, depth, complexity, time, database time, pool share,
@@ -128,6 +131,7 @@ impl ShimConfig {
             cors_origins: Vec::new(),
             today: None,
             workers: default_workers(),
+            read_cache_mb: crate::pool::DEFAULT_PAGE_CACHE_MB,
             conn: conn::ConnLimits::default(),
             graphql: crate::graphql::Limits::default(),
             redis: None,
@@ -216,7 +220,7 @@ impl AppState {
         )?;
         Ok(AppState(Arc::new(Shared {
             documents,
-            pool: ReadPool::new(&config.db, config.workers),
+            pool: ReadPool::with_page_cache(&config.db, config.workers, config.read_cache_mb),
             credentials,
             credential,
             key_rate,

@@ -390,6 +390,88 @@ async fn new_releases_of_missing_repositories_and_authors() {
     assert_eq!(list.len() as i64, expected, "{data}");
 }
 
+/// A release author's login, name or avatar URL, or a repository's name, that cannot
+/// be read as a `String` (text that is not UTF-8, or a value that is not text): the
+/// rows path (which takes them from the kept facts) answers the bytes async-graphql's
+/// resolution answers, the error included, for each selection: the list fails
+/// whatever is selected, as reading the row does.
+#[tokio::test]
+async fn new_releases_whose_texts_cannot_be_read() {
+    let cases = [
+        ("members", "name", "CAST(x'4142ff' AS TEXT)"),
+        ("members", "login", "CAST(x'61c3' AS TEXT)"),
+        ("members", "avatar_url", "x'41'"),
+        ("repositories", "name", "CAST(x'72ff' AS TEXT)"),
+    ];
+    let selections = [
+        "tagName",
+        "tagName author { name }",
+        "author { login }",
+        "author { id }",
+        "author { avatarUrl }",
+        "repositoryName projectName",
+        "id",
+    ];
+    for (table, column, value) in cases {
+        let Sample { dir, db } = Sample::new();
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let (snapshot, key): (i64, String) = conn
+            .query_row(
+                "SELECT s.id, s.key FROM snapshots s WHERE s.status = 'completed' \
+                 ORDER BY (SELECT COUNT(*) FROM snapshot_releases l WHERE l.snapshot_id = s.id) \
+                 DESC, s.id LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        let target = if table == "members" {
+            "author_id"
+        } else {
+            "repository_id"
+        };
+        let id: i64 = conn
+            .query_row(
+                &format!(
+                    "SELECT t.{target} FROM snapshot_releases l \
+                     JOIN releases t ON t.id = l.release_id \
+                     WHERE l.snapshot_id = ?1 AND t.published_at IS NOT NULL \
+                     AND t.author_id IS NOT NULL ORDER BY t.id LIMIT 1"
+                ),
+                [snapshot],
+                |r| r.get(0),
+            )
+            .unwrap();
+        let changed = conn
+            .execute(
+                &format!("UPDATE {table} SET {column} = {value} WHERE id = ?1"),
+                [id],
+            )
+            .unwrap();
+        assert_eq!(changed, 1);
+        drop(conn);
+        let app = App::over(dir, db, Env::Local, Default::default());
+        let ask = |fields: &str| {
+            format!(
+                "{{ snapshot(key: {}) {{ newReleases {{ {fields} }} }} }}",
+                json!(key)
+            )
+        };
+        let mut failed = Vec::new();
+        for fields in selections {
+            let direct = app.post(&ask(fields), json!({})).await;
+            let resolved = app
+                .post(&ask(&format!("... on Release {{ {fields} }}")), json!({}))
+                .await;
+            assert_eq!(direct.text(), resolved.text(), "{table}.{column}: {fields}");
+            if direct.json().get("errors").is_some() {
+                failed.push(fields);
+            }
+        }
+        // Reading the row fails whatever is selected.
+        assert_eq!(failed, selections, "{table}.{column}");
+    }
+}
+
 /// The root lists written without async-graphql's per-field resolution (sponsors,
 /// upcoming events, blog posts, contributors, recent releases with their authors'
 /// cards) answer the bytes the same lists answer through it (a fragment sends a list
