@@ -1150,12 +1150,12 @@ fn list_page_plan<'g>(
     // group with the same records has the same pages (their indices, `None` for a
     // page with no file).
     let mut firsts: FxHashMap<&[u32], Vec<Option<u32>>> = FxHashMap::default();
-    for (group, (_, members)) in names.groups.iter().enumerate() {
+    for group in planning_order(names, unit.ordering)? {
+        let members = &names.groups.get(group as usize)?.1;
         let few = members.len() <= 1;
         if unit.ordering.is_some() && few {
             continue;
         }
-        let group = u32::try_from(group).ok()?;
         let total = members.len() as u64;
         let first = firsts.get(members.as_slice()).cloned();
         let mut own: Vec<Option<u32>> = Vec::new();
@@ -1195,6 +1195,27 @@ fn list_page_plan<'g>(
         }
     }
     Some((planner.pages, planner.kept, planner.replaced))
+}
+
+/// The order the groups' pages are planned, then placed in: first each group whose
+/// records no group before it (in the groups' own order) shows, the original of its
+/// pages, then the others, their twins ([`Writer::put_twin`]); each part in the order
+/// of the groups' first pages' paths under `ordering`. Each file placed is looked up
+/// among the live generation's manifest entries, which are read by chunks of
+/// consecutive paths and only so many kept at once ([`super::previous`]): in the
+/// groups' own order (their filters' values as the rows give them) a unit that asks
+/// about every file (a new executable's first run) read a chunk again for nearly
+/// every file.
+fn planning_order(names: &PageNames, ordering: Option<OrderChoice>) -> Option<Vec<u32>> {
+    let mut first_of: FxHashMap<&[u32], u32> = FxHashMap::default();
+    let mut order: Vec<(bool, Option<PathBuf>, u32)> = Vec::with_capacity(names.groups.len());
+    for (group, (_, members)) in names.groups.iter().enumerate() {
+        let group = u32::try_from(group).ok()?;
+        let twin = *first_of.entry(members.as_slice()).or_insert(group) != group;
+        order.push((twin, names.file(group, 1, ordering), group));
+    }
+    order.sort_unstable();
+    Some(order.into_iter().map(|(_, _, group)| group).collect())
 }
 
 /// A page of a filter group: the group, the page's number, how many records the group
