@@ -279,6 +279,18 @@ async fn release_rows_answer_the_bytes_records_do() {
     assert!(without >= 1, "{without} releases without an author");
 }
 
+/// The id and key of the completed snapshot with the most releases.
+fn busiest_completed_snapshot(conn: &rusqlite::Connection) -> (i64, String) {
+    conn.query_row(
+        "SELECT s.id, s.key FROM snapshots s WHERE s.status = 'completed' \
+         ORDER BY (SELECT COUNT(*) FROM snapshot_releases l WHERE l.snapshot_id = s.id) \
+         DESC, s.id LIMIT 1",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .unwrap()
+}
+
 /// A release whose repository row is missing, or whose repository's organization row
 /// is missing, is left out of a month's new releases, as the records' joins leave it
 /// out, and a release whose author's row is missing has no author: the rows path
@@ -292,15 +304,7 @@ async fn new_releases_of_missing_repositories_and_authors() {
     conn.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
     // The completed snapshot with the most releases; of its releases' repositories,
     // one is deleted and one moved to an organization that does not exist.
-    let (snapshot, key): (i64, String) = conn
-        .query_row(
-            "SELECT s.id, s.key FROM snapshots s WHERE s.status = 'completed' \
-             ORDER BY (SELECT COUNT(*) FROM snapshot_releases l WHERE l.snapshot_id = s.id) \
-             DESC, s.id LIMIT 1",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .unwrap();
+    let (snapshot, key) = busiest_completed_snapshot(&conn);
     let repositories = |conn: &rusqlite::Connection| -> Vec<i64> {
         let mut st = conn
             .prepare(
@@ -415,15 +419,7 @@ async fn new_releases_whose_texts_cannot_be_read() {
     for (table, column, value) in cases {
         let Sample { dir, db } = Sample::new();
         let conn = rusqlite::Connection::open(&db).unwrap();
-        let (snapshot, key): (i64, String) = conn
-            .query_row(
-                "SELECT s.id, s.key FROM snapshots s WHERE s.status = 'completed' \
-                 ORDER BY (SELECT COUNT(*) FROM snapshot_releases l WHERE l.snapshot_id = s.id) \
-                 DESC, s.id LIMIT 1",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .unwrap();
+        let (snapshot, key) = busiest_completed_snapshot(&conn);
         let target = if table == "members" {
             "author_id"
         } else {
