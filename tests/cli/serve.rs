@@ -253,6 +253,24 @@ fn an_unauthenticated_environment_is_refused_on_a_public_address() {
 }
 
 #[test]
+fn a_read_cache_out_of_range_is_refused_naming_the_flag() {
+    let tmp = tempfile::tempdir().unwrap();
+    for size in ["0", "4097", "lots"] {
+        let out = roost_in(tmp.path())
+            .args(["serve", "--read-cache-mb", size, "--listen", "127.0.0.1:0"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{size}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--read-cache-mb"), "{err}");
+        assert!(
+            !tmp.path().join("data").exists(),
+            "refused before creating anything"
+        );
+    }
+}
+
+#[test]
 fn the_log_is_text_for_people_when_asked() {
     let Sample { dir: tmp, db } = Sample::new();
     let site = tmp.path().join("site");
