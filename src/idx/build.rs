@@ -67,89 +67,118 @@ struct Doc {
 
 /// Builds every index from the records of `conn` (the store's [`crate::store::Derive`]).
 /// The indexes hold what the API exposes, read from the exposure views
-/// (`crate::schema::exposure`; a test builds them under the exposure guard).
+/// (`crate::schema::exposure`; a test builds them under the exposure guard). Each
+/// document is written as it is made, so the memory held is one index's sort keys
+/// and lookup tables, not its documents.
 pub fn build(conn: &Connection) -> Result<(), StoreError> {
     conn.execute_batch(TABLES)?;
     let mut next = 1i64;
     for index in INDEXES {
-        let docs = match index.name {
-            "chapters" => chapters(conn)?,
-            "committees" => committees(conn)?,
-            "events" => events(conn)?,
-            "issues" => issues(conn)?,
-            "organizations" => organizations(conn)?,
-            "projects" => projects(conn)?,
-            "users" => users(conn)?,
-            "programs" => programs(conn)?,
-            _ => Vec::new(),
-        };
-        write(conn, index, docs, &mut next)?;
+        let mut out = Sink::open(conn, index, next)?;
+        match index.name {
+            "chapters" => chapters(conn, &mut out)?,
+            "committees" => committees(conn, &mut out)?,
+            "events" => events(conn, &mut out)?,
+            "issues" => issues(conn, &mut out)?,
+            "organizations" => organizations(conn, &mut out)?,
+            "projects" => projects(conn, &mut out)?,
+            "users" => users(conn, &mut out)?,
+            "programs" => programs(conn, &mut out)?,
+            _ => {}
+        }
+        next = out.finish(conn)?;
     }
     Ok(())
 }
 
-fn write(
-    conn: &Connection,
-    index: &Index,
-    docs: Vec<Doc>,
-    next: &mut i64,
-) -> Result<(), StoreError> {
-    let name = index.name;
-    conn.execute_batch(&format!(
-        "CREATE VIRTUAL TABLE search_fts_{name} USING fts5(head, body, content='', \
-            tokenize='unicode61 remove_diacritics 2', prefix='1 2 3');
-         CREATE VIRTUAL TABLE search_vocab_{name} USING fts5vocab(search_fts_{name}, 'row');"
-    ))?;
-    let first = *next;
-    let mut doc_stmt = conn.prepare("INSERT INTO search_docs (id, hit) VALUES (?1, ?2)")?;
-    let mut fts_stmt = conn.prepare(&format!(
-        "INSERT INTO search_fts_{name} (rowid, head, body) VALUES (?1, ?2, ?3)"
-    ))?;
-    let mut facet_stmt =
-        conn.prepare("INSERT OR IGNORE INTO search_facets (name, value, doc) VALUES (?1, ?2, ?3)")?;
-    let mut sorts: HashMap<&'static str, Vec<(Key, i64)>> = HashMap::new();
-    let total = docs.len() as i64;
-    for (i, mut doc) in docs.into_iter().enumerate() {
-        let id = first + i as i64;
+/// One index being written: its documents numbered from `first` in the order they
+/// are pushed (its ranking order), their sort keys kept until the end.
+struct Sink<'c> {
+    index: &'static Index,
+    first: i64,
+    count: i64,
+    doc_stmt: rusqlite::Statement<'c>,
+    fts_stmt: rusqlite::Statement<'c>,
+    facet_stmt: rusqlite::Statement<'c>,
+    sorts: HashMap<&'static str, Vec<(Key, i64)>>,
+}
+
+impl<'c> Sink<'c> {
+    /// Creates the index's FTS tables; its first document will be `first`.
+    fn open(conn: &'c Connection, index: &'static Index, first: i64) -> rusqlite::Result<Self> {
+        let name = index.name;
+        conn.execute_batch(&format!(
+            "CREATE VIRTUAL TABLE search_fts_{name} USING fts5(head, body, content='', \
+                tokenize='unicode61 remove_diacritics 2', prefix='1 2 3');
+             CREATE VIRTUAL TABLE search_vocab_{name} USING fts5vocab(search_fts_{name}, 'row');"
+        ))?;
+        Ok(Sink {
+            index,
+            first,
+            count: 0,
+            doc_stmt: conn.prepare("INSERT INTO search_docs (id, hit) VALUES (?1, ?2)")?,
+            fts_stmt: conn.prepare(&format!(
+                "INSERT INTO search_fts_{name} (rowid, head, body) VALUES (?1, ?2, ?3)"
+            ))?,
+            facet_stmt: conn.prepare(
+                "INSERT OR IGNORE INTO search_facets (name, value, doc) VALUES (?1, ?2, ?3)",
+            )?,
+            sorts: HashMap::new(),
+        })
+    }
+
+    /// Writes the next document in ranking order.
+    fn push(&mut self, mut doc: Doc) -> rusqlite::Result<()> {
+        let name = self.index.name;
+        let id = self.first + self.count;
+        self.count += 1;
         doc.hit
             .entry("objectID")
             .or_insert_with(|| Value::from(id.to_string()));
-        doc_stmt.execute(params![id, Value::Object(doc.hit).to_string()])?;
-        fts_stmt.execute(params![id, doc.head.join(" \n "), doc.body.join(" \n ")])?;
+        self.doc_stmt
+            .execute(params![id, Value::Object(doc.hit).to_string()])?;
+        self.fts_stmt
+            .execute(params![id, doc.head.join(" \n "), doc.body.join(" \n ")])?;
         for (attribute, value) in doc.facets {
-            facet_stmt.execute(params![
+            self.facet_stmt.execute(params![
                 format!("{name}.{attribute}"),
                 value.to_lowercase(),
                 id
             ])?;
         }
         for (field, key) in doc.sorts {
-            sorts.entry(field).or_default().push((key, id));
+            self.sorts.entry(field).or_default().push((key, id));
         }
+        Ok(())
     }
-    *next = first + total;
-    let mut sort_stmt =
-        conn.prepare("INSERT INTO search_sorts (sort, pos, doc) VALUES (?1, ?2, ?3)")?;
-    for field in index.sorts {
-        let mut keys = sorts.remove(field).unwrap_or_default();
-        // Ties keep the ranking order: ids ascending in both directions.
-        keys.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-        for (pos, (_, id)) in keys.iter().enumerate() {
-            sort_stmt.execute(params![format!("{name}_{field}_asc"), pos as i64, id])?;
+
+    /// Writes the sort variants' orders and the index's range, merges its FTS
+    /// segments; the id the next index starts at.
+    fn finish(mut self, conn: &Connection) -> rusqlite::Result<i64> {
+        let name = self.index.name;
+        let mut sort_stmt =
+            conn.prepare("INSERT INTO search_sorts (sort, pos, doc) VALUES (?1, ?2, ?3)")?;
+        for field in self.index.sorts {
+            let mut keys = self.sorts.remove(field).unwrap_or_default();
+            // Ties keep the ranking order: ids ascending in both directions.
+            keys.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+            for (pos, (_, id)) in keys.iter().enumerate() {
+                sort_stmt.execute(params![format!("{name}_{field}_asc"), pos as i64, id])?;
+            }
+            keys.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            for (pos, (_, id)) in keys.iter().enumerate() {
+                sort_stmt.execute(params![format!("{name}_{field}_desc"), pos as i64, id])?;
+            }
         }
-        keys.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        for (pos, (_, id)) in keys.iter().enumerate() {
-            sort_stmt.execute(params![format!("{name}_{field}_desc"), pos as i64, id])?;
-        }
+        conn.execute(
+            "INSERT INTO search_indexes (name, first, count) VALUES (?1, ?2, ?3)",
+            params![name, self.first, self.count],
+        )?;
+        conn.execute_batch(&format!(
+            "INSERT INTO search_fts_{name} (search_fts_{name}) VALUES ('optimize');"
+        ))?;
+        Ok(self.first + self.count)
     }
-    conn.execute(
-        "INSERT INTO search_indexes (name, first, count) VALUES (?1, ?2, ?3)",
-        params![name, first, total],
-    )?;
-    conn.execute_batch(&format!(
-        "INSERT INTO search_fts_{name} (search_fts_{name}) VALUES ('optimize');"
-    ))?;
-    Ok(())
 }
 
 /// Texts of one kind of entity per entity id, in display order.
@@ -266,19 +295,15 @@ fn each<R: Selected>(
     Ok(())
 }
 
-/// Every row of `SELECT <R's columns> FROM <from>` made into a document by `doc`, in
-/// the statement's order.
+/// Every row of `SELECT <R's columns> FROM <from>` made into a document by `doc` and
+/// written to `out`, in the statement's order.
 fn docs<R: Selected>(
     conn: &Connection,
+    out: &mut Sink,
     from: &str,
     mut doc: impl FnMut(R) -> rusqlite::Result<Doc>,
-) -> rusqlite::Result<Vec<Doc>> {
-    let mut out = Vec::new();
-    each::<R>(conn, from, |row| {
-        out.push(doc(row)?);
-        Ok(())
-    })?;
-    Ok(out)
+) -> rusqlite::Result<()> {
+    each::<R>(conn, from, |row| out.push(doc(row)?))
 }
 
 /// A hit written as a JSON object literal.
@@ -299,12 +324,12 @@ selected! {
     }
 }
 
-fn chapters(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
+fn chapters(conn: &Connection, out: &mut Sink) -> rusqlite::Result<()> {
     let mut leaders = leaders(conn, "chapter")?;
     let mut urls = related_urls(conn, "chapter")?;
     let mut contributors = contributors(conn, "chapter")?;
     let from = "api_chapters t ORDER BY t.created_at, t.updated_at DESC, t.id";
-    docs(conn, from, |row: ChapterRow| {
+    docs(conn, out, from, |row: ChapterRow| {
         let ChapterRow {
             chapter: c,
             created,
@@ -352,12 +377,12 @@ fn chapters(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     })
 }
 
-fn committees(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
+fn committees(conn: &Connection, out: &mut Sink) -> rusqlite::Result<()> {
     let mut leaders = leaders(conn, "committee")?;
     let mut urls = related_urls(conn, "committee")?;
     let mut contributors = contributors(conn, "committee")?;
     let from = "api_committees t ORDER BY lower(t.name), t.created_at, t.updated_at DESC, t.id";
-    docs(conn, from, |c: Committee| {
+    docs(conn, out, from, |c: Committee| {
         let leaders = leaders.remove(&c.id).unwrap_or_default();
         let (top, top_words) = contributor_parts(contributors.remove(&c.id).unwrap_or_default());
         let hit = object(json!({
@@ -487,7 +512,7 @@ selected! {
 
 // Long because a project's search document has the most fields of any index (the
 // frontend's project card and its facets), each read here from its own aggregate.
-fn projects(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
+fn projects(conn: &Connection, out: &mut Sink) -> rusqlite::Result<()> {
     let mut leaders = leaders(conn, "project")?;
     let mut contributors = contributors(conn, "project")?;
     let mut repos = project_repositories(conn)?;
@@ -586,7 +611,7 @@ fn projects(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
         Ok(())
     })?;
     ranked.sort_by_key(|a| a.0);
-    Ok(ranked.into_iter().map(|(_, d)| d).collect())
+    ranked.into_iter().try_for_each(|(_, doc)| out.push(doc))
 }
 
 selected! {
@@ -612,7 +637,7 @@ selected! {
     }
 }
 
-fn issues(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
+fn issues(conn: &Connection, out: &mut Sink) -> rusqlite::Result<()> {
     let mut labels: HashMap<i64, Vec<String>> = HashMap::new();
     {
         let mut stmt = conn.prepare(
@@ -638,7 +663,7 @@ fn issues(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
          WHERE i.state = 'open' \
          ORDER BY i.created_at DESC, i.updated_at DESC, r.contributors_count DESC, \
             r.stars_count DESC, r.forks_count DESC, i.id";
-    docs(conn, from, |row: IssueRow| {
+    docs(conn, out, from, |row: IssueRow| {
         let languages = string_list(&row.languages);
         let topics = string_list(&row.topics);
         let labels = labels.remove(&row.id).unwrap_or_default();
@@ -685,10 +710,10 @@ selected! {
     }
 }
 
-fn organizations(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
+fn organizations(conn: &Connection, out: &mut Sink) -> rusqlite::Result<()> {
     let from = "api_organizations t \
          ORDER BY t.followers_count DESC, t.collaborators_count DESC, t.created_at DESC, t.id";
-    docs(conn, from, |row: OrganizationRow| {
+    docs(conn, out, from, |row: OrganizationRow| {
         let o = row.organization;
         let hit = object(json!({
             "avatarUrl": o.avatar_url,
@@ -731,14 +756,14 @@ selected! {
     }
 }
 
-fn users(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
+fn users(conn: &Connection, out: &mut Sink) -> rusqlite::Result<()> {
     // Ranked by contributions (summed over repositories), followers, public
     // repositories, all descending, then the oldest account first; the id last.
     let from = "members t LEFT JOIN (SELECT member_id, SUM(contributions_count) AS n \
             FROM repository_contributors GROUP BY member_id) c ON c.member_id = t.id \
          ORDER BY COALESCE(c.n, 0) DESC, t.followers_count DESC, \
             t.public_repositories_count DESC, t.created_at, t.id";
-    docs(conn, from, |u: UserRow| {
+    docs(conn, out, from, |u: UserRow| {
         let hit = object(json!({
             "avatarUrl": u.avatar_url,
             "badgeCount": u.badges,
@@ -770,10 +795,11 @@ fn users(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
     })
 }
 
-fn events(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
+fn events(conn: &Connection, out: &mut Sink) -> rusqlite::Result<()> {
     // Latest first.
     docs(
         conn,
+        out,
         "events t ORDER BY t.start_date DESC, t.id",
         |e: Event| {
             let hit = object(json!({
@@ -811,31 +837,36 @@ selected! {
     }
 }
 
-fn programs(conn: &Connection) -> rusqlite::Result<Vec<Doc>> {
+fn programs(conn: &Connection, out: &mut Sink) -> rusqlite::Result<()> {
     // Published programs only, in the order of their records (the original index has
     // no custom ranking). Its searchable attributes, in their order: the description,
     // the experience levels, the name.
-    docs(conn, "api_programs t ORDER BY t.id", |p: ProgramRow| {
-        let levels = string_list(&p.experience_levels);
-        let hit = object(json!({
-            "description": p.description,
-            "endedAt": p.ended_at,
-            "experienceLevels": levels,
-            "key": p.key,
-            "name": p.name,
-            "startedAt": p.started_at,
-            "status": p.status,
-        }));
-        let mut facets = vec![("idx_status", p.status)];
-        facets.extend(levels.iter().map(|l| ("idx_experience_levels", l.clone())));
-        let mut body = levels;
-        body.push(p.name);
-        Ok(Doc {
-            hit,
-            head: vec![p.description],
-            body,
-            facets,
-            sorts: Vec::new(),
-        })
-    })
+    docs(
+        conn,
+        out,
+        "api_programs t ORDER BY t.id",
+        |p: ProgramRow| {
+            let levels = string_list(&p.experience_levels);
+            let hit = object(json!({
+                "description": p.description,
+                "endedAt": p.ended_at,
+                "experienceLevels": levels,
+                "key": p.key,
+                "name": p.name,
+                "startedAt": p.started_at,
+                "status": p.status,
+            }));
+            let mut facets = vec![("idx_status", p.status)];
+            facets.extend(levels.iter().map(|l| ("idx_experience_levels", l.clone())));
+            let mut body = levels;
+            body.push(p.name);
+            Ok(Doc {
+                hit,
+                head: vec![p.description],
+                body,
+                facets,
+                sorts: Vec::new(),
+            })
+        },
+    )
 }
