@@ -3,6 +3,7 @@
 
     bench/serve_scale.py --bin ROOST --db DATASET.db --site SITE --label nest
                          [--duration 10] [--connections 16] [--port 18190] [--work DIR]
+                         [--loads tree,live,q,idx,graphql]
 
 What it measures, on one dataset and its generated tree:
 - the start: wall time from spawning `roost serve --env production --rate-limit 0
@@ -219,6 +220,7 @@ def main():
     ap.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
     ap.add_argument("--connections", type=int, default=16)
     ap.add_argument("--port", type=int, default=18190)
+    ap.add_argument("--loads", help="only these loads, comma-separated (tree,live,q,idx,graphql)")
     ap.add_argument("--work", help="auth db, Lua scripts and logs (default: a temporary directory, removed)")
     args = ap.parse_args()
 
@@ -271,7 +273,10 @@ def main():
                         "X-CSRFToken": token}
 
         plan = []
+        chosen = set(args.loads.split(",")) if args.loads else None
         for name, what, method, path, payload in loads():
+            if chosen is not None and name not in chosen:
+                continue
             headers = {"X-API-Key": key}
             if method == "POST":
                 headers.update(post_headers)
