@@ -224,6 +224,11 @@ def main():
     ap.add_argument("--work", help="auth db, Lua scripts and logs (default: a temporary directory, removed)")
     args = ap.parse_args()
 
+    names = [load[0] for load in loads()]
+    chosen = set(args.loads.split(",")) if args.loads else None
+    unknown = sorted((chosen or set()) - set(names))
+    if unknown:
+        sys.exit(f"--loads: no load named {', '.join(unknown)} (the loads: {', '.join(names)})")
     if shutil.which("wrk") is None:
         sys.exit("wrk is not installed (apt-get install -y wrk)")
     binary = str(Path(args.bin).resolve())
@@ -273,7 +278,6 @@ def main():
                         "X-CSRFToken": token}
 
         plan = []
-        chosen = set(args.loads.split(",")) if args.loads else None
         for name, what, method, path, payload in loads():
             if chosen is not None and name not in chosen:
                 continue

@@ -214,7 +214,6 @@ impl ReleasePlan {
         };
         for (i, step) in self.steps().enumerate() {
             key(i, &RELEASE_KEYS[step as usize - 1], out);
-            // `repository` is `None` only for plans without the steps that read it.
             match step {
                 ID => {
                     let tag = release.tag_name;

@@ -251,7 +251,7 @@ pub struct RepositoryTexts<'a> {
 /// [`Totals::authors`]: the release authors' cards, their texts packed ([`packed`]).
 #[derive(Debug, Default)]
 pub struct AuthorCards {
-    /// Each card's login, name and avatar URL, UTF-8 text (empty when unreadable).
+    /// Each readable card's login, name and avatar URL, UTF-8 text.
     texts: Packed<3>,
     /// The members among them whose login, name or avatar URL cannot be read as a
     /// `String`, with why the first that cannot (reading the card fails).
@@ -759,9 +759,9 @@ fn authors(conn: &Connection) -> rusqlite::Result<AuthorCards> {
                     Err(e) => unreadable = unreadable.or(Some(e)),
                 }
             }
+            // An unreadable card is found among `unreadable` first: no texts kept.
             match unreadable {
                 Some(e) => {
-                    out.texts.push(id, [b"", b"", b""]);
                     out.unreadable.insert(id, e);
                 }
                 None => out.texts.push(id, texts),
